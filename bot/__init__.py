@@ -1,0 +1,1 @@
+"""Everything that talks to people: the runtime, the Discord and terminal fronts, the CLI."""

@@ -1,0 +1,1 @@
+"""`deucebot bench TARGET`: one module per target, each with `main(quick, write) -> int`."""

@@ -1,0 +1,130 @@
+"""The `deucebot` command: play | simulate | bench | bot | leaderboard.
+
+    deucebot play bigtwo [--deals N] [--seed S] [--db PATH]   you against AI players
+    deucebot simulate GAME -n N --seed S --players a,b,c,d [--rotate] [--json]
+    deucebot bench TARGET [--quick] [--write]                 figures for docs/benchmarks.md
+    deucebot bot                                              the Discord bot
+    deucebot leaderboard GAME --db PATH [--period all|week|month]
+
+Each sub-command imports its module lazily so `deucebot play` starts fast.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from collections.abc import Sequence
+
+from engines.registry import UnknownName, available_games, get_game
+
+BENCH_TARGETS = ("bigtwo", "holdem", "draw", "duel", "runtime", "discord")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser for every sub-command."""
+    parser = argparse.ArgumentParser(
+        prog="deucebot", description="Card tables for friends, on Discord or here."
+    )
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    play = sub.add_parser("play", help="play a game in the terminal against AI players")
+    play.add_argument("game", help="bigtwo, holdem, draw or duel")
+    play.add_argument(
+        "--deals", type=int, default=None, help="deals in the match (Big Two; default 4)"
+    )
+    play.add_argument("--seats", type=int, default=None, help="players at the table, you included")
+    play.add_argument("--seed", type=int, default=None, help="seed for a reproducible match")
+    play.add_argument(
+        "--db", default=None, help="SQLite file: the match is saved and resumed from it"
+    )
+    play.add_argument("--ai-delay", type=float, default=None, help="seconds between AI moves")
+    play.add_argument(
+        "--turn-seconds", type=int, default=None, help="turn timer for you (off by default)"
+    )
+    play.add_argument("--ai", default=None, help="AI policy for the other seats (default: strong)")
+    play.add_argument("--name", default="You", help="your name at the table")
+
+    sim = sub.add_parser("simulate", help="all-AI play, figures with 95%% intervals")
+    sim.add_argument("game")
+    sim.add_argument("-n", type=int, default=1000, help="deals, hands or matches, by game")
+    sim.add_argument("--seed", type=int, default=0)
+    sim.add_argument("--players", required=True, help="comma-separated AI policies, one per seat")
+    sim.add_argument("--rotate", action="store_true", help="rotate seats every match")
+    sim.add_argument(
+        "--json", action="store_true", help="print the JSON contract (docs/simulate.md)"
+    )
+
+    bench = sub.add_parser(
+        "bench", help="measure speed and strength; figures for docs/benchmarks.md"
+    )
+    bench.add_argument("target", choices=BENCH_TARGETS)
+    bench.add_argument(
+        "--quick", action="store_true", help="smaller runs (a smoke test, not for the docs)"
+    )
+    bench.add_argument(
+        "--write", action="store_true", help="append the figures to docs/benchmarks.md"
+    )
+
+    sub.add_parser("bot", help="run the Discord bot (settings from the environment and .env)")
+
+    board = sub.add_parser("leaderboard", help="print a game's leaderboard from a database")
+    board.add_argument("game")
+    board.add_argument("--db", default=None)
+    board.add_argument(
+        "--guild", default="terminal", help="guild id (the terminal's is 'terminal')"
+    )
+    board.add_argument("--period", choices=("all", "week", "month"), default="all")
+    return parser
+
+
+def _simulate(args: argparse.Namespace) -> int:
+    from bot.simulate import dumps, simulate
+
+    spec = get_game(args.game)
+    policies = [p.strip() for p in args.players.split(",") if p.strip()]
+    for name in policies:
+        if name not in spec.policies:
+            raise UnknownName(
+                f"{spec.name} has no AI policy {name!r}; choose one of: {', '.join(sorted(spec.policies))}"
+            )
+    if args.n < 1:
+        raise UnknownName("-n must be at least 1")
+    result = simulate(spec, policies, args.n, seed=args.seed, rotate=args.rotate)
+    print(dumps(result) if args.json else result.to_table())
+    return 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of the `deucebot` console script."""
+    args = build_parser().parse_args(argv)
+    try:
+        if args.command == "simulate":
+            return _simulate(args)
+        if args.command == "play":
+            get_game(args.game)
+            from bot.console import run_console
+
+            return run_console(args)
+        if args.command == "bench":
+            module = importlib.import_module(f"bot.bench.{args.target}")
+            return int(module.main(quick=args.quick, write=args.write))
+        if args.command == "bot":
+            from bot.__main__ import main as bot_main
+
+            return bot_main()
+        if args.command == "leaderboard":
+            from bot.console import print_leaderboard
+
+            return print_leaderboard(args)
+    except UnknownName as error:
+        print(f"deucebot: {error}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        return 130
+    print(f"deucebot: unknown command; games: {', '.join(available_games())}", file=sys.stderr)
+    return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,189 @@
+"""All-AI play for measurement: `deucebot simulate GAME -n N --players a,b,c,d [--rotate] [--json]`.
+
+One harness serves every game. The game's `SimHooks` say what `-n` counts
+and turn its settlement events into per-seat samples; this module plays,
+times every decision, rotates seats and reports each figure as a mean with
+its 95% interval. The JSON shape is the contract documented in
+docs/simulate.md.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import random
+import statistics
+import time
+from collections import defaultdict
+from dataclasses import dataclass
+from typing import Any
+
+from engines.registry import GameSpec
+
+
+@dataclass(frozen=True)
+class Interval:
+    """A sample mean with its 95% confidence interval (normal approximation)."""
+
+    mean: float
+    low: float
+    high: float
+    n: int
+
+    @classmethod
+    def of(cls, samples: list[float]) -> Interval:
+        """The mean of `samples` and mean ± 1.96 standard errors."""
+        n = len(samples)
+        if n == 0:
+            return cls(math.nan, math.nan, math.nan, 0)
+        mean = math.fsum(samples) / n
+        half = 1.96 * statistics.stdev(samples) / math.sqrt(n) if n > 1 else math.inf
+        return cls(mean, mean - half, mean + half, n)
+
+    def to_json(self, digits: int = 4) -> dict[str, float]:
+        """``{"mean", "low", "high"}`` rounded."""
+        return {
+            "mean": round(self.mean, digits),
+            "low": round(self.low, digits),
+            "high": round(self.high, digits),
+        }
+
+
+def percentile(values: list[float], q: float) -> float:
+    """The q-th percentile (0-100) by nearest rank; nan for no values."""
+    if not values:
+        return math.nan
+    ordered = sorted(values)
+    index = min(len(ordered) - 1, max(0, math.ceil(q / 100 * len(ordered)) - 1))
+    return ordered[index]
+
+
+@dataclass
+class SimulationResult:
+    """Raw samples of a run: per policy slot, figure name -> samples; decision times in ms."""
+
+    game: str
+    unit: str
+    n: int
+    seconds: float
+    policies: list[str]
+    samples: list[dict[str, list[float]]]
+    decision_ms: list[list[float]]
+    seed: int
+    rotate: bool
+
+    def to_json(self) -> dict[str, Any]:
+        """The documented JSON contract."""
+        seats = []
+        for slot, policy in enumerate(self.policies):
+            entry: dict[str, Any] = {"seat": slot, "policy": policy}
+            for figure, values in sorted(self.samples[slot].items()):
+                entry[figure] = Interval.of(values).to_json()
+            times = self.decision_ms[slot]
+            entry["decision_ms"] = {
+                "p50": round(percentile(times, 50), 3),
+                "p99": round(percentile(times, 99), 3),
+                "max": round(max(times), 3) if times else math.nan,
+                "decisions": len(times),
+            }
+            seats.append(entry)
+        return {
+            "game": self.game,
+            "unit": self.unit,
+            "n": self.n,
+            "seconds": round(self.seconds, 3),
+            "seed": self.seed,
+            "rotate": self.rotate,
+            "seats": seats,
+        }
+
+    def to_table(self) -> str:
+        """A readable table, one row per seat."""
+        data = self.to_json()
+        figures = sorted(
+            {
+                k
+                for seat in data["seats"]
+                for k in seat
+                if k not in {"seat", "policy", "decision_ms"}
+            }
+        )
+        header = ["seat", "policy", *figures, "ms p50", "ms p99"]
+        rows = []
+        for seat in data["seats"]:
+            row = [str(seat["seat"]), seat["policy"]]
+            for figure in figures:
+                iv = seat.get(figure)
+                row.append(f"{iv['mean']:.3f} [{iv['low']:.3f}, {iv['high']:.3f}]" if iv else "-")
+            row += [f"{seat['decision_ms']['p50']:.2f}", f"{seat['decision_ms']['p99']:.2f}"]
+            rows.append(row)
+        widths = [max(len(r[i]) for r in [header, *rows]) for i in range(len(header))]
+        lines = [
+            "  ".join(cell.ljust(w) for cell, w in zip(r, widths, strict=True))
+            for r in [header, *rows]
+        ]
+        lines.insert(1, "  ".join("-" * w for w in widths))
+        title = f"{data['game']}: {data['n']} {data['unit']}s in {data['seconds']:.1f} s (seed {data['seed']}"
+        title += ", seats rotated)" if self.rotate else ")"
+        return "\n".join([title, *lines])
+
+
+def simulate(
+    spec: GameSpec, policies: list[str], n: int, seed: int = 0, rotate: bool = False
+) -> SimulationResult:
+    """Play `n` units of `spec` with one AI policy per seat and collect the figures.
+
+    With `rotate`, every new match moves each policy one seat on, so position
+    luck cancels out over the run. Samples are indexed by policy slot, not seat.
+    """
+    seats = len(policies)
+    if not spec.min_seats <= seats <= spec.max_seats:
+        raise ValueError(
+            f"{spec.name} takes {spec.min_seats}-{spec.max_seats} players, not {seats}"
+        )
+    master = random.Random(seed)
+    agents = [spec.make_policy(name, random.Random(master.getrandbits(64))) for name in policies]
+    samples: list[dict[str, list[float]]] = [defaultdict(list) for _ in policies]
+    decision_ms: list[list[float]] = [[] for _ in policies]
+    config = spec.sim.config(seats)
+    units = 0
+    session = 0
+    started = time.perf_counter()
+    while units < n:
+        offset = session % seats if rotate else 0
+        slot_of_seat = [(seat + offset) % seats for seat in range(seats)]
+        state = spec.new_state(config, random.Random(master.getrandbits(64)))
+        session += 1
+        while not state.finished and units < n:
+            seat = state.to_act
+            if seat is None:
+                raise RuntimeError(f"{spec.name}: nobody to act but the match is not finished")
+            agent = agents[slot_of_seat[seat]]
+            view = state.view(seat)
+            tick = time.perf_counter()
+            action = agent.decide(view)
+            decision_ms[slot_of_seat[seat]].append((time.perf_counter() - tick) * 1000)
+            for event in state.apply(seat, action):
+                if event.to is not None:
+                    continue
+                for figure, per_seat in spec.sim.figures(event, state).items():
+                    for s, value in enumerate(per_seat):
+                        samples[slot_of_seat[s]][figure].append(float(value))
+                if isinstance(event, spec.sim.unit_event):
+                    units += 1
+    return SimulationResult(
+        game=spec.name,
+        unit=spec.sim.unit,
+        n=units,
+        seconds=time.perf_counter() - started,
+        policies=list(policies),
+        samples=[dict(s) for s in samples],
+        decision_ms=decision_ms,
+        seed=seed,
+        rotate=rotate,
+    )
+
+
+def dumps(result: SimulationResult) -> str:
+    """The JSON contract as text."""
+    return json.dumps(result.to_json(), indent=2)

@@ -1,0 +1,119 @@
+"""The game registry: one `GameSpec` per game, looked up by short name.
+
+Adding a game means one engine module (with a `SPEC`), one AI module, one
+renderer and one entry in `_MODULES` below. Modules are imported lazily, so a broken or slow game
+module never stops the others from loading.
+"""
+
+from __future__ import annotations
+
+import importlib
+import random
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from pydantic import BaseModel
+
+from engines.base import JSON, Event, GameState, Policy
+
+PolicyFactory = Callable[[random.Random], Policy[Any, Any]]
+
+
+@dataclass(frozen=True)
+class SimHooks:
+    """How `deucebot simulate` measures a game.
+
+    `unit` names what `-n` counts ("deal", "hand" or "match"); `unit_event`
+    is the event type that closes one unit; `figures(event, state)` turns such
+    an event into per-seat samples, e.g. ``{"win_rate": [1, 0, 0, 0]}``.
+    `config(seats)` is the config simulations use.
+    """
+
+    unit: str
+    unit_event: type[Event]
+    figures: Callable[[Event, Any], Mapping[str, Sequence[float]]]
+    config: Callable[[int], BaseModel]
+
+
+@dataclass(frozen=True)
+class GameSpec:
+    """Everything the runtime, the fronts and the tools need to know about one game."""
+
+    name: str
+    title: str
+    min_seats: int
+    max_seats: int
+    default_seats: int
+    config_type: type[BaseModel]
+    new_state: Callable[[Any, random.Random], GameState[Any, Any]]
+    restore: Callable[[JSON], GameState[Any, Any]]
+    parse_action: Callable[[str], Any]
+    timeout_action: Callable[[Any], Any]
+    """The safe default played for an absent human, computed from that seat's view."""
+    policies: Mapping[str, PolicyFactory]
+    default_policy: str
+    sim: SimHooks
+    extra: Mapping[str, Any] = field(default_factory=dict)
+
+    def make_config(self, **settings: Any) -> BaseModel:
+        """Validate table settings into this game's config (pydantic errors name the field)."""
+        return self.config_type(**settings)
+
+    def make_policy(self, name: str, rng: random.Random) -> Policy[Any, Any]:
+        """Build the AI policy `name` with its own RNG."""
+        try:
+            factory = self.policies[name]
+        except KeyError:
+            known = ", ".join(sorted(self.policies))
+            raise UnknownName(
+                f"{self.name} has no AI policy {name!r}; choose one of: {known}"
+            ) from None
+        return factory(rng)
+
+
+class UnknownName(ValueError):
+    """An unknown game or policy name; the message lists the known ones."""
+
+
+_MODULES: dict[str, str] = {
+    "bigtwo": "engines.bigtwo",
+    "holdem": "engines.holdem",
+    "draw": "engines.draw",
+    "duel": "engines.duel",
+}
+"""Game name -> the engine module that defines its `SPEC`. One line per game."""
+
+_CACHE: dict[str, GameSpec] = {}
+
+
+def get_game(name: str) -> GameSpec:
+    """The spec of game `name`; raises `UnknownName` listing the games that exist."""
+    key = name.strip().lower()
+    if key in _CACHE:
+        return _CACHE[key]
+    module_name = _MODULES.get(key)
+    if module_name is None:
+        raise UnknownName(
+            f"there is no game {name!r}; choose one of: {', '.join(available_games())}"
+        )
+    try:
+        spec = importlib.import_module(module_name).SPEC
+    except ImportError as error:
+        raise UnknownName(f"the game {name!r} is not available yet ({error})") from error
+    if not isinstance(spec, GameSpec):
+        raise TypeError(f"{module_name}.SPEC is not a GameSpec")
+    _CACHE[key] = spec
+    return spec
+
+
+def available_games() -> list[str]:
+    """Short names of the games whose modules load."""
+    names = []
+    for name in _MODULES:
+        try:
+            get_game(name)
+        except UnknownName:
+            continue
+        names.append(name)
+    return names

@@ -1,0 +1,64 @@
+#!/usr/bin/env python3
+"""Set-up commands that work on a fresh machine with nothing but Python.
+
+    python3 tasks.py play [ARGS...]   install (once) and play Big Two in the terminal
+                                      (with no ARGS), or run `deucebot ARGS...`
+    python3 tasks.py test             install (once) and run lint, type checks and tests
+
+The virtual environment lives in .venv and is (re)installed whenever
+pyproject.toml changes.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import subprocess
+import sys
+import venv
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent
+VENV = ROOT / ".venv"
+BIN = VENV / ("Scripts" if os.name == "nt" else "bin")
+PY = BIN / ("python.exe" if os.name == "nt" else "python")
+
+
+def _run(*cmd: str | Path) -> None:
+    print("+", " ".join(str(c) for c in cmd), flush=True)
+    result = subprocess.run([str(c) for c in cmd], cwd=ROOT, check=False)
+    if result.returncode != 0:
+        sys.exit(result.returncode)
+
+
+def ensure_venv(extras: str) -> None:
+    """Create .venv if missing and install the project with `extras` when out of date."""
+    if not PY.exists():
+        venv.EnvBuilder(with_pip=True).create(VENV)
+    digest = hashlib.sha256((ROOT / "pyproject.toml").read_bytes() + extras.encode()).hexdigest()
+    stamp = VENV / f".installed-{extras or 'base'}"
+    if stamp.exists() and stamp.read_text() == digest:
+        return
+    _run(PY, "-m", "pip", "install", "--quiet", "--upgrade", "pip")
+    target = f".[{extras}]" if extras else "."
+    _run(PY, "-m", "pip", "install", "--quiet", "-e", target)
+    stamp.write_text(digest)
+
+
+def main(argv: list[str]) -> None:
+    """Dispatch `play` or `test`."""
+    if not argv or argv[0] not in {"play", "test"}:
+        print(__doc__)
+        sys.exit(2)
+    if argv[0] == "play":
+        ensure_venv("")
+        args = argv[1:] or ["play", "bigtwo"]
+        os.execv(str(BIN / "deucebot"), [str(BIN / "deucebot"), *args])
+    ensure_venv("dev")
+    _run(BIN / "ruff", "check", "engines", "bot", "storage", "tests", "tasks.py")
+    _run(BIN / "mypy", "engines")
+    _run(PY, "-m", "pytest", "-q", "-n", "2", "-p", "no:cacheprovider", *argv[1:])
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
