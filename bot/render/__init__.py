@@ -1,1 +1,49 @@
-"""bot/render package."""
+"""Renderers: how each game looks and reads, shared by the terminal and Discord fronts.
+
+One module per game, `bot.render.<game>`, exposing `RENDERER`, an object with
+the `GameRenderer` surface. Renderers only ever get views and events (never
+the engine state), so they cannot leak a hidden card. Every string they
+produce goes through `bot.i18n.t` so it exists in English, French and
+Ukrainian.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Sequence
+from typing import Any, Protocol
+
+from engines.base import Event
+
+
+class GameRenderer(Protocol):
+    """Text forms of one game's views and events, and the grammar people type."""
+
+    def board(self, view: Any, names: Sequence[str], lang: str) -> str:
+        """The public table as text (seats in play order, last play, whose turn, scores).
+        Built from a spectator's view, so it is safe to post publicly."""
+        ...
+
+    def hand(self, view: Any, lang: str) -> str:
+        """The private part of a seat's view (its cards, its options), for its owner only."""
+        ...
+
+    def event(self, event: Event, names: Sequence[str], lang: str) -> str | None:
+        """One line describing an event, or None for events not worth a line."""
+        ...
+
+    def parse_input(self, text: str, view: Any) -> Any:
+        """Turn what a person typed (``3d 3s``, ``1 4``, ``pass``, ``raise 120``) into an action
+        for the seat of `view`. Raises `IllegalAction` (or `CardParseError`) with a specific message."""
+        ...
+
+    def input_help(self, lang: str) -> str:
+        """How to type actions in this game."""
+        ...
+
+
+def get_renderer(game: str) -> GameRenderer:
+    """The renderer of `game` (its module is `bot.render.<game>`)."""
+    module = importlib.import_module(f"bot.render.{game}")
+    renderer: GameRenderer = module.RENDERER
+    return renderer
