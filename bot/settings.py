@@ -20,6 +20,10 @@ class Settings(BaseSettings):
     ai_delay: float = Field(default=1.0, ge=0, validation_alias="DEUCEBOT_AI_DELAY")
     turn_seconds: int = Field(default=60, ge=0, validation_alias="DEUCEBOT_TURN_SECONDS")
     log_level: str = Field(default="INFO", validation_alias="DEUCEBOT_LOG_LEVEL")
+    board_edit_seconds: float = Field(
+        default=1.0, ge=0, validation_alias="DEUCEBOT_BOARD_EDIT_SECONDS"
+    )
+    """Discord: least seconds between two edits of a board (bursts are coalesced)."""
 
 
 def load_settings(**overrides: object) -> Settings:

@@ -1,1 +1,47 @@
-"""storage package."""
+"""Storage: the action log, the ledgers and the leaderboards behind a small interface.
+
+`storage.base.Storage` is what the runtime uses; `storage.sqlite.SqliteStorage` implements
+it on SQLite (aiosqlite, WAL, numbered migrations in `storage/migrations/`).
+"""
+
+from storage.base import (
+    ActionCommit,
+    ActionRecord,
+    ChipEntry,
+    ChipRow,
+    DealRecord,
+    Leaderboard,
+    MatchPlayer,
+    MatchRecord,
+    MatchResult,
+    PenaltyEntry,
+    PenaltyRow,
+    PlaceTaken,
+    SeatRecord,
+    StaleWrite,
+    Storage,
+    StorageError,
+    TableRecord,
+)
+from storage.sqlite import SqliteStorage
+
+__all__ = [
+    "ActionCommit",
+    "ActionRecord",
+    "ChipEntry",
+    "ChipRow",
+    "DealRecord",
+    "Leaderboard",
+    "MatchPlayer",
+    "MatchRecord",
+    "MatchResult",
+    "PenaltyEntry",
+    "PenaltyRow",
+    "PlaceTaken",
+    "SeatRecord",
+    "SqliteStorage",
+    "StaleWrite",
+    "Storage",
+    "StorageError",
+    "TableRecord",
+]

@@ -1,1 +1,55 @@
-"""bot/runtime package."""
+"""The front-agnostic table runtime: tables, seats, turns, AI turns, timers, event fan-out.
+
+    manager = TableManager(storage, front, config=RuntimeConfig(ai_delay=1.0))
+    await manager.restore()                       # start-up: rebuild unfinished tables
+    table = await manager.create(guild="123", place="chan-9", game="bigtwo",
+                                 settings={"deals": 4}, owner=Player("42", "Ana"))
+    await table.join(Player("43", "Bo"))
+    await table.start()                           # empty seats become AI seats
+    await table.act("42", "3d 3s", turn=table.turn)   # stale/double clicks are refused
+
+Refusals raise `TableError` (an `IllegalAction` with a stable `code`; translate with
+`bot.i18n.explain`). Events reach the front (`Front`: `public`, `private`, `refresh`)
+only after they are committed to storage.
+"""
+
+from bot.runtime.clock import Clock, FakeClock, SystemClock
+from bot.runtime.errors import TableError
+from bot.runtime.front import (
+    Front,
+    MatchStarted,
+    NullFront,
+    PlayerJoined,
+    PlayerLeft,
+    RecordingFront,
+    SeatAway,
+    SeatBack,
+    TableStopped,
+    TurnTimedOut,
+)
+from bot.runtime.manager import TableManager
+from bot.runtime.table import Player, RuntimeConfig, Seat, Table, TableOptions, replay
+
+__all__ = [
+    "Clock",
+    "FakeClock",
+    "Front",
+    "MatchStarted",
+    "NullFront",
+    "Player",
+    "PlayerJoined",
+    "PlayerLeft",
+    "RecordingFront",
+    "RuntimeConfig",
+    "Seat",
+    "SeatAway",
+    "SeatBack",
+    "SystemClock",
+    "Table",
+    "TableError",
+    "TableManager",
+    "TableOptions",
+    "TableStopped",
+    "TurnTimedOut",
+    "replay",
+]

@@ -1,0 +1,183 @@
+"""What the public board and the private hand look like on Discord (embeds, images, components).
+
+Everything public is built from the spectator's view (`table.view(None)`), so a
+board can never show a hidden card; the hand is built from the owner's view and
+only ever sent to its owner (DM or ephemeral). Texts come from the game's
+renderer and the i18n catalogs.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from bot.discord.images import cards_png
+from bot.discord.replies import frozen_view
+from bot.discord.views import CardSelect, HandButton, HintButton, PassButton, PlayButton, SortButton
+from bot.i18n import t
+from bot.render import get_renderer
+from engines.cards import Card
+
+if TYPE_CHECKING:
+    from bot.runtime import Table
+
+BOARD_COLOUR = discord.Colour.from_rgb(21, 94, 56)
+HAND_COLOUR = discord.Colour.from_rgb(40, 70, 150)
+
+
+def seat_names(table: Table) -> list[str]:
+    """Display names in play order, with a robot badge for seats the AI plays."""
+    return [("🤖 " if seat.ai_plays else "") + seat.name for seat in table.seats]
+
+
+def owner_id(table: Table, seat: int | None) -> int | None:
+    """The Discord user id of the human who owns `seat` (None for AI seats)."""
+    if seat is None or not 0 <= seat < len(table.seats):
+        return None
+    owner = table.seats[seat].owner
+    if owner is None or not owner.id.isdigit():
+        return None
+    return int(owner.id)
+
+
+def table_cards(view: Any) -> list[Card]:
+    """The cards of the last play on the table, from a (public) view, if the game has one."""
+    trick = getattr(view, "trick", None)
+    if trick:
+        for entry in reversed(trick):
+            if entry.cards:
+                return list(entry.cards)
+    return []
+
+
+def hand_cards(view: Any, sort: str) -> list[Card]:
+    """The hand of a seat's view, in the game's order (`r`) or grouped by suit (`s`)."""
+    hand = list(getattr(view, "hand", ()) or ())
+    if sort == "s":
+        order = {card: i for i, card in enumerate(hand)}
+        hand.sort(key=lambda c: (int(c.suit), order[c]))
+    return hand
+
+
+def board_message(
+    table: Table, lang: str, recent: Sequence[str], with_image: bool
+) -> dict[str, Any]:
+    """The board's message: content (turn mention), embed, image and buttons (kwargs for
+    `send`/`edit`). Built from the spectator view only."""
+    spec = table.spec
+    view = table.view(None)
+    names = seat_names(table)
+    embed = discord.Embed(colour=BOARD_COLOUR)
+    if view is None:
+        embed.title = t("discord.board.lobby_title", lang, game=spec.title)
+        lines = [
+            t("discord.board.seat_line", lang, seat=i + 1, name=name) for i, name in enumerate(names)
+        ]
+        embed.description = "\n".join(lines) + "\n\n" + t("discord.board.lobby_help", lang)
+    else:
+        renderer = get_renderer(table.game)
+        embed.title = t("discord.board.title", lang, game=spec.title, deal=table.deal)
+        embed.description = renderer.board(view, names, lang)[:4000]
+    if table.status == "stopped":
+        embed.set_footer(text=t("discord.board.stopped", lang, table=table.id))
+    else:
+        embed.set_footer(text=t("discord.board.footer", lang, table=table.id, turn=table.turn))
+    if recent:
+        embed.add_field(name=t("discord.board.recent", lang), value="\n".join(recent)[-1000:], inline=False)
+    content = ""
+    to_act = table.to_act
+    if to_act is not None and table.status == "playing":
+        who = owner_id(table, to_act)
+        name = names[to_act]
+        if who is not None and not table.seats[to_act].ai_plays:
+            content = t("discord.board.turn_human", lang, mention=f"<@{who}>")
+            if table.deadline is not None and table.deadline_turn == table.turn:
+                content += " " + t("discord.board.deadline", lang, stamp=f"<t:{int(table.deadline)}:R>")
+        else:
+            content = t("discord.board.turn_ai", lang, name=name)
+    elif table.status == "finished":
+        content = t("discord.board.finished", lang)
+    elif table.status == "lobby":
+        content = t("discord.board.lobby", lang)
+    message: dict[str, Any] = {"content": content, "embed": embed}
+    if table.status in ("playing", "finished", "lobby"):
+        items: list[discord.ui.Item[Any]] = [
+            HandButton(table.id, table.turn, t("discord.button.hand", lang))
+        ]
+        if table.status == "playing":
+            items.append(PassButton(table.id, table.turn, "r", t("discord.button.pass", lang)))
+        message["view"] = frozen_view(*items)
+    else:
+        message["view"] = None
+    if with_image:
+        cards = table_cards(view) if view is not None else []
+        if cards:
+            message["file"] = discord.File(_bytes(cards), filename="table.png")
+            embed.set_image(url="attachment://table.png")
+    return message
+
+
+def _bytes(cards: Sequence[Card | None]) -> Any:
+    import io
+
+    return io.BytesIO(cards_png(cards))
+
+
+def last_play_key(table: Table) -> tuple[str, ...]:
+    """What the board image shows now (to re-upload it only when it changed)."""
+    view = table.view(None)
+    return tuple(str(c) for c in table_cards(view)) if view is not None else ()
+
+
+def hand_message(
+    table: Table,
+    seat: int,
+    lang: str,
+    sort: str,
+    *,
+    selected: Sequence[str] = (),
+    note: str = "",
+    controls: bool = True,
+) -> dict[str, Any]:
+    """The private hand of `seat`: text, image and (for ephemeral use) the controls."""
+    renderer = get_renderer(table.game)
+    view = table.view(seat)
+    cards = hand_cards(view, sort)
+    embed = discord.Embed(colour=HAND_COLOUR, title=t("discord.hand.title", lang, game=table.spec.title))
+    embed.description = renderer.hand(view, lang)[:4000]
+    embed.set_footer(text=t("discord.board.footer", lang, table=table.id, turn=table.turn))
+    message: dict[str, Any] = {"content": note, "embed": embed}
+    if cards:
+        message["file"] = discord.File(_bytes(cards), filename="hand.png")
+        embed.set_image(url="attachment://hand.png")
+    if not controls:
+        return message
+    chosen = [c for c in selected if any(str(card) == c for card in cards)]
+    items: list[discord.ui.Item[Any]] = []
+    if cards:
+        options = [
+            discord.SelectOption(label=card.pretty, value=str(card), default=str(card) in chosen)
+            for card in cards[:25]
+        ]
+        select = CardSelect(table.id, table.turn, sort, options, t("discord.hand.choose", lang))
+        select.item.row = 0
+        items.append(select)
+    my_turn = table.to_act == seat and table.status == "playing"
+    play_label = t("discord.button.play", lang)
+    if chosen:
+        play_label = t("discord.button.play_cards", lang, cards=" ".join(
+            next(card.pretty for card in cards if str(card) == c) for c in chosen
+        ))[:80]
+    buttons: list[discord.ui.Item[Any]] = [
+        PlayButton(table.id, table.turn, sort, ".".join(chosen), play_label, disabled=not (chosen and my_turn)),
+        PassButton(table.id, table.turn, sort, t("discord.button.pass", lang)),
+        HintButton(table.id, table.turn, sort, t("discord.button.hint", lang)),
+        SortButton(table.id, table.turn, sort, t("discord.button.sort", lang)),
+    ]
+    for button in buttons:
+        button.item.row = 1  # type: ignore[union-attr]
+    items.extend(buttons)
+    message["view"] = frozen_view(*items)
+    return message

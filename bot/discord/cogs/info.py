@@ -1,0 +1,167 @@
+"""`/leaderboard`, `/stats`, `/rules`: read-only commands."""
+
+from __future__ import annotations
+
+import time
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.discord.cogs.tables import game_choices, playable_games
+from bot.discord.translator import tr
+from bot.i18n import t
+from engines.registry import get_game
+
+if TYPE_CHECKING:
+    from bot.discord.client import Deucebot
+
+PERIODS = ("all", "week", "month")
+
+
+def scoring(game: str) -> str:
+    """How a game is ranked: Big Two by penalties, the poker games by chips."""
+    value = get_game(game).extra.get("scoring")
+    if isinstance(value, str):
+        return value
+    return "penalty" if game == "bigtwo" else "chips"
+
+
+def _row(row: Any, lang: str) -> str:
+    if hasattr(row, "average_penalty"):
+        return t(
+            "discord.leaderboard.penalty_row",
+            lang,
+            name=row.name,
+            matches=row.matches,
+            wins=row.wins,
+            deals=row.deals,
+            average=f"{row.average_penalty:.2f}",
+        )
+    return t(
+        "discord.leaderboard.chips_row",
+        lang,
+        name=row.name,
+        matches=row.matches,
+        wins=row.wins,
+        hands=row.hands,
+        net=f"{row.net_chips:+d}",
+    )
+
+
+class Info(commands.Cog):
+    """Leaderboards, personal stats and rules."""
+
+    def __init__(self, bot: Deucebot) -> None:
+        """Commands for `bot`."""
+        self.bot = bot
+
+    @app_commands.command(
+        name=tr("leaderboard", "discord.cmd.leaderboard"),
+        description=tr("This server's best players of a game", "discord.cmd.leaderboard.desc"),
+    )
+    @app_commands.describe(
+        game=tr("Which game", "discord.opt.game.desc"),
+        period=tr("Over which period", "discord.opt.period.desc"),
+    )
+    @app_commands.rename(game=tr("game", "discord.opt.game"), period=tr("period", "discord.opt.period"))
+    @app_commands.choices(
+        game=game_choices(),
+        period=[
+            app_commands.Choice(name=tr("all time", "discord.period.all"), value="all"),
+            app_commands.Choice(name=tr("this week", "discord.period.week"), value="week"),
+            app_commands.Choice(name=tr("this month", "discord.period.month"), value="month"),
+        ],
+    )
+    @app_commands.guild_only()
+    async def leaderboard(
+        self,
+        interaction: discord.Interaction,
+        game: app_commands.Choice[str],
+        period: app_commands.Choice[str] | None = None,
+    ) -> None:
+        """Humans and AI seats listed apart; players with few deals are unranked."""
+        lang = self.bot.language(interaction)
+        span = period.value if period else "all"
+        board = await self.bot.storage.leaderboard(
+            guild=str(interaction.guild_id),
+            game=game.value,
+            scoring=scoring(game.value),
+            period=span,
+            now=time.time(),
+        )
+        embed = discord.Embed(
+            title=t("discord.leaderboard.title", lang, game=get_game(game.value).title,
+                    period=t(f"discord.period.{span}", lang)),
+            colour=discord.Colour.gold(),
+        )
+        for key, rows in (("humans", board.humans), ("unranked", board.unranked), ("ai", board.ai)):
+            if rows:
+                lines = [f"{i + 1}. {_row(r, lang)}" for i, r in enumerate(rows[:10])]
+                embed.add_field(
+                    name=t(f"discord.leaderboard.{key}", lang, min_deals=board.min_deals),
+                    value="\n".join(lines)[:1024],
+                    inline=False,
+                )
+        if not (board.humans or board.unranked or board.ai):
+            embed.description = t("discord.leaderboard.empty", lang)
+        await interaction.response.send_message(embed=embed)
+
+    @app_commands.command(
+        name=tr("stats", "discord.cmd.stats"),
+        description=tr("A player's results on this server", "discord.cmd.stats.desc"),
+    )
+    @app_commands.describe(user=tr("Whose results (you by default)", "discord.opt.user.desc"))
+    @app_commands.rename(user=tr("user", "discord.opt.user"))
+    @app_commands.guild_only()
+    async def stats(
+        self, interaction: discord.Interaction, user: discord.User | None = None
+    ) -> None:
+        """One line per game the player has played here."""
+        lang = self.bot.language(interaction)
+        who = user or interaction.user
+        lines = []
+        for game in playable_games():
+            board = await self.bot.storage.leaderboard(
+                guild=str(interaction.guild_id),
+                game=game,
+                scoring=scoring(game),
+                period="all",
+                now=time.time(),
+                min_deals=0,
+            )
+            for row in [*board.humans, *board.unranked]:
+                if row.player_id == str(who.id):
+                    lines.append(f"**{get_game(game).title}**: {_row(row, lang)}")
+        embed = discord.Embed(
+            title=t("discord.stats.title", lang, name=who.display_name),
+            description="\n".join(lines) or t("discord.stats.none", lang),
+            colour=discord.Colour.blurple(),
+        )
+        await interaction.response.send_message(embed=embed, ephemeral=True)
+
+    @app_commands.command(
+        name=tr("rules", "discord.cmd.rules"),
+        description=tr("How a game is played", "discord.cmd.rules.desc"),
+    )
+    @app_commands.describe(game=tr("Which game", "discord.opt.game.desc"))
+    @app_commands.rename(game=tr("game", "discord.opt.game"))
+    @app_commands.choices(game=game_choices())
+    async def rules(self, interaction: discord.Interaction, game: app_commands.Choice[str]) -> None:
+        """The rules summary and how to play it here."""
+        from bot.render import get_renderer
+
+        lang = self.bot.language(interaction)
+        text = t(f"discord.rules.{game.value}", lang)
+        try:
+            text += "\n\n" + get_renderer(game.value).input_help(lang)
+        except ImportError:
+            pass
+        embed = discord.Embed(title=get_game(game.value).title, description=text[:4000])
+        await interaction.response.send_message(embed=embed, ephemeral=True)
+
+
+async def setup(bot: Deucebot) -> None:
+    """Load the cog."""
+    await bot.add_cog(Info(bot))

@@ -1,0 +1,122 @@
+"""`/hand`, `/play`, `/pass`, `/hint`, `/back`: playing your seat with slash commands."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.discord.actions import act_from_command, describe, seat_for, show_hand
+from bot.discord.replies import say
+from bot.discord.translator import tr
+from bot.i18n import t
+from engines.cards import CardParseError, parse_cards
+
+if TYPE_CHECKING:
+    from bot.discord.client import Deucebot
+
+
+class Play(commands.Cog):
+    """Your seat at the channel's table."""
+
+    def __init__(self, bot: Deucebot) -> None:
+        """Commands for `bot`."""
+        self.bot = bot
+
+    @app_commands.command(
+        name=tr("hand", "discord.cmd.hand"),
+        description=tr("Your cards and controls (only you see them)", "discord.cmd.hand.desc"),
+    )
+    @app_commands.guild_only()
+    async def hand(self, interaction: discord.Interaction) -> None:
+        """The ephemeral hand, like the board's "My hand" button."""
+        table = self.bot.tables.get(str(interaction.channel_id))
+        await show_hand(self.bot, interaction, table.id, "r", edit=False)
+
+    @app_commands.command(
+        name=tr("play", "discord.cmd.play"),
+        description=tr("Play cards, e.g. 3D 3S or 10♠", "discord.cmd.play.desc"),
+    )
+    @app_commands.describe(cards=tr("The cards to play", "discord.opt.cards.desc"))
+    @app_commands.rename(cards=tr("cards", "discord.opt.cards"))
+    @app_commands.guild_only()
+    async def play(self, interaction: discord.Interaction, cards: str) -> None:
+        """Play the typed cards."""
+        parsed = parse_cards(cards)
+        if not parsed:
+            raise CardParseError(cards)
+        await act_from_command(self.bot, interaction, "play " + " ".join(str(c) for c in parsed))
+
+    @play.autocomplete("cards")
+    async def play_cards(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        """Suggest plays from your hand that start with what you typed (legal ones first)."""
+        table = self.bot.tables.find(str(interaction.channel_id))
+        seat = table.seat_of(str(interaction.user.id)) if table else None
+        if table is None or seat is None or table.view(seat) is None:
+            return []
+        view = table.view(seat)
+        hand = list(getattr(view, "hand", ()) or ())
+        try:
+            typed = parse_cards(current)
+        except CardParseError:
+            typed = parse_cards(" ".join(current.split()[:-1])) if " " in current else []
+        suggestions: list[list[str]] = []
+        for action in getattr(view, "legal", ()) or ():
+            cards = [str(c) for c in getattr(action, "cards", ()) or ()]
+            if cards and all(str(c) in cards for c in typed):
+                suggestions.append(cards)
+        prefix = [str(c) for c in typed]
+        for card in hand:
+            if str(card) not in prefix and len(prefix) < 5:
+                suggestions.append([*prefix, str(card)])
+        choices, seen = [], set()
+        for cards in suggestions:
+            value = " ".join(cards)
+            if value in seen:
+                continue
+            seen.add(value)
+            choices.append(app_commands.Choice(name=describe(value), value=value))
+            if len(choices) == 25:
+                break
+        return choices
+
+    @app_commands.command(
+        name=tr("pass", "discord.cmd.pass"),
+        description=tr("Pass this turn", "discord.cmd.pass.desc"),
+    )
+    @app_commands.guild_only()
+    async def pass_(self, interaction: discord.Interaction) -> None:
+        """Pass."""
+        await act_from_command(self.bot, interaction, "pass")
+
+    @app_commands.command(
+        name=tr("hint", "discord.cmd.hint"),
+        description=tr("Ask the AI what it would play (only you see it)", "discord.cmd.hint.desc"),
+    )
+    @app_commands.guild_only()
+    async def hint(self, interaction: discord.Interaction) -> None:
+        """The hand with the AI's suggestion preselected."""
+        table = self.bot.tables.get(str(interaction.channel_id))
+        seat_for(table, interaction)
+        await show_hand(self.bot, interaction, table.id, "r", edit=False, hint=True)
+
+    @app_commands.command(
+        name=tr("back", "discord.cmd.back"),
+        description=tr("Take your seat back from the AI", "discord.cmd.back.desc"),
+    )
+    @app_commands.guild_only()
+    async def back(self, interaction: discord.Interaction) -> None:
+        """Play your seat again after leaving or timing out."""
+        lang = self.bot.language(interaction)
+        table = self.bot.tables.get(str(interaction.channel_id))
+        seat = await table.back(str(interaction.user.id))
+        await say(interaction, t("discord.table.back", lang, seat=seat + 1))
+
+
+async def setup(bot: Deucebot) -> None:
+    """Load the cog."""
+    await bot.add_cog(Play(bot))

@@ -1,0 +1,102 @@
+"""Card images drawn with Pillow: no downloaded assets, cached by the cards shown.
+
+Suits are drawn as shapes (no font needs the suit symbols); ranks use Pillow's
+built-in font. `cards_png(cards)` returns PNG bytes for a row of cards (or a
+card back when `backs` is given), cached so repeated boards cost nothing.
+"""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Sequence
+from functools import lru_cache
+
+from PIL import Image, ImageDraw, ImageFont
+
+from engines.cards import Card, Suit
+
+CARD_W, CARD_H = 84, 120
+GAP = 8
+MARGIN = 10
+RADIUS = 9
+TABLE_GREEN = (21, 94, 56, 255)
+RED = (200, 30, 45, 255)
+BLACK = (25, 25, 30, 255)
+WHITE = (252, 252, 250, 255)
+BACK_BLUE = (40, 70, 150, 255)
+
+
+@lru_cache(maxsize=4)
+def _font(size: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
+    return ImageFont.load_default(size=size)
+
+
+def _suit_shape(draw: ImageDraw.ImageDraw, suit: Suit, cx: float, cy: float, size: float) -> None:
+    """Draw a suit symbol centred on (cx, cy), `size` pixels tall."""
+    colour = RED if suit in (Suit.DIAMONDS, Suit.HEARTS) else BLACK
+    h = size / 2
+    if suit is Suit.DIAMONDS:
+        draw.polygon([(cx, cy - h), (cx + h * 0.75, cy), (cx, cy + h), (cx - h * 0.75, cy)], colour)
+        return
+    r = h * 0.52
+    if suit is Suit.HEARTS:
+        draw.ellipse((cx - 2 * r, cy - h, cx, cy - h + 2 * r), colour)
+        draw.ellipse((cx, cy - h, cx + 2 * r, cy - h + 2 * r), colour)
+        draw.polygon([(cx - 2 * r + 0.5, cy - h + r * 1.2), (cx + 2 * r - 0.5, cy - h + r * 1.2), (cx, cy + h)], colour)
+        return
+    stem = [(cx, cy), (cx - h * 0.45, cy + h), (cx + h * 0.45, cy + h)]
+    if suit is Suit.SPADES:
+        draw.polygon([(cx, cy - h), (cx + 2 * r, cy + r * 0.3), (cx - 2 * r, cy + r * 0.3)], colour)
+        draw.ellipse((cx - 2 * r, cy - r * 0.6, cx, cy + r * 1.3), colour)
+        draw.ellipse((cx, cy - r * 0.6, cx + 2 * r, cy + r * 1.3), colour)
+        draw.polygon(stem, colour)
+        return
+    small = h * 0.42
+    for dx, dy in ((0, -h * 0.5), (-h * 0.48, h * 0.1), (h * 0.48, h * 0.1)):
+        draw.ellipse((cx + dx - small, cy + dy - small, cx + dx + small, cy + dy + small), colour)
+    draw.polygon(stem, colour)
+
+
+def _draw_card(canvas: Image.Image, card: Card | None, x: int, y: int) -> None:
+    draw = ImageDraw.Draw(canvas)
+    box = (x, y, x + CARD_W - 1, y + CARD_H - 1)
+    if card is None:
+        draw.rounded_rectangle(box, RADIUS, fill=BACK_BLUE, outline=WHITE, width=3)
+        for i in range(6, CARD_W - 6, 10):
+            draw.line((x + i, y + 6, x + 6, y + i), fill=(90, 120, 200, 255), width=2)
+        return
+    draw.rounded_rectangle(box, RADIUS, fill=WHITE, outline=(160, 160, 160, 255), width=1)
+    colour = RED if card.suit in (Suit.DIAMONDS, Suit.HEARTS) else BLACK
+    label = card.rank.label
+    font = _font(26)
+    draw.text((x + 7, y + 4), label, fill=colour, font=font)
+    _suit_shape(draw, card.suit, x + 17, y + 44, 18)
+    _suit_shape(draw, card.suit, x + CARD_W / 2 + 6, y + CARD_H / 2 + 18, 42)
+
+
+def render_cards(cards: Sequence[Card | None]) -> Image.Image:
+    """A row of cards on a green table; `None` draws a card back. An empty row shows the table."""
+    count = max(1, len(cards))
+    width = MARGIN * 2 + count * CARD_W + (count - 1) * GAP
+    canvas = Image.new("RGBA", (width, CARD_H + MARGIN * 2), TABLE_GREEN)
+    for i, card in enumerate(cards):
+        _draw_card(canvas, card, MARGIN + i * (CARD_W + GAP), MARGIN)
+    return canvas
+
+
+@lru_cache(maxsize=2048)
+def _png(codes: tuple[int | None, ...]) -> bytes:
+    cards = [None if c is None else Card.from_code(c) for c in codes]
+    buffer = io.BytesIO()
+    render_cards(cards).save(buffer, format="PNG", optimize=False)
+    return buffer.getvalue()
+
+
+def cards_png(cards: Sequence[Card | None]) -> bytes:
+    """PNG bytes of a row of cards (cached by the exact cards and order)."""
+    return _png(tuple(None if c is None else c.code for c in cards))
+
+
+def cache_info() -> str:
+    """Hits and misses of the image cache (for the benchmark)."""
+    return str(_png.cache_info())

@@ -1,0 +1,71 @@
+"""Answering interactions: always once, always in time, refusals always private and localised."""
+
+from __future__ import annotations
+
+import logging
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord import app_commands
+
+from bot.i18n import explain, t
+from engines.base import IllegalAction
+from engines.cards import CardParseError
+
+if TYPE_CHECKING:
+    from bot.discord.client import Deucebot
+
+log = logging.getLogger("deucebot.discord")
+
+
+def frozen_view(*items: discord.ui.Item[Any]) -> discord.ui.View:
+    """A view to send, never stored by discord.py: its items are dynamic (persistent) items
+    that the bot dispatches by custom id, so storing the view would dispatch clicks twice."""
+    view = discord.ui.View(timeout=None)
+    for item in items:
+        view.add_item(item)
+    view.stop()
+    return view
+
+
+async def say(
+    interaction: discord.Interaction, content: str, *, ephemeral: bool = True, **kwargs: Any
+) -> None:
+    """Send `content` as the answer to `interaction` (or a followup if it was answered)."""
+    if interaction.response.is_done():
+        await interaction.followup.send(content, ephemeral=ephemeral, **kwargs)
+    else:
+        await interaction.response.send_message(content, ephemeral=ephemeral, **kwargs)
+
+
+def refusal_text(error: BaseException, lang: str) -> str:
+    """The localised, specific text of a refusal (runtime, engine, card parsing, checks)."""
+    if isinstance(error, app_commands.CommandInvokeError):
+        error = error.original
+    if isinstance(error, IllegalAction):
+        return "⛔ " + explain(error, lang)
+    if isinstance(error, CardParseError):
+        return "⛔ " + t("discord.bad_cards", lang, token=error.token)
+    if isinstance(error, app_commands.MissingPermissions):
+        return "⛔ " + t("discord.need_manage_channels", lang)
+    if isinstance(error, app_commands.NoPrivateMessage):
+        return "⛔ " + t("discord.guild_only", lang)
+    return "⚠️ " + t("discord.internal_error", lang)
+
+
+async def reply_error(bot: Deucebot, interaction: discord.Interaction, error: BaseException) -> None:
+    """Answer a refusal privately; log anything that is not an expected refusal."""
+    original = error.original if isinstance(error, app_commands.CommandInvokeError) else error
+    expected = isinstance(
+        original,
+        IllegalAction
+        | CardParseError
+        | app_commands.MissingPermissions
+        | app_commands.NoPrivateMessage,
+    )
+    if not expected:
+        log.error("interaction failed", exc_info=original)
+    try:
+        await say(interaction, refusal_text(original, bot.language(interaction)))
+    except discord.HTTPException:
+        log.warning("could not answer interaction %s", interaction.id)

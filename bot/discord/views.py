@@ -1,0 +1,253 @@
+"""Buttons and select menus that survive a restart.
+
+Every component is a `discord.ui.DynamicItem`: its custom id carries what it
+acts on (``db:<what>:<table id>:<turn>[:<extra>]``), and the bot registers the
+templates at start-up, so a click on a board posted by an earlier process
+still reaches the right table. A click for an earlier turn is answered as
+stale by the runtime; nobody ever sees "This interaction failed".
+
+Custom ids:
+- ``db:hand:T:N``       the board's "My hand" button (N is ignored: it shows the current hand)
+- ``db:sel:T:N:S``      the hand's card menu; S is the sort order (``r`` rank, ``s`` suit)
+- ``db:play:T:N:S:C``   play the cards C (``3D.3S``) chosen in the menu
+- ``db:pass:T:N``       pass
+- ``db:hint:T:N:S``     suggest a play (selects it in the menu)
+- ``db:sort:T:N:S``     show the hand in the other order
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+if TYPE_CHECKING:
+    from bot.discord.client import Deucebot
+
+
+def _bot(interaction: discord.Interaction) -> Deucebot:
+    client: Deucebot = interaction.client  # type: ignore[assignment]
+    return client
+
+
+class HandButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"db:hand:(?P<table>\d+):(?P<turn>\d+)"):
+    """The board's "My hand" button: the clicker's hand and controls, ephemerally."""
+
+    def __init__(self, table: int, turn: int, label: str = "My hand") -> None:
+        """A button for `table`, drawn at `turn`."""
+        self.table, self.turn = table, turn
+        super().__init__(
+            discord.ui.Button(
+                label=label,
+                emoji="🂠",
+                style=discord.ButtonStyle.primary,
+                custom_id=f"db:hand:{table}:{turn}",
+            )
+        )
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Button[Any], match: re.Match[str]
+    ) -> HandButton:
+        """Rebuild from a click."""
+        return cls(int(match["table"]), int(match["turn"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        """Answer with the clicker's hand (ephemeral)."""
+        from bot.discord.actions import show_hand
+
+        await show_hand(_bot(interaction), interaction, self.table, "r", edit=False)
+
+
+class CardSelect(
+    discord.ui.DynamicItem[discord.ui.Select[Any]],
+    template=r"db:sel:(?P<table>\d+):(?P<turn>\d+):(?P<sort>[rs])",
+):
+    """The hand's card menu: choose 1 to 5 cards, then Play."""
+
+    def __init__(
+        self,
+        table: int,
+        turn: int,
+        sort: str,
+        options: list[discord.SelectOption] | None = None,
+        placeholder: str | None = None,
+    ) -> None:
+        """A menu of `options` (the hand's cards) for `table` at `turn`."""
+        self.table, self.turn, self.sort = table, turn, sort
+        options = options or [discord.SelectOption(label="-", value="-")]
+        super().__init__(
+            discord.ui.Select(
+                custom_id=f"db:sel:{table}:{turn}:{sort}",
+                options=options,
+                min_values=1,
+                max_values=min(5, len(options)),
+                placeholder=placeholder,
+            )
+        )
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Select[Any], match: re.Match[str]
+    ) -> CardSelect:
+        """Rebuild from a choice."""
+        return cls(int(match["table"]), int(match["turn"]), match["sort"], list(item.options))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        """Redraw the hand with these cards selected and Play armed with them."""
+        from bot.discord.actions import show_hand
+
+        await show_hand(
+            _bot(interaction),
+            interaction,
+            self.table,
+            self.sort,
+            edit=True,
+            selected=list(self.item.values),
+            turn=self.turn,
+        )
+
+
+class PlayButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=r"db:play:(?P<table>\d+):(?P<turn>\d+):(?P<sort>[rs]):(?P<cards>[0-9TJQKADCHS.]*)",
+):
+    """Play the cards chosen in the menu (they are carried in the custom id)."""
+
+    def __init__(
+        self, table: int, turn: int, sort: str, cards: str, label: str = "Play", disabled: bool = False
+    ) -> None:
+        """A Play button for `cards` (``3D.3S``; empty while nothing is chosen)."""
+        self.table, self.turn, self.sort, self.cards = table, turn, sort, cards
+        super().__init__(
+            discord.ui.Button(
+                label=label,
+                style=discord.ButtonStyle.success,
+                custom_id=f"db:play:{table}:{turn}:{sort}:{cards}",
+                disabled=disabled,
+            )
+        )
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Button[Any], match: re.Match[str]
+    ) -> PlayButton:
+        """Rebuild from a click."""
+        return cls(int(match["table"]), int(match["turn"]), match["sort"], match["cards"])
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        """Play the chosen cards for the clicker's seat."""
+        from bot.discord.actions import act_from_hand
+
+        text = "play " + " ".join(self.cards.split("."))
+        await act_from_hand(_bot(interaction), interaction, self.table, self.turn, text, self.sort)
+
+
+class PassButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=r"db:pass:(?P<table>\d+):(?P<turn>\d+):(?P<sort>[rs])",
+):
+    """Pass this turn."""
+
+    def __init__(self, table: int, turn: int, sort: str = "r", label: str = "Pass") -> None:
+        """A Pass button for `table` at `turn`."""
+        self.table, self.turn, self.sort = table, turn, sort
+        super().__init__(
+            discord.ui.Button(
+                label=label,
+                style=discord.ButtonStyle.secondary,
+                custom_id=f"db:pass:{table}:{turn}:{sort}",
+            )
+        )
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Button[Any], match: re.Match[str]
+    ) -> PassButton:
+        """Rebuild from a click."""
+        return cls(int(match["table"]), int(match["turn"]), match["sort"])
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        """Pass for the clicker's seat."""
+        from bot.discord.actions import act_from_hand
+
+        await act_from_hand(_bot(interaction), interaction, self.table, self.turn, "pass", self.sort)
+
+
+class HintButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=r"db:hint:(?P<table>\d+):(?P<turn>\d+):(?P<sort>[rs])",
+):
+    """Ask the AI for a suggestion; it is preselected in the menu."""
+
+    def __init__(self, table: int, turn: int, sort: str, label: str = "Hint") -> None:
+        """A Hint button for `table` at `turn`."""
+        self.table, self.turn, self.sort = table, turn, sort
+        super().__init__(
+            discord.ui.Button(
+                label=label,
+                emoji="💡",
+                style=discord.ButtonStyle.secondary,
+                custom_id=f"db:hint:{table}:{turn}:{sort}",
+            )
+        )
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Button[Any], match: re.Match[str]
+    ) -> HintButton:
+        """Rebuild from a click."""
+        return cls(int(match["table"]), int(match["turn"]), match["sort"])
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        """Redraw the hand with the suggestion selected."""
+        from bot.discord.actions import show_hand
+
+        await show_hand(
+            _bot(interaction), interaction, self.table, self.sort, edit=True, hint=True, turn=self.turn
+        )
+
+
+class SortButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=r"db:sort:(?P<table>\d+):(?P<turn>\d+):(?P<sort>[rs])",
+):
+    """Show the hand sorted the other way (by rank / by suit)."""
+
+    def __init__(self, table: int, turn: int, sort: str, label: str = "Sort") -> None:
+        """A Sort button; `sort` is the order the hand is shown in now."""
+        self.table, self.turn, self.sort = table, turn, sort
+        super().__init__(
+            discord.ui.Button(
+                label=label,
+                emoji="🔀",
+                style=discord.ButtonStyle.secondary,
+                custom_id=f"db:sort:{table}:{turn}:{sort}",
+            )
+        )
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Button[Any], match: re.Match[str]
+    ) -> SortButton:
+        """Rebuild from a click."""
+        return cls(int(match["table"]), int(match["turn"]), match["sort"])
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        """Redraw the hand in the other order."""
+        from bot.discord.actions import show_hand
+
+        other = "s" if self.sort == "r" else "r"
+        await show_hand(_bot(interaction), interaction, self.table, other, edit=True)
+
+
+DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
+    HandButton,
+    CardSelect,
+    PlayButton,
+    PassButton,
+    HintButton,
+    SortButton,
+)
+"""Registered with `Bot.add_dynamic_items` at start-up."""

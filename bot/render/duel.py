@@ -1,0 +1,257 @@
+"""Deuce Duel as text: the public board, a player's two cards and options, event lines, and the
+grammar people type ("lock 1", "1", "7s", "check", "bet 3", "call", "raise 6", "fold", "allin").
+
+Built from views and events only; every string goes through `bot.i18n.t` (catalog area
+``duel``, in English, French and Ukrainian).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from bot.i18n import t
+from engines.base import ChipsBought, DealStarted, Event, IllegalAction, MatchEnded
+from engines.cards import Card, CardParseError, parse_card
+from engines.duel import (
+    Acted,
+    AntesPaid,
+    BettingSkipped,
+    CardsDealt,
+    ChipsReturned,
+    DuelAction,
+    DuelView,
+    Lock,
+    Locked,
+    Reshuffled,
+    Showdown,
+    SignalsShown,
+    YouLocked,
+)
+from engines.poker.actions import parse_betting_action
+
+
+def _cards(cards: Sequence[Card]) -> str:
+    return " ".join(card.pretty for card in cards)
+
+
+def _signal(signal: Sequence[int], lang: str) -> str:
+    return t("duel.signal", lang, up=signal[0], down=signal[1])
+
+
+def _name(names: Sequence[str], seat: int) -> str:
+    return names[seat] if 0 <= seat < len(names) else f"#{seat + 1}"
+
+
+class DuelRenderer:
+    """The `GameRenderer` of Deuce Duel."""
+
+    def board(self, view: DuelView, names: Sequence[str], lang: str) -> str:
+        """The public table: deal, pot, each player's chips, bet, signal and lock, whose turn,
+        and the previous deal's locked cards."""
+        lines = [
+            t(
+                "duel.board.title",
+                lang,
+                deal=view.deal,
+                pot=view.pot,
+                stock=view.stock_size,
+                discards=len(view.discards),
+            )
+        ]
+        for seat in range(len(view.chips)):
+            status = (
+                t("duel.board.locked", lang)
+                if view.locked[seat]
+                else t("duel.board.choosing", lang)
+            )
+            marker = "▶ " if view.to_act == seat else "  "
+            first = t("duel.board.first", lang) if view.first == seat else ""
+            lines.append(
+                marker
+                + t(
+                    "duel.board.seat",
+                    lang,
+                    name=_name(names, seat),
+                    chips=view.chips[seat],
+                    bet=view.bets[seat],
+                    signal=_signal(view.signals[seat], lang),
+                    status=status,
+                    first=first,
+                )
+            )
+        if view.last is not None:
+            lines.append(self._last(view, names, lang))
+        if view.winners is not None:
+            winners = ", ".join(_name(names, s) for s in view.winners)
+            lines.append(t("duel.board.over", lang, winners=winners))
+        elif view.to_act is not None:
+            key = "duel.board.turn_lock" if view.phase == "lock" else "duel.board.turn_bet"
+            lines.append(t(key, lang, name=_name(names, view.to_act)))
+        return "\n".join(lines)
+
+    def _last(self, view: DuelView, names: Sequence[str], lang: str) -> str:
+        last = view.last
+        assert last is not None
+        shown = ", ".join(
+            f"{_name(names, seat)} {card.pretty}" for seat, card in enumerate(last.locked)
+        )
+        return t(
+            "duel.board.last",
+            lang,
+            deal=last.deal,
+            cards=shown,
+            result=self._result(last.winners, last.folded, last.pot, names, lang),
+        )
+
+    @staticmethod
+    def _result(
+        winners: Sequence[int], folded: int | None, pot: int, names: Sequence[str], lang: str
+    ) -> str:
+        if folded is not None:
+            return t(
+                "duel.result.fold",
+                lang,
+                folder=_name(names, folded),
+                winner=_name(names, winners[0]),
+                pot=pot,
+            )
+        if len(winners) > 1:
+            return t("duel.result.tie", lang, pot=pot)
+        return t("duel.result.win", lang, winner=_name(names, winners[0]), pot=pot)
+
+    def hand(self, view: DuelView, lang: str) -> str:
+        """The seat's two cards (numbered for locking), its locked card and its options."""
+        if view.seat is None:
+            return ""
+        cards = "  ".join(f"[{i}] {card.pretty}" for i, card in enumerate(view.hand, start=1))
+        lines = [
+            t("duel.hand.cards", lang, cards=cards, signal=_signal(view.signals[view.seat], lang))
+        ]
+        if view.my_lock is not None:
+            lines.append(t("duel.hand.locked", lang, card=view.my_lock.pretty))
+        if view.legal:
+            if view.phase == "lock":
+                lines.append(t("duel.hand.lock_prompt", lang))
+            else:
+                options = []
+                for action in view.legal:
+                    text = str(action)
+                    if text.startswith(("bet", "raise")):
+                        verb = text.split()[0]
+                        text = f"{verb} {view.min_raise_to}-{view.max_total}"
+                    options.append(text)
+                lines.append(
+                    t(
+                        "duel.hand.options",
+                        lang,
+                        options=", ".join(options),
+                        to_call=view.to_call,
+                        pot=view.pot,
+                    )
+                )
+        return "\n".join(lines)
+
+    def event(self, event: Event, names: Sequence[str], lang: str) -> str | None:
+        """One line per event worth showing."""
+        if isinstance(event, ChipsBought):
+            return t("duel.event.buy_in", lang, name=_name(names, event.seat), amount=event.amount)
+        if isinstance(event, DealStarted):
+            return t("duel.event.deal", lang, deal=event.deal, name=_name(names, event.dealer))
+        if isinstance(event, AntesPaid):
+            return t("duel.event.antes", lang, ante=max(event.amounts))
+        if isinstance(event, Reshuffled):
+            return t("duel.event.reshuffled", lang, stock=event.stock)
+        if isinstance(event, CardsDealt):
+            return t("duel.event.dealt", lang, new=_cards(event.new), hand=_cards(event.hand))
+        if isinstance(event, SignalsShown):
+            parts = ", ".join(
+                f"{_name(names, seat)} {_signal(signal, lang)}"
+                for seat, signal in enumerate(event.signals)
+            )
+            return t("duel.event.signals", lang, signals=parts)
+        if isinstance(event, Locked):
+            return t("duel.event.locked", lang, name=_name(names, event.seat))
+        if isinstance(event, YouLocked):
+            return t("duel.event.you_locked", lang, card=event.card.pretty)
+        if isinstance(event, BettingSkipped):
+            who = ", ".join(_name(names, s) for s in event.all_in)
+            return t("duel.event.no_betting", lang, names=who)
+        if isinstance(event, Acted):
+            line = t(
+                f"duel.event.{event.action}",
+                lang,
+                name=_name(names, event.seat),
+                total=event.total,
+                put=event.put_in,
+            )
+            return line + (t("duel.event.all_in", lang) if event.all_in else "")
+        if isinstance(event, ChipsReturned):
+            return t(
+                "duel.event.returned", lang, name=_name(names, event.seat), amount=event.amount
+            )
+        if isinstance(event, Showdown):
+            shown = ", ".join(
+                f"{_name(names, seat)} {card.pretty}" for seat, card in enumerate(event.locked)
+            )
+            result = self._result(event.winners, event.folded, event.pot, names, lang)
+            return t("duel.event.showdown", lang, cards=shown, result=result)
+        if isinstance(event, MatchEnded):
+            winners = ", ".join(_name(names, s) for s in event.winners)
+            totals = ", ".join(f"{_name(names, s)} {chips}" for s, chips in enumerate(event.totals))
+            return t("duel.event.match_over", lang, winners=winners, totals=totals)
+        return None
+
+    def parse_input(self, text: str, view: DuelView) -> DuelAction:
+        """Read "lock 1" / "1" / "lock 7s" / "7s" while locking, else a betting action."""
+        words = text.strip().lower().split()
+        if view.phase == "lock" and words:
+            choice = words[1:] if words[0] == "lock" else words
+            if len(choice) == 1:
+                return self._lock_choice(choice[0], view)
+            if not choice:
+                raise IllegalAction(
+                    "lock which card? type 'lock 1' or 'lock 2' (or the card, e.g. 'lock 7s')",
+                    code="duel_bad_lock",
+                    text=text.strip(),
+                )
+        elif words and words[0] == "lock":
+            raise IllegalAction(
+                f"{text.strip()!r} refused: your card is already locked for this deal and "
+                "cannot be changed",
+                code="duel_already_locked",
+                action=text.strip(),
+            )
+        return parse_betting_action(text)
+
+    @staticmethod
+    def _lock_choice(word: str, view: DuelView) -> DuelAction:
+        if word in ("1", "2"):
+            if len(view.hand) < int(word):
+                raise IllegalAction("you have no cards to lock", code="duel_bad_lock", text=word)
+            return Lock(view.hand[int(word) - 1])
+        try:
+            card = parse_card(word)
+        except CardParseError as error:
+            raise IllegalAction(
+                f"cannot lock {word!r}: type 1 or 2, or one of your cards ({error})",
+                code="duel_bad_lock",
+                text=word,
+            ) from None
+        if card not in view.hand:
+            held = " ".join(str(c) for c in view.hand)
+            raise IllegalAction(
+                f"lock {card} refused: you do not hold {card} (you hold {held})",
+                code="duel_not_your_card",
+                card=str(card),
+                hand=held,
+            )
+        return Lock(card)
+
+    def input_help(self, lang: str) -> str:
+        """How to type actions in the duel."""
+        return t("duel.help", lang)
+
+
+RENDERER: Any = DuelRenderer()
+"""The duel's renderer (see `bot.render.GameRenderer`)."""

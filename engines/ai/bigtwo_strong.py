@@ -1,0 +1,309 @@
+"""The `strong` Big Two player: rule-based, from the view only.
+
+Ideas from published rule-based Big Two players:
+
+- split the hand into the fewest plays (`plan`), and never break a
+  combination of that plan for a cheap answer;
+- lead the weakest part of the plan, larger combinations first, and keep
+  control cards (what no unseen card can beat) for the end;
+- count cards: a play is "safe" when no combination of the unseen cards of the
+  same size can beat it; with at most one unsafe play left, play the safe ones
+  first and finish (a forced finish);
+- block an opponent close to going out: lead what they cannot answer, answer
+  with the highest play, never let a single through to a one-card player.
+"""
+
+from __future__ import annotations
+
+import random
+from functools import lru_cache
+
+from engines.ai.bigtwo_fast import deal_unseen, greedy_move, play_out
+from engines.bigtwo import PASS, Action, BigTwoView, Play, play_of_mask
+from engines.bigtwo_combos import (
+    ALL_CARDS,
+    Combo,
+    classify_mask,
+    combos_of_size,
+    keys_of_mask,
+    mask_of_cards,
+    same_rank_sets,
+)
+
+_NIBBLE = 0xF
+_TWO_RANK = 12
+
+
+@lru_cache(maxsize=20_000)
+def plan(hand: int) -> tuple[Combo, ...]:
+    """The hand split into the fewest plays (ties: fewer loose low singles), lowest first."""
+    best_score, best = _rest_plan(hand, ())
+    fives = combos_of_size(hand, 5)
+    for i, first in enumerate(fives):
+        left = hand & ~first.mask
+        score, combos = _rest_plan(left, (first,))
+        if score < best_score:
+            best_score, best = score, combos
+        for second in fives[i + 1 :]:
+            if second.mask & first.mask:
+                continue
+            score, combos = _rest_plan(left & ~second.mask, (first, second))
+            if score < best_score:
+                best_score, best = score, combos
+    return best
+
+
+def _rest_plan(hand: int, fives: tuple[Combo, ...]) -> tuple[tuple[int, int, int], tuple[Combo, ...]]:
+    """Split what is left after the five-card hands by rank: triples, pairs, singles."""
+    combos = list(fives)
+    low_singles = 0
+    strength = 0
+    for r in range(13):
+        nibble = hand >> (r * 4) & _NIBBLE
+        if not nibble:
+            continue
+        shifted = nibble << (r * 4)
+        count = nibble.bit_count()
+        if count == 4:
+            combos.append(_combo(shifted & (0x3 << (r * 4))))
+            combos.append(_combo(shifted & (0xC << (r * 4))))
+        else:
+            combos.append(_combo(shifted))
+            if count == 1 and r < 10:
+                low_singles += 1
+        strength += r
+    return (len(combos), low_singles, -strength), tuple(combos)
+
+
+def _combo(mask: int) -> Combo:
+    combo = classify_mask(mask)
+    assert combo is not None
+    return combo
+
+
+def _beaten_by_unseen(combo: Combo, unseen: int, max_other: int) -> bool:
+    """Could some combination of the unseen cards of the same size beat `combo`?"""
+    if combo.size > max_other:
+        return False
+    if combo.size == 1:
+        return unseen >> (combo.power + 1) != 0
+    if combo.size in (2, 3):
+        return any(c.power > combo.power for c in map(_combo, same_rank_sets(unseen, combo.size)))
+    if unseen.bit_count() > 20:
+        # Too many unseen cards to enumerate cheaply: only the strongest hands are safe.
+        return combo.kind not in ("straight_flush",) and combo.kind != "four_of_a_kind"
+    return any(c.power > combo.power for c in combos_of_size(unseen, 5))
+
+
+class HeuristicPolicy:
+    """Rule-based player: plans its hand, counts cards, blocks short opponents."""
+
+    name = "heuristic"
+
+    def __init__(self, rng: random.Random) -> None:
+        """Decisions are deterministic given the view; `rng` breaks nothing but is kept."""
+        self.rng = rng
+
+    def decide(self, view: BigTwoView) -> Action:
+        """Choose a legal action for the seat of `view`."""
+        legal = view.legal
+        if len(legal) == 1:
+            return legal[0]
+        seat = view.seat
+        assert seat is not None
+        hand = mask_of_cards(view.hand)
+        unseen = ALL_CARDS & ~hand & ~mask_of_cards(view.played)
+        others = [view.cards_left[(seat + k) % 4] for k in (1, 2, 3)]
+        whole = classify_mask(hand)
+        if whole is not None and any(
+            isinstance(a, Play) and len(a.cards) == len(view.hand) for a in legal
+        ):
+            return play_of_mask(hand)
+        if view.table is None:
+            return self._lead(view, hand, unseen, others)
+        return self._answer(view, hand, unseen, others)
+
+    # Leading -----------------------------------------------------------------------------------
+
+    def _lead(self, view: BigTwoView, hand: int, unseen: int, others: list[int]) -> Action:
+        parts = plan(hand)
+        max_other = max(others)
+        if view.must_include is not None:
+            with_three = [c for c in parts if c.mask & 1]
+            if with_three:
+                return play_of_mask(with_three[0].mask)
+            return play_of_mask(1)
+        unsafe = [c for c in parts if _beaten_by_unseen(c, unseen, max_other)]
+        safe = [c for c in parts if c not in unsafe]
+        if len(unsafe) <= 1 and safe:
+            # Forced finish: keep the lead with the safe plays, the unsafe one goes last.
+            return play_of_mask(max(safe, key=lambda c: c.size).mask)
+        danger = min(others)
+        candidates = unsafe or list(parts)
+        if danger <= 2:
+            # Lead what the short opponent cannot answer: a size they cannot match, else high.
+            avoid = {c for c in candidates if c.size <= danger}
+            fitting = [c for c in candidates if c not in avoid]
+            if fitting:
+                candidates = fitting
+            elif others[0] <= danger:
+                return play_of_mask(max(candidates, key=_high).mask)
+        return play_of_mask(min(candidates, key=_lead_order).mask)
+
+    # Answering ---------------------------------------------------------------------------------
+
+    def _answer(self, view: BigTwoView, hand: int, unseen: int, others: list[int]) -> Action:
+        table = view.table
+        assert table is not None
+        plays = [a for a in view.legal if isinstance(a, Play)]
+        if not plays:
+            return PASS
+        parts = plan(hand)
+        base = len(parts)
+        max_other = max(others)
+        danger = min(others)
+        table_seat = view.table_seat
+        seat = view.seat
+        assert seat is not None and table_seat is not None
+        scored = []
+        for play in plays:
+            mask = mask_of_cards(play.cards)
+            combo = _combo(mask)
+            rest = hand & ~mask
+            rest_parts = plan(rest) if rest else ()
+            broke = len(rest_parts) + 1 - base
+            safe = not _beaten_by_unseen(combo, unseen, max_other)
+            unsafe_left = sum(_beaten_by_unseen(c, unseen, max_other) for c in rest_parts)
+            if safe and unsafe_left <= 1:
+                return play  # forced finish: we keep the lead and go out
+            scored.append((broke, combo.power, play, combo, safe))
+        if danger <= 2 or (danger <= 4 and others[0] == danger):
+            # Someone is close to going out: answer with the strongest play we have.
+            best = max(scored, key=lambda s: (s[4], s[1]))
+            return best[2]
+        scored.sort(key=lambda s: (s[0], s[1]))
+        broke, _, play, combo, _ = scored[0]
+        if broke > 0:
+            return PASS
+        if _is_control(combo) and len(parts) > 3 and danger > 5:
+            # Keep 2s and top combinations for the end, while nobody threatens to go out.
+            return PASS
+        return play
+
+
+def _high(combo: Combo) -> tuple[int, int]:
+    return (combo.size, combo.power)
+
+
+def _lead_order(combo: Combo) -> tuple[int, int]:
+    """Lead the combination with the lowest card, and bigger combinations first on ties."""
+    lowest = (combo.mask & -combo.mask).bit_length() - 1
+    return (lowest >> 2, -combo.size)
+
+
+def _is_control(combo: Combo) -> bool:
+    """2s, and pairs or triples of aces and 2s."""
+    top_rank = (combo.mask.bit_length() - 1) >> 2
+    if combo.size == 1:
+        return top_rank >= _TWO_RANK
+    if combo.size in (2, 3):
+        return top_rank >= _TWO_RANK - 1
+    return False
+
+
+class StrongPolicy:
+    """Determinised Monte Carlo over the unseen cards, with greedy play-outs.
+
+    The candidates are a handful of sensible actions (the plan's combinations,
+    the lowest and highest answers, pass). For each of `samples` deals of the
+    unseen cards to the opponents (respecting how many each holds), every
+    candidate is played out to the end of the deal with greedy players; the
+    candidate with the lowest average penalty for this seat wins. The same
+    sampled deals serve every candidate, so their comparison is fair.
+    """
+
+    name = "strong"
+
+    def __init__(self, rng: random.Random, rollouts: int = 160, max_candidates: int = 7) -> None:
+        """`rollouts` play-outs per decision in total, spread over the candidates."""
+        self.rng = rng
+        self.rollouts = rollouts
+        self.max_candidates = max_candidates
+        self.fallback = HeuristicPolicy(rng)
+
+    def decide(self, view: BigTwoView) -> Action:
+        """Choose a legal action for the seat of `view`."""
+        legal = view.legal
+        if len(legal) == 1:
+            return legal[0]
+        seat = view.seat
+        assert seat is not None
+        hand = mask_of_cards(view.hand)
+        if any(isinstance(a, Play) and len(a.cards) == len(view.hand) for a in legal):
+            return play_of_mask(hand)
+        candidates = self._candidates(view, hand)
+        if len(candidates) == 1:
+            return _action(candidates[0])
+        unseen_mask = ALL_CARDS & ~hand & ~mask_of_cards(view.played)
+        unseen = keys_of_mask(unseen_mask)
+        counts = list(view.cards_left)
+        hands = [0, 0, 0, 0]
+        hands[seat] = hand
+        samples = max(6, self.rollouts // len(candidates))
+        totals = [0.0] * len(candidates)
+        table = view.table
+        table_seat = view.table_seat if view.table_seat is not None else seat
+        for _ in range(samples):
+            dealt = deal_unseen(self.rng, unseen, counts, hands, seat)
+            for i, move in enumerate(candidates):
+                totals[i] += _after(dealt, seat, move, table, table_seat, view.passes)
+        best = min(range(len(candidates)), key=lambda i: (totals[i], i))
+        return _action(candidates[best])
+
+    def _candidates(self, view: BigTwoView, hand: int) -> list[int]:
+        """A few sensible moves as masks (0 = pass), the heuristic's favourite first."""
+        favourite = self.fallback.decide(view)
+        first = mask_of_cards(favourite.cards) if isinstance(favourite, Play) else 0
+        out = [first]
+        legal_masks = [mask_of_cards(a.cards) for a in view.legal if isinstance(a, Play)]
+        legal_set = set(legal_masks)
+        extra: list[int] = []
+        if view.table is None:
+            extra += [c.mask for c in plan(hand) if c.mask in legal_set]
+            extra.append(greedy_move(hand, None))
+        else:
+            extra.append(0)
+            extra += [c.mask for c in plan(hand) if c.mask in legal_set]
+            if legal_masks:
+                extra += [legal_masks[0], legal_masks[-1]]
+        for move in extra:
+            if move not in out and (move in legal_set or (move == 0 and view.table is not None)):
+                out.append(move)
+            if len(out) >= self.max_candidates:
+                break
+        return out
+
+
+def _action(move: int) -> Action:
+    return play_of_mask(move) if move else PASS
+
+
+def _after(
+    hands: list[int],
+    seat: int,
+    move: int,
+    table: Combo | None,
+    table_seat: int,
+    passes: int,
+) -> int:
+    """This seat's penalty after playing `move` (0 = pass) and greedy play to the end."""
+    hands = list(hands)
+    if move:
+        hands[seat] &= ~move
+        if not hands[seat]:
+            return 0
+        return play_out(hands, (seat + 1) % 4, classify_mask(move), seat, 0)[seat]
+    passes += 1
+    if passes == 3:
+        return play_out(hands, table_seat, None, table_seat, 0)[seat]
+    return play_out(hands, (seat + 1) % 4, table, table_seat, passes)[seat]

@@ -1,0 +1,305 @@
+"""AI players for Deuce Duel. Every policy decides from a `DuelView` only.
+
+- `random`: locks a random card, then picks a random legal action (amounts
+  uniform between the minimum and all-in).
+- `honest`: locks the higher of its two cards in duel order (the one that
+  beats the other), bets and calls in proportion to that card's strength,
+  never bluffs.
+- `strong`: reads the opponent's signals, the group of the card the opponent
+  kept (deduced from the previous deal's signals and its revealed locked
+  card) and the discards (every card there was shown) to weigh the cards the
+  opponent may hold and the one it may lock; chooses its lock by the chance
+  of winning now and the value of the card it keeps; bets for value, bluffs
+  at a fixed frequency, and calls by pot odds against a range narrowed by the
+  opponent's bet, adapting to how often that opponent's bets were strong at
+  past showdowns (what a human across the table would remember).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+
+from engines.cards import Card
+from engines.duel import DuelAction, DuelView, Lock, compare, is_up
+from engines.poker.actions import AllIn, Bet, Call, Check, Fold, Raise
+from engines.registry import PolicyFactory
+
+RANKS = tuple(range(2, 15))
+
+
+def beats(a: int, b: int) -> float:
+    """Showdown result of rank `a` against rank `b`: 1 win, 0.5 tie, 0 loss (2 beats A)."""
+    if a == b:
+        return 0.5
+    if a == 2 and b == 14:
+        return 1.0
+    if a == 14 and b == 2:
+        return 0.0
+    return 1.0 if a > b else 0.0
+
+
+BASE_STRENGTH: dict[int, float] = {r: sum(beats(r, o) for o in RANKS) / 13 for r in RANKS}
+"""Each rank's chance of winning against a uniformly random rank (ties count half)."""
+
+
+def duel_higher(a: Card, b: Card) -> Card:
+    """The card that wins when the two meet (either one on a tie)."""
+    return a if compare(a, b) >= 0 else b
+
+
+class RandomPolicy:
+    """Random lock, random legal action."""
+
+    name = "random"
+
+    def __init__(self, rng: random.Random) -> None:
+        """A policy drawing every choice from `rng`."""
+        self.rng = rng
+
+    def decide(self, view: DuelView) -> DuelAction:
+        """A random legal action for the seat of `view`."""
+        action = self.rng.choice(view.legal)
+        if isinstance(action, Bet | Raise):
+            return type(action)(self.rng.randint(action.amount, view.max_total))
+        return action
+
+
+def _bet_to(view: DuelView, total: int) -> DuelAction:
+    """A bet or raise to `total`, clipped to what is allowed (all-in when it reaches it)."""
+    top = max(view.bets)
+    low = view.min_raise_to
+    total = max(total, low)
+    if total >= view.max_total:
+        return AllIn()
+    return Bet(total) if top == 0 else Raise(total)
+
+
+def _can_bet(view: DuelView) -> bool:
+    return view.can_raise and any(isinstance(a, Bet | Raise | AllIn) for a in view.legal)
+
+
+class HonestPolicy:
+    """Locks its higher card; bets, raises and calls in proportion to its strength; no bluffs."""
+
+    name = "honest"
+
+    def __init__(self, rng: random.Random) -> None:
+        """The honest player is deterministic; `rng` is kept for the common signature."""
+        self.rng = rng
+
+    def decide(self, view: DuelView) -> DuelAction:
+        """Lock the higher card, then bet by strength."""
+        if view.phase == "lock":
+            return Lock(duel_higher(view.hand[0], view.hand[1]))
+        assert view.seat is not None and view.my_lock is not None
+        strength = BASE_STRENGTH[int(view.my_lock.rank)]
+        stack = view.chips[view.seat]
+        top = max(view.bets)
+        if view.to_call == 0:
+            if strength > 0.55 and _can_bet(view):
+                return _bet_to(view, max(1, round(stack * (strength - 0.5))))
+            return Check()
+        if strength >= 0.8 and _can_bet(view):
+            return _bet_to(view, top + max(1, round(stack * (strength - 0.5))))
+        odds = view.to_call / (view.pot + view.to_call)
+        return Call() if strength >= odds + 0.1 else Fold()
+
+
+@dataclass
+class _Memory:
+    """What the strong player remembers about its opponent across deals."""
+
+    deal: int = -1
+    opp_aggressive: bool = False
+    seat: int | None = None
+    aggressive_strength: list[float] = field(default_factory=list)
+    mixed_locks: list[bool] = field(default_factory=list)
+
+
+class StrongPolicy:
+    """Card-counting, signal-reading value bettor with sound bluffs (see the module docstring)."""
+
+    name = "strong"
+
+    KEEP_WEIGHT = 0.45
+    """How much the kept card's future strength counts against winning now."""
+    BLUFF_RATE = 0.3
+    """How often a weak card bets when checking would likely lose."""
+
+    def __init__(self, rng: random.Random) -> None:
+        """A policy with its own RNG (for mixing bluffs) and an empty memory."""
+        self.rng = rng
+        self.memory = _Memory()
+
+    # --- memory ----------------------------------------------------------
+
+    def _observe(self, view: DuelView) -> None:
+        """Update what is known about the opponent from what this view shows."""
+        mem = self.memory
+        if view.seat != mem.seat:
+            self.memory = mem = _Memory(seat=view.seat)
+        assert view.seat is not None
+        opp = 1 - view.seat
+        if view.deal != mem.deal:
+            last = view.last
+            if last is not None and last.deal == mem.deal:
+                card = last.locked[opp]
+                if mem.opp_aggressive:
+                    mem.aggressive_strength.append(BASE_STRENGTH[int(card.rank)])
+                if last.signals[opp] == (1, 1):
+                    mem.mixed_locks.append(is_up(card))
+                mem.aggressive_strength = mem.aggressive_strength[-40:]
+                mem.mixed_locks = mem.mixed_locks[-40:]
+            mem.deal = view.deal
+            mem.opp_aggressive = False
+        if view.bets[opp] > 0:
+            mem.opp_aggressive = True
+
+    def _opp_reads_strength(self) -> float:
+        """How much an opponent's bet means strength: 0 (random bettor) to about 3 (honest)."""
+        seen = self.memory.aggressive_strength
+        mean = (sum(seen) + 0.75 * 4) / (len(seen) + 4)
+        return max(0.0, min(3.0, (mean - 0.5) * 10))
+
+    def _p_lock_up(self) -> float:
+        """Chance the opponent locks its UP card when it holds one UP and one DOWN."""
+        seen = self.memory.mixed_locks
+        return (sum(seen) + 0.8 * 4) / (len(seen) + 4)
+
+    # --- what the opponent may hold --------------------------------------
+
+    def _pool(self, view: DuelView) -> dict[int, int]:
+        """Unseen copies of each rank: the shoe minus the discards and my own hand."""
+        per_rank = view.shoe_size // 13
+        counts = dict.fromkeys(RANKS, per_rank)
+        for card in (*view.discards, *view.hand):
+            counts[int(card.rank)] -= 1
+        return {r: max(0, n) for r, n in counts.items()}
+
+    def _opp_kept_group(self, view: DuelView) -> bool | None:
+        """The group (True = UP) of the card the opponent kept from the previous deal, if known."""
+        last = view.last
+        if last is None or last.deal != view.deal - 1:
+            return None
+        assert view.seat is not None
+        opp = 1 - view.seat
+        up, down = last.signals[opp]
+        if up == 2:
+            return True
+        if down == 2:
+            return False
+        return not is_up(last.locked[opp])
+
+    def opp_lock_distribution(self, view: DuelView) -> dict[int, float]:
+        """Probability of each rank being the opponent's locked card."""
+        assert view.seat is not None
+        opp = 1 - view.seat
+        pool = self._pool(view)
+        up_count = view.signals[opp][0]
+        kept_up = self._opp_kept_group(view)
+        p_up = self._p_lock_up()
+        dist = dict.fromkeys(RANKS, 0.0)
+        for a in RANKS:
+            na = pool[a]
+            if not na:
+                continue
+            for b in RANKS:
+                nb = pool[b] - (a == b)
+                if nb <= 0 or (a >= 8) + (b >= 8) != up_count:
+                    continue
+                # a is the kept card, b the new one (order matters only with a known group)
+                if kept_up is not None and (a >= 8) != kept_up:
+                    continue
+                weight = float(na * nb)
+                if (a >= 8) != (b >= 8):
+                    high, low = (a, b) if a >= 8 else (b, a)
+                    dist[high] += weight * p_up
+                    dist[low] += weight * (1 - p_up)
+                else:
+                    sa, sb = BASE_STRENGTH[a], BASE_STRENGTH[b]
+                    if sa == sb:
+                        dist[a] += weight / 2
+                        dist[b] += weight / 2
+                    else:
+                        strong, weak = (a, b) if sa > sb else (b, a)
+                        dist[strong] += weight * 0.8
+                        dist[weak] += weight * 0.2
+        total = sum(dist.values())
+        if total <= 0:
+            return {r: 1 / 13 for r in RANKS}
+        return {r: w / total for r, w in dist.items()}
+
+    @staticmethod
+    def equity(rank: int, dist: Mapping[int, float]) -> float:
+        """Chance of winning (ties half) with `rank` against a locked-card distribution."""
+        return sum(p * beats(rank, r) for r, p in dist.items())
+
+    # --- decisions -------------------------------------------------------
+
+    def decide(self, view: DuelView) -> DuelAction:
+        """Lock by the now-versus-later trade-off, then bet by equity and pot odds."""
+        self._observe(view)
+        dist = self.opp_lock_distribution(view)
+        if view.phase == "lock":
+            return self._lock(view, dist)
+        return self._bet(view, dist)
+
+    def _lock(self, view: DuelView, dist: Mapping[int, float]) -> DuelAction:
+        a, b = view.hand
+
+        def score(lock: Card, keep: Card) -> float:
+            return (
+                self.equity(int(lock.rank), dist) + self.KEEP_WEIGHT * BASE_STRENGTH[int(keep.rank)]
+            )
+
+        return Lock(a if score(a, b) >= score(b, a) else b)
+
+    def _narrow(self, view: DuelView, dist: Mapping[int, float]) -> dict[int, float]:
+        """The opponent's locked-card distribution after its bet, by how much its bets meant."""
+        assert view.seat is not None
+        opp = 1 - view.seat
+        put = view.bets[opp]
+        if put <= 0:
+            return dict(dist)
+        size = min(1.0, put / max(1, view.pot - put))
+        k = self._opp_reads_strength() * (0.5 + size)
+        weighted = {r: p * BASE_STRENGTH[r] ** k for r, p in dist.items()}
+        total = sum(weighted.values()) or 1.0
+        return {r: w / total for r, w in weighted.items()}
+
+    def _bet(self, view: DuelView, dist: Mapping[int, float]) -> DuelAction:
+        assert view.seat is not None and view.my_lock is not None
+        me, opp = view.seat, 1 - view.seat
+        rank = int(view.my_lock.rank)
+        eq = self.equity(rank, self._narrow(view, dist))
+        pot = view.pot
+        stack = view.chips[me]
+        top = max(view.bets)
+        if view.to_call == 0:
+            if not _can_bet(view):
+                return Check()
+            if eq >= 0.62:
+                size = pot * (0.75 + 1.5 * (eq - 0.62))
+                return _bet_to(view, max(1, round(size)))
+            if eq <= 0.3 and self.rng.random() < self.BLUFF_RATE:
+                return _bet_to(view, max(1, round(pot * 0.75)))
+            return Check()
+        call_cost = min(view.to_call, stack)
+        odds = call_cost / (pot + call_cost)
+        if eq >= 0.78 and _can_bet(view) and view.chips[opp] > 0:
+            return _bet_to(view, top + max(view.min_raise_to - top, round(pot * 1.0)))
+        if eq >= odds:
+            return Call()
+        return Fold()
+
+
+POLICIES: Mapping[str, PolicyFactory] = {
+    "random": RandomPolicy,
+    "honest": HonestPolicy,
+    "strong": StrongPolicy,
+}
+"""The duel's AI policies by name; each is built with its own `random.Random`."""
+
+__all__: Sequence[str] = ("POLICIES", "HonestPolicy", "RandomPolicy", "StrongPolicy")

@@ -1,0 +1,760 @@
+"""Big Two (RULES.md §1): four players, penalty scoring, a match of N deals.
+
+The engine follows the surface of `engines.base`: a `BigTwoConfig`, a
+`BigTwoState` built from it and an injected `random.Random`, actions `Play`
+and `Pass`, frozen events, `view(seat)`, snapshots and exact replay.
+
+Seats are numbered 0..3 in play order: "next player" is ``(seat + 1) % 4``.
+All randomness is drawn when the state is created: the first dealer and one
+shuffle seed per deal, so a snapshot never needs the RNG's internal state.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+import re
+from bisect import bisect_right
+from collections.abc import Mapping, Sequence
+from typing import Any, ClassVar, Literal, NoReturn
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from engines.base import (
+    JSON,
+    DealSettled,
+    DealStarted,
+    Event,
+    IllegalAction,
+    MatchEnded,
+    NotYourTurn,
+    require_seat,
+)
+from engines.bigtwo_combos import (
+    ALL_CARDS,
+    BIT_OF_CARD,
+    THREE_OF_DIAMONDS,
+    Combo,
+    cards_of_mask,
+    classify,
+    classify_mask,
+    combos_of_size,
+    five_card_sets,
+    keys_of_mask,
+    mask_of_cards,
+    penalty,
+    same_rank_sets,
+)
+from engines.cards import Card, CardParseError, Deck, format_cards, parse_cards
+from engines.registry import GameSpec, SimHooks
+
+__all__ = [
+    "SPEC",
+    "Action",
+    "BigTwoConfig",
+    "BigTwoState",
+    "BigTwoView",
+    "CardsDealt",
+    "Combo",
+    "Pass",
+    "Passed",
+    "Play",
+    "Played",
+    "TableCleared",
+    "classify",
+    "parse_action",
+    "penalty",
+]
+
+SEATS = 4
+HAND_SIZE = 13
+
+
+class BigTwoConfig(BaseModel):
+    """Table settings: always four seats; the number of deals in the match (default 4)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    seats: Literal[4] = Field(4, description="Big Two is played by exactly four players")
+    deals: int = Field(4, ge=1, le=100, description="deals in the match, 1 to 100")
+
+
+# Actions ---------------------------------------------------------------------------------------
+
+
+def _order(card: Card) -> int:
+    return BIT_OF_CARD[card].bit_length()
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Play:
+    """Play these cards. They are kept in Big Two order, so equal plays compare equal."""
+
+    cards: tuple[Card, ...]
+
+    def __post_init__(self) -> None:
+        ordered = tuple(sorted(self.cards, key=_order))
+        if ordered != self.cards:
+            object.__setattr__(self, "cards", ordered)
+
+    def __str__(self) -> str:
+        return "play " + format_cards(self.cards)
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Pass:
+    """Pass this turn (not allowed when you lead)."""
+
+    def __str__(self) -> str:
+        return "pass"
+
+
+Action = Play | Pass
+PASS = Pass()
+_PLAYS: dict[int, Play] = {}
+
+
+def play_of_mask(mask: int) -> Play:
+    """The `Play` of the cards in `mask` (cached: AI players build many)."""
+    play = _PLAYS.get(mask)
+    if play is None:
+        play = _PLAYS[mask] = Play(cards_of_mask(mask))
+    return play
+
+
+_SINGLE_PLAYS: list[Play] = [play_of_mask(1 << k) for k in range(52)]
+# The single plays of each 13-bit chunk of a hand, filled on first use (as `cards_of_mask`).
+_SINGLE_CHUNKS: tuple[dict[int, list[Play]], ...] = ({}, {}, {}, {})
+
+
+def single_plays(mask: int) -> list[Play]:
+    """One single `Play` per card of `mask`, lowest first."""
+    out: list[Play] = []
+    for i, table in enumerate(_SINGLE_CHUNKS):
+        chunk = mask >> (13 * i) & 0x1FFF
+        if chunk:
+            plays = table.get(chunk)
+            if plays is None:
+                plays = table[chunk] = [_SINGLE_PLAYS[k + 13 * i] for k in keys_of_mask(chunk)]
+            out += plays
+    return out
+
+
+def prime_caches() -> int:
+    """Classify every legal combination of the deck and build its `Play` (about 20,000).
+
+    The caches fill on first use anyway; priming them (about 0.3 s) gives steady-state
+    speed from the first deal, which is what benchmarks and long-running tables see.
+    Returns the number of combinations."""
+    masks = five_card_sets(ALL_CARDS) + same_rank_sets(ALL_CARDS, 2) + same_rank_sets(ALL_CARDS, 3)
+    for mask in masks:
+        classify_mask(mask)
+        play_of_mask(mask)
+    return len(masks) + 52
+
+
+_ACTION_TEXT = re.compile(r"^\s*(pass|play)\b(.*)$", re.IGNORECASE | re.DOTALL)
+
+
+def parse_action(text: str) -> Action:
+    """Read an action's canonical text back: ``"pass"`` or ``"play 3D 3S"``."""
+    match = _ACTION_TEXT.match(text)
+    if match is None:
+        raise IllegalAction(
+            f"{text!r} is not a Big Two action: write 'pass' or 'play' and cards",
+            code="bigtwo.bad_action_text",
+            text=text,
+        )
+    verb, rest = match.group(1).lower(), match.group(2).strip()
+    if verb == "pass":
+        if rest:
+            raise IllegalAction(
+                f"{text!r} is not a Big Two action: 'pass' takes no cards",
+                code="bigtwo.bad_action_text",
+                text=text,
+            )
+        return PASS
+    try:
+        cards = parse_cards(rest)
+    except CardParseError as error:
+        raise IllegalAction(
+            f"{text!r} is not a Big Two action: {error}", code="bigtwo.bad_action_text", text=text
+        ) from error
+    return Play(tuple(cards))
+
+
+# Events ----------------------------------------------------------------------------------------
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True, slots=True)
+class CardsDealt(Event):
+    """Private to `seat`: the 13 cards it was dealt."""
+
+    kind: ClassVar[str] = "bigtwo.cards_dealt"
+    seat: int
+    cards: tuple[Card, ...]
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True, slots=True)
+class Played(Event):
+    """`seat` played `cards` (a `combo` kind) and has `cards_left`."""
+
+    kind: ClassVar[str] = "bigtwo.played"
+    seat: int
+    cards: tuple[Card, ...]
+    combo: str
+    cards_left: int
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True, slots=True)
+class Passed(Event):
+    """`seat` passed."""
+
+    kind: ClassVar[str] = "bigtwo.passed"
+    seat: int
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True, slots=True)
+class TableCleared(Event):
+    """Three passes in a row: the table is cleared and `leader` (who played last) leads anything."""
+
+    kind: ClassVar[str] = "bigtwo.table_cleared"
+    leader: int
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True, slots=True)
+class DealWon(Event):
+    """`seat` emptied its hand and wins the deal; `cards_left` per seat, `penalties` per seat."""
+
+    kind: ClassVar[str] = "bigtwo.deal_won"
+    seat: int
+    cards_left: tuple[int, ...]
+    penalties: tuple[int, ...]
+
+
+# View ------------------------------------------------------------------------------------------
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class TrickEntry:
+    """One turn of the current trick: `seat` played `cards`, or passed (`cards` empty)."""
+
+    seat: int
+    cards: tuple[Card, ...]
+
+
+@dataclasses.dataclass(slots=True)
+class BigTwoView:
+    """What one seat may know (`seat` None: a spectator, who sees no hand).
+
+    `table` is the combination to beat (None when `to_act` leads); `legal` is
+    filled only for the seat whose turn it is.
+    """
+
+    seat: int | None
+    hand: tuple[Card, ...]
+    cards_left: tuple[int, ...]
+    dealer: int
+    to_act: int | None
+    leader: int | None
+    """The seat that led the current trick (or must lead it)."""
+    table: Combo | None
+    table_seat: int | None
+    """Who played the combination on the table."""
+    passes: int
+    """Passes in a row since the last play."""
+    trick: tuple[TrickEntry, ...]
+    played: tuple[Card, ...]
+    """Every card played in this deal, in the order they were played."""
+    must_include: Card | None
+    """3♦ while the opening play of the deal has not been made, else None."""
+    deal: int
+    deals: int
+    penalties: tuple[tuple[int, ...], ...]
+    """Penalties of each settled deal."""
+    totals: tuple[int, ...]
+    finished: bool
+    winners: tuple[int, ...]
+    legal: tuple[Action, ...]
+
+
+# State -----------------------------------------------------------------------------------------
+
+
+class BigTwoState:
+    """One Big Two match. See the module docstring for the numbering of seats."""
+
+    def __init__(self, config: BigTwoConfig, rng: random.Random) -> None:
+        """Draw the first dealer and every deal's shuffle seed from `rng`, then deal the first deal.
+
+        The opening events (DealStarted, CardsDealt) are kept in `opening_events`."""
+        self.config = config
+        self.first_dealer = rng.randrange(SEATS)
+        self.seeds = [rng.getrandbits(64) for _ in range(config.deals)]
+        self.totals = [0] * SEATS
+        self.penalties: list[tuple[int, ...]] = []
+        self.winners: tuple[int, ...] = ()
+        self.finished = False
+        self.deal = 0
+        self.dealer = self.first_dealer
+        self.hands = [0] * SEATS
+        self.counts = [0] * SEATS
+        self.turn: int | None = None
+        self.leader: int | None = None
+        self.table: Combo | None = None
+        self.table_seat: int | None = None
+        self.passes = 0
+        self.opening = True
+        self.played = 0
+        self.played_cards: tuple[Card, ...] = ()
+        self.hand_cards: list[tuple[Card, ...]] = [()] * SEATS
+        self._cache: list[dict[int, tuple[list[int], list[Play], list[int]]]] = [
+            {} for _ in range(SEATS)
+        ]
+        self.trick: list[TrickEntry] = []
+        self.opening_events = self._start_deal(self.first_dealer)
+
+    # The engine protocol -----------------------------------------------------------------------
+
+    @property
+    def to_act(self) -> int | None:
+        """The seat to act, None once the match is over."""
+        return self.turn
+
+    def legal_actions(self, seat: int) -> list[Action]:
+        """Every play `seat` may make now (lowest first by size), then `Pass` when allowed."""
+        if self.finished or seat != self.turn:
+            return []
+        hand = self.hands[seat]
+        table = self.table
+        if table is None:
+            plays = single_plays(hand)
+            plays += [play for size in (2, 3, 5) for play in self._plays(seat, size)[1]]
+            if self.opening:
+                plays = [p for p in plays if p.cards[0] is THREE_OF_DIAMONDS]
+            return list(plays)
+        power = table.power
+        actions: list[Action]
+        if table.size == 1:
+            above = hand >> (power + 1)
+            actions = single_plays(above << (power + 1))
+        else:
+            powers, plays = self._plays(seat, table.size)
+            actions = list(plays[bisect_right(powers, power) :])
+        actions.append(PASS)
+        return actions
+
+    def _plays(self, seat: int, size: int) -> tuple[list[int], list[Play]]:
+        """The powers and plays of every `size`-card combination `seat` holds, lowest first.
+
+        Computed once per hand and size, then only filtered as the seat plays cards."""
+        cache = self._cache[seat]
+        entry = cache.get(size)
+        if entry is None:
+            combos = combos_of_size(self.hands[seat], size)
+            entry = cache[size] = (
+                [c.power for c in combos],
+                [play_of_mask(c.mask) for c in combos],
+                [c.mask for c in combos],
+            )
+        return entry[0], entry[1]
+
+    def _forget(self, seat: int, mask: int) -> None:
+        """Drop the cached combinations of `seat` that use any card of `mask`."""
+        cache = self._cache[seat]
+        if not cache:
+            return
+        for size, (powers, plays, masks) in cache.items():
+            keep = [i for i, m in enumerate(masks) if not m & mask]
+            if len(keep) != len(masks):
+                cache[size] = (
+                    [powers[i] for i in keep],
+                    [plays[i] for i in keep],
+                    [masks[i] for i in keep],
+                )
+
+    def check(self, seat: int, action: Action) -> None:
+        """Raise `IllegalAction` (specific message and code) if `action` is refused; change nothing."""
+        self._combo_for(seat, action)
+
+    def apply(self, seat: int, action: Action) -> list[Event]:
+        """Apply `action` for `seat` and return the events; an illegal action changes nothing."""
+        combo = self._combo_for(seat, action)
+        if combo is None:
+            return self._pass(seat)
+        assert isinstance(action, Play)
+        return self._play(seat, combo, action.cards)
+
+    def view(self, seat: int | None) -> BigTwoView:
+        """What `seat` may know: its own hand, the public table; spectators (None) see no hand."""
+        if seat is not None:
+            require_seat(seat, SEATS)
+        return BigTwoView(
+            seat=seat,
+            hand=self.hand_cards[seat] if seat is not None else (),
+            cards_left=tuple(self.counts),
+            dealer=self.dealer,
+            to_act=self.turn,
+            leader=self.leader,
+            table=self.table,
+            table_seat=self.table_seat,
+            passes=self.passes,
+            trick=tuple(self.trick),
+            played=self.played_cards,
+            must_include=THREE_OF_DIAMONDS if self.opening and not self.finished else None,
+            deal=self.deal,
+            deals=self.config.deals,
+            penalties=tuple(self.penalties),
+            totals=tuple(self.totals),
+            finished=self.finished,
+            winners=self.winners,
+            legal=tuple(self.legal_actions(seat)) if seat is not None and seat == self.turn else (),
+        )
+
+    def snapshot(self) -> JSON:
+        """Everything needed to rebuild this state exactly (see `restore`)."""
+        return {
+            "game": "bigtwo",
+            "config": self.config.model_dump(),
+            "first_dealer": self.first_dealer,
+            "seeds": list(self.seeds),
+            "deal": self.deal,
+            "dealer": self.dealer,
+            "hands": [format_cards(cards_of_mask(h)) for h in self.hands],
+            "turn": self.turn,
+            "leader": self.leader,
+            "table": str(self.table) if self.table is not None else None,
+            "table_seat": self.table_seat,
+            "passes": self.passes,
+            "opening": self.opening,
+            "played": format_cards(self.played_cards),
+            "trick": [[e.seat, format_cards(e.cards)] for e in self.trick],
+            "penalties": [list(p) for p in self.penalties],
+            "totals": list(self.totals),
+            "finished": self.finished,
+            "winners": list(self.winners),
+        }
+
+    @classmethod
+    def restore(cls, data: Mapping[str, Any]) -> BigTwoState:
+        """Rebuild a state from `snapshot()` output."""
+        state = cls.__new__(cls)
+        state.config = BigTwoConfig(**data["config"])
+        state.first_dealer = int(data["first_dealer"])
+        state.seeds = [int(s) for s in data["seeds"]]
+        state.deal = int(data["deal"])
+        state.dealer = int(data["dealer"])
+        state.hands = [mask_of_cards(parse_cards(h)) for h in data["hands"]]
+        state.counts = [h.bit_count() for h in state.hands]
+        state.turn = data["turn"]
+        state.leader = data["leader"]
+        table = data["table"]
+        state.table = classify_mask(mask_of_cards(parse_cards(table))) if table else None
+        state.table_seat = data["table_seat"]
+        state.passes = int(data["passes"])
+        state.opening = bool(data["opening"])
+        state.played_cards = tuple(parse_cards(data["played"]))
+        state.played = mask_of_cards(state.played_cards)
+        state.hand_cards = [cards_of_mask(h) for h in state.hands]
+        state._cache = [{} for _ in range(SEATS)]
+        state.trick = [TrickEntry(int(s), tuple(parse_cards(m))) for s, m in data["trick"]]
+        state.penalties = [tuple(p) for p in data["penalties"]]
+        state.totals = [int(t) for t in data["totals"]]
+        state.finished = bool(data["finished"])
+        state.winners = tuple(data["winners"])
+        state.opening_events = []
+        return state
+
+    # Rules -------------------------------------------------------------------------------------
+
+    def _combo_for(self, seat: int, action: Action) -> Combo | None:
+        """The combination `action` plays (None for a pass) if it is legal; else raise."""
+        require_seat(seat, SEATS)
+        if self.finished:
+            raise IllegalAction(
+                f"seat {seat} cannot {action}: the match is over", code="match_over", seat=seat
+            )
+        if seat != self.turn:
+            raise NotYourTurn(seat, self.turn)
+        if isinstance(action, Pass):
+            if self.table is None:
+                if self.opening:
+                    raise IllegalAction(
+                        f"seat {seat} cannot pass: you open the deal and must play 3D",
+                        code="bigtwo.must_open",
+                        seat=seat,
+                    )
+                raise IllegalAction(
+                    f"seat {seat} cannot pass: the table is clear and you must lead",
+                    code="bigtwo.must_lead",
+                    seat=seat,
+                )
+            return None
+        if not isinstance(action, Play):
+            raise IllegalAction(
+                f"{action!r} is not a Big Two action (play cards or pass)",
+                code="bigtwo.unknown_action",
+                action=repr(action),
+            )
+        return self._check_play(seat, action)
+
+    def _check_play(self, seat: int, action: Play) -> Combo:
+        cards = action.cards
+        try:
+            mask = mask_of_cards(cards)
+        except (KeyError, TypeError):
+            mask = -1
+        if mask > 0 and mask.bit_count() == len(cards) and not mask & ~self.hands[seat]:
+            combo = classify_mask(mask)
+            table = self.table
+            if (
+                combo is not None
+                and (not self.opening or mask & 1)
+                and (table is None or (combo.size == table.size and combo.power > table.power))
+            ):
+                return combo
+        self._refuse_play(seat, action, mask)
+
+    def _refuse_play(self, seat: int, action: Play, mask: int) -> NoReturn:
+        """Raise the specific reason why `action` is refused (the fast path found it illegal)."""
+        cards = action.cards
+        if not cards:
+            raise IllegalAction(
+                "a play needs at least one card (or pass)", code="bigtwo.empty_play", seat=seat
+            )
+        if mask < 0:
+            raise IllegalAction(
+                f"{action!r} holds something that is not a card",
+                code="bigtwo.unknown_action",
+                action=repr(action),
+            )
+        text = format_cards(cards)
+        if mask.bit_count() != len(cards):
+            repeated = format_cards(sorted({c for c in cards if cards.count(c) > 1}, key=_order))
+            raise IllegalAction(
+                f"cannot play {text}: {repeated} is named more than once",
+                code="bigtwo.repeated_cards",
+                cards=text,
+                repeated=repeated,
+            )
+        missing = mask & ~self.hands[seat]
+        if missing:
+            absent = format_cards(cards_of_mask(missing))
+            raise IllegalAction(
+                f"cannot play {text}: you do not hold {absent}",
+                code="bigtwo.not_your_cards",
+                cards=text,
+                missing=absent,
+            )
+        combo = classify_mask(mask)
+        if combo is None:
+            raise IllegalAction(
+                f"cannot play {text}: {_why_not_a_combo(len(cards))}",
+                code="bigtwo.not_a_combination",
+                cards=text,
+                count=len(cards),
+            )
+        if self.opening and not mask & 1:
+            raise IllegalAction(
+                f"cannot play {text}: the first play of the deal must contain 3D",
+                code="bigtwo.missing_three",
+                cards=text,
+            )
+        table = self.table
+        assert table is not None
+        if combo.size != table.size:
+            raise IllegalAction(
+                f"cannot play {text}: the table holds {table.size} card(s) ({table}) and"
+                f" you must answer with {table.size}, not {combo.size}",
+                code="bigtwo.wrong_size",
+                cards=text,
+                need=table.size,
+                got=combo.size,
+                table=str(table),
+            )
+        raise IllegalAction(
+            f"cannot play {text}: {_describe(combo)} does not beat {_describe(table)} ({table})",
+            code="bigtwo.too_low",
+            cards=text,
+            table=str(table),
+        )
+
+    def _pass(self, seat: int) -> list[Event]:
+        self.passes += 1
+        self.trick.append(TrickEntry(seat, ()))
+        events: list[Event] = [Passed(seat=seat)]
+        if self.passes == SEATS - 1:
+            leader = self.table_seat
+            assert leader is not None
+            self.table = None
+            self.table_seat = None
+            self.passes = 0
+            self.trick = []
+            self.leader = self.turn = leader
+            events.append(TableCleared(leader=leader))
+        else:
+            self.turn = (seat + 1) % SEATS
+        return events
+
+    def _play(self, seat: int, combo: Combo, cards: tuple[Card, ...]) -> list[Event]:
+        hand = self.hands[seat] = self.hands[seat] & ~combo.mask
+        left = self.counts[seat] = self.counts[seat] - combo.size
+        self.played |= combo.mask
+        self.hand_cards[seat] = cards_of_mask(hand)
+        self._forget(seat, combo.mask)
+        self.opening = False
+        if self.table is None:
+            self.leader = seat
+        self.table = combo
+        self.table_seat = seat
+        self.passes = 0
+        self.played_cards += cards
+        self.trick.append(TrickEntry(seat, cards))
+        events: list[Event] = [Played(seat=seat, cards=cards, combo=combo.kind, cards_left=left)]
+        if hand:
+            self.turn = (seat + 1) % SEATS
+            return events
+        return events + self._settle(seat)
+
+    def _settle(self, winner: int) -> list[Event]:
+        penalties = tuple(penalty(n) for n in self.counts)
+        self.penalties.append(penalties)
+        for s in range(SEATS):
+            self.totals[s] += penalties[s]
+        events: list[Event] = [
+            DealWon(seat=winner, cards_left=tuple(self.counts), penalties=penalties),
+            DealSettled(deal=self.deal, penalties=penalties),
+        ]
+        if self.deal < self.config.deals:
+            return events + self._start_deal(winner)
+        best = min(self.totals)
+        self.winners = tuple(s for s in range(SEATS) if self.totals[s] == best)
+        self.finished = True
+        self.turn = self.leader = None
+        self.table = None
+        self.table_seat = None
+        self.trick = []
+        events.append(MatchEnded(winners=self.winners, totals=tuple(self.totals)))
+        return events
+
+    def _start_deal(self, dealer: int) -> list[Event]:
+        """Shuffle with this deal's seed and deal one card at a time from the dealer's next seat."""
+        seed = self.seeds[self.deal]
+        self.deal += 1
+        self.dealer = dealer
+        cards = Deck(random.Random(seed)).cards()
+        events: list[Event] = [DealStarted(deal=self.deal, dealer=dealer, seed=seed)]
+        for i in range(SEATS):
+            seat = (dealer + 1 + i) % SEATS
+            hand = mask_of_cards(cards[i::SEATS])
+            self.hands[seat] = hand
+            self._cache[seat] = {}
+            self.hand_cards[seat] = cards_of_mask(hand)
+            self.counts[seat] = HAND_SIZE
+            if hand & 1:
+                self.turn = self.leader = seat
+            events.append(CardsDealt(to=seat, seat=seat, cards=self.hand_cards[seat]))
+        self.table = None
+        self.table_seat = None
+        self.passes = 0
+        self.opening = True
+        self.played = 0
+        self.played_cards = ()
+        self.trick = []
+        return events
+
+
+def _why_not_a_combo(count: int) -> str:
+    if count == 4:
+        return "no 4-card combination is legal (four of a kind needs a kicker; no two pair)"
+    if count > 5:
+        return f"no combination has {count} cards (1, 2, 3 or 5)"
+    if count in (2, 3):
+        return f"{count} cards must all have the same rank"
+    return "five cards must form a straight, flush, full house, four of a kind + kicker or straight flush"
+
+
+_KIND_NAMES = {
+    "single": "a single",
+    "pair": "a pair",
+    "triple": "a triple",
+    "straight": "a straight",
+    "flush": "a flush",
+    "full_house": "a full house",
+    "four_of_a_kind": "four of a kind",
+    "straight_flush": "a straight flush",
+}
+
+
+def _describe(combo: Combo) -> str:
+    return _KIND_NAMES[combo.kind]
+
+
+# Registry --------------------------------------------------------------------------------------
+
+
+def new_state(config: BigTwoConfig, rng: random.Random) -> BigTwoState:
+    """A new match from `config`, drawing all its randomness from `rng`."""
+    return BigTwoState(config, rng)
+
+
+def timeout_action(view: BigTwoView) -> Action:
+    """The safe default for an absent player: pass, or lead the lowest single (3D when opening)."""
+    if view.table is not None:
+        return PASS
+    return play_of_mask(BIT_OF_CARD[min(view.hand, key=_order)])
+
+
+def _figures(event: Event, state: Any) -> Mapping[str, Sequence[float]]:
+    if not isinstance(event, DealSettled) or event.penalties is None:
+        return {}
+    pens = event.penalties
+    total = sum(pens)
+    n = len(pens)
+    return {
+        "win_rate": [1.0 if p == 0 else 0.0 for p in pens],
+        "penalty_per_deal": [float(p) for p in pens],
+        "edge": [(total - p) / (n - 1) - p for p in pens],
+    }
+
+
+def _policies() -> Mapping[str, Any]:
+    from engines.ai import bigtwo as ai
+
+    return ai.POLICIES
+
+
+class _LazyPolicies(Mapping[str, Any]):
+    """The AI policies, imported on first use so the engine loads without the AI module."""
+
+    def __getitem__(self, key: str) -> Any:
+        return _policies()[key]
+
+    def __iter__(self) -> Any:
+        return iter(_policies())
+
+    def __len__(self) -> int:
+        return len(_policies())
+
+
+SPEC = GameSpec(
+    name="bigtwo",
+    title="Big Two",
+    min_seats=SEATS,
+    max_seats=SEATS,
+    default_seats=SEATS,
+    config_type=BigTwoConfig,
+    new_state=new_state,
+    restore=BigTwoState.restore,
+    parse_action=parse_action,
+    timeout_action=timeout_action,
+    policies=_LazyPolicies(),
+    default_policy="strong",
+    sim=SimHooks(
+        unit="deal",
+        unit_event=DealSettled,
+        figures=_figures,
+        config=lambda seats: BigTwoConfig(deals=1),
+    ),
+)
+"""The Big Two game spec for the registry."""

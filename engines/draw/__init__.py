@@ -1,0 +1,65 @@
+"""French draw poker (`draw`): blind and jackpot deals, surblind, openers, cave and rebuys.
+
+The rules are RULES.md §3; docs/draw.md lists the choices made where the
+rules are silent. Modules: `config` (table settings), `actions` (what players
+type), `events`, `hands` (ranking and jackpot openings), `betting` (one
+betting round with the entry price), `pots` (side pots, odd chips), `state`
+(the match), `view`. `SPEC` registers the game.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from engines.base import DealSettled, Event, Policy
+from engines.draw.actions import DrawAction, parse_action
+from engines.draw.config import DrawConfig
+from engines.draw.state import DrawState, restore, timeout_action
+from engines.draw.view import DrawView
+from engines.registry import GameSpec, SimHooks
+
+__all__ = ["SPEC", "DrawAction", "DrawConfig", "DrawState", "DrawView", "parse_action"]
+
+
+def new_state(config: DrawConfig, rng: random.Random) -> DrawState:
+    """A new match; the first deal is dealt (see `DrawState.initial_events` for its events)."""
+    return DrawState(config, rng)
+
+
+def _policy(name: str) -> Any:
+    def make(rng: random.Random) -> Policy[Any, Any]:
+        from engines.ai import draw as ai
+
+        policy: Policy[Any, Any] = ai.POLICIES[name](rng)
+        return policy
+
+    return make
+
+
+def _figures(event: Event, state: Any) -> Mapping[str, Sequence[float]]:
+    if isinstance(event, DealSettled) and event.chips is not None:
+        return {"chips_per_deal": [float(c) for c in event.chips]}
+    return {}
+
+
+def _sim_config(seats: int) -> DrawConfig:
+    return DrawConfig(seats=seats, deals=100)
+
+
+SPEC = GameSpec(
+    name="draw",
+    title="French draw poker",
+    min_seats=2,
+    max_seats=6,
+    default_seats=4,
+    config_type=DrawConfig,
+    new_state=new_state,
+    restore=restore,
+    parse_action=parse_action,
+    timeout_action=timeout_action,
+    policies={name: _policy(name) for name in ("random", "calling", "strong")},
+    default_policy="strong",
+    sim=SimHooks(unit="deal", unit_event=DealSettled, figures=_figures, config=_sim_config),
+)

@@ -1,0 +1,614 @@
+"""The SQLite backend of `storage.base.Storage` (aiosqlite, WAL, foreign keys on).
+
+Durability: the connection runs in WAL mode with `synchronous=NORMAL` by default. A
+commit is in the WAL (the OS's page cache) when `commit_action` returns, so killing the
+process never loses an acknowledged action; a power cut or kernel crash may lose the
+last transactions since the last WAL checkpoint sync (use `synchronous="FULL"` to make
+every commit survive a power cut, at the cost of one fsync per commit batch).
+
+Group commit: `commit_action` calls from many tables that arrive while a transaction is
+being written are written together in the next single transaction. Nobody is answered
+before the transaction holding their action has committed, so batching never
+acknowledges anything a kill could lose. If a batch fails, its commits are retried one
+transaction each, so one faulty commit cannot fail the others.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import Sequence
+from typing import Any, Literal
+
+import aiosqlite
+
+from storage.base import (
+    JSON,
+    ActionCommit,
+    ActionRecord,
+    ChipEntry,
+    ChipRow,
+    DealRecord,
+    Leaderboard,
+    MatchPlayer,
+    MatchRecord,
+    PenaltyEntry,
+    PenaltyRow,
+    Period,
+    PlaceTaken,
+    SeatRecord,
+    StaleWrite,
+    TableRecord,
+    TableStatus,
+    period_start,
+)
+from storage.migrate import migrate
+
+Statement = tuple[str, tuple[Any, ...]]
+
+_INSERT_ACTION = (
+    "INSERT INTO actions (match_id, seq, deal, seat, action, actor, at) VALUES (?, ?, ?, ?, ?, ?, ?)"
+)
+_INSERT_DEAL = "INSERT INTO deals (match_id, deal, dealer, seed, first_seq) VALUES (?, ?, ?, ?, ?)"
+_INSERT_CHIP = (
+    "INSERT INTO chip_ledger (guild, game, match_id, hand, seat, player_id, is_ai, delta, reason, at)"
+    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+)
+_INSERT_PENALTY = (
+    "INSERT INTO penalty_ledger (guild, game, match_id, deal, seat, player_id, is_ai, penalty, at)"
+    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"
+)
+_FINISH_MATCH = "UPDATE matches SET finished_at = ?, winners = ?, totals = ? WHERE id = ?"
+_SET_TIMER = "UPDATE tables SET deadline = ?, deadline_turn = ? WHERE id = ?"
+_SET_TIMER_STATUS = "UPDATE tables SET deadline = ?, deadline_turn = ?, status = ? WHERE id = ?"
+_UPSERT_SEAT = (
+    "INSERT INTO seats (table_id, seat, player_id, name, policy, away, timeouts)"
+    " VALUES (?, ?, ?, ?, ?, ?, ?)"
+    " ON CONFLICT (table_id, seat) DO UPDATE SET player_id = excluded.player_id,"
+    " name = excluded.name, policy = excluded.policy, away = excluded.away,"
+    " timeouts = excluded.timeouts"
+)
+_UPSERT_PLAYER = (
+    "INSERT INTO match_players (match_id, seat, player_id, name, is_ai) VALUES (?, ?, ?, ?, ?)"
+    " ON CONFLICT (match_id, seat) DO UPDATE SET player_id = excluded.player_id,"
+    " name = excluded.name, is_ai = excluded.is_ai"
+)
+
+
+def _seat_row(table_id: int, seat: SeatRecord) -> tuple[Any, ...]:
+    return (
+        table_id,
+        seat.seat,
+        seat.player_id,
+        seat.name,
+        seat.policy,
+        int(seat.away),
+        seat.timeouts,
+    )
+
+
+def _chip_row(entry: ChipEntry, match_id: int | None = None) -> tuple[Any, ...]:
+    return (
+        entry.guild,
+        entry.game,
+        entry.match_id if match_id is None else match_id,
+        entry.hand,
+        entry.seat,
+        entry.player_id,
+        int(entry.is_ai),
+        entry.delta,
+        entry.reason,
+        entry.at,
+    )
+
+
+def _deal_row(deal: DealRecord, match_id: int | None = None) -> tuple[Any, ...]:
+    return (
+        deal.match_id if match_id is None else match_id,
+        deal.deal,
+        deal.dealer,
+        deal.seed,
+        deal.first_seq,
+    )
+
+
+def commit_statements(commit: ActionCommit) -> list[Statement]:
+    """The SQL statements of one `ActionCommit`, in order."""
+    a = commit.action
+    out: list[Statement] = [
+        (_INSERT_ACTION, (a.match_id, a.seq, a.deal, a.seat, a.action, a.actor, a.at))
+    ]
+    out += [(_INSERT_DEAL, _deal_row(d)) for d in commit.deals]
+    out += [(_INSERT_CHIP, _chip_row(c)) for c in commit.chips]
+    out += [
+        (
+            _INSERT_PENALTY,
+            (p.guild, p.game, p.match_id, p.deal, p.seat, p.player_id, int(p.is_ai), p.penalty, p.at),
+        )
+        for p in commit.penalties
+    ]
+    if commit.result is not None:
+        r = commit.result
+        out.append(
+            (_FINISH_MATCH, (r.finished_at, json.dumps(r.winners), json.dumps(r.totals), r.match_id))
+        )
+    if commit.status is None:
+        out.append((_SET_TIMER, (commit.deadline, commit.deadline_turn, commit.table_id)))
+    else:
+        out.append(
+            (_SET_TIMER_STATUS, (commit.deadline, commit.deadline_turn, commit.status, commit.table_id))
+        )
+    out += [(_UPSERT_SEAT, _seat_row(commit.table_id, s)) for s in commit.seats]
+    return out
+
+
+def _table(row: aiosqlite.Row) -> TableRecord:
+    return TableRecord(
+        id=row["id"],
+        guild=row["guild"],
+        place=row["place"],
+        game=row["game"],
+        settings=json.loads(row["settings"]),
+        options=json.loads(row["options"]),
+        status=row["status"],
+        created_at=row["created_at"],
+        deadline=row["deadline"],
+        deadline_turn=row["deadline_turn"],
+    )
+
+
+def _match(row: aiosqlite.Row) -> MatchRecord:
+    return MatchRecord(
+        id=row["id"],
+        table_id=row["table_id"],
+        number=row["number"],
+        seed=row["seed"],
+        config=json.loads(row["config"]),
+        first_seq=row["first_seq"],
+        started_at=row["started_at"],
+        finished_at=row["finished_at"],
+        winners=tuple(json.loads(row["winners"])) if row["winners"] else None,
+        totals=tuple(json.loads(row["totals"])) if row["totals"] else None,
+    )
+
+
+class SqliteStorage:
+    """`Storage` on one SQLite file (":memory:" works too, without WAL)."""
+
+    def __init__(self, path: str, *, synchronous: Literal["NORMAL", "FULL"] = "NORMAL") -> None:
+        """Remember where the database is; `open()` connects and migrates."""
+        if synchronous not in ("NORMAL", "FULL"):
+            raise ValueError(f"synchronous must be NORMAL or FULL, not {synchronous!r}")
+        self.path = path
+        self.synchronous = synchronous
+        self._db: aiosqlite.Connection | None = None
+        self._lock = asyncio.Lock()
+        self._pending: list[tuple[ActionCommit, asyncio.Future[None]]] = []
+        self._writer: asyncio.Task[None] | None = None
+        self.batches = 0
+        """How many transactions `commit_action` used (group commit makes it < commits)."""
+
+    @property
+    def db(self) -> aiosqlite.Connection:
+        """The open connection."""
+        if self._db is None:
+            raise RuntimeError("storage is not open: call `await storage.open()` first")
+        return self._db
+
+    async def open(self) -> None:
+        """Connect, set WAL / foreign keys / synchronous, and migrate to the latest schema."""
+        db = await aiosqlite.connect(self.path, isolation_level=None)
+        db.row_factory = aiosqlite.Row
+        await db.execute("PRAGMA journal_mode = WAL")
+        await db.execute("PRAGMA foreign_keys = ON")
+        await db.execute(f"PRAGMA synchronous = {self.synchronous}")
+        await db.execute("PRAGMA busy_timeout = 5000")
+        await migrate(db)
+        self._db = db
+
+    async def close(self) -> None:
+        """Wait for pending commits, then disconnect."""
+        if self._writer is not None:
+            await asyncio.gather(self._writer, return_exceptions=True)
+        if self._db is not None:
+            await self._db.close()
+            self._db = None
+
+    async def __aenter__(self) -> SqliteStorage:
+        """`async with SqliteStorage(path) as storage:` opens and closes it."""
+        await self.open()
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        """Close on leaving the block."""
+        await self.close()
+
+    # ----------------------------------------------------------------- writes
+
+    async def _transaction(self, statements: Sequence[Statement]) -> None:
+        """Run statements in one transaction (the caller holds the lock)."""
+        db = self.db
+        await db.execute("BEGIN IMMEDIATE")
+        try:
+            for sql, params in statements:
+                await db.execute(sql, params)
+            await db.execute("COMMIT")
+        except BaseException:
+            await db.execute("ROLLBACK")
+            raise
+
+    async def create_table(
+        self,
+        *,
+        guild: str,
+        place: str,
+        game: str,
+        settings: JSON,
+        options: JSON,
+        seats: Sequence[SeatRecord],
+        now: float,
+    ) -> TableRecord:
+        """Insert a lobby table and its seats; `PlaceTaken` if the place has a live table."""
+        async with self._lock:
+            db = self.db
+            await db.execute("BEGIN IMMEDIATE")
+            try:
+                cursor = await db.execute(
+                    "INSERT INTO tables (guild, place, game, settings, options, status, created_at)"
+                    " VALUES (?, ?, ?, ?, ?, 'lobby', ?)",
+                    (guild, place, game, json.dumps(settings), json.dumps(options), now),
+                )
+                table_id = cursor.lastrowid
+                assert table_id is not None
+                await db.executemany(_UPSERT_SEAT, [_seat_row(table_id, s) for s in seats])
+                await db.execute("COMMIT")
+            except aiosqlite.IntegrityError as error:
+                await db.execute("ROLLBACK")
+                if "tables.place" in str(error):
+                    raise PlaceTaken(f"a live table already exists in {place}") from error
+                raise
+            except BaseException:
+                await db.execute("ROLLBACK")
+                raise
+        return TableRecord(table_id, guild, place, game, dict(settings), dict(options), "lobby", now)
+
+    async def save_seats(
+        self,
+        table_id: int,
+        seats: Sequence[SeatRecord],
+        *,
+        match_id: int | None = None,
+        players: Sequence[MatchPlayer] = (),
+    ) -> None:
+        """Replace seat rows (and, with `match_id`, those seats' credit rows) in one transaction."""
+        statements: list[Statement] = [(_UPSERT_SEAT, _seat_row(table_id, s)) for s in seats]
+        if match_id is not None:
+            statements += [
+                (_UPSERT_PLAYER, (match_id, p.seat, p.player_id, p.name, int(p.is_ai)))
+                for p in players
+            ]
+        async with self._lock:
+            await self._transaction(statements)
+
+    async def start_match(
+        self,
+        *,
+        table_id: int,
+        number: int,
+        seed: int,
+        config: JSON,
+        first_seq: int,
+        players: Sequence[MatchPlayer],
+        seats: Sequence[SeatRecord],
+        deals: Sequence[DealRecord],
+        chips: Sequence[ChipEntry],
+        deadline: float | None,
+        deadline_turn: int | None,
+        now: float,
+    ) -> MatchRecord:
+        """Insert the match with its players, seats, first deal and buy-ins; table -> playing."""
+        async with self._lock:
+            db = self.db
+            await db.execute("BEGIN IMMEDIATE")
+            try:
+                cursor = await db.execute(
+                    "INSERT INTO matches (table_id, number, seed, config, first_seq, started_at)"
+                    " VALUES (?, ?, ?, ?, ?, ?)",
+                    (table_id, number, seed, json.dumps(config), first_seq, now),
+                )
+                match_id = cursor.lastrowid
+                assert match_id is not None
+                await db.executemany(
+                    _UPSERT_PLAYER,
+                    [(match_id, p.seat, p.player_id, p.name, int(p.is_ai)) for p in players],
+                )
+                await db.executemany(_UPSERT_SEAT, [_seat_row(table_id, s) for s in seats])
+                await db.executemany(_INSERT_DEAL, [_deal_row(d, match_id) for d in deals])
+                await db.executemany(_INSERT_CHIP, [_chip_row(c, match_id) for c in chips])
+                await db.execute(
+                    _SET_TIMER_STATUS, (deadline, deadline_turn, "playing", table_id)
+                )
+                await db.execute("COMMIT")
+            except BaseException:
+                await db.execute("ROLLBACK")
+                raise
+        return MatchRecord(match_id, table_id, number, seed, dict(config), first_seq, now)
+
+    async def commit_action(self, commit: ActionCommit) -> None:
+        """Queue the commit for the next group transaction and wait until it is durable."""
+        future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._pending.append((commit, future))
+        if self._writer is None or self._writer.done():
+            self._writer = asyncio.get_running_loop().create_task(self._write_loop())
+        await future
+
+    async def _write_loop(self) -> None:
+        while self._pending:
+            batch, self._pending = self._pending, []
+            async with self._lock:
+                try:
+                    await self._write_batch([commit for commit, _ in batch])
+                    outcomes: list[BaseException | None] = [None] * len(batch)
+                except Exception:
+                    outcomes = []
+                    for commit, _ in batch:
+                        try:
+                            await self._write_batch([commit])
+                            outcomes.append(None)
+                        except Exception as error:
+                            outcomes.append(self._translate(error))
+            for (_, future), outcome in zip(batch, outcomes, strict=True):
+                if future.done():
+                    continue
+                if outcome is None:
+                    future.set_result(None)
+                else:
+                    future.set_exception(outcome)
+
+    @staticmethod
+    def _translate(error: Exception) -> BaseException:
+        if isinstance(error, aiosqlite.IntegrityError) and "actions" in str(error):
+            return StaleWrite(f"that turn is already in the log: {error}")
+        return error
+
+    async def _write_batch(self, commits: Sequence[ActionCommit]) -> None:
+        """Write commits in one transaction, statements of one kind grouped into executemany."""
+        grouped: dict[str, list[tuple[Any, ...]]] = {}
+        for commit in commits:
+            for sql, params in commit_statements(commit):
+                grouped.setdefault(sql, []).append(params)
+        db = self.db
+        await db.execute("BEGIN IMMEDIATE")
+        try:
+            for sql, rows in grouped.items():
+                if len(rows) == 1:
+                    await db.execute(sql, rows[0])
+                else:
+                    await db.executemany(sql, rows)
+            await db.execute("COMMIT")
+        except BaseException:
+            await db.execute("ROLLBACK")
+            raise
+        self.batches += 1
+
+    async def set_status(self, table_id: int, status: TableStatus) -> None:
+        """Change a table's status (and clear its timer when it stops)."""
+        async with self._lock:
+            if status == "stopped":
+                await self._transaction(
+                    [(_SET_TIMER_STATUS, (None, None, status, table_id))]
+                )
+            else:
+                await self._transaction([("UPDATE tables SET status = ? WHERE id = ?", (status, table_id))])
+
+    async def set_timer(self, table_id: int, deadline: float | None, turn: int | None) -> None:
+        """Store the table's turn deadline (or clear it)."""
+        async with self._lock:
+            await self._transaction([(_SET_TIMER, (deadline, turn, table_id))])
+
+    # ------------------------------------------------------------------ reads
+
+    async def _all(self, sql: str, params: tuple[Any, ...] = ()) -> list[aiosqlite.Row]:
+        async with self._lock, self.db.execute(sql, params) as cursor:
+            return list(await cursor.fetchall())
+
+    async def live_tables(self) -> list[TableRecord]:
+        """Every table that is not stopped, oldest first."""
+        rows = await self._all("SELECT * FROM tables WHERE status <> 'stopped' ORDER BY id")
+        return [_table(r) for r in rows]
+
+    async def table_at(self, place: str) -> TableRecord | None:
+        """The live table in `place`, if any."""
+        rows = await self._all(
+            "SELECT * FROM tables WHERE place = ? AND status <> 'stopped'", (place,)
+        )
+        return _table(rows[0]) if rows else None
+
+    async def seats(self, table_id: int) -> list[SeatRecord]:
+        """A table's seats in seat order."""
+        rows = await self._all("SELECT * FROM seats WHERE table_id = ? ORDER BY seat", (table_id,))
+        return [
+            SeatRecord(
+                r["seat"], r["player_id"], r["name"], r["policy"], bool(r["away"]), r["timeouts"]
+            )
+            for r in rows
+        ]
+
+    async def current_match(self, table_id: int) -> MatchRecord | None:
+        """The table's latest match."""
+        rows = await self._all(
+            "SELECT * FROM matches WHERE table_id = ? ORDER BY number DESC LIMIT 1", (table_id,)
+        )
+        return _match(rows[0]) if rows else None
+
+    async def match_players(self, match_id: int) -> list[MatchPlayer]:
+        """Credit rows of a match in seat order."""
+        rows = await self._all(
+            "SELECT * FROM match_players WHERE match_id = ? ORDER BY seat", (match_id,)
+        )
+        return [MatchPlayer(r["seat"], r["player_id"], r["name"], bool(r["is_ai"])) for r in rows]
+
+    async def actions(self, match_id: int) -> list[ActionRecord]:
+        """The match's action log in order."""
+        rows = await self._all(
+            "SELECT * FROM actions WHERE match_id = ? ORDER BY seq", (match_id,)
+        )
+        return [
+            ActionRecord(r["match_id"], r["seq"], r["deal"], r["seat"], r["action"], r["actor"], r["at"])
+            for r in rows
+        ]
+
+    async def deals(self, match_id: int) -> list[DealRecord]:
+        """The match's deals in order."""
+        rows = await self._all("SELECT * FROM deals WHERE match_id = ? ORDER BY deal", (match_id,))
+        return [
+            DealRecord(r["match_id"], r["deal"], r["dealer"], r["seed"], r["first_seq"]) for r in rows
+        ]
+
+    async def chip_entries(self, match_id: int) -> list[ChipEntry]:
+        """The match's chip-ledger rows in order."""
+        rows = await self._all("SELECT * FROM chip_ledger WHERE match_id = ? ORDER BY id", (match_id,))
+        return [
+            ChipEntry(
+                r["guild"], r["game"], r["match_id"], r["hand"], r["seat"], r["player_id"],
+                bool(r["is_ai"]), r["delta"], r["reason"], r["at"],
+            )
+            for r in rows
+        ]
+
+    async def penalty_entries(self, match_id: int) -> list[PenaltyEntry]:
+        """The match's penalty-ledger rows in order."""
+        rows = await self._all(
+            "SELECT * FROM penalty_ledger WHERE match_id = ? ORDER BY id", (match_id,)
+        )
+        return [
+            PenaltyEntry(
+                r["guild"], r["game"], r["match_id"], r["deal"], r["seat"], r["player_id"],
+                bool(r["is_ai"]), r["penalty"], r["at"],
+            )
+            for r in rows
+        ]
+
+    # ----------------------------------------------------------- leaderboards
+
+    async def _match_stats(
+        self, guild: str, game: str, since: float
+    ) -> dict[tuple[str, bool], dict[str, Any]]:
+        """Per (player, is_ai): name, finished matches, wins, best (lowest) total."""
+        rows = await self._all(
+            """
+            SELECT mp.player_id, mp.is_ai, mp.name, m.id AS match_id,
+                   EXISTS (SELECT 1 FROM json_each(m.winners) w WHERE w.value = mp.seat) AS won,
+                   json_extract(m.totals, '$[' || mp.seat || ']') AS total
+            FROM match_players mp
+            JOIN matches m ON m.id = mp.match_id
+            JOIN tables t ON t.id = m.table_id
+            WHERE t.guild = ? AND t.game = ? AND m.finished_at IS NOT NULL AND m.finished_at >= ?
+            ORDER BY m.id
+            """,
+            (guild, game, since),
+        )
+        stats: dict[tuple[str, bool], dict[str, Any]] = {}
+        for r in rows:
+            entry = stats.setdefault(
+                (r["player_id"], bool(r["is_ai"])),
+                {"name": r["name"], "matches": 0, "wins": 0, "best": None, "max_total": None},
+            )
+            entry["name"] = r["name"]
+            entry["matches"] += 1
+            entry["wins"] += int(r["won"])
+            total = r["total"]
+            if total is not None:
+                entry["best"] = total if entry["best"] is None else min(entry["best"], total)
+                entry["max_total"] = (
+                    total if entry["max_total"] is None else max(entry["max_total"], total)
+                )
+        return stats
+
+    async def _names(self, guild: str, game: str) -> dict[tuple[str, bool], str]:
+        rows = await self._all(
+            """
+            SELECT mp.player_id, mp.is_ai, mp.name FROM match_players mp
+            JOIN matches m ON m.id = mp.match_id JOIN tables t ON t.id = m.table_id
+            WHERE t.guild = ? AND t.game = ? ORDER BY m.id
+            """,
+            (guild, game),
+        )
+        return {(r["player_id"], bool(r["is_ai"])): r["name"] for r in rows}
+
+    async def leaderboard(
+        self,
+        *,
+        guild: str,
+        game: str,
+        scoring: Literal["penalty", "chips"],
+        period: Period,
+        now: float,
+        min_deals: int = 10,
+    ) -> Leaderboard:
+        """Big Two (penalty): ranked by average penalty per deal among players with at least
+        `min_deals` deals. Chip games: by matches won, then net chips. AI apart."""
+        start = period_start(period, now)
+        since = -1e18 if start is None else start
+        stats = await self._match_stats(guild, game, since)
+        names = await self._names(guild, game)
+        board = Leaderboard(guild, game, period, scoring, min_deals=min_deals)
+        if scoring == "penalty":
+            rows = await self._all(
+                "SELECT player_id, is_ai, count(*) AS deals, avg(penalty) AS average"
+                " FROM penalty_ledger WHERE guild = ? AND game = ? AND at >= ?"
+                " GROUP BY player_id, is_ai",
+                (guild, game, since),
+            )
+            per = {(r["player_id"], bool(r["is_ai"])): r for r in rows}
+            penalty_lines: list[PenaltyRow] = []
+            for key in sorted(set(per) | set(stats)):
+                s = stats.get(key, {})
+                p = per.get(key)
+                penalty_lines.append(
+                    PenaltyRow(
+                        player_id=key[0],
+                        name=s.get("name") or names.get(key, key[0]),
+                        is_ai=key[1],
+                        matches=s.get("matches", 0),
+                        wins=s.get("wins", 0),
+                        deals=p["deals"] if p else 0,
+                        average_penalty=round(float(p["average"]), 3) if p else 0.0,
+                        best_match=s.get("best"),
+                    )
+                )
+            penalty_lines.sort(key=lambda r: (r.average_penalty, -r.wins, r.name))
+            for line in penalty_lines:
+                if line.is_ai:
+                    board.ai.append(line)
+                elif line.deals >= min_deals:
+                    board.humans.append(line)
+                else:
+                    board.unranked.append(line)
+            return board
+        rows = await self._all(
+            "SELECT player_id, is_ai, sum(delta) AS net, count(*) AS hands FROM chip_ledger"
+            " WHERE guild = ? AND game = ? AND at >= ? AND reason = 'hand'"
+            " GROUP BY player_id, is_ai",
+            (guild, game, since),
+        )
+        per = {(r["player_id"], bool(r["is_ai"])): r for r in rows}
+        chip_lines: list[ChipRow] = []
+        for key in sorted(set(per) | set(stats)):
+            s = stats.get(key, {})
+            p = per.get(key)
+            chip_lines.append(
+                ChipRow(
+                    player_id=key[0],
+                    name=s.get("name") or names.get(key, key[0]),
+                    is_ai=key[1],
+                    matches=s.get("matches", 0),
+                    wins=s.get("wins", 0),
+                    net_chips=int(p["net"]) if p else 0,
+                    hands=int(p["hands"]) if p else 0,
+                )
+            )
+        chip_lines.sort(key=lambda r: (-r.wins, -r.net_chips, r.name))
+        for line in chip_lines:
+            (board.ai if line.is_ai else board.humans).append(line)
+        return board

@@ -1,0 +1,93 @@
+"""Fixtures for the end-to-end tests: the Discord stand-in and bots started against it.
+
+`bot_running(standin, db)` starts the real bot (`bot.discord.app.serve`, the code
+behind `python -m bot`) in this process with the settings pointing at the stand-in;
+every ERROR logged by discord.py or the bot fails the test, as do unknown routes.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bot.discord.app import point_at
+from bot.discord.client import Deucebot, create_bot
+from bot.settings import load_settings
+from tests.e2e.standin import FakeDiscord
+
+
+class _ErrorCollector(logging.Handler):
+    """Sends every ERROR record to the stand-in's error list."""
+
+    def __init__(self, standin: FakeDiscord) -> None:
+        super().__init__(level=logging.ERROR)
+        self.standin = standin
+
+    def emit(self, record: logging.LogRecord) -> None:
+        text = record.getMessage()
+        if record.exc_info and record.exc_info[1] is not None:
+            text += f": {record.exc_info[1]!r}"
+        self.standin.errors.append(f"bot logged {record.levelname} ({record.name}): {text}")
+
+
+@pytest.fixture
+async def standin() -> AsyncIterator[FakeDiscord]:
+    """A running stand-in; fails the test if the bot misbehaved against it."""
+    fake = FakeDiscord()
+    await fake.start()
+    collector = _ErrorCollector(fake)
+    logging.getLogger().addHandler(collector)
+    try:
+        yield fake
+    finally:
+        logging.getLogger().removeHandler(collector)
+        await fake.stop()
+    fake.assert_clean()
+
+
+def settings_for(fake: FakeDiscord, db: Path, **extra: Any) -> Any:
+    """Settings pointing at the stand-in (what `.env` would hold)."""
+    env = fake.env()
+    return load_settings(
+        DISCORD_TOKEN=env["DISCORD_TOKEN"],
+        DISCORD_API_BASE=env["DISCORD_API_BASE"],
+        DISCORD_GATEWAY_URL=env["DISCORD_GATEWAY_URL"],
+        DEV_GUILD_ID=int(env["DEV_GUILD_ID"]),
+        DEUCEBOT_DB=str(db),
+        DEUCEBOT_AI_DELAY=extra.pop("ai_delay", 0.0),
+        DEUCEBOT_TURN_SECONDS=extra.pop("turn_seconds", 0),
+        **extra,
+    )
+
+
+@contextlib.asynccontextmanager
+async def bot_running(fake: FakeDiscord, db: Path, **extra: Any) -> AsyncIterator[Deucebot]:
+    """The real bot, logged in to the stand-in, commands synced; closed on exit."""
+    settings = settings_for(fake, db, **extra)
+    point_at(settings)
+    fake.reset_ready()
+    bot = create_bot(settings, edit_interval=0.0, guild_ready_timeout=0.05)
+    task = asyncio.create_task(bot.start(settings.discord_token or ""))
+    try:
+        await fake.wait_ready()
+        async with asyncio.timeout(10):
+            await bot.wait_until_ready()
+        yield bot
+    finally:
+        await bot.close()
+        with contextlib.suppress(asyncio.CancelledError):
+            await asyncio.wait_for(task, 5)
+
+
+async def settle(bot: Deucebot) -> None:
+    """Wait until AI turns are played and the front has sent everything."""
+    for _ in range(3):
+        await bot.tables.idle()
+        await bot.front.settle()
+        await asyncio.sleep(0.01)

@@ -1,0 +1,142 @@
+"""Playing Big Two through the stand-in the way people do: reading the board, clicking."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from bot.discord.client import Deucebot
+from engines.cards import Card, parse_card
+from tests.e2e.conftest import settle
+from tests.e2e.standin import FakeDiscord, Message, User
+
+MENTION = re.compile(r"<@(\d+)>")
+CANONICAL = re.compile(r"(?<![0-9A-Za-z])(10|[2-9TJQKA])([DCHS])(?![0-9A-Za-z])")
+
+
+def boards(fake: FakeDiscord) -> list[Message]:
+    """Public board messages (they carry the "My hand" button), oldest first."""
+    return [m for m in fake.public_messages() if any(c.startswith("db:hand:") for c in m.custom_ids())]
+
+
+def board(fake: FakeDiscord) -> Message:
+    """The newest board."""
+    found = boards(fake)
+    assert found, "no board was posted"
+    return found[-1]
+
+
+def mentioned(fake: FakeDiscord) -> int | None:
+    """Whose turn the newest board announces (a user id), if a human's."""
+    match = MENTION.search(board(fake).content)
+    return int(match.group(1)) if match else None
+
+
+def cards_in_text(text: str) -> set[Card]:
+    """Every card written in `text`, canonical (``TS``) or with suit symbols (``10♠``)."""
+    found = {parse_card(m.group(0)) for m in CANONICAL.finditer(text)}
+    for match in re.finditer(r"(10|[2-9JQKA])([♦♣♥♠])", text):
+        found.add(parse_card(match.group(0)))
+    return found
+
+
+def privacy_hook(bot: Deucebot) -> Any:
+    """A stand-in hook failing when a public message shows a card someone still holds."""
+
+    def check(message: Message) -> None:
+        text = message.text()
+        shown = cards_in_text(text)
+        if not shown:
+            return
+        for table in bot.tables.tables.values():
+            if table.state is None:
+                continue
+            for seat in range(len(table.seats)):
+                view = table.view(seat)
+                held = set(getattr(view, "hand", ()) or ())
+                leaked = shown & held
+                assert not leaked, f"shows {sorted(map(str, leaked))} held by seat {seat}: {text!r}"
+
+    return check
+
+
+async def open_hand(fake: FakeDiscord, user: User) -> Message:
+    """Click the newest board's "My hand"; the ephemeral answer."""
+    response = await fake.click(user, board(fake), "db:hand:")
+    assert response.kind == 4 and response.ephemeral, response
+    assert response.message is not None
+    return response.message
+
+
+async def play_turn(fake: FakeDiscord, bot: Deucebot, user: User, style: str) -> None:
+    """One turn of `user`, in one of the ways people play:
+
+    - ``menu``: open the hand; when leading, choose the lowest card in the menu and
+      Play; else Hint, then Play what it selected (or Pass if it suggests passing);
+    - ``command``: `/play` with the first autocomplete suggestion, `/pass` when refused;
+    - ``pass``: lead the lowest card with the menu, else the board's Pass button.
+    """
+    hand = await open_hand(fake, user)
+    select = hand.component("db:sel:")
+    leading = _leading(bot, user)
+    if style == "command":
+        choices = await fake.autocomplete(user, "play", "cards", cards="")
+        assert choices, "autocomplete offered nothing"
+        response = await fake.command(user, "play", cards=choices[0]["value"])
+        final = response.final()
+        assert final is not None and final.ephemeral
+        if final.content.startswith("⛔"):
+            assert not leading, final.content
+            response = await fake.command(user, "pass")
+            assert response.final() is not None and response.final().content.startswith("✅")
+        return
+    if leading:
+        lowest = select["options"][0]["value"]
+        chosen = await fake.select(user, hand, "db:sel:", [lowest])
+        assert chosen.kind == 7
+        result = await fake.click(user, hand, "db:play:")
+        assert result.kind == 7 and "✅" in hand.content, hand.content
+        return
+    if style == "pass":
+        result = await fake.click(user, board(fake), "db:pass:")
+        final = result.final()
+        assert final is not None and final.ephemeral and final.content.startswith("✅"), final
+        return
+    hinted = await fake.click(user, hand, "db:hint:")
+    assert hinted.kind == 6, hinted
+    play = hand.component("db:play:")
+    if play.get("disabled"):
+        result = await fake.click(user, hand, "db:pass:")
+    else:
+        result = await fake.click(user, hand, "db:play:")
+    assert "✅" in hand.content, hand.content
+
+
+def _leading(bot: Deucebot, user: User) -> bool:
+    for table in bot.tables.tables.values():
+        seat = table.seat_of(str(user.id))
+        if seat is not None and table.view(seat) is not None:
+            return table.view(seat).table is None
+    return False
+
+
+async def play_until(
+    fake: FakeDiscord,
+    bot: Deucebot,
+    styles: dict[int, tuple[User, str]],
+    *,
+    done: Any,
+    limit: int = 400,
+) -> int:
+    """Play the humans' turns (by the board's mention) until `done()`; returns turns played."""
+    turns = 0
+    while turns < limit:
+        await settle(bot)
+        if done():
+            return turns
+        who = mentioned(fake)
+        assert who is not None, f"nobody mentioned on the board: {board(fake).content!r}"
+        user, style = styles[who]
+        await play_turn(fake, bot, user, style)
+        turns += 1
+    raise AssertionError(f"not done after {limit} turns")

@@ -1,0 +1,1123 @@
+"""A local stand-in for Discord: REST API and gateway on 127.0.0.1, for end-to-end tests.
+
+The real discord.py stack talks to it exactly as it would to Discord (the bot's
+settings `DISCORD_API_BASE` and `DISCORD_GATEWAY_URL` point at it). It:
+
+- answers login (`GET /users/@me`, `GET /oauth2/applications/@me`), the
+  gateway handshake (HELLO, heartbeats, IDENTIFY -> READY + GUILD_CREATE),
+  command sync, messages, edits, DMs, interaction callbacks and webhooks;
+- injects slash commands, autocompletes, button clicks and select choices as
+  INTERACTION_CREATE events, checking them against the commands the bot synced
+  and the components of the clicked message;
+- records every message (public or DM), every edit, every interaction response
+  (with its ephemeral flag) and every REST call;
+- records as an error every unknown route or malformed payload; a test calls
+  `assert_clean()` to fail on them.
+
+Only what discord.py 2.x sends and reads is modelled; payloads follow the
+Discord API v10 shapes field by field, because a malformed gateway event
+kills `Client.start()`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import json
+import re
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from aiohttp import WSMsgType, web
+
+DISCORD_EPOCH_MS = 1420070400000
+EPHEMERAL = 64
+GUILD_TEXT = 0
+DM = 1
+ALL_PERMISSIONS = str((1 << 47) - 1)
+MEMBER_PERMISSIONS = str(0x0000000000000400 | 0x0000000000000800 | 0x80000000)
+"""View channel, send messages, use application commands: what an ordinary member has."""
+MANAGE_CHANNELS = 0x10
+
+
+@dataclass
+class User:
+    """A member of the stand-in guild."""
+
+    id: int
+    name: str
+    locale: str = "en-US"
+    dms_open: bool = True
+    manage_channels: bool = False
+
+    def payload(self) -> dict[str, Any]:
+        """The user object as Discord sends it."""
+        return {
+            "id": str(self.id),
+            "username": self.name.lower(),
+            "discriminator": "0",
+            "global_name": self.name,
+            "avatar": None,
+            "public_flags": 0,
+        }
+
+
+@dataclass
+class Message:
+    """A message the bot posted (in the guild channel, a DM, or as an interaction response)."""
+
+    id: int
+    channel_id: int
+    content: str
+    embeds: list[dict[str, Any]]
+    components: list[dict[str, Any]]
+    attachments: list[str]
+    flags: int = 0
+    interaction_user: int | None = None
+    """For interaction responses and followups: the user who triggered them."""
+    edits: int = 0
+    history: list[dict[str, Any]] = field(default_factory=list)
+    """Every version of the message, oldest first (content, embeds, components, attachments)."""
+
+    @property
+    def ephemeral(self) -> bool:
+        """True for ephemeral messages (only `interaction_user` sees them)."""
+        return bool(self.flags & EPHEMERAL)
+
+    def text(self) -> str:
+        """All the readable text of the current version: content, embeds and component labels."""
+        return version_text(self.history[-1])
+
+    def custom_ids(self) -> list[str]:
+        """Custom ids of every component in the current version."""
+        return [c["custom_id"] for c in iter_components(self.components) if "custom_id" in c]
+
+    def component(self, prefix: str) -> dict[str, Any]:
+        """The first component whose custom id starts with `prefix`."""
+        for comp in iter_components(self.components):
+            if str(comp.get("custom_id", "")).startswith(prefix):
+                return comp
+        raise AssertionError(f"message {self.id} has no component {prefix!r}: {self.custom_ids()}")
+
+
+def iter_components(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Every component in a list of action rows, flattened."""
+    out: list[dict[str, Any]] = []
+    for row in rows:
+        out.extend(row.get("components", []))
+    return out
+
+
+def version_text(version: dict[str, Any]) -> str:
+    """All readable text of one message version."""
+    parts = [version.get("content") or ""]
+    for embed in version.get("embeds") or []:
+        parts.append(embed.get("title") or "")
+        parts.append(embed.get("description") or "")
+        for fld in embed.get("fields") or []:
+            parts.append(fld.get("name", ""))
+            parts.append(fld.get("value", ""))
+        parts.append((embed.get("footer") or {}).get("text", ""))
+        parts.append((embed.get("author") or {}).get("name", ""))
+    for comp in iter_components(version.get("components") or []):
+        parts.append(str(comp.get("label") or ""))
+        parts.append(str(comp.get("placeholder") or ""))
+        for option in comp.get("options") or []:
+            parts.append(str(option.get("label", "")))
+            parts.append(str(option.get("description", "") or ""))
+    return "\n".join(p for p in parts if p)
+
+
+@dataclass
+class Response:
+    """One interaction's response as the user saw it."""
+
+    interaction_id: int
+    kind: int
+    """4 message, 5 deferred message, 6 deferred update, 7 update message, 8 autocomplete."""
+    message: Message | None = None
+    choices: list[dict[str, Any]] | None = None
+    followups: list[Message] = field(default_factory=list)
+    at: float = 0.0
+
+    @property
+    def ephemeral(self) -> bool:
+        """Whether the response message (or the deferred one) is ephemeral."""
+        return self.message is not None and self.message.ephemeral
+
+    def final(self) -> Message | None:
+        """The message the user finally sees: the last followup, else the response message."""
+        return self.followups[-1] if self.followups else self.message
+
+
+class BotSideError(AssertionError):
+    """Something the bot sent was wrong (unknown route, malformed payload) or it failed."""
+
+
+JSONResponse = Callable[..., Awaitable[web.StreamResponse]]
+
+
+class FakeDiscord:
+    """The stand-in: one guild, one or more text channels, users, and a bot application."""
+
+    def __init__(self, *, channels: int = 1) -> None:
+        self._ids = itertools.count(1)
+        self.app_id = self.snowflake()
+        self.bot_user = User(self.app_id, "Deucebot")
+        self.guild_id = self.snowflake()
+        self.owner = User(self.snowflake(), "Owner", manage_channels=True)
+        self.users: dict[int, User] = {self.owner.id: self.owner}
+        self.channel_ids = [self.snowflake() for _ in range(channels)]
+        self.dm_channels: dict[int, int] = {}
+        """DM channel id -> user id."""
+        self.messages: dict[int, Message] = {}
+        self.responses: dict[int, Response] = {}
+        self.tokens: dict[str, int] = {}
+        self.commands: list[dict[str, Any]] = []
+        self.identify: dict[str, Any] | None = None
+        self.rest_calls: list[tuple[str, str]] = []
+        self.errors: list[str] = []
+        self.locale = "en-US"
+        self._sockets: list[web.WebSocketResponse] = []
+        self._seq = 0
+        self._ready = asyncio.Event()
+        self._runner: web.AppRunner | None = None
+        self.port = 0
+        self.response_waiters: dict[int, asyncio.Future[Response]] = {}
+        self.changed = asyncio.Event()
+        self.public_hook: Callable[[Message], None] | None = None
+        """Called with every new version of a public message (privacy checks)."""
+        self._routes: list[tuple[str, re.Pattern[str], Callable[..., Awaitable[Any]]]] = []
+        self._pending: dict[int, dict[str, Any]] = {}
+        self._originals: dict[str, int | None] = {}
+        self._add_routes()
+
+    # -- identities ---------------------------------------------------------------------------
+
+    def snowflake(self) -> int:
+        """A fresh, time-ordered id."""
+        ms = int(time.time() * 1000) - DISCORD_EPOCH_MS
+        return (ms << 22) | (next(self._ids) & 0x3FFFFF)
+
+    def add_user(
+        self,
+        name: str,
+        *,
+        locale: str = "en-US",
+        dms_open: bool = True,
+        manage_channels: bool = False,
+    ) -> User:
+        """A new guild member."""
+        user = User(self.snowflake(), name, locale, dms_open, manage_channels)
+        self.users[user.id] = user
+        return user
+
+    @property
+    def channel_id(self) -> int:
+        """The first guild text channel."""
+        return self.channel_ids[0]
+
+    # -- server lifecycle -------------------------------------------------------------------
+
+    async def start(self) -> None:
+        """Listen on 127.0.0.1 (a free port)."""
+        app = web.Application(client_max_size=32 * 1024 * 1024)
+        app.router.add_route("*", "/{tail:.*}", self._dispatch)
+        self._runner = web.AppRunner(app, access_log=None)
+        await self._runner.setup()
+        site = web.TCPSite(self._runner, "127.0.0.1", 0)
+        await site.start()
+        server = site._server
+        assert server is not None
+        self.port = server.sockets[0].getsockname()[1]  # type: ignore[attr-defined]
+
+    async def stop(self) -> None:
+        """Close every socket and stop listening."""
+        for ws in list(self._sockets):
+            await ws.close()
+        if self._runner is not None:
+            await self._runner.cleanup()
+
+    @property
+    def api_base(self) -> str:
+        """What to put in DISCORD_API_BASE."""
+        return f"http://127.0.0.1:{self.port}/api/v10"
+
+    @property
+    def gateway_url(self) -> str:
+        """What to put in DISCORD_GATEWAY_URL."""
+        return f"ws://127.0.0.1:{self.port}/gateway"
+
+    def env(self) -> dict[str, str]:
+        """Environment variables pointing a bot process at the stand-in."""
+        return {
+            "DISCORD_TOKEN": "standin-token",
+            "DISCORD_API_BASE": self.api_base,
+            "DISCORD_GATEWAY_URL": self.gateway_url,
+            "DEV_GUILD_ID": str(self.guild_id),
+        }
+
+    async def wait_ready(self, timeout: float = 15.0) -> None:
+        """Wait until a bot has identified and synced its commands."""
+        async with asyncio.timeout(timeout):
+            await self._ready.wait()
+            while not self.commands:
+                await asyncio.sleep(0.01)
+
+    def reset_ready(self) -> None:
+        """Forget the last connection (before starting a new bot process)."""
+        self._ready = asyncio.Event()
+        self.commands = []
+        self._sockets = []
+
+    def assert_clean(self) -> None:
+        """Fail when the bot called an unknown route, sent a malformed payload or reported an error."""
+        if self.errors:
+            raise BotSideError("\n".join(self.errors))
+
+    # -- REST -------------------------------------------------------------------------------
+
+    def _add_routes(self) -> None:
+        r = self._route
+        r("GET", r"/users/@me", self._me)
+        r("GET", r"/oauth2/applications/@me", self._application)
+        r("GET", r"/gateway", self._gateway_info)
+        r("GET", r"/gateway/bot", self._gateway_bot)
+        r("PUT", r"/applications/(?P<app>\d+)/commands", self._sync_global)
+        r("PUT", r"/applications/(?P<app>\d+)/guilds/(?P<guild>\d+)/commands", self._sync_guild)
+        r("GET", r"/applications/(?P<app>\d+)/guilds/(?P<guild>\d+)/commands", self._list_guild)
+        r("GET", r"/applications/(?P<app>\d+)/commands", self._list_global)
+        r("POST", r"/channels/(?P<channel>\d+)/messages", self._post_message)
+        r("PATCH", r"/channels/(?P<channel>\d+)/messages/(?P<message>\d+)", self._edit_message)
+        r("GET", r"/channels/(?P<channel>\d+)/messages/(?P<message>\d+)", self._get_message)
+        r("DELETE", r"/channels/(?P<channel>\d+)/messages/(?P<message>\d+)", self._delete_message)
+        r("GET", r"/channels/(?P<channel>\d+)", self._get_channel)
+        r("POST", r"/users/@me/channels", self._open_dm)
+        r("GET", r"/users/(?P<user>\d+)", self._get_user)
+        r("GET", r"/guilds/(?P<guild>\d+)/members/(?P<user>\d+)", self._get_member)
+        r("POST", r"/interactions/(?P<iid>\d+)/(?P<token>[^/]+)/callback", self._callback)
+        r("POST", r"/webhooks/(?P<app>\d+)/(?P<token>[^/]+)", self._followup)
+        r(
+            "PATCH",
+            r"/webhooks/(?P<app>\d+)/(?P<token>[^/]+)/messages/(?P<message>@original|\d+)",
+            self._edit_webhook,
+        )
+        r(
+            "GET",
+            r"/webhooks/(?P<app>\d+)/(?P<token>[^/]+)/messages/(?P<message>@original|\d+)",
+            self._get_webhook,
+        )
+        r(
+            "DELETE",
+            r"/webhooks/(?P<app>\d+)/(?P<token>[^/]+)/messages/(?P<message>@original|\d+)",
+            self._delete_webhook,
+        )
+        r("POST", r"/channels/(?P<channel>\d+)/typing", self._typing)
+
+    def _route(self, method: str, pattern: str, handler: Callable[..., Awaitable[Any]]) -> None:
+        self._routes.append((method, re.compile(f"^/api/v10{pattern}$"), handler))
+
+    async def _dispatch(self, request: web.Request) -> web.StreamResponse:
+        if request.path == "/gateway" and request.method == "GET" and "v" in request.query:
+            return await self._gateway(request)
+        for method, pattern, handler in self._routes:
+            match = pattern.match(request.path)
+            if match and method == request.method:
+                self.rest_calls.append((request.method, pattern.pattern))
+                if not request.path.startswith("/api/v10/interactions/") and not (
+                    request.path.startswith("/api/v10/webhooks/")
+                ):
+                    auth = request.headers.get("Authorization", "")
+                    if auth != "Bot standin-token":
+                        return self._json({"message": "401: Unauthorized", "code": 0}, 401)
+                try:
+                    result: web.StreamResponse = await handler(request, **match.groupdict())
+                except BotSideError as error:
+                    self.errors.append(str(error))
+                    self.changed.set()
+                    return self._json({"message": str(error), "code": 50035}, 400)
+                self.changed.set()
+                return result
+        self.errors.append(f"unknown route: {request.method} {request.path}")
+        return self._json({"message": "404: Not Found", "code": 0}, 404)
+
+    @staticmethod
+    def _json(data: Any, status: int = 200) -> web.Response:
+        # discord.py parses JSON only when the content type is exactly application/json.
+        return web.Response(
+            body=json.dumps(data).encode(),
+            status=status,
+            headers={"Content-Type": "application/json"},
+        )
+
+    async def _payload(self, request: web.Request) -> tuple[dict[str, Any], list[str]]:
+        """The JSON payload and attachment file names of a JSON or multipart request."""
+        if request.content_type == "multipart/form-data":
+            payload: dict[str, Any] = {}
+            files: list[str] = []
+            reader = await request.multipart()
+            while True:
+                part = await reader.next()
+                if part is None:
+                    break
+                if part.name == "payload_json":
+                    payload = json.loads(await part.text())  # type: ignore[union-attr]
+                else:
+                    data = await part.read()  # type: ignore[union-attr]
+                    if not data:
+                        raise BotSideError(f"empty file {part.filename!r}")  # type: ignore[union-attr]
+                    files.append(str(part.filename))  # type: ignore[union-attr]
+            return payload, files
+        if request.can_read_body:
+            return await request.json(), []
+        return {}, []
+
+    def _message_payload(self, msg: Message) -> dict[str, Any]:
+        author = self.bot_user.payload()
+        author["bot"] = True
+        data: dict[str, Any] = {
+            "id": str(msg.id),
+            "channel_id": str(msg.channel_id),
+            "type": 0 if msg.interaction_user is None else 19,
+            "author": author,
+            "content": msg.content,
+            "timestamp": "2026-01-01T00:00:00.000000+00:00",
+            "edited_timestamp": None,
+            "tts": False,
+            "mention_everyone": False,
+            "mentions": [],
+            "mention_roles": [],
+            "attachments": [
+                {
+                    "id": str(i + 1),
+                    "filename": name,
+                    "size": 1,
+                    "url": f"http://127.0.0.1/{name}",
+                    "proxy_url": f"http://127.0.0.1/{name}",
+                }
+                for i, name in enumerate(msg.attachments)
+            ],
+            "embeds": msg.embeds,
+            "pinned": False,
+            "components": msg.components,
+            "flags": msg.flags,
+        }
+        if msg.channel_id in self.channel_ids:
+            data["guild_id"] = str(self.guild_id)
+        return data
+
+    def _check_message_payload(self, payload: dict[str, Any]) -> None:
+        content = payload.get("content")
+        if content is not None and len(content) > 2000:
+            raise BotSideError(f"message content longer than 2000 characters ({len(content)})")
+        embeds = payload.get("embeds") or []
+        if len(embeds) > 10:
+            raise BotSideError("more than 10 embeds")
+        for embed in embeds:
+            if len(embed.get("description") or "") > 4096:
+                raise BotSideError("embed description longer than 4096 characters")
+            if len(embed.get("fields") or []) > 25:
+                raise BotSideError("more than 25 embed fields")
+        rows = payload.get("components") or []
+        if len(rows) > 5:
+            raise BotSideError("more than 5 action rows")
+        seen: set[str] = set()
+        for row in rows:
+            if row.get("type") != 1:
+                raise BotSideError(f"top-level component is not an action row: {row}")
+            comps = row.get("components") or []
+            if not 1 <= len(comps) <= 5:
+                raise BotSideError(f"an action row holds 1 to 5 components, not {len(comps)}")
+            for comp in comps:
+                cid = comp.get("custom_id")
+                if comp.get("type") != 2 or comp.get("style") != 5:
+                    if not cid or len(cid) > 100:
+                        raise BotSideError(f"bad custom_id {cid!r}")
+                    if cid in seen:
+                        raise BotSideError(f"duplicate custom_id {cid!r}")
+                    seen.add(cid)
+                if comp.get("type") == 3:
+                    options = comp.get("options") or []
+                    if not 1 <= len(options) <= 25:
+                        raise BotSideError(f"a select holds 1 to 25 options, not {len(options)}")
+                    if comp.get("max_values", 1) > len(options):
+                        raise BotSideError("select max_values is larger than its options")
+                if comp.get("type") == 2 and len(str(comp.get("label") or "")) > 80:
+                    raise BotSideError("button label longer than 80 characters")
+
+    def _store(
+        self,
+        channel_id: int,
+        payload: dict[str, Any],
+        files: list[str],
+        *,
+        flags: int = 0,
+        user: int | None = None,
+    ) -> Message:
+        self._check_message_payload(payload)
+        msg = Message(
+            id=self.snowflake(),
+            channel_id=channel_id,
+            content=payload.get("content") or "",
+            embeds=payload.get("embeds") or [],
+            components=payload.get("components") or [],
+            attachments=files,
+            flags=flags | int(payload.get("flags") or 0),
+            interaction_user=user,
+        )
+        msg.history.append(self._version(msg))
+        self.messages[msg.id] = msg
+        self._check_public(msg)
+        return msg
+
+    @staticmethod
+    def _version(msg: Message) -> dict[str, Any]:
+        return {
+            "content": msg.content,
+            "embeds": msg.embeds,
+            "components": msg.components,
+            "attachments": list(msg.attachments),
+        }
+
+    def _apply_edit(self, msg: Message, payload: dict[str, Any], files: list[str]) -> None:
+        self._check_message_payload(payload)
+        if "content" in payload:
+            msg.content = payload["content"] or ""
+        if "embeds" in payload:
+            msg.embeds = payload["embeds"] or []
+        if "components" in payload:
+            msg.components = payload["components"] or []
+        if "attachments" in payload or files:
+            kept = [
+                msg.attachments[int(a["id"]) - 1]
+                for a in payload.get("attachments") or []
+                if str(a.get("id", "")).isdigit() and 0 < int(a["id"]) <= len(msg.attachments)
+            ]
+            msg.attachments = kept + files
+        msg.edits += 1
+        msg.history.append(self._version(msg))
+        self._check_public(msg)
+
+    def _check_public(self, msg: Message) -> None:
+        if self.public_hook is None or msg.ephemeral or msg.channel_id not in self.channel_ids:
+            return
+        try:
+            self.public_hook(msg)
+        except AssertionError as error:
+            self.errors.append(f"public message {msg.id}: {error}")
+
+    async def _me(self, request: web.Request) -> web.Response:
+        data = self.bot_user.payload()
+        data.update(bot=True, verified=True, mfa_enabled=False, flags=0)
+        return self._json(data)
+
+    async def _application(self, request: web.Request) -> web.Response:
+        return self._json(
+            {
+                "id": str(self.app_id),
+                "name": "Deucebot",
+                "icon": None,
+                "description": "",
+                "rpc_origins": [],
+                "bot_public": True,
+                "bot_require_code_grant": False,
+                "owner": self.owner.payload(),
+                "summary": "",
+                "verify_key": "0" * 64,
+                "team": None,
+                "flags": 0,
+                "bot": self.bot_user.payload(),
+            }
+        )
+
+    async def _gateway_info(self, request: web.Request) -> web.Response:
+        return self._json({"url": self.gateway_url})
+
+    async def _gateway_bot(self, request: web.Request) -> web.Response:
+        return self._json(
+            {
+                "url": self.gateway_url,
+                "shards": 1,
+                "session_start_limit": {
+                    "total": 1000,
+                    "remaining": 1000,
+                    "reset_after": 0,
+                    "max_concurrency": 1,
+                },
+            }
+        )
+
+    def _synced(self, commands: list[dict[str, Any]], guild: int | None) -> list[dict[str, Any]]:
+        out = []
+        for command in commands:
+            name = command.get("name", "")
+            if not re.fullmatch(r"[-_\w]{1,32}", name) or name != name.lower():
+                raise BotSideError(f"bad command name {name!r}")
+            if len(command.get("description", "")) > 100:
+                raise BotSideError(f"description of {name!r} is longer than 100 characters")
+            for lang, local in (command.get("name_localizations") or {}).items():
+                if not re.fullmatch(r"[-_\w]{1,32}", local) or local != local.lower():
+                    raise BotSideError(f"bad {lang} name {local!r} for {name!r}")
+            data = dict(command)
+            data.update(
+                id=str(self.snowflake()),
+                application_id=str(self.app_id),
+                version=str(self.snowflake()),
+                type=command.get("type", 1),
+            )
+            if guild is not None:
+                data["guild_id"] = str(guild)
+            out.append(data)
+        self.commands = out
+        return out
+
+    async def _sync_global(self, request: web.Request, app: str) -> web.Response:
+        return self._json(self._synced(await request.json(), None))
+
+    async def _sync_guild(self, request: web.Request, app: str, guild: str) -> web.Response:
+        if int(guild) != self.guild_id:
+            raise BotSideError(f"sync to an unknown guild {guild}")
+        return self._json(self._synced(await request.json(), int(guild)))
+
+    async def _list_guild(self, request: web.Request, app: str, guild: str) -> web.Response:
+        return self._json(self.commands)
+
+    async def _list_global(self, request: web.Request, app: str) -> web.Response:
+        return self._json(self.commands)
+
+    def _channel_payload(self, channel_id: int) -> dict[str, Any]:
+        if channel_id in self.dm_channels:
+            user = self.users[self.dm_channels[channel_id]]
+            return {
+                "id": str(channel_id),
+                "type": DM,
+                "last_message_id": None,
+                "recipients": [user.payload()],
+            }
+        if channel_id not in self.channel_ids:
+            raise BotSideError(f"unknown channel {channel_id}")
+        return {
+            "id": str(channel_id),
+            "type": GUILD_TEXT,
+            "guild_id": str(self.guild_id),
+            "name": f"cards-{self.channel_ids.index(channel_id) + 1}",
+            "position": self.channel_ids.index(channel_id),
+            "permission_overwrites": [],
+            "nsfw": False,
+            "parent_id": None,
+            "topic": None,
+            "last_message_id": None,
+            "rate_limit_per_user": 0,
+            "flags": 0,
+        }
+
+    async def _get_channel(self, request: web.Request, channel: str) -> web.Response:
+        return self._json(self._channel_payload(int(channel)))
+
+    async def _open_dm(self, request: web.Request) -> web.Response:
+        payload = await request.json()
+        user_id = int(payload["recipient_id"])
+        if user_id not in self.users:
+            raise BotSideError(f"DM to an unknown user {user_id}")
+        for cid, uid in self.dm_channels.items():
+            if uid == user_id:
+                return self._json(self._channel_payload(cid))
+        cid = self.snowflake()
+        self.dm_channels[cid] = user_id
+        return self._json(self._channel_payload(cid))
+
+    async def _get_user(self, request: web.Request, user: str) -> web.Response:
+        if int(user) not in self.users:
+            return self._json({"message": "Unknown User", "code": 10013}, 404)
+        return self._json(self.users[int(user)].payload())
+
+    async def _get_member(self, request: web.Request, guild: str, user: str) -> web.Response:
+        if int(user) not in self.users:
+            return self._json({"message": "Unknown Member", "code": 10007}, 404)
+        return self._json(self._member_payload(self.users[int(user)]))
+
+    async def _post_message(self, request: web.Request, channel: str) -> web.Response:
+        cid = int(channel)
+        payload, files = await self._payload(request)
+        if cid in self.dm_channels:
+            if not self.users[self.dm_channels[cid]].dms_open:
+                return self._json(
+                    {"message": "Cannot send messages to this user", "code": 50007}, 403
+                )
+        elif cid not in self.channel_ids:
+            raise BotSideError(f"message to an unknown channel {cid}")
+        if not (payload.get("content") or payload.get("embeds") or files):
+            raise BotSideError("empty message")
+        msg = self._store(cid, payload, files)
+        return self._json(self._message_payload(msg))
+
+    async def _edit_message(self, request: web.Request, channel: str, message: str) -> web.Response:
+        msg = self.messages.get(int(message))
+        if msg is None or msg.channel_id != int(channel):
+            return self._json({"message": "Unknown Message", "code": 10008}, 404)
+        payload, files = await self._payload(request)
+        self._apply_edit(msg, payload, files)
+        return self._json(self._message_payload(msg))
+
+    async def _get_message(self, request: web.Request, channel: str, message: str) -> web.Response:
+        msg = self.messages.get(int(message))
+        if msg is None or msg.channel_id != int(channel):
+            return self._json({"message": "Unknown Message", "code": 10008}, 404)
+        return self._json(self._message_payload(msg))
+
+    async def _delete_message(
+        self, request: web.Request, channel: str, message: str
+    ) -> web.Response:
+        self.messages.pop(int(message), None)
+        return web.Response(status=204)
+
+    async def _typing(self, request: web.Request, channel: str) -> web.Response:
+        return web.Response(status=204)
+
+    # -- interactions -----------------------------------------------------------------------
+
+    async def _callback(self, request: web.Request, iid: str, token: str) -> web.Response:
+        interaction_id = int(iid)
+        if self.tokens.get(token) != interaction_id:
+            raise BotSideError(f"callback with an unknown interaction token for {iid}")
+        if request.query.get("with_response") != "1":
+            raise BotSideError("interaction callback without with_response=1")
+        if interaction_id in self.responses:
+            # Discord refuses a second response to the same interaction.
+            self.errors.append(f"interaction {iid} answered twice")
+            return self._json({"message": "Interaction has already been acknowledged.", "code": 40060}, 400)
+        body, files = await self._payload(request)
+        kind = int(body["type"])
+        data = body.get("data") or {}
+        pending = self._pending.pop(interaction_id)
+        response = Response(interaction_id, kind, at=time.perf_counter())
+        message_payload: dict[str, Any] | None = None
+        if kind == 4:
+            flags = int(data.get("flags") or 0)
+            response.message = self._store(
+                pending["channel"], data, files, flags=flags, user=pending["user"]
+            )
+            message_payload = self._message_payload(response.message)
+        elif kind == 5:
+            flags = int(data.get("flags") or 0)
+            response.message = self._store(
+                pending["channel"],
+                {"content": ""},
+                [],
+                flags=flags | 128,
+                user=pending["user"],
+            )
+            message_payload = self._message_payload(response.message)
+        elif kind in (6, 7):
+            target = pending.get("message")
+            if target is None:
+                raise BotSideError(f"response type {kind} to an interaction without a message")
+            if kind == 7:
+                self._apply_edit(self.messages[target], data, files)
+            response.message = self.messages[target]
+            message_payload = self._message_payload(response.message)
+        elif kind == 8:
+            choices = data.get("choices")
+            if not isinstance(choices, list) or len(choices) > 25:
+                raise BotSideError(f"bad autocomplete choices {choices!r}")
+            response.choices = choices
+        else:
+            raise BotSideError(f"unexpected interaction response type {kind}")
+        self.responses[interaction_id] = response
+        self._originals[token] = response.message.id if response.message else None
+        waiter = self.response_waiters.pop(interaction_id, None)
+        if waiter is not None and not waiter.done():
+            waiter.set_result(response)
+        result: dict[str, Any] = {
+            "interaction": {
+                "id": iid,
+                "type": pending["type"],
+                "response_message_id": str(response.message.id) if response.message else None,
+                "response_message_loading": kind == 5,
+                "response_message_ephemeral": bool(response.message and response.message.ephemeral),
+            }
+        }
+        if message_payload is not None:
+            result["resource"] = {"type": kind, "message": message_payload}
+        else:
+            result["resource"] = {"type": kind}
+        return self._json(result)
+
+    def _interaction_for(self, token: str) -> Response:
+        iid = self.tokens.get(token)
+        if iid is None or iid not in self.responses:
+            raise BotSideError("webhook call for an interaction that was not answered first")
+        return self.responses[iid]
+
+    async def _followup(self, request: web.Request, app: str, token: str) -> web.Response:
+        if int(app) != self.app_id:
+            raise BotSideError(f"followup for an unknown application {app}")
+        response = self._interaction_for(token)
+        payload, files = await self._payload(request)
+        original = self.messages.get(self._originals.get(token) or 0)
+        channel = original.channel_id if original else self.channel_id
+        user = original.interaction_user if original else None
+        msg = self._store(
+            channel, payload, files, flags=int(payload.get("flags") or 0), user=user
+        )
+        response.followups.append(msg)
+        return self._json(self._message_payload(msg))
+
+    def _webhook_target(self, token: str, message: str) -> Message:
+        self._interaction_for(token)
+        mid = self._originals.get(token) if message == "@original" else int(message)
+        msg = self.messages.get(mid or 0)
+        if msg is None:
+            raise BotSideError(f"webhook edit of an unknown message {message}")
+        return msg
+
+    async def _edit_webhook(
+        self, request: web.Request, app: str, token: str, message: str
+    ) -> web.Response:
+        msg = self._webhook_target(token, message)
+        payload, files = await self._payload(request)
+        msg.flags &= ~128
+        self._apply_edit(msg, payload, files)
+        response = self._interaction_for(token)
+        if message == "@original" and response.kind == 5 and msg not in response.followups:
+            response.followups.append(msg)
+        return self._json(self._message_payload(msg))
+
+    async def _get_webhook(
+        self, request: web.Request, app: str, token: str, message: str
+    ) -> web.Response:
+        return self._json(self._message_payload(self._webhook_target(token, message)))
+
+    async def _delete_webhook(
+        self, request: web.Request, app: str, token: str, message: str
+    ) -> web.Response:
+        msg = self._webhook_target(token, message)
+        self.messages.pop(msg.id, None)
+        return web.Response(status=204)
+
+    # -- gateway ----------------------------------------------------------------------------
+
+    async def _gateway(self, request: web.Request) -> web.WebSocketResponse:
+        ws = web.WebSocketResponse(max_msg_size=0)
+        await ws.prepare(request)
+        self._sockets.append(ws)
+        await ws.send_str(json.dumps({"op": 10, "d": {"heartbeat_interval": 41250}, "s": None, "t": None}))
+        async for frame in ws:
+            if frame.type is not WSMsgType.TEXT:
+                break
+            msg = json.loads(frame.data)
+            op = msg.get("op")
+            if op == 1:
+                await ws.send_str(json.dumps({"op": 11, "d": None, "s": None, "t": None}))
+            elif op == 2:
+                self.identify = msg["d"]
+                if msg["d"].get("token") != "standin-token":
+                    await ws.close(code=4004, message=b"Authentication failed.")
+                    break
+                await self._send_ready(ws)
+            elif op in (3, 8):
+                continue
+            else:
+                self.errors.append(f"unexpected gateway opcode {op}: {msg}")
+        if ws in self._sockets:
+            self._sockets.remove(ws)
+        return ws
+
+    async def _dispatch_event(self, ws: web.WebSocketResponse, name: str, data: Any) -> None:
+        self._seq += 1
+        await ws.send_str(json.dumps({"op": 0, "t": name, "s": self._seq, "d": data}))
+
+    async def _send_ready(self, ws: web.WebSocketResponse) -> None:
+        user = self.bot_user.payload()
+        user.update(bot=True, verified=True, mfa_enabled=False, flags=0)
+        await self._dispatch_event(
+            ws,
+            "READY",
+            {
+                "v": 10,
+                "user": user,
+                "guilds": [{"id": str(self.guild_id), "unavailable": True}],
+                "session_id": f"session-{self.snowflake()}",
+                "resume_gateway_url": self.gateway_url,
+                "shard": [0, 1],
+                "application": {"id": str(self.app_id), "flags": 0},
+                "private_channels": [],
+                "relationships": [],
+                "presences": [],
+                "user_settings": {},
+                "guild_join_requests": [],
+                "geo_ordered_rtc_regions": [],
+            },
+        )
+        await self._dispatch_event(ws, "GUILD_CREATE", self._guild_payload())
+        self._ready.set()
+
+    def _role_payload(self) -> dict[str, Any]:
+        return {
+            "id": str(self.guild_id),
+            "name": "@everyone",
+            "permissions": MEMBER_PERMISSIONS,
+            "position": 0,
+            "color": 0,
+            "hoist": False,
+            "managed": False,
+            "mentionable": False,
+            "flags": 0,
+        }
+
+    def _member_payload(self, user: User) -> dict[str, Any]:
+        return {
+            "user": user.payload(),
+            "roles": [],
+            "joined_at": "2026-01-01T00:00:00.000000+00:00",
+            "deaf": False,
+            "mute": False,
+            "flags": 0,
+            "pending": False,
+            "nick": None,
+            "avatar": None,
+        }
+
+    def _guild_payload(self) -> dict[str, Any]:
+        me = dict(self._member_payload(self.bot_user))
+        return {
+            "id": str(self.guild_id),
+            "name": "Card room",
+            "icon": None,
+            "splash": None,
+            "discovery_splash": None,
+            "owner_id": str(self.owner.id),
+            "afk_channel_id": None,
+            "afk_timeout": 300,
+            "verification_level": 0,
+            "default_message_notifications": 0,
+            "explicit_content_filter": 0,
+            "roles": [self._role_payload()],
+            "emojis": [],
+            "stickers": [],
+            "features": [],
+            "mfa_level": 0,
+            "application_id": None,
+            "system_channel_id": None,
+            "system_channel_flags": 0,
+            "rules_channel_id": None,
+            "vanity_url_code": None,
+            "description": None,
+            "banner": None,
+            "premium_tier": 0,
+            "preferred_locale": self.locale,
+            "public_updates_channel_id": None,
+            "nsfw_level": 0,
+            "premium_progress_bar_enabled": False,
+            "joined_at": "2026-01-01T00:00:00.000000+00:00",
+            "large": False,
+            "unavailable": False,
+            "member_count": len(self.users) + 1,
+            "voice_states": [],
+            "members": [me],
+            "channels": [self._channel_payload(cid) for cid in self.channel_ids],
+            "threads": [],
+            "presences": [],
+            "stage_instances": [],
+            "guild_scheduled_events": [],
+            "soundboard_sounds": [],
+        }
+
+    # -- injecting user actions -------------------------------------------------------------
+
+    def _interaction_payload(
+        self,
+        user: User,
+        kind: int,
+        data: dict[str, Any],
+        channel_id: int | None,
+        message: Message | None = None,
+    ) -> tuple[int, dict[str, Any]]:
+        iid = self.snowflake()
+        token = f"tok{iid}"
+        self.tokens[token] = iid
+        cid = channel_id if channel_id is not None else self.channel_id
+        in_guild = cid in self.channel_ids
+        perms = int(MEMBER_PERMISSIONS) | (MANAGE_CHANNELS if user.manage_channels else 0)
+        payload: dict[str, Any] = {
+            "id": str(iid),
+            "application_id": str(self.app_id),
+            "type": kind,
+            "data": data,
+            "channel_id": str(cid),
+            "channel": self._channel_payload(cid),
+            "token": token,
+            "version": 1,
+            "locale": user.locale,
+            "app_permissions": ALL_PERMISSIONS,
+            "entitlements": [],
+            "authorizing_integration_owners": {"0": str(self.guild_id)},
+            "context": 0 if in_guild else 1,
+            "attachment_size_limit": 26214400,
+        }
+        if in_guild:
+            member = self._member_payload(user)
+            member["permissions"] = str(perms)
+            payload.update(guild_id=str(self.guild_id), guild_locale=self.locale, member=member)
+        else:
+            payload["user"] = user.payload()
+        if message is not None:
+            payload["message"] = self._message_payload(message)
+        self._pending[iid] = {
+            "type": kind,
+            "channel": cid,
+            "user": user.id,
+            "message": message.id if message else None,
+        }
+        return iid, payload
+
+    async def _send_interaction(self, iid: int, payload: dict[str, Any], wait: bool) -> Response:
+        if not self._sockets:
+            raise AssertionError("no bot is connected to the gateway")
+        future: asyncio.Future[Response] = asyncio.get_running_loop().create_future()
+        self.response_waiters[iid] = future
+        await self._dispatch_event(self._sockets[-1], "INTERACTION_CREATE", payload)
+        if not wait:
+            return Response(iid, 0)
+        try:
+            async with asyncio.timeout(3.0):
+                return await future
+        except TimeoutError:
+            raise AssertionError(
+                f"no interaction response within Discord's 3 s window: {payload['data']}"
+            ) from None
+
+    def _command_data(self, path: list[str], options: dict[str, Any], focused: str | None) -> dict[str, Any]:
+        """Build the `data` of a slash command from the synced definitions (fails on unknown ones)."""
+        top = next((c for c in self.commands if c["name"] == path[0]), None)
+        if top is None:
+            raise AssertionError(f"/{path[0]} was not synced: {[c['name'] for c in self.commands]}")
+        node: dict[str, Any] = top
+        chain: list[dict[str, Any]] = []
+        for name in path[1:]:
+            sub = next((o for o in node.get("options", []) if o["name"] == name and o["type"] in (1, 2)), None)
+            if sub is None:
+                raise AssertionError(f"/{' '.join(path)}: no sub-command {name!r}")
+            chain.append(sub)
+            node = sub
+        leaf_options = []
+        declared = {o["name"]: o for o in node.get("options", []) if o["type"] not in (1, 2)}
+        for name, value in options.items():
+            if name not in declared:
+                raise AssertionError(f"/{' '.join(path)} has no option {name!r}: {list(declared)}")
+            decl = declared[name]
+            if decl.get("choices") and name != focused:
+                allowed = [c["value"] for c in decl["choices"]]
+                if value not in allowed:
+                    raise AssertionError(f"{name}={value!r} is not one of the choices {allowed}")
+            opt: dict[str, Any] = {"name": name, "type": decl["type"], "value": value}
+            if name == focused:
+                opt["focused"] = True
+            leaf_options.append(opt)
+        for name, decl in declared.items():
+            if decl.get("required") and name not in options:
+                raise AssertionError(f"/{' '.join(path)} needs option {name!r}")
+        wrapped: list[dict[str, Any]] = leaf_options
+        for sub in reversed(chain):
+            wrapped = [{"name": sub["name"], "type": sub["type"], "options": wrapped}]
+        data: dict[str, Any] = {"id": top["id"], "name": top["name"], "type": 1, "options": wrapped}
+        if "guild_id" in top:
+            data["guild_id"] = top["guild_id"]
+        return data
+
+    async def command(
+        self,
+        user: User,
+        line: str,
+        *,
+        channel_id: int | None = None,
+        wait: bool = True,
+        **options: Any,
+    ) -> Response:
+        """Run a slash command as `user`, e.g. ``command(alice, "table create", game="bigtwo")``."""
+        data = self._command_data(line.split(), options, None)
+        iid, payload = self._interaction_payload(user, 2, data, channel_id)
+        return await self._send_interaction(iid, payload, wait)
+
+    async def autocomplete(
+        self, user: User, line: str, focused: str, *, channel_id: int | None = None, **options: Any
+    ) -> list[dict[str, Any]]:
+        """Ask for autocomplete choices of option `focused`."""
+        data = self._command_data(line.split(), options, focused)
+        iid, payload = self._interaction_payload(user, 4, data, channel_id)
+        response = await self._send_interaction(iid, payload, True)
+        assert response.choices is not None
+        return response.choices
+
+    def _visible_to(self, user: User, message: Message) -> None:
+        if message.ephemeral and message.interaction_user != user.id:
+            raise AssertionError(f"{user.name} cannot see ephemeral message {message.id}")
+
+    async def click(
+        self, user: User, message: Message, custom_id: str, *, wait: bool = True
+    ) -> Response:
+        """Click the button `custom_id` (or the first whose id starts with it) on `message`."""
+        self._visible_to(user, message)
+        comp = message.component(custom_id)
+        if comp.get("type") != 2:
+            raise AssertionError(f"{comp['custom_id']} is not a button")
+        if comp.get("disabled"):
+            raise AssertionError(f"button {comp['custom_id']} is disabled")
+        data = {"custom_id": comp["custom_id"], "component_type": 2}
+        iid, payload = self._interaction_payload(user, 3, data, message.channel_id, message)
+        return await self._send_interaction(iid, payload, wait)
+
+    async def select(
+        self, user: User, message: Message, custom_id: str, values: list[str]
+    ) -> Response:
+        """Choose `values` in the select menu `custom_id` (prefix) of `message`."""
+        self._visible_to(user, message)
+        comp = message.component(custom_id)
+        if comp.get("type") != 3:
+            raise AssertionError(f"{comp['custom_id']} is not a select menu")
+        offered = {o["value"] for o in comp.get("options", [])}
+        if not set(values) <= offered:
+            raise AssertionError(f"{values} are not all offered by {comp['custom_id']}: {offered}")
+        if not comp.get("min_values", 1) <= len(values) <= comp.get("max_values", 1):
+            raise AssertionError(f"{len(values)} values are outside the select's range")
+        data = {"custom_id": comp["custom_id"], "component_type": 3, "values": values}
+        iid, payload = self._interaction_payload(user, 3, data, message.channel_id, message)
+        return await self._send_interaction(iid, payload, True)
+
+    # -- reading what people see ------------------------------------------------------------
+
+    def public_messages(self, channel_id: int | None = None) -> list[Message]:
+        """Non-ephemeral messages in the guild channel(s), oldest first."""
+        cids = {channel_id} if channel_id else set(self.channel_ids)
+        return [m for m in self.messages.values() if m.channel_id in cids and not m.ephemeral]
+
+    def dms(self, user: User) -> list[Message]:
+        """Messages delivered to `user` by DM, oldest first."""
+        return [
+            m
+            for m in self.messages.values()
+            if m.channel_id in self.dm_channels and self.dm_channels[m.channel_id] == user.id
+        ]
+
+    def public_versions(self) -> list[str]:
+        """The text of every version of every public message (what any member ever saw)."""
+        out = []
+        for msg in self.public_messages():
+            out.extend(version_text(v) for v in msg.history)
+        return out
+
+    async def wait_for(self, predicate: Callable[[], Any], timeout: float = 10.0) -> Any:
+        """Wait until `predicate()` is truthy (checked after every REST call); return its value."""
+        async with asyncio.timeout(timeout):
+            while True:
+                value = predicate()
+                if value:
+                    return value
+                self.changed.clear()
+                try:
+                    async with asyncio.timeout(0.2):
+                        await self.changed.wait()
+                except TimeoutError:
+                    pass

@@ -1,0 +1,114 @@
+"""The real entry point (`python -m bot`) as a process: token errors, and a restart mid-deal."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import sys
+from pathlib import Path
+
+from tests.e2e.helpers import board, boards, mentioned
+from tests.e2e.standin import FakeDiscord
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _env(extra: dict[str, str], cwd: Path) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("DISCORD_", "DEUCEBOT_", "DEV_"))}
+    env.update(extra)
+    env["PYTHONPATH"] = str(ROOT)
+    env.setdefault("DEUCEBOT_AI_DELAY", "0")
+    env.setdefault("DEUCEBOT_BOARD_EDIT_SECONDS", "0")
+    env.setdefault("DEUCEBOT_DB", str(cwd / "bot.sqlite3"))
+    return env
+
+
+async def _spawn(env: dict[str, str], cwd: Path) -> asyncio.subprocess.Process:
+    return await asyncio.create_subprocess_exec(
+        sys.executable,
+        "-m",
+        "bot",
+        cwd=cwd,
+        env=env,
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.PIPE,
+    )
+
+
+async def test_without_a_token_it_says_where_to_put_one(tmp_path: Path) -> None:
+    proc = await _spawn(_env({}, tmp_path), tmp_path)
+    out, err = await asyncio.wait_for(proc.communicate(), 30)
+    assert proc.returncode == 2
+    lines = err.decode().strip().splitlines()
+    assert len(lines) == 1, lines
+    assert "DISCORD_TOKEN" in lines[0] and ".env" in lines[0]
+    assert "deucebot play bigtwo" in lines[0]
+
+
+async def test_a_wrong_token_gives_one_clear_line_and_is_never_logged(
+    standin: FakeDiscord, tmp_path: Path
+) -> None:
+    env = _env({**standin.env(), "DISCORD_TOKEN": "wrong-secret-token"}, tmp_path)
+    proc = await _spawn(env, tmp_path)
+    out, err = await asyncio.wait_for(proc.communicate(), 30)
+    text = err.decode()
+    assert proc.returncode == 2
+    assert "Traceback" not in text
+    assert "refused the token" in text.strip().splitlines()[-1]
+    assert "wrong-secret-token" not in text + out.decode()
+
+
+async def test_a_new_process_on_the_same_database_goes_on_with_the_old_board_buttons(
+    standin: FakeDiscord, tmp_path: Path
+) -> None:
+    ana = standin.owner
+    env = _env(standin.env(), tmp_path)
+    first = await _spawn(env, tmp_path)
+    try:
+        await standin.wait_ready(30)
+        await standin.command(ana, "table create", game="bigtwo", deals=1)
+        await standin.command(ana, "table start")
+        await standin.wait_for(lambda: mentioned(standin) == ana.id, 20)
+        old_board = board(standin)
+        # Mid-deal: Ana leads or answers once, then the process dies without warning.
+        hand = (await standin.click(ana, old_board, "db:hand:")).message
+        assert hand is not None and hand.ephemeral
+        first.send_signal(signal.SIGKILL)
+        await first.wait()
+    finally:
+        if first.returncode is None:
+            first.kill()
+            await first.wait()
+    standin.reset_ready()
+    second = await _spawn(env, tmp_path)
+    try:
+        await standin.wait_ready(30)
+        # The restored table posts a fresh board; the old board's button still works.
+        await standin.wait_for(lambda: len(boards(standin)) >= 2, 20)
+        again = await standin.click(ana, old_board, "db:hand:")
+        assert again.kind == 4 and again.ephemeral
+        hand = again.message
+        assert hand is not None and hand.component("db:sel:")["options"]
+        # An old hand's buttons are answered, not failed: stale turn or played.
+        stale = await standin.click(ana, old_board, "db:pass:")
+        final = stale.final()
+        assert final is not None and final.ephemeral and final.content.startswith(("⛔", "✅"))
+        # And the game goes on: Ana can play her turn from the restored hand.
+        await standin.wait_for(lambda: mentioned(standin) == ana.id, 20)
+        fresh = (await standin.click(ana, board(standin), "db:hand:")).message
+        lowest = fresh.component("db:sel:")["options"][0]["value"]
+        await standin.select(ana, fresh, "db:sel:", [lowest])
+        played = await standin.click(ana, fresh, "db:play:")
+        assert played.kind == 7
+        assert fresh.content.startswith(("✅", "⛔"))
+    finally:
+        second.send_signal(signal.SIGINT)
+        try:
+            _, err = await asyncio.wait_for(second.communicate(), 15)
+        except TimeoutError:
+            second.kill()
+            _, err = await second.communicate()
+    text = err.decode()
+    assert "Traceback" not in text and " ERROR " not in text, text[-3000:]
+    assert "standin-token" not in text
