@@ -12,9 +12,9 @@ shuffle seed per deal, so a snapshot never needs the RNG's internal state.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import random
 import re
-from bisect import bisect_right
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar, Literal, NoReturn
 
@@ -29,6 +29,7 @@ from engines.base import (
     MatchEnded,
     NotYourTurn,
     require_seat,
+    to_jsonable,
 )
 from engines.bigtwo_combos import (
     ALL_CARDS,
@@ -140,6 +141,31 @@ def single_plays(mask: int) -> list[Play]:
     return out
 
 
+def legal_plays(hand: int, table: Combo | None, opening: bool) -> list[Action]:
+    """Every legal action for the cards of `hand` (a bitmask) facing `table` (None: leading).
+
+    Leading: every combination (holding 3♦ when `opening`), singles, pairs, triples, then
+    five-card hands, each lowest first. Answering: the plays that beat `table`, then `Pass`."""
+    if table is None:
+        plays = single_plays(hand)
+        for size in (2, 3, 5):
+            plays += [play_of_mask(c.mask) for c in combos_of_size(hand, size)]
+        if opening:
+            plays = [p for p in plays if p.cards[0] is THREE_OF_DIAMONDS]
+        return [*plays]
+    power = table.power
+    actions: list[Action]
+    if table.size == 1:
+        above = hand >> (power + 1)
+        actions = [*single_plays(above << (power + 1))]
+    else:
+        actions = [
+            play_of_mask(c.mask) for c in combos_of_size(hand, table.size) if c.power > power
+        ]
+    actions.append(PASS)
+    return actions
+
+
 def prime_caches() -> int:
     """Classify every legal combination of the deck and build its `Play` (about 20,000).
 
@@ -243,12 +269,14 @@ class TrickEntry:
     cards: tuple[Card, ...]
 
 
-@dataclasses.dataclass(slots=True)
+@dataclasses.dataclass(eq=False)
 class BigTwoView:
     """What one seat may know (`seat` None: a spectator, who sees no hand).
 
     `table` is the combination to beat (None when `to_act` leads); `legal` is
-    filled only for the seat whose turn it is.
+    non-empty only for the seat whose turn it is. A view is a copy: changing it
+    changes nothing in the game (it is not frozen only because building frozen
+    objects costs time on every turn).
     """
 
     seat: int | None
@@ -275,7 +303,22 @@ class BigTwoView:
     totals: tuple[int, ...]
     finished: bool
     winners: tuple[int, ...]
-    legal: tuple[Action, ...]
+
+    @functools.cached_property
+    def legal(self) -> tuple[Action, ...]:
+        """Every legal action of this seat now (empty when it is not its turn), computed from
+        the view's own hand and table on first use."""
+        if self.seat is None or self.seat != self.to_act or self.finished:
+            return ()
+        return tuple(
+            legal_plays(mask_of_cards(self.hand), self.table, self.must_include is not None)
+        )
+
+    def to_json(self) -> JSON:
+        """Plain JSON data, legal actions (as action text) included."""
+        data: JSON = to_jsonable(self)
+        data["legal"] = [str(a) for a in self.legal]
+        return data
 
 
 # State -----------------------------------------------------------------------------------------
@@ -308,10 +351,7 @@ class BigTwoState:
         self.played = 0
         self.played_cards: tuple[Card, ...] = ()
         self.hand_cards: list[tuple[Card, ...]] = [()] * SEATS
-        self._cache: list[dict[int, tuple[list[int], list[Play], list[int]]]] = [
-            {} for _ in range(SEATS)
-        ]
-        self.trick: list[TrickEntry] = []
+        self.trick: tuple[TrickEntry, ...] = ()
         self.opening_events = self._start_deal(self.first_dealer)
 
     # The engine protocol -----------------------------------------------------------------------
@@ -325,53 +365,7 @@ class BigTwoState:
         """Every play `seat` may make now (lowest first by size), then `Pass` when allowed."""
         if self.finished or seat != self.turn:
             return []
-        hand = self.hands[seat]
-        table = self.table
-        if table is None:
-            plays = single_plays(hand)
-            plays += [play for size in (2, 3, 5) for play in self._plays(seat, size)[1]]
-            if self.opening:
-                plays = [p for p in plays if p.cards[0] is THREE_OF_DIAMONDS]
-            return list(plays)
-        power = table.power
-        actions: list[Action]
-        if table.size == 1:
-            above = hand >> (power + 1)
-            actions = single_plays(above << (power + 1))
-        else:
-            powers, plays = self._plays(seat, table.size)
-            actions = list(plays[bisect_right(powers, power) :])
-        actions.append(PASS)
-        return actions
-
-    def _plays(self, seat: int, size: int) -> tuple[list[int], list[Play]]:
-        """The powers and plays of every `size`-card combination `seat` holds, lowest first.
-
-        Computed once per hand and size, then only filtered as the seat plays cards."""
-        cache = self._cache[seat]
-        entry = cache.get(size)
-        if entry is None:
-            combos = combos_of_size(self.hands[seat], size)
-            entry = cache[size] = (
-                [c.power for c in combos],
-                [play_of_mask(c.mask) for c in combos],
-                [c.mask for c in combos],
-            )
-        return entry[0], entry[1]
-
-    def _forget(self, seat: int, mask: int) -> None:
-        """Drop the cached combinations of `seat` that use any card of `mask`."""
-        cache = self._cache[seat]
-        if not cache:
-            return
-        for size, (powers, plays, masks) in cache.items():
-            keep = [i for i, m in enumerate(masks) if not m & mask]
-            if len(keep) != len(masks):
-                cache[size] = (
-                    [powers[i] for i in keep],
-                    [plays[i] for i in keep],
-                    [masks[i] for i in keep],
-                )
+        return legal_plays(self.hands[seat], self.table, self.opening)
 
     def check(self, seat: int, action: Action) -> None:
         """Raise `IllegalAction` (specific message and code) if `action` is refused; change nothing."""
@@ -399,7 +393,7 @@ class BigTwoState:
             table=self.table,
             table_seat=self.table_seat,
             passes=self.passes,
-            trick=tuple(self.trick),
+            trick=self.trick,
             played=self.played_cards,
             must_include=THREE_OF_DIAMONDS if self.opening and not self.finished else None,
             deal=self.deal,
@@ -408,7 +402,6 @@ class BigTwoState:
             totals=tuple(self.totals),
             finished=self.finished,
             winners=self.winners,
-            legal=tuple(self.legal_actions(seat)) if seat is not None and seat == self.turn else (),
         )
 
     def snapshot(self) -> JSON:
@@ -456,8 +449,7 @@ class BigTwoState:
         state.played_cards = tuple(parse_cards(data["played"]))
         state.played = mask_of_cards(state.played_cards)
         state.hand_cards = [cards_of_mask(h) for h in state.hands]
-        state._cache = [{} for _ in range(SEATS)]
-        state.trick = [TrickEntry(int(s), tuple(parse_cards(m))) for s, m in data["trick"]]
+        state.trick = tuple(TrickEntry(int(s), tuple(parse_cards(m))) for s, m in data["trick"])
         state.penalties = [tuple(p) for p in data["penalties"]]
         state.totals = [int(t) for t in data["totals"]]
         state.finished = bool(data["finished"])
@@ -472,7 +464,9 @@ class BigTwoState:
         require_seat(seat, SEATS)
         if self.finished:
             raise IllegalAction(
-                f"seat {seat} cannot {action}: the match is over", code="match_over", seat=seat
+                f"seat {seat} cannot {action}: the match is over",
+                code="bigtwo.match_over",
+                seat=seat,
             )
         if seat != self.turn:
             raise NotYourTurn(seat, self.turn)
@@ -502,7 +496,7 @@ class BigTwoState:
         cards = action.cards
         try:
             mask = mask_of_cards(cards)
-        except (KeyError, TypeError):
+        except (AttributeError, IndexError, KeyError, TypeError):
             mask = -1
         if mask > 0 and mask.bit_count() == len(cards) and not mask & ~self.hands[seat]:
             combo = classify_mask(mask)
@@ -581,7 +575,7 @@ class BigTwoState:
 
     def _pass(self, seat: int) -> list[Event]:
         self.passes += 1
-        self.trick.append(TrickEntry(seat, ()))
+        self.trick += (TrickEntry(seat, ()),)
         events: list[Event] = [Passed(seat=seat)]
         if self.passes == SEATS - 1:
             leader = self.table_seat
@@ -589,7 +583,7 @@ class BigTwoState:
             self.table = None
             self.table_seat = None
             self.passes = 0
-            self.trick = []
+            self.trick = ()
             self.leader = self.turn = leader
             events.append(TableCleared(leader=leader))
         else:
@@ -601,7 +595,6 @@ class BigTwoState:
         left = self.counts[seat] = self.counts[seat] - combo.size
         self.played |= combo.mask
         self.hand_cards[seat] = cards_of_mask(hand)
-        self._forget(seat, combo.mask)
         self.opening = False
         if self.table is None:
             self.leader = seat
@@ -609,7 +602,7 @@ class BigTwoState:
         self.table_seat = seat
         self.passes = 0
         self.played_cards += cards
-        self.trick.append(TrickEntry(seat, cards))
+        self.trick += (TrickEntry(seat, cards),)
         events: list[Event] = [Played(seat=seat, cards=cards, combo=combo.kind, cards_left=left)]
         if hand:
             self.turn = (seat + 1) % SEATS
@@ -633,7 +626,7 @@ class BigTwoState:
         self.turn = self.leader = None
         self.table = None
         self.table_seat = None
-        self.trick = []
+        self.trick = ()
         events.append(MatchEnded(winners=self.winners, totals=tuple(self.totals)))
         return events
 
@@ -648,7 +641,6 @@ class BigTwoState:
             seat = (dealer + 1 + i) % SEATS
             hand = mask_of_cards(cards[i::SEATS])
             self.hands[seat] = hand
-            self._cache[seat] = {}
             self.hand_cards[seat] = cards_of_mask(hand)
             self.counts[seat] = HAND_SIZE
             if hand & 1:
@@ -660,7 +652,7 @@ class BigTwoState:
         self.opening = True
         self.played = 0
         self.played_cards = ()
-        self.trick = []
+        self.trick = ()
         return events
 
 

@@ -89,11 +89,15 @@ def cards_of_mask(mask: int) -> tuple[Card, ...]:
     return out
 
 
+_BIT_OF_CODE: Final = [1 << k for k in _KEY_OF_CODE]
+
+
 def mask_of_cards(cards: Iterable[Card]) -> int:
     """The bitmask of `cards` (duplicates collapse: compare popcount with the count to spot them)."""
     mask = 0
+    bits = _BIT_OF_CODE
     for card in cards:
-        mask |= BIT_OF_CARD[card]
+        mask |= bits[card.code]
     return mask
 
 
@@ -280,7 +284,7 @@ def combos_of_size(hand: int, size: int) -> list[Combo]:
         return []
     combos = [c for c in map(classify_mask, masks) if c is not None]
     if size == 5:
-        combos.sort(key=_power)
+        combos.sort(key=_power_then_mask)
     if len(_SIZED) >= 50_000:
         _SIZED.clear()
     _SIZED[key] = combos
@@ -292,5 +296,5 @@ def all_combos(hand: int) -> list[Combo]:
     return [c for size in (1, 2, 3, 5) for c in combos_of_size(hand, size)]
 
 
-def _power(combo: Combo) -> int:
-    return combo.power
+def _power_then_mask(combo: Combo) -> tuple[int, int]:
+    return (combo.power, combo.mask)

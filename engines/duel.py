@@ -567,6 +567,14 @@ class DuelState:
 
     def _settle(self, folded: int | None) -> list[Event]:
         events: list[Event] = []
+        # With a larger ante setting, a short (all-in) ante leaves part of the other unmatched.
+        matched_ante = min(self.antes)
+        for seat in range(SEATS):
+            extra = self.antes[seat] - matched_ante
+            if extra:
+                self.antes[seat] = matched_ante
+                self.chips[seat] += extra
+                events.append(ChipsReturned(seat=seat, amount=extra))
         pot = sum(self.antes) + sum(self.bets)
         locked = tuple(self._locked_card(s) for s in range(SEATS))
         if folded is not None:

@@ -17,8 +17,10 @@ of hand ``h`` uses ``Random(f"{match_seed}:{h}")``, whose seed is reported in
 `DealStarted.seed`. A snapshot therefore needs no RNG internals.
 
 For simulations, ``reset_stacks=True`` puts every stack back to its starting
-value after each hand, so the match never ends and every hand is played at
-the same depth (this is what `deucebot simulate holdem` uses).
+value after each hand, so every hand is played at the same depth, and
+``max_hands`` ends the match after that many hands (the winners are then the
+seats with the most chips). `deucebot simulate holdem` uses both: 1000 chips
+(50 big blinds) restored every hand, 25 hands per seat per match.
 """
 
 from __future__ import annotations
@@ -32,6 +34,7 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from engines.base import (
     JSON,
+    ChipsBought,
     DealSettled,
     DealStarted,
     Event,
@@ -94,6 +97,12 @@ class HoldemConfig(BaseModel):
     )
     reset_stacks: bool = Field(
         False, description="restore every starting stack after each hand (simulations)"
+    )
+    max_hands: int | None = Field(
+        None,
+        ge=1,
+        description="end the match after this many hands (simulations); None: play until one "
+        "player holds every chip",
     )
 
     @model_validator(mode="after")
@@ -305,7 +314,8 @@ class HoldemState:
 
         `first_deck` stacks the first hand's deck (top card first; dealt one card at a time
         from the seat after the button, then burn and board cards): for tests and replays of
-        recorded hands. The first hand's events are kept in `opening_events`.
+        recorded hands. The buy-ins (`ChipsBought`) and the first hand's events are kept in
+        `opening_events`.
         """
         self.config = config
         self.match_seed = rng.getrandbits(64)
@@ -317,7 +327,12 @@ class HoldemState:
         self.finished = False
         self.winners: tuple[int, ...] = ()
         self._clear_hand()
-        self.opening_events: list[Event] = self._start_hand(first_deck)
+        buy_ins: list[Event] = [
+            ChipsBought(seat=seat, amount=chips, reason="buy-in")
+            for seat, chips in enumerate(self.stacks)
+            if chips > 0
+        ]
+        self.opening_events: list[Event] = buy_ins + self._start_hand(first_deck)
 
     def _clear_hand(self) -> None:
         n = self.config.seats
@@ -548,9 +563,11 @@ class HoldemState:
             for seat in range(n):
                 if self.hand_start[seat] > 0 and self.stacks[seat] == 0:
                     events.append(Eliminated(seat=seat))
-        if sum(1 for s in self.stacks if s > 0) < 2:
+        limit = self.config.max_hands
+        if sum(1 for s in self.stacks if s > 0) < 2 or (limit is not None and self.hand >= limit):
             self.finished = True
-            self.winners = tuple(s for s in range(n) if self.stacks[s] > 0)
+            top = max(self.stacks)
+            self.winners = tuple(s for s in range(n) if self.stacks[s] == top)
             self.round.to_act = None
             events.append(MatchEnded(winners=self.winners, totals=tuple(self.stacks)))
             return
@@ -688,7 +705,9 @@ def _figures(event: Event, state: Any) -> dict[str, list[float]]:
 
 
 def _sim_config(seats: int) -> HoldemConfig:
-    return HoldemConfig(seats=seats, reset_stacks=True)
+    # Every hand at 50 big blinds deep; a "match" of 25 hands per seat lets `--rotate` move
+    # the policies round the table.
+    return HoldemConfig(seats=seats, reset_stacks=True, max_hands=25 * seats)
 
 
 def _new_state(config: HoldemConfig, rng: random.Random) -> HoldemState:
@@ -696,9 +715,11 @@ def _new_state(config: HoldemConfig, rng: random.Random) -> HoldemState:
 
 
 def _policies() -> dict[str, Any]:
-    from engines.ai import holdem as ai
+    import importlib
 
-    return dict(ai.POLICIES)
+    # Imported late: the AI module imports this one for the view types.
+    module = importlib.import_module("engines.ai.holdem")
+    return dict(module.POLICIES)
 
 
 class _LazyPolicies(Mapping[str, Any]):

@@ -46,9 +46,7 @@ from storage.migrate import migrate
 
 Statement = tuple[str, tuple[Any, ...]]
 
-_INSERT_ACTION = (
-    "INSERT INTO actions (match_id, seq, deal, seat, action, actor, at) VALUES (?, ?, ?, ?, ?, ?, ?)"
-)
+_INSERT_ACTION = "INSERT INTO actions (match_id, seq, deal, seat, action, actor, at) VALUES (?, ?, ?, ?, ?, ?, ?)"
 _INSERT_DEAL = "INSERT INTO deals (match_id, deal, dealer, seed, first_seq) VALUES (?, ?, ?, ?, ?)"
 _INSERT_CHIP = (
     "INSERT INTO chip_ledger (guild, game, match_id, hand, seat, player_id, is_ai, delta, reason, at)"
@@ -107,7 +105,7 @@ def _deal_row(deal: DealRecord, match_id: int | None = None) -> tuple[Any, ...]:
         deal.match_id if match_id is None else match_id,
         deal.deal,
         deal.dealer,
-        deal.seed,
+        str(deal.seed),
         deal.first_seq,
     )
 
@@ -123,20 +121,36 @@ def commit_statements(commit: ActionCommit) -> list[Statement]:
     out += [
         (
             _INSERT_PENALTY,
-            (p.guild, p.game, p.match_id, p.deal, p.seat, p.player_id, int(p.is_ai), p.penalty, p.at),
+            (
+                p.guild,
+                p.game,
+                p.match_id,
+                p.deal,
+                p.seat,
+                p.player_id,
+                int(p.is_ai),
+                p.penalty,
+                p.at,
+            ),
         )
         for p in commit.penalties
     ]
     if commit.result is not None:
         r = commit.result
         out.append(
-            (_FINISH_MATCH, (r.finished_at, json.dumps(r.winners), json.dumps(r.totals), r.match_id))
+            (
+                _FINISH_MATCH,
+                (r.finished_at, json.dumps(r.winners), json.dumps(r.totals), r.match_id),
+            )
         )
     if commit.status is None:
         out.append((_SET_TIMER, (commit.deadline, commit.deadline_turn, commit.table_id)))
     else:
         out.append(
-            (_SET_TIMER_STATUS, (commit.deadline, commit.deadline_turn, commit.status, commit.table_id))
+            (
+                _SET_TIMER_STATUS,
+                (commit.deadline, commit.deadline_turn, commit.status, commit.table_id),
+            )
         )
     out += [(_UPSERT_SEAT, _seat_row(commit.table_id, s)) for s in commit.seats]
     return out
@@ -162,7 +176,7 @@ def _match(row: aiosqlite.Row) -> MatchRecord:
         id=row["id"],
         table_id=row["table_id"],
         number=row["number"],
-        seed=row["seed"],
+        seed=int(row["seed"]),
         config=json.loads(row["config"]),
         first_seq=row["first_seq"],
         started_at=row["started_at"],
@@ -270,7 +284,9 @@ class SqliteStorage:
             except BaseException:
                 await db.execute("ROLLBACK")
                 raise
-        return TableRecord(table_id, guild, place, game, dict(settings), dict(options), "lobby", now)
+        return TableRecord(
+            table_id, guild, place, game, dict(settings), dict(options), "lobby", now
+        )
 
     async def save_seats(
         self,
@@ -314,7 +330,7 @@ class SqliteStorage:
                 cursor = await db.execute(
                     "INSERT INTO matches (table_id, number, seed, config, first_seq, started_at)"
                     " VALUES (?, ?, ?, ?, ?, ?)",
-                    (table_id, number, seed, json.dumps(config), first_seq, now),
+                    (table_id, number, str(seed), json.dumps(config), first_seq, now),
                 )
                 match_id = cursor.lastrowid
                 assert match_id is not None
@@ -325,9 +341,7 @@ class SqliteStorage:
                 await db.executemany(_UPSERT_SEAT, [_seat_row(table_id, s) for s in seats])
                 await db.executemany(_INSERT_DEAL, [_deal_row(d, match_id) for d in deals])
                 await db.executemany(_INSERT_CHIP, [_chip_row(c, match_id) for c in chips])
-                await db.execute(
-                    _SET_TIMER_STATUS, (deadline, deadline_turn, "playing", table_id)
-                )
+                await db.execute(_SET_TIMER_STATUS, (deadline, deadline_turn, "playing", table_id))
                 await db.execute("COMMIT")
             except BaseException:
                 await db.execute("ROLLBACK")
@@ -395,11 +409,11 @@ class SqliteStorage:
         """Change a table's status (and clear its timer when it stops)."""
         async with self._lock:
             if status == "stopped":
-                await self._transaction(
-                    [(_SET_TIMER_STATUS, (None, None, status, table_id))]
-                )
+                await self._transaction([(_SET_TIMER_STATUS, (None, None, status, table_id))])
             else:
-                await self._transaction([("UPDATE tables SET status = ? WHERE id = ?", (status, table_id))])
+                await self._transaction(
+                    [("UPDATE tables SET status = ? WHERE id = ?", (status, table_id))]
+                )
 
     async def set_timer(self, table_id: int, deadline: float | None, turn: int | None) -> None:
         """Store the table's turn deadline (or clear it)."""
@@ -450,11 +464,11 @@ class SqliteStorage:
 
     async def actions(self, match_id: int) -> list[ActionRecord]:
         """The match's action log in order."""
-        rows = await self._all(
-            "SELECT * FROM actions WHERE match_id = ? ORDER BY seq", (match_id,)
-        )
+        rows = await self._all("SELECT * FROM actions WHERE match_id = ? ORDER BY seq", (match_id,))
         return [
-            ActionRecord(r["match_id"], r["seq"], r["deal"], r["seat"], r["action"], r["actor"], r["at"])
+            ActionRecord(
+                r["match_id"], r["seq"], r["deal"], r["seat"], r["action"], r["actor"], r["at"]
+            )
             for r in rows
         ]
 
@@ -462,16 +476,27 @@ class SqliteStorage:
         """The match's deals in order."""
         rows = await self._all("SELECT * FROM deals WHERE match_id = ? ORDER BY deal", (match_id,))
         return [
-            DealRecord(r["match_id"], r["deal"], r["dealer"], r["seed"], r["first_seq"]) for r in rows
+            DealRecord(r["match_id"], r["deal"], r["dealer"], int(r["seed"]), r["first_seq"])
+            for r in rows
         ]
 
     async def chip_entries(self, match_id: int) -> list[ChipEntry]:
         """The match's chip-ledger rows in order."""
-        rows = await self._all("SELECT * FROM chip_ledger WHERE match_id = ? ORDER BY id", (match_id,))
+        rows = await self._all(
+            "SELECT * FROM chip_ledger WHERE match_id = ? ORDER BY id", (match_id,)
+        )
         return [
             ChipEntry(
-                r["guild"], r["game"], r["match_id"], r["hand"], r["seat"], r["player_id"],
-                bool(r["is_ai"]), r["delta"], r["reason"], r["at"],
+                r["guild"],
+                r["game"],
+                r["match_id"],
+                r["hand"],
+                r["seat"],
+                r["player_id"],
+                bool(r["is_ai"]),
+                r["delta"],
+                r["reason"],
+                r["at"],
             )
             for r in rows
         ]
@@ -483,8 +508,15 @@ class SqliteStorage:
         )
         return [
             PenaltyEntry(
-                r["guild"], r["game"], r["match_id"], r["deal"], r["seat"], r["player_id"],
-                bool(r["is_ai"]), r["penalty"], r["at"],
+                r["guild"],
+                r["game"],
+                r["match_id"],
+                r["deal"],
+                r["seat"],
+                r["player_id"],
+                bool(r["is_ai"]),
+                r["penalty"],
+                r["at"],
             )
             for r in rows
         ]
@@ -609,6 +641,6 @@ class SqliteStorage:
                 )
             )
         chip_lines.sort(key=lambda r: (-r.wins, -r.net_chips, r.name))
-        for line in chip_lines:
-            (board.ai if line.is_ai else board.humans).append(line)
+        for chip_line in chip_lines:
+            (board.ai if chip_line.is_ai else board.humans).append(chip_line)
         return board

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot.discord.board import hand_message
-from bot.discord.replies import reply_error, say
+from bot.discord.replies import in_time, reply_error, say
 from bot.i18n import t
 from bot.runtime import errors
 from engines.base import IllegalAction
@@ -122,9 +122,9 @@ async def _hint(
         return "💡 " + t("discord.hint.slow", lang), []
     cards = [str(c) for c in getattr(action, "cards", ()) or ()]
     if cards:
-        return "💡 " + t("discord.hint.play", lang, cards=" ".join(
-            c.pretty for c in action.cards
-        )), cards
+        return "💡 " + t(
+            "discord.hint.play", lang, cards=" ".join(c.pretty for c in action.cards)
+        ), cards
     return "💡 " + t("discord.hint.other", lang, action=str(action)), []
 
 
@@ -144,7 +144,7 @@ async def act_from_hand(
             await say(interaction, "⛔ " + t("discord.stale_table", lang))
             return
         seat = seat_for(table, interaction)
-        await table.act(str(interaction.user.id), text, turn)
+        await in_time(interaction, table.act(str(interaction.user.id), text, turn))
         note = "✅ " + t("discord.done", lang, action=describe(text))
         if _is_ephemeral_hand(interaction):
             await _edit_hand(interaction, hand_message(table, seat, lang, sort, note=note))
@@ -154,14 +154,12 @@ async def act_from_hand(
         await reply_error(bot, interaction, error)
 
 
-async def act_from_command(
-    bot: Deucebot, interaction: discord.Interaction, text: str
-) -> None:
+async def act_from_command(bot: Deucebot, interaction: discord.Interaction, text: str) -> None:
     """Act for the user's seat at the channel's table from a slash command."""
     lang = bot.language(interaction)
     table = bot.tables.get(str(interaction.channel_id))
     seat_for(table, interaction)
-    await table.act(str(interaction.user.id), text, table.turn)
+    await in_time(interaction, table.act(str(interaction.user.id), text, table.turn))
     await say(interaction, "✅ " + t("discord.done", lang, action=describe(text)))
 
 

@@ -73,7 +73,8 @@ def board_message(
     if view is None:
         embed.title = t("discord.board.lobby_title", lang, game=spec.title)
         lines = [
-            t("discord.board.seat_line", lang, seat=i + 1, name=name) for i, name in enumerate(names)
+            t("discord.board.seat_line", lang, seat=i + 1, name=name)
+            for i, name in enumerate(names)
         ]
         embed.description = "\n".join(lines) + "\n\n" + t("discord.board.lobby_help", lang)
     else:
@@ -83,9 +84,13 @@ def board_message(
     if table.status == "stopped":
         embed.set_footer(text=t("discord.board.stopped", lang, table=table.id))
     else:
-        embed.set_footer(text=t("discord.board.footer", lang, table=table.id, turn=table.turn))
+        embed.set_footer(
+            text=t("discord.board.footer", lang, table=table.id, deal=table.deal, turn=table.turn)
+        )
     if recent:
-        embed.add_field(name=t("discord.board.recent", lang), value="\n".join(recent)[-1000:], inline=False)
+        embed.add_field(
+            name=t("discord.board.recent", lang), value="\n".join(recent)[-1000:], inline=False
+        )
     content = ""
     to_act = table.to_act
     if to_act is not None and table.status == "playing":
@@ -94,7 +99,9 @@ def board_message(
         if who is not None and not table.seats[to_act].ai_plays:
             content = t("discord.board.turn_human", lang, mention=f"<@{who}>")
             if table.deadline is not None and table.deadline_turn == table.turn:
-                content += " " + t("discord.board.deadline", lang, stamp=f"<t:{int(table.deadline)}:R>")
+                content += " " + t(
+                    "discord.board.deadline", lang, stamp=f"<t:{int(table.deadline)}:R>"
+                )
         else:
             content = t("discord.board.turn_ai", lang, name=name)
     elif table.status == "finished":
@@ -145,9 +152,13 @@ def hand_message(
     renderer = get_renderer(table.game)
     view = table.view(seat)
     cards = hand_cards(view, sort)
-    embed = discord.Embed(colour=HAND_COLOUR, title=t("discord.hand.title", lang, game=table.spec.title))
+    embed = discord.Embed(
+        colour=HAND_COLOUR, title=t("discord.hand.title", lang, game=table.spec.title)
+    )
     embed.description = renderer.hand(view, lang)[:4000]
-    embed.set_footer(text=t("discord.board.footer", lang, table=table.id, turn=table.turn))
+    embed.set_footer(
+        text=t("discord.board.footer", lang, table=table.id, deal=table.deal, turn=table.turn)
+    )
     message: dict[str, Any] = {"content": note, "embed": embed}
     if cards:
         message["file"] = discord.File(_bytes(cards), filename="hand.png")
@@ -167,11 +178,20 @@ def hand_message(
     my_turn = table.to_act == seat and table.status == "playing"
     play_label = t("discord.button.play", lang)
     if chosen:
-        play_label = t("discord.button.play_cards", lang, cards=" ".join(
-            next(card.pretty for card in cards if str(card) == c) for c in chosen
-        ))[:80]
+        play_label = t(
+            "discord.button.play_cards",
+            lang,
+            cards=" ".join(next(card.pretty for card in cards if str(card) == c) for c in chosen),
+        )[:80]
     buttons: list[discord.ui.Item[Any]] = [
-        PlayButton(table.id, table.turn, sort, ".".join(chosen), play_label, disabled=not (chosen and my_turn)),
+        PlayButton(
+            table.id,
+            table.turn,
+            sort,
+            ".".join(chosen),
+            play_label,
+            disabled=not (chosen and my_turn),
+        ),
         PassButton(table.id, table.turn, sort, t("discord.button.pass", lang)),
         HintButton(table.id, table.turn, sort, t("discord.button.hint", lang)),
         SortButton(table.id, table.turn, sort, t("discord.button.sort", lang)),

@@ -51,7 +51,9 @@ class _Outbox:
     task: asyncio.Task[None] | None = None
     board: discord.PartialMessage | None = None
     image_key: tuple[str, ...] | None = None
-    recent: collections.deque[str] = field(default_factory=lambda: collections.deque(maxlen=RECENT_LINES))
+    recent: collections.deque[str] = field(
+        default_factory=lambda: collections.deque(maxlen=RECENT_LINES)
+    )
     dms: collections.deque[tuple[int, int, str]] = field(default_factory=collections.deque)
     dm_wake: asyncio.Event = field(default_factory=asyncio.Event)
     dm_task: asyncio.Task[None] | None = None
@@ -108,7 +110,9 @@ class DiscordFront:
                 box.dirty = True
         box.wake.set()
 
-    async def private(self, table: Table, seat: int, player: Player, events: Sequence[Event]) -> None:
+    async def private(
+        self, table: Table, seat: int, player: Player, events: Sequence[Event]
+    ) -> None:
         """A seat's private events (its cards): DM the owner their hand."""
         self._queue_dm(table, seat)
 
@@ -133,9 +137,7 @@ class DiscordFront:
 
     async def settle(self) -> None:
         """Wait until every outbox is empty (tests and the benchmark)."""
-        while any(
-            box.ops or box.dirty or box.dms for box in self._boxes.values()
-        ):
+        while any(box.ops or box.dirty or box.dms for box in self._boxes.values()):
             await asyncio.sleep(0.01)
 
     async def close(self) -> None:

@@ -42,7 +42,14 @@ def _suit_shape(draw: ImageDraw.ImageDraw, suit: Suit, cx: float, cy: float, siz
     if suit is Suit.HEARTS:
         draw.ellipse((cx - 2 * r, cy - h, cx, cy - h + 2 * r), colour)
         draw.ellipse((cx, cy - h, cx + 2 * r, cy - h + 2 * r), colour)
-        draw.polygon([(cx - 2 * r + 0.5, cy - h + r * 1.2), (cx + 2 * r - 0.5, cy - h + r * 1.2), (cx, cy + h)], colour)
+        draw.polygon(
+            [
+                (cx - 2 * r + 0.5, cy - h + r * 1.2),
+                (cx + 2 * r - 0.5, cy - h + r * 1.2),
+                (cx, cy + h),
+            ],
+            colour,
+        )
         return
     stem = [(cx, cy), (cx - h * 0.45, cy + h), (cx + h * 0.45, cy + h)]
     if suit is Suit.SPADES:

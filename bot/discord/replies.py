@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
-from typing import TYPE_CHECKING, Any
+from collections.abc import Awaitable
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import discord
 from discord import app_commands
@@ -16,6 +18,7 @@ if TYPE_CHECKING:
     from bot.discord.client import Deucebot
 
 log = logging.getLogger("deucebot.discord")
+T = TypeVar("T")
 
 
 def frozen_view(*items: discord.ui.Item[Any]) -> discord.ui.View:
@@ -53,7 +56,9 @@ def refusal_text(error: BaseException, lang: str) -> str:
     return "⚠️ " + t("discord.internal_error", lang)
 
 
-async def reply_error(bot: Deucebot, interaction: discord.Interaction, error: BaseException) -> None:
+async def reply_error(
+    bot: Deucebot, interaction: discord.Interaction, error: BaseException
+) -> None:
     """Answer a refusal privately; log anything that is not an expected refusal."""
     original = error.original if isinstance(error, app_commands.CommandInvokeError) else error
     expected = isinstance(
@@ -69,3 +74,26 @@ async def reply_error(bot: Deucebot, interaction: discord.Interaction, error: Ba
         await say(interaction, refusal_text(original, bot.language(interaction)))
     except discord.HTTPException:
         log.warning("could not answer interaction %s", interaction.id)
+
+
+DEFER_AFTER = 1.5
+"""Seconds of work after which an interaction is deferred (Discord's window is 3 s)."""
+
+
+async def in_time(
+    interaction: discord.Interaction, work: Awaitable[T], *, public: bool = False
+) -> T:
+    """Await `work` (an action, a database write); if it takes longer than `DEFER_AFTER`,
+    defer the interaction first so Discord never shows "This interaction failed". The
+    answer then goes out as a followup (`say`) or an edit of the original (`edit_hand`)."""
+    task = asyncio.ensure_future(work)
+    done, _ = await asyncio.wait({task}, timeout=DEFER_AFTER)
+    if not done and not interaction.response.is_done():
+        try:
+            if interaction.type is discord.InteractionType.component:
+                await interaction.response.defer()
+            else:
+                await interaction.response.defer(ephemeral=not public, thinking=True)
+        except discord.HTTPException:
+            log.warning("could not defer interaction %s", interaction.id)
+    return await task

@@ -31,7 +31,9 @@ def _bot(interaction: discord.Interaction) -> Deucebot:
     return client
 
 
-class HandButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"db:hand:(?P<table>\d+):(?P<turn>\d+)"):
+class HandButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"db:hand:(?P<table>\d+):(?P<turn>\d+)"
+):
     """The board's "My hand" button: the clicker's hand and controls, ephemerally."""
 
     def __init__(self, table: int, turn: int, label: str = "My hand") -> None:
@@ -116,7 +118,13 @@ class PlayButton(
     """Play the cards chosen in the menu (they are carried in the custom id)."""
 
     def __init__(
-        self, table: int, turn: int, sort: str, cards: str, label: str = "Play", disabled: bool = False
+        self,
+        table: int,
+        turn: int,
+        sort: str,
+        cards: str,
+        label: str = "Play",
+        disabled: bool = False,
     ) -> None:
         """A Play button for `cards` (``3D.3S``; empty while nothing is chosen)."""
         self.table, self.turn, self.sort, self.cards = table, turn, sort, cards
@@ -172,7 +180,9 @@ class PassButton(
         """Pass for the clicker's seat."""
         from bot.discord.actions import act_from_hand
 
-        await act_from_hand(_bot(interaction), interaction, self.table, self.turn, "pass", self.sort)
+        await act_from_hand(
+            _bot(interaction), interaction, self.table, self.turn, "pass", self.sort
+        )
 
 
 class HintButton(
@@ -205,7 +215,13 @@ class HintButton(
         from bot.discord.actions import show_hand
 
         await show_hand(
-            _bot(interaction), interaction, self.table, self.sort, edit=True, hint=True, turn=self.turn
+            _bot(interaction),
+            interaction,
+            self.table,
+            self.sort,
+            edit=True,
+            hint=True,
+            turn=self.turn,
         )
 
 

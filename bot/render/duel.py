@@ -65,6 +65,11 @@ class DuelRenderer:
                 if view.locked[seat]
                 else t("duel.board.choosing", lang)
             )
+            if view.phase == "over":
+                lines.append(
+                    t("duel.board.seat_over", lang, name=_name(names, seat), chips=view.chips[seat])
+                )
+                continue
             marker = "▶ " if view.to_act == seat else "  "
             first = t("duel.board.first", lang) if view.first == seat else ""
             lines.append(

@@ -50,7 +50,9 @@ def already_seated(player: str, seat: int) -> TableError:
 
 def seat_taken(seat: int, name: str) -> TableError:
     """Another human holds that seat."""
-    return TableError(f"seat {seat + 1} is taken by {name}", code="seat_taken", seat=seat, name=name)
+    return TableError(
+        f"seat {seat + 1} is taken by {name}", code="seat_taken", seat=seat, name=name
+    )
 
 
 def no_such_seat(seat: int, seats: int) -> TableError:

@@ -90,7 +90,9 @@ class Front(Protocol):
         """Events everybody at the table's place may see (already committed)."""
         ...
 
-    async def private(self, table: Table, seat: int, player: Player, events: Sequence[Event]) -> None:
+    async def private(
+        self, table: Table, seat: int, player: Player, events: Sequence[Event]
+    ) -> None:
         """Events only the owner of `seat` may see (their cards)."""
         ...
 
@@ -105,7 +107,9 @@ class NullFront:
     async def public(self, table: Table, events: Sequence[Event]) -> None:
         """Ignore public events."""
 
-    async def private(self, table: Table, seat: int, player: Player, events: Sequence[Event]) -> None:
+    async def private(
+        self, table: Table, seat: int, player: Player, events: Sequence[Event]
+    ) -> None:
         """Ignore private events."""
 
     async def refresh(self, table: Table) -> None:
@@ -124,7 +128,9 @@ class RecordingFront:
         """Record public events."""
         self.log.extend(("public", table.id, None, e) for e in events)
 
-    async def private(self, table: Table, seat: int, player: Player, events: Sequence[Event]) -> None:
+    async def private(
+        self, table: Table, seat: int, player: Player, events: Sequence[Event]
+    ) -> None:
         """Record private events with their seat."""
         self.log.extend(("private", table.id, seat, e) for e in events)
 

@@ -115,7 +115,8 @@ class TableManager:
             count = opts.seats or spec.default_seats
         if not spec.min_seats <= count <= spec.max_seats:
             raise errors.bad_settings(
-                spec.name, f"{spec.name} takes {spec.min_seats}-{spec.max_seats} players, not {count}"
+                spec.name,
+                f"{spec.name} takes {spec.min_seats}-{spec.max_seats} players, not {count}",
             )
         policy = opts.ai_policy or spec.default_policy
         if policy not in spec.policies:

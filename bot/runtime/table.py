@@ -14,7 +14,6 @@ only then are the events handed to the front. A refused action writes nothing.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import random
 import time
@@ -134,9 +133,7 @@ class Seat:
     def from_record(cls, record: SeatRecord) -> Seat:
         """Rebuild a seat from storage."""
         owner = Player(record.player_id, record.name) if record.player_id is not None else None
-        return cls(
-            record.seat, owner, record.policy, record.name, record.away, record.timeouts
-        )
+        return cls(record.seat, owner, record.policy, record.name, record.away, record.timeouts)
 
 
 def ai_name(policy: str, seat: int) -> str:
@@ -292,7 +289,9 @@ class Table:
                 events.append(SeatAway(seat=index, name=seat.name, reason="left"))
             else:
                 new = replace(seat, owner=None, name=ai_name(seat.policy, index), away=False)
-            deadline, deadline_turn = self._deadline_for([*self.seats[:index], new, *self.seats[index + 1 :]])
+            deadline, deadline_turn = self._deadline_for(
+                [*self.seats[:index], new, *self.seats[index + 1 :]]
+            )
             await self._storage.save_seats(self.id, [new.record()])
             await self._storage.set_timer(self.id, deadline, deadline_turn)
             self.seats[index] = new
@@ -434,7 +433,9 @@ class Table:
         except ValueError as error:
             raise errors.malformed_action(action, str(error)) from error
 
-    def _deadline_for(self, seats: Sequence[Seat], turn: int | None = None) -> tuple[float | None, int | None]:
+    def _deadline_for(
+        self, seats: Sequence[Seat], turn: int | None = None
+    ) -> tuple[float | None, int | None]:
         """The turn deadline after a change: only a human-played seat to act gets a timer."""
         seconds = self.options.turn_seconds
         if seconds <= 0 or self.status != "playing" or self.state is None:
@@ -457,7 +458,10 @@ class Table:
         state = self.spec.new_state(config, random.Random(seed))
         number = (self.match.number + 1) if self.match else 1
         opening = opening_events(state)
-        credits = [MatchPlayer(s.index, *credit_id(s), name=s.name) for s in self.seats]
+        credits = []
+        for s in self.seats:
+            player_id, is_ai = credit_id(s)
+            credits.append(MatchPlayer(s.index, player_id, s.name, is_ai))
         # A new match skips one turn number so no click made for the old match can match.
         first_seq = self.turn + 1 if self.match is not None else self.turn
         now = self._clock.now()
@@ -513,21 +517,50 @@ class Table:
             elif isinstance(event, ChipsBought):
                 who = credits[event.seat]
                 chips.append(
-                    ChipEntry(self.guild, self.game, match_id, deal, event.seat, who.player_id,
-                              who.is_ai, event.amount, event.reason, now)
+                    ChipEntry(
+                        self.guild,
+                        self.game,
+                        match_id,
+                        deal,
+                        event.seat,
+                        who.player_id,
+                        who.is_ai,
+                        event.amount,
+                        event.reason,
+                        now,
+                    )
                 )
             elif isinstance(event, DealSettled):
                 for seat, delta in enumerate(event.chips or ()):
                     who = credits[seat]
                     chips.append(
-                        ChipEntry(self.guild, self.game, match_id, event.deal, seat,
-                                  who.player_id, who.is_ai, delta, "hand", now)
+                        ChipEntry(
+                            self.guild,
+                            self.game,
+                            match_id,
+                            event.deal,
+                            seat,
+                            who.player_id,
+                            who.is_ai,
+                            delta,
+                            "hand",
+                            now,
+                        )
                     )
                 for seat, penalty in enumerate(event.penalties or ()):
                     who = credits[seat]
                     penalties.append(
-                        PenaltyEntry(self.guild, self.game, match_id, event.deal, seat,
-                                     who.player_id, who.is_ai, penalty, now)
+                        PenaltyEntry(
+                            self.guild,
+                            self.game,
+                            match_id,
+                            event.deal,
+                            seat,
+                            who.player_id,
+                            who.is_ai,
+                            penalty,
+                            now,
+                        )
                     )
         return deals, chips, penalties, deal
 
@@ -639,7 +672,10 @@ class Table:
 
     def _arm_timer(self) -> None:
         if self._timer_task is not None and not self._timer_task.done():
-            if getattr(self._timer_task, "deucebot_for", None) == (self.deadline, self.deadline_turn):
+            if getattr(self._timer_task, "deucebot_for", None) == (
+                self.deadline,
+                self.deadline_turn,
+            ):
                 return
             self._timer_task.cancel()
         self._timer_task = None
@@ -662,6 +698,11 @@ class Table:
         if index is None or not self.seats[index].ai_plays:
             return
         self._ai_task = asyncio.get_running_loop().create_task(self._ai_turns())
+        self._ai_task.add_done_callback(self._log_failure)
+
+    def _log_failure(self, task: asyncio.Task[Any]) -> None:
+        if not task.cancelled() and task.exception() is not None:
+            log.error("table %s: background task failed", self.id, exc_info=task.exception())
 
     async def _ai_turns(self) -> None:
         """Play AI turns until a human must act or the match ends."""
@@ -720,4 +761,3 @@ def replay(
             if isinstance(event, DealStarted):
                 deal = event.deal
     return state, deal
-

@@ -8,8 +8,10 @@ players quickly, for the `strong` player's search.
 from __future__ import annotations
 
 import random
+from itertools import combinations, product
 
 from engines.bigtwo_combos import (
+    STRAIGHT_RANKS,
     Combo,
     classify_mask,
     combos_of_size,
@@ -27,9 +29,9 @@ def greedy_move(hand: int, table: Combo | None) -> int:
     if table is None:
         low = hand & -hand
         if hand.bit_count() >= 5:
-            for combo in combos_of_size(hand, 5):
-                if combo.mask & low:
-                    return combo.mask
+            five = lowest_five_with(hand, low)
+            if five:
+                return five
         rank_shift = ((low.bit_length() - 1) >> 2) * 4
         nibble = hand >> rank_shift & 0xF
         count = nibble.bit_count()
@@ -52,11 +54,85 @@ def greedy_move(hand: int, table: Combo | None) -> int:
             if combo.power > power:
                 return combo.mask
         return 0
-    for mask in same_rank_sets(hand, size):
-        combo = classify_mask(mask)
-        if combo is not None and combo.power > power:
-            return mask
+    if size == 2:
+        # A pair's power is the key of its higher card: start at the table's rank.
+        for r in range(power >> 2, 13):
+            nibble = hand >> (r * 4) & 0xF
+            if nibble.bit_count() >= 2:
+                for sub in _PAIRS_OF_NIBBLE[nibble]:
+                    mask = sub << (r * 4)
+                    if mask.bit_length() - 1 > power:
+                        return mask
+        return 0
+    for r in range(power + 1, 13):  # a triple's power is its rank
+        nibble = hand >> (r * 4) & 0xF
+        if nibble.bit_count() >= 3:
+            return _TRIPLES_OF_NIBBLE[nibble][0] << (r * 4)
     return 0
+
+
+def _subsets(nibble: int, size: int) -> tuple[int, ...]:
+    return tuple(
+        sorted(sum(c) for c in combinations([b for b in (1, 2, 4, 8) if nibble & b], size))
+    )
+
+
+_PAIRS_OF_NIBBLE = tuple(_subsets(n, 2) for n in range(16))
+_TRIPLES_OF_NIBBLE = tuple(_subsets(n, 3) for n in range(16))
+
+
+_SUIT_MASKS = tuple(sum(1 << (r * 4 + s) for r in range(13)) for s in range(4))
+_STRAIGHTS_WITH = tuple(tuple(ranks for ranks in STRAIGHT_RANKS if r in ranks) for r in range(13))
+
+
+def lowest_five_with(hand: int, card: int) -> int:
+    """The lowest five-card combination of `hand` that holds `card` (a one-bit mask), or 0."""
+    r = (card.bit_length() - 1) >> 2
+    nibbles = [hand >> (x * 4) & 0xF for x in range(13)]
+    found: list[int] = []
+    for ranks in _STRAIGHTS_WITH[r]:
+        if all(nibbles[x] for x in ranks):
+            choices = [
+                [card] if x == r else [b << (x * 4) for b in (1, 2, 4, 8) if nibbles[x] & b]
+                for x in ranks
+            ]
+            found.extend(sum(p) for p in product(*choices))
+    suited = hand & _SUIT_MASKS[(card.bit_length() - 1) & 3] & ~card
+    if suited.bit_count() >= 4:
+        bits = [b for b in _bits(suited)]
+        found.extend(card | sum(c) for c in combinations(bits, 4))
+    own = nibbles[r].bit_count()
+    if own >= 2:
+        rest = hand & ~(0xF << (r * 4))
+        for size, other in ((3, 2), (2, 3)):
+            if own < size:
+                continue
+            mine = [m for m in same_rank_sets(hand & (0xF << (r * 4)), size) if m & card]
+            theirs = same_rank_sets(rest, other)
+            found.extend(m | t for m in mine for t in theirs)
+    if own == 4:
+        rest = hand & ~(0xF << (r * 4))
+        if rest:
+            found.append((0xF << (r * 4)) | (rest & -rest))
+    for x in range(13):
+        if nibbles[x] == 0xF and x != r:
+            found.append((0xF << (x * 4)) | card)
+    best = 0
+    best_key = (1 << 60, 0)
+    for mask in found:
+        combo = classify_mask(mask)
+        if combo is not None and (combo.power, mask) < best_key:
+            best, best_key = mask, (combo.power, mask)
+    return best
+
+
+def _bits(mask: int) -> list[int]:
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low)
+        mask ^= low
+    return out
 
 
 def play_out(

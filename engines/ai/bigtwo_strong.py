@@ -39,12 +39,13 @@ def plan(hand: int) -> tuple[Combo, ...]:
     """The hand split into the fewest plays (ties: fewer loose low singles), lowest first."""
     best_score, best = _rest_plan(hand, ())
     fives = combos_of_size(hand, 5)
+    pairs_of_fives = len(fives) <= 40  # bounds the work for hands rich in straights
     for i, first in enumerate(fives):
         left = hand & ~first.mask
         score, combos = _rest_plan(left, (first,))
         if score < best_score:
             best_score, best = score, combos
-        for second in fives[i + 1 :]:
+        for second in fives[i + 1 :] if pairs_of_fives else ():
             if second.mask & first.mask:
                 continue
             score, combos = _rest_plan(left & ~second.mask, (first, second))
@@ -53,7 +54,9 @@ def plan(hand: int) -> tuple[Combo, ...]:
     return best
 
 
-def _rest_plan(hand: int, fives: tuple[Combo, ...]) -> tuple[tuple[int, int, int], tuple[Combo, ...]]:
+def _rest_plan(
+    hand: int, fives: tuple[Combo, ...]
+) -> tuple[tuple[int, int, int], tuple[Combo, ...]]:
     """Split what is left after the five-card hands by rank: triples, pairs, singles."""
     combos = list(fives)
     low_singles = 0
@@ -224,9 +227,17 @@ class StrongPolicy:
 
     name = "strong"
 
-    def __init__(self, rng: random.Random, rollouts: int = 160, max_candidates: int = 7) -> None:
-        """`rollouts` play-outs per decision in total, spread over the candidates."""
+    def __init__(
+        self,
+        rng: random.Random,
+        rollouts: int = 160,
+        max_candidates: int = 7,
+        win_bonus: float = 0.0,
+    ) -> None:
+        """`rollouts` play-outs per decision in total, spread over the candidates; a won deal
+        counts as a penalty of `-win_bonus` (winning matters beyond the penalty it saves)."""
         self.rng = rng
+        self.win_bonus = win_bonus
         self.rollouts = rollouts
         self.max_candidates = max_candidates
         self.fallback = HeuristicPolicy(rng)
@@ -256,7 +267,8 @@ class StrongPolicy:
         for _ in range(samples):
             dealt = deal_unseen(self.rng, unseen, counts, hands, seat)
             for i, move in enumerate(candidates):
-                totals[i] += _after(dealt, seat, move, table, table_seat, view.passes)
+                result = _after(dealt, seat, move, table, table_seat, view.passes)
+                totals[i] += result if result else -self.win_bonus
         best = min(range(len(candidates)), key=lambda i: (totals[i], i))
         return _action(candidates[best])
 

@@ -114,8 +114,24 @@ class _Memory:
     deal: int = -1
     opp_aggressive: bool = False
     seat: int | None = None
+    my_aggressive: bool = False
+    opp_checked: bool = False
+    checked_strength: list[float] = field(default_factory=list)
     aggressive_strength: list[float] = field(default_factory=list)
     mixed_locks: list[bool] = field(default_factory=list)
+    folds_to_my_bets: list[bool] = field(default_factory=list)
+    calling_strength: list[float] = field(default_factory=list)
+
+    def trim(self, keep: int = 40) -> None:
+        """Keep only the latest observations, so the memory follows a changing opponent."""
+        for series in (
+            self.checked_strength,
+            self.aggressive_strength,
+            self.mixed_locks,
+            self.folds_to_my_bets,
+            self.calling_strength,
+        ):
+            del series[:-keep]
 
 
 class StrongPolicy:
@@ -123,7 +139,7 @@ class StrongPolicy:
 
     name = "strong"
 
-    KEEP_WEIGHT = 0.45
+    KEEP_WEIGHT = 1.0
     """How much the kept card's future strength counts against winning now."""
     BLUFF_RATE = 0.3
     """How often a weak card bets when checking would likely lose."""
@@ -150,18 +166,48 @@ class StrongPolicy:
                     mem.aggressive_strength.append(BASE_STRENGTH[int(card.rank)])
                 if last.signals[opp] == (1, 1):
                     mem.mixed_locks.append(is_up(card))
-                mem.aggressive_strength = mem.aggressive_strength[-40:]
-                mem.mixed_locks = mem.mixed_locks[-40:]
+                if mem.opp_checked:
+                    mem.checked_strength.append(BASE_STRENGTH[int(card.rank)])
+                if mem.my_aggressive:
+                    mem.folds_to_my_bets.append(last.folded == opp)
+                    if last.folded != opp:
+                        mem.calling_strength.append(BASE_STRENGTH[int(card.rank)])
+                mem.trim()
             mem.deal = view.deal
-            mem.opp_aggressive = False
+            mem.opp_aggressive = mem.my_aggressive = mem.opp_checked = False
         if view.bets[opp] > 0:
             mem.opp_aggressive = True
+        if self._opp_checked_now(view):
+            mem.opp_checked = True
+
+    @staticmethod
+    def _opp_checked_now(view: DuelView) -> bool:
+        """True when the opponent, first to act, checked to this player."""
+        return view.phase == "bet" and view.first != view.seat and not any(view.bets)
+
+    def _opp_check_means_weak(self) -> float:
+        """How much an opponent's check means weakness: 0 (random) to about 3."""
+        seen = self.memory.checked_strength
+        mean = (sum(seen) + 0.4 * 4) / (len(seen) + 4)
+        return max(0.0, min(3.0, (0.5 - mean) * 10))
 
     def _opp_reads_strength(self) -> float:
         """How much an opponent's bet means strength: 0 (random bettor) to about 3 (honest)."""
         seen = self.memory.aggressive_strength
         mean = (sum(seen) + 0.75 * 4) / (len(seen) + 4)
         return max(0.0, min(3.0, (mean - 0.5) * 10))
+
+    def _looseness(self) -> float:
+        """0 for an opponent who calls bets with strong cards only, 1 for one who calls with
+        anything (judged from the cards it showed after calling this player's bets)."""
+        seen = self.memory.calling_strength
+        mean = (sum(seen) + 0.75 * 4) / (len(seen) + 4)
+        return max(0.0, min(1.0, (0.72 - mean) / 0.17))
+
+    def _fold_rate(self) -> float:
+        """How often the opponent folded to this player's bets and raises."""
+        seen = self.memory.folds_to_my_bets
+        return (sum(seen) + 0.35 * 4) / (len(seen) + 4)
 
     def _p_lock_up(self) -> float:
         """Chance the opponent locks its UP card when it holds one UP and one DOWN."""
@@ -262,7 +308,12 @@ class StrongPolicy:
         opp = 1 - view.seat
         put = view.bets[opp]
         if put <= 0:
-            return dict(dist)
+            if not self._opp_checked_now(view):
+                return dict(dist)
+            k_weak = self._opp_check_means_weak()
+            weighted = {r: p * (1.05 - BASE_STRENGTH[r]) ** k_weak for r, p in dist.items()}
+            total = sum(weighted.values()) or 1.0
+            return {r: w / total for r, w in weighted.items()}
         size = min(1.0, put / max(1, view.pot - put))
         k = self._opp_reads_strength() * (0.5 + size)
         weighted = {r: p * BASE_STRENGTH[r] ** k for r, p in dist.items()}
@@ -270,6 +321,22 @@ class StrongPolicy:
         return {r: w / total for r, w in weighted.items()}
 
     def _bet(self, view: DuelView, dist: Mapping[int, float]) -> DuelAction:
+        action = self._choose_bet(view, dist)
+        if isinstance(action, Bet | Raise) or (isinstance(action, AllIn) and view.can_raise):
+            self.memory.my_aggressive = True
+        return action
+
+    def _value_size(self, view: DuelView, eq: float) -> int:
+        """A value bet's increase: a pot-sized bet growing with equity, larger against an
+        opponent who calls with anything."""
+        assert view.seat is not None
+        pot, stack = view.pot, view.chips[view.seat]
+        base = pot * (0.75 + 1.5 * (eq - 0.62))
+        loose = self._looseness()
+        wide = stack * max(0.0, eq - 0.5) * 1.6
+        return max(1, round(max(base, base * (1 - loose) + wide * loose)))
+
+    def _choose_bet(self, view: DuelView, dist: Mapping[int, float]) -> DuelAction:
         assert view.seat is not None and view.my_lock is not None
         me, opp = view.seat, 1 - view.seat
         rank = int(view.my_lock.rank)
@@ -281,15 +348,18 @@ class StrongPolicy:
             if not _can_bet(view):
                 return Check()
             if eq >= 0.62:
-                size = pot * (0.75 + 1.5 * (eq - 0.62))
-                return _bet_to(view, max(1, round(size)))
-            if eq <= 0.3 and self.rng.random() < self.BLUFF_RATE:
-                return _bet_to(view, max(1, round(pot * 0.75)))
+                return _bet_to(view, self._value_size(view, eq))
+            if eq <= 0.3:
+                # bluff often when bets make this opponent fold more than a bluff risks
+                size = max(1, round(pot * 0.75))
+                rate = self.BLUFF_RATE if self._fold_rate() >= size / (pot + size) else 0.05
+                if self.rng.random() < rate:
+                    return _bet_to(view, size)
             return Check()
         call_cost = min(view.to_call, stack)
         odds = call_cost / (pot + call_cost)
         if eq >= 0.78 and _can_bet(view) and view.chips[opp] > 0:
-            return _bet_to(view, top + max(view.min_raise_to - top, round(pot * 1.0)))
+            return _bet_to(view, top + max(view.min_raise_to - top, self._value_size(view, eq)))
         if eq >= odds:
             return Call()
         return Fold()

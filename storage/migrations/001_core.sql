@@ -27,7 +27,7 @@ CREATE TABLE matches (
     id INTEGER PRIMARY KEY,
     table_id INTEGER NOT NULL REFERENCES tables (id),
     number INTEGER NOT NULL CHECK (number >= 1),
-    seed INTEGER NOT NULL,
+    seed TEXT NOT NULL, -- decimal text: seeds may exceed SQLite's 64-bit integers
     config TEXT NOT NULL,
     first_seq INTEGER NOT NULL,
     started_at REAL NOT NULL,

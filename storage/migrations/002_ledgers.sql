@@ -4,7 +4,7 @@ CREATE TABLE deals (
     match_id INTEGER NOT NULL REFERENCES matches (id),
     deal INTEGER NOT NULL,
     dealer INTEGER NOT NULL,
-    seed INTEGER NOT NULL,
+    seed TEXT NOT NULL, -- decimal text: seeds may exceed SQLite's 64-bit integers
     first_seq INTEGER NOT NULL,
     PRIMARY KEY (match_id, deal)
 ) WITHOUT ROWID;

@@ -16,7 +16,9 @@ CANONICAL = re.compile(r"(?<![0-9A-Za-z])(10|[2-9TJQKA])([DCHS])(?![0-9A-Za-z])"
 
 def boards(fake: FakeDiscord) -> list[Message]:
     """Public board messages (they carry the "My hand" button), oldest first."""
-    return [m for m in fake.public_messages() if any(c.startswith("db:hand:") for c in m.custom_ids())]
+    return [
+        m for m in fake.public_messages() if any(c.startswith("db:hand:") for c in m.custom_ids())
+    ]
 
 
 def board(fake: FakeDiscord) -> Message:
@@ -41,21 +43,47 @@ def cards_in_text(text: str) -> set[Card]:
 
 
 def privacy_hook(bot: Deucebot) -> Any:
-    """A stand-in hook failing when a public message shows a card someone still holds."""
+    """A stand-in hook failing when a public message shows a card before it was played.
+
+    It records, from the events the runtime hands the front, the turn after which each
+    card was played in each deal. A board version says its deal (title) and turn
+    (footer): every card it shows must have been played in that deal by that turn. A
+    message without them (results) may only show cards played in the current or the
+    previous deal (never the cards losers still hold)."""
+    played: dict[int, dict[Card, int]] = {}
+    current = {"deal": -1}
+    original = bot.front.public
+
+    async def public(table: Any, events: Any) -> None:
+        for event in events:
+            if event.kind == "deal_started":
+                current["deal"] = event.deal
+                played[event.deal] = {}
+            elif event.kind == "bigtwo.played":
+                for card in event.cards:
+                    played[current["deal"]][card] = table.turn
+        await original(table, events)
+
+    bot.front.public = public  # type: ignore[method-assign]
 
     def check(message: Message) -> None:
         text = message.text()
         shown = cards_in_text(text)
         if not shown:
             return
-        for table in bot.tables.tables.values():
-            if table.state is None:
-                continue
-            for seat in range(len(table.seats)):
-                view = table.view(seat)
-                held = set(getattr(view, "hand", ()) or ())
-                leaked = shown & held
-                assert not leaked, f"shows {sorted(map(str, leaked))} held by seat {seat}: {text!r}"
+        stamp = re.search(r"deal (\d+) · turn (\d+)", text)
+        if stamp:
+            seen = played.get(int(stamp.group(1)), {})
+            allowed = {c for c, t in seen.items() if t <= int(stamp.group(2))}
+        else:
+            allowed = set(played.get(current["deal"], {})) | set(
+                played.get(current["deal"] - 1, {})
+            )
+        # The rules name the card the opening play must contain; that says nothing
+        # about who holds it.
+        allowed.add(parse_card("3D"))
+        leaked = shown - allowed
+        assert not leaked, f"shows unplayed {sorted(map(str, leaked))}: {text!r}"
 
     return check
 
@@ -103,7 +131,8 @@ async def play_turn(fake: FakeDiscord, bot: Deucebot, user: User, style: str) ->
         assert final is not None and final.ephemeral and final.content.startswith("✅"), final
         return
     hinted = await fake.click(user, hand, "db:hint:")
-    assert hinted.kind == 6, hinted
+    assert hinted.kind == 6, hinted  # deferred: the AI thinks off the event loop
+    await fake.wait_for(lambda: "💡" in hand.content)
     play = hand.component("db:play:")
     if play.get("disabled"):
         result = await fake.click(user, hand, "db:pass:")

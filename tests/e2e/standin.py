@@ -687,7 +687,9 @@ class FakeDiscord:
         if interaction_id in self.responses:
             # Discord refuses a second response to the same interaction.
             self.errors.append(f"interaction {iid} answered twice")
-            return self._json({"message": "Interaction has already been acknowledged.", "code": 40060}, 400)
+            return self._json(
+                {"message": "Interaction has already been acknowledged.", "code": 40060}, 400
+            )
         body, files = await self._payload(request)
         kind = int(body["type"])
         data = body.get("data") or {}
@@ -759,9 +761,7 @@ class FakeDiscord:
         original = self.messages.get(self._originals.get(token) or 0)
         channel = original.channel_id if original else self.channel_id
         user = original.interaction_user if original else None
-        msg = self._store(
-            channel, payload, files, flags=int(payload.get("flags") or 0), user=user
-        )
+        msg = self._store(channel, payload, files, flags=int(payload.get("flags") or 0), user=user)
         response.followups.append(msg)
         return self._json(self._message_payload(msg))
 
@@ -803,7 +803,9 @@ class FakeDiscord:
         ws = web.WebSocketResponse(max_msg_size=0)
         await ws.prepare(request)
         self._sockets.append(ws)
-        await ws.send_str(json.dumps({"op": 10, "d": {"heartbeat_interval": 41250}, "s": None, "t": None}))
+        await ws.send_str(
+            json.dumps({"op": 10, "d": {"heartbeat_interval": 41250}, "s": None, "t": None})
+        )
         async for frame in ws:
             if frame.type is not WSMsgType.TEXT:
                 break
@@ -989,7 +991,9 @@ class FakeDiscord:
                 f"no interaction response within Discord's 3 s window: {payload['data']}"
             ) from None
 
-    def _command_data(self, path: list[str], options: dict[str, Any], focused: str | None) -> dict[str, Any]:
+    def _command_data(
+        self, path: list[str], options: dict[str, Any], focused: str | None
+    ) -> dict[str, Any]:
         """Build the `data` of a slash command from the synced definitions (fails on unknown ones)."""
         top = next((c for c in self.commands if c["name"] == path[0]), None)
         if top is None:
@@ -997,7 +1001,10 @@ class FakeDiscord:
         node: dict[str, Any] = top
         chain: list[dict[str, Any]] = []
         for name in path[1:]:
-            sub = next((o for o in node.get("options", []) if o["name"] == name and o["type"] in (1, 2)), None)
+            sub = next(
+                (o for o in node.get("options", []) if o["name"] == name and o["type"] in (1, 2)),
+                None,
+            )
             if sub is None:
                 raise AssertionError(f"/{' '.join(path)}: no sub-command {name!r}")
             chain.append(sub)

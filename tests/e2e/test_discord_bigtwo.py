@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 
+import pytest
+
 from tests.e2e.conftest import bot_running, settle
-from tests.e2e.helpers import board, boards, open_hand, play_until, privacy_hook
+from tests.e2e.helpers import board, boards, mentioned, open_hand, play_until, privacy_hook
 from tests.e2e.standin import FakeDiscord
 
 
@@ -64,3 +67,147 @@ def _cards(text: str) -> set:
     from tests.e2e.helpers import cards_in_text
 
     return cards_in_text(text)
+
+
+async def test_one_member_and_three_ai_finish_a_match_and_the_leaderboard_shows_it(
+    standin: FakeDiscord, tmp_path: Path
+) -> None:
+    ana = standin.owner
+    async with bot_running(standin, tmp_path / "db.sqlite3") as bot:
+        standin.public_hook = privacy_hook(bot)
+        await standin.command(ana, "table create", game="bigtwo", deals=2)
+        await standin.command(ana, "table start")
+        table = bot.tables.find(str(standin.channel_id))
+        assert table is not None
+        await play_until(
+            standin, bot, {ana.id: (ana, "pass")}, done=lambda: table.status == "finished"
+        )
+        await settle(bot)
+        assert len(boards(standin)) == 3  # the lobby, then one board per deal
+        assert all("🤖" in board(standin).text() for _ in range(1))
+        totals = table.state.view(None).totals
+        response = await standin.command(ana, "leaderboard", game="bigtwo")
+        final = response.final()
+        assert final is not None and not final.ephemeral
+        text = final.text()
+        assert "Owner" in text and "AI" in text
+        mine = (await standin.command(ana, "stats")).final()
+        assert mine is not None and mine.ephemeral
+        assert "2" in mine.text() and "Big Two" in mine.text()
+        assert totals[0] >= 0
+
+
+async def test_refusals_are_private_specific_and_change_nothing(
+    standin: FakeDiscord, tmp_path: Path
+) -> None:
+    ana = standin.owner
+    eve = standin.add_user("Eve")
+    bo = standin.add_user("Bo")
+    async with bot_running(standin, tmp_path / "db.sqlite3") as bot:
+        standin.public_hook = privacy_hook(bot)
+        await standin.command(ana, "table create", game="bigtwo", deals=1)
+        await standin.command(bo, "table join")
+        await standin.command(ana, "table start")
+        table = bot.tables.find(str(standin.channel_id))
+        assert table is not None
+        await settle(bot)
+        humans = {ana.id: ana, bo.id: bo}
+        await standin.wait_for(lambda: mentioned(standin) in humans)
+        to_act = humans[mentioned(standin) or 0]
+        other = bo if to_act is ana else ana
+        before = table.state.snapshot()
+        turn = table.turn
+
+        # A stranger: not seated, told so privately.
+        stranger = await standin.click(eve, board(standin), "db:hand:")
+        assert stranger.ephemeral and "not seated" in stranger.message.content
+        stranger = await standin.click(eve, board(standin), "db:pass:")
+        assert stranger.ephemeral and "not seated" in stranger.message.content
+        # A seated player out of turn.
+        early = await standin.click(other, board(standin), "db:pass:")
+        assert early.ephemeral and "not your turn" in early.message.content
+        # An illegal play: two cards of different ranks are no combination.
+        hand = await open_hand(standin, to_act)
+        options = [o["value"] for o in hand.component("db:sel:")["options"]]
+        bad = [options[0], next(v for v in options if v[:-1] != options[0][:-1])]
+        await standin.select(to_act, hand, "db:sel:", bad)
+        refused = await standin.click(to_act, hand, "db:play:")
+        assert refused.kind == 4 and refused.ephemeral
+        assert refused.message.content.startswith("⛔"), refused.message.content
+        assert table.state.snapshot() == before and table.turn == turn
+        older_hand = await open_hand(standin, to_act)
+        # The right move, clicked twice at once: applied once, the second is stale.
+        leading = table.view(table.seat_of(str(to_act.id))).table is None
+        if leading:
+            await standin.select(to_act, hand, "db:sel:", [options[0]])
+        button = "db:play:" if leading else "db:pass:"
+        results = await asyncio.gather(
+            standin.click(to_act, hand, button), standin.click(to_act, hand, button)
+        )
+        texts = [(r.message.content if r.kind == 4 else "") for r in results] + [hand.content]
+        assert sum(t.startswith("✅") for t in texts) == 1, texts
+        assert sum("earlier turn" in t for t in texts) == 1, texts
+        assert table.turn == turn + 1 or table.turn > turn
+        # A button from an earlier turn (a hand opened before) is refused as stale.
+        await settle(bot)
+        stale = await standin.click(to_act, older_hand, "db:pass:")
+        final = stale.final()
+        assert final is not None and final.ephemeral and "earlier turn" in final.content
+
+
+async def test_closed_dms_are_announced_once_and_the_ephemeral_hand_still_works(
+    standin: FakeDiscord, tmp_path: Path
+) -> None:
+    ana = standin.owner
+    shy = standin.add_user("Shy", dms_open=False)
+    async with bot_running(standin, tmp_path / "db.sqlite3") as bot:
+        standin.public_hook = privacy_hook(bot)
+        await standin.command(ana, "table create", game="bigtwo", deals=1)
+        await standin.command(shy, "table join")
+        await standin.command(ana, "table start")
+        table = bot.tables.find(str(standin.channel_id))
+        assert table is not None
+        await play_until(
+            standin,
+            bot,
+            {ana.id: (ana, "pass"), shy.id: (shy, "menu")},
+            done=lambda: table.status == "finished",
+        )
+        notices = [
+            m
+            for m in standin.public_messages()
+            if f"<@{shy.id}>" in m.content and "DM" in m.content
+        ]
+        assert len(notices) == 1
+        assert standin.dms(shy) == []
+        assert standin.dms(ana)
+
+
+async def test_slow_work_is_deferred_inside_the_window_and_answered_after(
+    standin: FakeDiscord, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from bot.discord import replies
+
+    monkeypatch.setattr(replies, "DEFER_AFTER", 0.0)  # as if every database write were slow
+    ana = standin.owner
+    async with bot_running(standin, tmp_path / "db.sqlite3") as bot:
+        created = await standin.command(ana, "table create", game="bigtwo", deals=1)
+        assert created.kind == 5 and not created.ephemeral  # public "thinking"
+        await standin.wait_for(lambda: created.followups)
+        assert not created.final().ephemeral and "Big Two" in created.final().content
+        started = await standin.command(ana, "table start")
+        assert started.kind == 5 and started.ephemeral
+        await standin.wait_for(lambda: started.followups)
+        assert started.final().ephemeral and "dealt" in started.final().content
+        await settle(bot)
+        await standin.wait_for(lambda: mentioned(standin) == ana.id)
+        hand = await open_hand(standin, ana)
+        button = (
+            "db:pass:" if bot.tables.find(str(standin.channel_id)).view(0).table else "db:play:"
+        )
+        if button == "db:play:":
+            lowest = hand.component("db:sel:")["options"][0]["value"]
+            await standin.select(ana, hand, "db:sel:", [lowest])
+        clicked = await standin.click(ana, hand, button)
+        assert clicked.kind == 6  # deferred update, then the hand is edited in place
+        await standin.wait_for(lambda: hand.content.startswith("✅"))

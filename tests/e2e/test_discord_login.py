@@ -15,7 +15,17 @@ async def test_bot_logs_in_with_minimal_intents_and_syncs_localised_commands(
         assert standin.identify is not None
         assert standin.identify["intents"] == 1  # GUILDS only: no privileged intent
         names = {c["name"] for c in standin.commands}
-        assert {"table", "hand", "play", "pass", "hint", "back", "leaderboard", "stats", "rules"} <= names
+        assert {
+            "table",
+            "hand",
+            "play",
+            "pass",
+            "hint",
+            "back",
+            "leaderboard",
+            "stats",
+            "rules",
+        } <= names
         table = next(c for c in standin.commands if c["name"] == "table")
         subs = {o["name"] for o in table["options"]}
         assert subs == {"create", "join", "leave", "start", "stop", "restart", "status"}

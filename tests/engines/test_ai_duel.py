@@ -110,8 +110,9 @@ def test_strong_keeps_its_better_card_when_the_worse_one_wins_anyway() -> None:
     assert StrongPolicy(random.Random(0)).decide(state.view(0)) == Lock(parse_card("QC"))
 
 
-def test_strong_locks_its_ace_not_its_two_against_up_cards() -> None:
-    state = rigged("AS 2C", "9D TH")
+def test_strong_locks_its_ace_not_its_two_against_down_cards() -> None:
+    """Against two DOWN cards the 2 loses to almost anything and the ace wins almost surely."""
+    state = rigged("AS 2C", "5D 6H")
     assert StrongPolicy(random.Random(0)).decide(state.view(0)) == Lock(parse_card("AS"))
 
 

@@ -14,7 +14,12 @@ from engines.base import DealSettled, IllegalAction, MatchEnded
 from engines.cards import FULL_DECK, new_deck
 from engines.duel import SPEC, DuelConfig, DuelState, new_state, parse_action, restore
 
-SHOE = Counter(new_deck(2))
+CONFIGS = [
+    DuelConfig(),
+    DuelConfig(first_player=1),
+    DuelConfig(starting_chips=7, ante=2, min_bet=2),
+    DuelConfig(decks=1),
+]
 MAX_ACTIONS = 5000
 
 
@@ -34,7 +39,9 @@ def candidate(rng: random.Random, state: DuelState) -> str:
 
 def check_invariants(state: DuelState) -> None:
     cards = Counter(state.stock + state.discards + state.hands[0] + state.hands[1])
-    assert cards == SHOE
+    assert cards == Counter(new_deck(state.config.decks))
+    if state.config.decks == 2:
+        assert sum(cards.values()) == 104
     in_play = sum(state.antes) + sum(state.bets)
     assert sum(state.chips) + in_play == 2 * state.config.starting_chips
     assert min(state.chips) >= 0
@@ -50,10 +57,13 @@ def check_invariants(state: DuelState) -> None:
     players=st.sampled_from(
         [("random", "random"), ("strong", "random"), ("honest", "strong"), ("strong", "strong")]
     ),
+    config=st.sampled_from(CONFIGS),
 )
-def test_random_matches_conserve_everything_and_end(seed: int, players: tuple[str, str]) -> None:
+def test_random_matches_conserve_everything_and_end(
+    seed: int, players: tuple[str, str], config: DuelConfig
+) -> None:
     rng = random.Random(seed)
-    state = new_state(DuelConfig(first_player=seed % 2), random.Random(seed))
+    state = new_state(config, random.Random(seed))
     agents = [SPEC.make_policy(name, random.Random(rng.getrandbits(32))) for name in players]
     log: list[str] = []
     settled_net = [0, 0]
@@ -92,9 +102,10 @@ def test_random_matches_conserve_everything_and_end(seed: int, players: tuple[st
             assert copy.snapshot() == state.snapshot()
             assert copy.view(None) == state.view(None)
     assert state.finished, "the match did not end"
-    assert len(ended) == 1 and 0 in ended[0].totals and sum(ended[0].totals) == 40
-    assert [20 + n for n in settled_net] == list(ended[0].totals)
-    replay = new_state(DuelConfig(first_player=seed % 2), random.Random(seed))
+    chips = config.starting_chips
+    assert len(ended) == 1 and 0 in ended[0].totals and sum(ended[0].totals) == 2 * chips
+    assert [chips + n for n in settled_net] == list(ended[0].totals)
+    replay = new_state(config, random.Random(seed))
     for text in log:
         seat = replay.to_act
         assert seat is not None

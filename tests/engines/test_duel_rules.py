@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+import json
 import random
 import re
 from collections import Counter
@@ -19,6 +20,7 @@ from engines.base import (
     IllegalAction,
     MatchEnded,
     NotYourTurn,
+    to_jsonable,
 )
 from engines.cards import Card, new_deck, parse_card, parse_cards
 from engines.duel import (
@@ -332,6 +334,16 @@ def test_ante_leaving_a_player_all_in_goes_straight_to_showdown() -> None:
     assert not state.finished and state.chips[1] == 2 - 1  # won the pot, paid the next ante
 
 
+def test_a_short_ante_is_matched_only_up_to_what_was_posted() -> None:
+    state = new_state(DuelConfig(ante=3), random.Random(1))
+    state.hands = [parse_cards("KS 4C"), parse_cards("3D 9H")]
+    state.start_chips, state.chips, state.antes = [38, 2], [35, 0], [3, 2]
+    events = play(state, (0, "lock 4C"), (1, "lock 9H"))
+    assert [(e.seat, e.amount) for e in of(events, ChipsReturned)] == [(0, 1)]
+    assert of(events, Showdown)[0].pot == 4 and of(events, Showdown)[0].winners == (1,)
+    assert of(events, DealSettled)[0].chips == (-2, 2)
+
+
 # --- showdown ----------------------------------------------------------------
 
 
@@ -517,6 +529,21 @@ def test_snapshot_restores_exactly_mid_betting() -> None:
     assert copy.view(1) == state.view(1)
     assert play(copy, (1, "raise 7"), (0, "call")) == play(state, (1, "raise 7"), (0, "call"))
     assert copy.snapshot() == state.snapshot()
+
+
+def test_snapshot_and_views_are_plain_json() -> None:
+    state = locked_pair()
+    play(state, (0, "bet 2"))
+    text = json.dumps(state.snapshot())
+    assert restore(json.loads(text)).snapshot() == state.snapshot()
+    view = to_jsonable(state.view(1))
+    json.dumps(view)
+    assert view["hand"] == ["3D", "9H"] and view["signals"] == [[1, 1], [1, 1]]
+    assert {e["kind"] for e in map(Event.to_json, state.opening_events)} >= {
+        "chips_bought",
+        "deal_started",
+        "duel_signals",
+    }
 
 
 def test_replay_same_seed_same_actions_same_state() -> None:

@@ -134,6 +134,7 @@ def play_pokerkit(n: int, stacks: list[int], events: list[Event]) -> list[int]:
     return list(state.stacks)
 
 
+@pytest.mark.slow
 def test_final_stacks_match_pokerkit_on_5000_random_hands() -> None:
     rng = random.Random(5)
     accepted_odd_chip_differences = 0

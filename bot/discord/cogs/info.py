@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import time
 from typing import TYPE_CHECKING, Any
 
@@ -10,6 +11,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.discord.cogs.tables import game_choices, playable_games
+from bot.discord.replies import in_time, say
 from bot.discord.translator import tr
 from bot.i18n import t
 from engines.registry import get_game
@@ -65,7 +67,9 @@ class Info(commands.Cog):
         game=tr("Which game", "discord.opt.game.desc"),
         period=tr("Over which period", "discord.opt.period.desc"),
     )
-    @app_commands.rename(game=tr("game", "discord.opt.game"), period=tr("period", "discord.opt.period"))
+    @app_commands.rename(
+        game=tr("game", "discord.opt.game"), period=tr("period", "discord.opt.period")
+    )
     @app_commands.choices(
         game=game_choices(),
         period=[
@@ -84,16 +88,24 @@ class Info(commands.Cog):
         """Humans and AI seats listed apart; players with few deals are unranked."""
         lang = self.bot.language(interaction)
         span = period.value if period else "all"
-        board = await self.bot.storage.leaderboard(
-            guild=str(interaction.guild_id),
-            game=game.value,
-            scoring=scoring(game.value),
-            period=span,
-            now=time.time(),
+        board = await in_time(
+            interaction,
+            self.bot.storage.leaderboard(
+                guild=str(interaction.guild_id),
+                game=game.value,
+                scoring=scoring(game.value),
+                period=span,
+                now=time.time(),
+            ),
+            public=True,
         )
         embed = discord.Embed(
-            title=t("discord.leaderboard.title", lang, game=get_game(game.value).title,
-                    period=t(f"discord.period.{span}", lang)),
+            title=t(
+                "discord.leaderboard.title",
+                lang,
+                game=get_game(game.value).title,
+                period=t(f"discord.period.{span}", lang),
+            ),
             colour=discord.Colour.gold(),
         )
         for key, rows in (("humans", board.humans), ("unranked", board.unranked), ("ai", board.ai)):
@@ -106,7 +118,7 @@ class Info(commands.Cog):
                 )
         if not (board.humans or board.unranked or board.ai):
             embed.description = t("discord.leaderboard.empty", lang)
-        await interaction.response.send_message(embed=embed)
+        await say(interaction, "", embed=embed, ephemeral=False)
 
     @app_commands.command(
         name=tr("stats", "discord.cmd.stats"),
@@ -123,13 +135,16 @@ class Info(commands.Cog):
         who = user or interaction.user
         lines = []
         for game in playable_games():
-            board = await self.bot.storage.leaderboard(
-                guild=str(interaction.guild_id),
-                game=game,
-                scoring=scoring(game),
-                period="all",
-                now=time.time(),
-                min_deals=0,
+            board = await in_time(
+                interaction,
+                self.bot.storage.leaderboard(
+                    guild=str(interaction.guild_id),
+                    game=game,
+                    scoring=scoring(game),
+                    period="all",
+                    now=time.time(),
+                    min_deals=0,
+                ),
             )
             for row in [*board.humans, *board.unranked]:
                 if row.player_id == str(who.id):
@@ -139,7 +154,7 @@ class Info(commands.Cog):
             description="\n".join(lines) or t("discord.stats.none", lang),
             colour=discord.Colour.blurple(),
         )
-        await interaction.response.send_message(embed=embed, ephemeral=True)
+        await say(interaction, "", embed=embed)
 
     @app_commands.command(
         name=tr("rules", "discord.cmd.rules"),
@@ -154,10 +169,8 @@ class Info(commands.Cog):
 
         lang = self.bot.language(interaction)
         text = t(f"discord.rules.{game.value}", lang)
-        try:
+        with contextlib.suppress(ImportError):
             text += "\n\n" + get_renderer(game.value).input_help(lang)
-        except ImportError:
-            pass
         embed = discord.Embed(title=get_game(game.value).title, description=text[:4000])
         await interaction.response.send_message(embed=embed, ephemeral=True)
 

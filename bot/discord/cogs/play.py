@@ -9,7 +9,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.discord.actions import act_from_command, describe, seat_for, show_hand
-from bot.discord.replies import say
+from bot.discord.replies import in_time, say
 from bot.discord.translator import tr
 from bot.i18n import t
 from engines.cards import CardParseError, parse_cards
@@ -113,7 +113,7 @@ class Play(commands.Cog):
         """Play your seat again after leaving or timing out."""
         lang = self.bot.language(interaction)
         table = self.bot.tables.get(str(interaction.channel_id))
-        seat = await table.back(str(interaction.user.id))
+        seat = await in_time(interaction, table.back(str(interaction.user.id)))
         await say(interaction, t("discord.table.back", lang, seat=seat + 1))
 
 

@@ -10,7 +10,7 @@ from discord.ext import commands
 
 from bot.discord.actions import seat_for
 from bot.discord.board import board_message
-from bot.discord.replies import say
+from bot.discord.replies import in_time, say
 from bot.discord.translator import tr
 from bot.i18n import t
 from bot.runtime import Player, Table, errors
@@ -70,7 +70,9 @@ class Tables(commands.Cog):
 
     table = app_commands.Group(
         name=tr("table", "discord.cmd.table"),
-        description=tr("Open, join and run the card table of this channel", "discord.cmd.table.desc"),
+        description=tr(
+            "Open, join and run the card table of this channel", "discord.cmd.table.desc"
+        ),
         guild_only=True,
     )
 
@@ -89,7 +91,9 @@ class Tables(commands.Cog):
     @app_commands.describe(
         game=tr("Which game", "discord.opt.game.desc"),
         deals=tr("Deals in the match (Big Two)", "discord.opt.deals.desc"),
-        turn_seconds=tr("Seconds per turn before the safe default is played", "discord.opt.turn_seconds.desc"),
+        turn_seconds=tr(
+            "Seconds per turn before the safe default is played", "discord.opt.turn_seconds.desc"
+        ),
     )
     @app_commands.rename(
         game=tr("game", "discord.opt.game"),
@@ -108,17 +112,29 @@ class Tables(commands.Cog):
         lang = self.bot.language(interaction)
         settings = {"deals": deals} if deals is not None else {}
         seconds = self.bot.settings.turn_seconds if turn_seconds is None else turn_seconds
-        table = await self.bot.tables.create(
-            guild=str(interaction.guild_id),
-            place=str(interaction.channel_id),
-            game=game.value,
-            settings=settings,
-            options={"turn_seconds": seconds, "lang": self.bot.guild_language(interaction.guild)},
-            owner=player_of(interaction),
+        table = await in_time(
+            interaction,
+            self.bot.tables.create(
+                guild=str(interaction.guild_id),
+                place=str(interaction.channel_id),
+                game=game.value,
+                settings=settings,
+                options={
+                    "turn_seconds": seconds,
+                    "lang": self.bot.guild_language(interaction.guild),
+                },
+                owner=player_of(interaction),
+            ),
+            public=True,
         )
         await say(
             interaction,
-            t("discord.table.created", lang, game=table.spec.title, mention=interaction.user.mention),
+            t(
+                "discord.table.created",
+                lang,
+                game=table.spec.title,
+                mention=interaction.user.mention,
+            ),
             ephemeral=False,
         )
         await self.bot.front.post_board(table)
@@ -130,7 +146,7 @@ class Tables(commands.Cog):
     async def join(self, interaction: discord.Interaction) -> None:
         """Take the first seat without a human (an AI seat during a match)."""
         lang = self.bot.language(interaction)
-        seat = await self._here(interaction).join(player_of(interaction))
+        seat = await in_time(interaction, self._here(interaction).join(player_of(interaction)))
         await say(interaction, t("discord.table.joined", lang, seat=seat + 1))
 
     @table.command(
@@ -140,7 +156,7 @@ class Tables(commands.Cog):
     async def leave(self, interaction: discord.Interaction) -> None:
         """Leave; during a match the AI plays the seat until /back."""
         lang = self.bot.language(interaction)
-        seat = await self._here(interaction).leave(str(interaction.user.id))
+        seat = await in_time(interaction, self._here(interaction).leave(str(interaction.user.id)))
         await say(interaction, t("discord.table.left", lang, seat=seat + 1))
 
     @table.command(
@@ -152,7 +168,7 @@ class Tables(commands.Cog):
         lang = self.bot.language(interaction)
         table = self._here(interaction)
         seat_for(table, interaction)
-        await table.start()
+        await in_time(interaction, table.start())
         await say(interaction, t("discord.table.started", lang))
 
     @table.command(
@@ -165,8 +181,12 @@ class Tables(commands.Cog):
         table = self._here(interaction)
         if not can_manage(interaction, table):
             raise not_allowed()
-        await self.bot.tables.stop(table.place)
-        await say(interaction, t("discord.table.stopped", lang, mention=interaction.user.mention), ephemeral=False)
+        await in_time(interaction, self.bot.tables.stop(table.place), public=True)
+        await say(
+            interaction,
+            t("discord.table.stopped", lang, mention=interaction.user.mention),
+            ephemeral=False,
+        )
 
     @table.command(
         name=tr("restart", "discord.cmd.table.restart"),
@@ -178,8 +198,12 @@ class Tables(commands.Cog):
         table = self._here(interaction)
         if not can_manage(interaction, table):
             raise not_allowed()
-        await table.restart()
-        await say(interaction, t("discord.table.restarted", lang, mention=interaction.user.mention), ephemeral=False)
+        await in_time(interaction, table.restart(), public=True)
+        await say(
+            interaction,
+            t("discord.table.restarted", lang, mention=interaction.user.mention),
+            ephemeral=False,
+        )
 
     @table.command(
         name=tr("status", "discord.cmd.table.status"),

@@ -1,0 +1,114 @@
+"""`deucebot bench bigtwo`: engine speed, `strong` decision latency, and the strength table.
+
+1. Greedy all-AI deals per second through the full engine surface (view ->
+   decide -> apply, with events), next to a straightforward list-based greedy
+   deal (`bot.bench.bigtwo_reference`) measured in the same run, and the
+   bitmask play-outs the `strong` player searches with.
+2. `strong` against three `greedy` players over rotated deals: win rate,
+   penalty per deal (and its ratio to the greedy players'), decision latency.
+3. For scale: `greedy` against three `random` players.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+
+from bot.bench.bigtwo_reference import play_deal
+from bot.bench.report import publish, rate
+from bot.simulate import SimulationResult, percentile, simulate
+from engines.ai.bigtwo_fast import deal_unseen, play_out
+from engines.bigtwo import SPEC, BigTwoConfig, prime_caches
+
+
+def engine_deals(rng: random.Random) -> int:
+    """Play one greedy deal through the engine surface; returns 1."""
+    state = SPEC.new_state(BigTwoConfig(deals=1), random.Random(rng.getrandbits(64)))
+    policies = [SPEC.make_policy("greedy", rng) for _ in range(4)]
+    while not state.finished:
+        seat = state.to_act
+        assert seat is not None
+        state.apply(seat, policies[seat].decide(state.view(seat)))
+    return 1
+
+
+def fast_deals(rng: random.Random) -> int:
+    """Play one greedy deal with the bitmask play-out; returns 1."""
+    hands = deal_unseen(rng, list(range(52)), [13, 13, 13, 13], [0, 0, 0, 0], -1)
+    first = next(s for s in range(4) if hands[s] & 1)
+    play_out(hands, first, None, first, 0)
+    return 1
+
+
+def _figures(result: SimulationResult) -> dict[str, float]:
+    data = result.to_json()
+    seats = data["seats"]
+    me = seats[0]
+    others = sum(s["penalty_per_deal"]["mean"] for s in seats[1:]) / (len(seats) - 1)
+    return {
+        "win": me["win_rate"]["mean"],
+        "win_low": me["win_rate"]["low"],
+        "win_high": me["win_rate"]["high"],
+        "pen": me["penalty_per_deal"]["mean"],
+        "others": others,
+        "ratio": me["penalty_per_deal"]["mean"] / others if others else float("nan"),
+        "edge_low": me["edge"]["low"],
+        "edge": me["edge"]["mean"],
+        "p50": percentile(result.decision_ms[0], 50),
+        "p99": percentile(result.decision_ms[0], 99),
+        "n": data["n"],
+        "seconds": data["seconds"],
+    }
+
+
+def main(quick: bool, write: bool) -> int:
+    """Run the measurements, print them and (with `write`) record them in docs/benchmarks.md."""
+    seconds = 2.0 if quick else 10.0
+    deals = 200 if quick else 2000
+    started = time.perf_counter()
+    primed = prime_caches()
+    prime_s = time.perf_counter() - started
+    rng = random.Random(1)
+    for _ in range(50):
+        engine_deals(rng)
+    engine_rate, engine_n, _ = rate(lambda: engine_deals(rng), seconds)
+    reference_rate, reference_n, _ = rate(lambda: (play_deal(rng), 1)[1], seconds)
+    fast_rate, _, _ = rate(lambda: fast_deals(rng), seconds)
+
+    strong = _figures(
+        simulate(SPEC, ["strong", "greedy", "greedy", "greedy"], deals, seed=2, rotate=True)
+    )
+    greedy = _figures(
+        simulate(SPEC, ["greedy", "random", "random", "random"], deals, seed=3, rotate=True)
+    )
+    win_goal = "met" if strong["win"] >= 0.45 else "NOT met"
+    ratio_goal = "met" if strong["ratio"] <= 0.65 else "NOT met"
+    latency_goal = "met" if strong["p50"] <= 20 and strong["p99"] <= 100 else "NOT met"
+    speed_goal = "met" if engine_rate >= 2000 else "NOT met"
+    body = f"""
+Speed, greedy all-AI deals per second ({seconds:.0f} s each, caches primed first:
+{primed} combinations in {prime_s:.2f} s):
+
+| implementation | deals/s | ratio |
+| --- | ---: | ---: |
+| engine surface: view -> greedy decide -> apply, with events | {engine_rate:,.0f} | {engine_rate / reference_rate:.2f} |
+| straightforward list-based greedy deal (reference, no views or events) | {reference_rate:,.0f} | 1.00 |
+| bitmask play-out used by `strong`'s search | {fast_rate:,.0f} | {fast_rate / reference_rate:.2f} |
+
+Goal >= 2,000 engine deals/s: {speed_goal} ({engine_n} engine deals, {reference_n} reference deals).
+
+Strength over {strong["n"]} deals, seats rotated every deal
+(`deucebot simulate bigtwo -n {deals} --seed 2 --players strong,greedy,greedy,greedy --rotate`,
+{strong["seconds"]:.0f} s):
+
+| player | win rate (95% interval) | penalty per deal | vs greedy's | edge (low bound) | decision p50 / p99 |
+| --- | --- | ---: | ---: | ---: | --- |
+| strong vs 3 greedy | {strong["win"]:.3f} [{strong["win_low"]:.3f}, {strong["win_high"]:.3f}] | {strong["pen"]:.2f} (greedy {strong["others"]:.2f}) | {strong["ratio"]:.2f} | {strong["edge"]:.2f} ({strong["edge_low"]:.2f}) | {strong["p50"]:.1f} / {strong["p99"]:.1f} ms |
+| greedy vs 3 random | {greedy["win"]:.3f} [{greedy["win_low"]:.3f}, {greedy["win_high"]:.3f}] | {greedy["pen"]:.2f} (random {greedy["others"]:.2f}) | {greedy["ratio"]:.2f} | {greedy["edge"]:.2f} ({greedy["edge_low"]:.2f}) | {greedy["p50"]:.3f} / {greedy["p99"]:.3f} ms |
+
+Goals for strong vs 3 greedy: win rate >= 0.45: {win_goal}; penalty <= 65% of greedy's:
+{ratio_goal}; decision p50 <= 20 ms and p99 <= 100 ms: {latency_goal}.
+"""
+    title = "Big Two (quick run)" if quick else "Big Two"
+    publish(title, body, write and not quick)
+    return 0

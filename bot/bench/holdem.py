@@ -1,0 +1,164 @@
+"""`deucebot bench holdem`: engine speed against pokerkit, ranking overhead, `strong` latency.
+
+1. Four-player hands per second with everyone checking and calling to the showdown, our
+   engine and pokerkit's own engine side by side in the same run (same policy), and the ratio.
+2. The overhead of `engines.poker.ranking` over calling eval7 directly on the same 7-card hands
+   (eval7 on cards already converted to its own type).
+3. The `strong` AI's decision latency (p50, p99, max) at a four-seat table against the baselines.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+
+import eval7
+
+from bot.bench.report import publish, rate
+from bot.simulate import percentile
+from engines.base import DealSettled
+from engines.cards import FULL_DECK
+from engines.holdem import SPEC, HoldemConfig, HoldemState
+from engines.poker.actions import CALL, CHECK, Check
+from engines.poker.ranking import hand_value, rank_hand, to_eval7
+
+
+def ours_hands(seconds: float) -> tuple[float, int]:
+    """Our engine: hands/s with four players checking and calling to the showdown."""
+    state = HoldemState(HoldemConfig(seats=4, reset_stacks=True), random.Random(1))
+
+    def work() -> int:
+        done = 0
+        for _ in range(50):
+            settled = False
+            while not settled:
+                seat = state.round.to_act
+                assert seat is not None
+                legal = state.legal_actions(seat)
+                action = CHECK if isinstance(legal[0], Check) else CALL
+                for event in state.apply(seat, action):
+                    if isinstance(event, DealSettled):
+                        settled = True
+            done += 1
+        return done
+
+    per_second, hands, _ = rate(work, seconds)
+    return per_second, hands
+
+
+def pokerkit_hands(seconds: float) -> tuple[float, int]:
+    """pokerkit's engine: the same hands (four players, 1000 chips, blinds 10/20, check/call)."""
+    from pokerkit import Automation, Mode, NoLimitTexasHoldem
+
+    automations = (
+        Automation.ANTE_POSTING,
+        Automation.BET_COLLECTION,
+        Automation.BLIND_OR_STRADDLE_POSTING,
+        Automation.CARD_BURNING,
+        Automation.HOLE_DEALING,
+        Automation.BOARD_DEALING,
+        Automation.RUNOUT_COUNT_SELECTION,
+        Automation.HOLE_CARDS_SHOWING_OR_MUCKING,
+        Automation.HAND_KILLING,
+        Automation.CHIPS_PUSHING,
+        Automation.CHIPS_PULLING,
+    )
+
+    def work() -> int:
+        for _ in range(5):
+            state = NoLimitTexasHoldem.create_state(
+                automations, True, 0, (10, 20), 20, (1000,) * 4, 4, mode=Mode.CASH_GAME
+            )
+            while state.status:
+                state.check_or_call()
+        return 5
+
+    per_second, hands, _ = rate(work, seconds)
+    return per_second, hands
+
+
+def ranking_overhead(hands: int) -> tuple[float, float, float, float]:
+    """Hands/s on the same 7-card hands: eval7 on eval7 cards, eval7 with an inline conversion
+    from our cards, `rank_hand`, `hand_value`."""
+    rng = random.Random(7)
+    ours = [rng.sample(FULL_DECK, 7) for _ in range(hands)]
+    theirs = [to_eval7(h) for h in ours]
+    evaluate = eval7.evaluate
+    lookup = {card: to_eval7([card])[0] for card in FULL_DECK}.__getitem__
+
+    start = time.perf_counter()
+    for cards in ours:
+        evaluate(list(map(lookup, cards)))
+    inline_rate = hands / (time.perf_counter() - start)
+
+    def timed(fn: object, data: list[object]) -> float:
+        best = float("inf")
+        for _ in range(3):
+            start = time.perf_counter()
+            for item in data:
+                fn(item)  # type: ignore[operator]
+            best = min(best, time.perf_counter() - start)
+        return hands / best
+
+    return (
+        timed(evaluate, theirs),  # type: ignore[arg-type]
+        inline_rate,
+        timed(rank_hand, ours),  # type: ignore[arg-type]
+        timed(hand_value, ours),  # type: ignore[arg-type]
+    )
+
+
+def strong_latency(hands: int) -> tuple[list[float], int]:
+    """Decision times (ms) of `strong` in seat 0 against random, calling and tight players."""
+    state = HoldemState(HoldemConfig(seats=4, reset_stacks=True), random.Random(3))
+    names = ["strong", "random", "calling", "tight"]
+    agents = [SPEC.make_policy(name, random.Random(i)) for i, name in enumerate(names)]
+    times: list[float] = []
+    played = 0
+    while played < hands:
+        seat = state.to_act
+        assert seat is not None
+        view = state.view(seat)
+        start = time.perf_counter()
+        action = agents[seat].decide(view)
+        if seat == 0:
+            times.append((time.perf_counter() - start) * 1000)
+        played += sum(isinstance(e, DealSettled) for e in state.apply(seat, action))
+    return times, played
+
+
+def main(quick: bool, write: bool) -> int:
+    """Run the measurements, print them and, with `write`, record them in docs/benchmarks.md."""
+    seconds = 1.5 if quick else 8.0
+    ours_rate, ours_n = ours_hands(seconds)
+    kit_rate, kit_n = pokerkit_hands(seconds)
+    direct, inline, ranked, valued = ranking_overhead(20_000 if quick else 200_000)
+    times, played = strong_latency(40 if quick else 600)
+    body = f"""
+Four players, 1000 chips, blinds 10/20, everyone checks or calls to the showdown; both engines
+in the same run.
+
+| engine | hands/s | hands timed |
+| --- | ---: | ---: |
+| deucebot `engines.holdem` | {ours_rate:,.0f} | {ours_n:,} |
+| pokerkit `NoLimitTexasHoldem` | {kit_rate:,.0f} | {kit_n:,} |
+| **ratio** | **{ours_rate / kit_rate:.1f}x** | goal >= 10x |
+
+Hand ranking, 7-card hands (best of 3 passes):
+
+| call | hands/s | overhead vs eval7 |
+| --- | ---: | ---: |
+| `eval7.evaluate` on eval7 cards | {direct:,.0f} | 1.00x |
+| `eval7.evaluate(list(map(convert, cards)))` inline | {inline:,.0f} | {direct / inline:.2f}x |
+| `rank_hand` (value + name) | {ranked:,.0f} | {direct / ranked:.2f}x |
+| `hand_value` (bare int) | {valued:,.0f} | {direct / valued:.2f}x |
+
+The overhead is converting our `Card` objects to eval7's (a dict lookup per card and a
+list) plus one Python function call; the goal was <= 1.5x against eval7 on its own cards.
+
+`strong` decision latency (seat 0 against random, calling and tight; {played} hands,
+{len(times)} decisions): p50 {percentile(times, 50):.2f} ms, p99 {percentile(times, 99):.2f} ms,
+max {max(times):.2f} ms (budget p99 <= 100 ms).
+"""
+    publish("holdem" + (" (quick)" if quick else ""), body, write and not quick)
+    return 0

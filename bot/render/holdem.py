@@ -1,0 +1,231 @@
+"""No-limit hold'em as text: the public board (board cards, pots, stacks, bets, button and
+blinds, whose turn), a player's cards and options, event lines, and the grammar people type
+("check", "call", "fold", "bet 60", "raise 120", "allin").
+
+Built from views and events only; every string goes through `bot.i18n.t` (catalog area
+``holdem``, in English, French and Ukrainian).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from bot.i18n import t
+from engines.base import ChipsBought, DealStarted, Event, IllegalAction, MatchEnded
+from engines.cards import Card
+from engines.holdem import (
+    BlindsPosted,
+    BoardDealt,
+    Eliminated,
+    HoldemView,
+    HoleCards,
+    PlayerActed,
+    PotAwarded,
+    Showdown,
+    UncalledReturned,
+)
+from engines.poker.actions import Bet, BettingAction, Raise, parse_betting_action
+from engines.poker.ranking import Category, describe, hand_value
+
+
+def _cards(cards: Sequence[Card]) -> str:
+    return " ".join(card.pretty for card in cards)
+
+
+def _name(names: Sequence[str], seat: int) -> str:
+    return names[seat] if 0 <= seat < len(names) else f"#{seat + 1}"
+
+
+_NAMED_BY = {Category.TWO_PAIR: 2, Category.FULL_HOUSE: 2}
+
+
+def hand_label(value: int, lang: str) -> str:
+    """A hand value in words of `lang`: the category and the ranks that name it."""
+    category, ranks = describe(value)
+    shown = ranks[: _NAMED_BY.get(category, 1)]
+    key = Category(category).name.lower()
+    return t(f"holdem.category.{key}", lang, ranks="-".join(r.label for r in shown))
+
+
+class HoldemRenderer:
+    """The `GameRenderer` of no-limit hold'em."""
+
+    def board(self, view: HoldemView, names: Sequence[str], lang: str) -> str:
+        """The public table, safe to post: hand, street, blinds, board, pots, every seat's chips
+        and bet with the button and blinds marked, and whose turn it is."""
+        lines = [
+            t(
+                "holdem.board.title",
+                lang,
+                hand=view.hand,
+                street=t(f"holdem.street.{view.street}", lang),
+                sb=view.small_blind,
+                bb=view.big_blind,
+                pot=view.pot_total,
+            )
+        ]
+        board = _cards(view.board) if view.board else t("holdem.board.no_cards", lang)
+        lines.append(t("holdem.board.board", lang, cards=board))
+        if view.pots:
+            parts = []
+            for index, pot in enumerate(view.pots):
+                key = "holdem.pot.main" if index == 0 else "holdem.pot.side"
+                parts.append(t(key, lang, n=index, amount=pot.amount))
+            lines.append(t("holdem.board.pots", lang, pots=", ".join(parts)))
+        for seat in view.seats:
+            tags = []
+            if seat.seat == view.button:
+                tags.append(t("holdem.tag.button", lang))
+            if seat.in_hand and seat.seat == view.small_blind_seat:
+                tags.append(t("holdem.tag.small_blind", lang))
+            if seat.in_hand and seat.seat == view.big_blind_seat:
+                tags.append(t("holdem.tag.big_blind", lang))
+            if seat.eliminated:
+                tags.append(t("holdem.tag.out", lang))
+            elif seat.folded:
+                tags.append(t("holdem.tag.folded", lang))
+            elif seat.all_in:
+                tags.append(t("holdem.tag.all_in", lang))
+            marker = "▶ " if view.to_act == seat.seat else "  "
+            bet = t("holdem.board.bet", lang, bet=seat.bet) if seat.bet else ""
+            lines.append(
+                marker
+                + t(
+                    "holdem.board.seat",
+                    lang,
+                    name=_name(names, seat.seat),
+                    stack=seat.stack,
+                    bet=bet,
+                    tags=(" " + " ".join(tags)) if tags else "",
+                )
+            )
+        if view.finished:
+            winners = ", ".join(_name(names, s) for s in view.winners)
+            lines.append(t("holdem.board.over", lang, winners=winners))
+        elif view.to_act is not None:
+            lines.append(t("holdem.board.turn", lang, name=_name(names, view.to_act)))
+        return "\n".join(lines)
+
+    def hand(self, view: HoldemView, lang: str) -> str:
+        """The seat's two cards, its best hand so far, and its options when it is to act."""
+        if view.seat is None or not view.hole:
+            return ""
+        lines = [t("holdem.hand.cards", lang, cards=_cards(view.hole))]
+        if len(view.board) >= 3:
+            value = hand_value([*view.hole, *view.board])
+            lines.append(t("holdem.hand.made", lang, hand=hand_label(value, lang)))
+        if view.legal:
+            lines.append(
+                t(
+                    "holdem.hand.options",
+                    lang,
+                    options=", ".join(self._option(a, view) for a in view.legal),
+                    to_call=view.to_call,
+                    pot=view.pot_total,
+                )
+            )
+        return "\n".join(lines)
+
+    @staticmethod
+    def _option(action: BettingAction, view: HoldemView) -> str:
+        if isinstance(action, (Bet, Raise)):
+            return f"{action.verb} {view.min_to}-{view.max_to}"
+        return str(action)
+
+    def event(self, event: Event, names: Sequence[str], lang: str) -> str | None:
+        """One line per event worth showing."""
+        if isinstance(event, ChipsBought):
+            return t(
+                "holdem.event.buy_in", lang, name=_name(names, event.seat), amount=event.amount
+            )
+        if isinstance(event, DealStarted):
+            return t("holdem.event.hand", lang, hand=event.deal, name=_name(names, event.dealer))
+        if isinstance(event, BlindsPosted):
+            return t(
+                "holdem.event.blinds",
+                lang,
+                sb_name=_name(names, event.small_blind_seat),
+                sb=event.small_blind,
+                bb_name=_name(names, event.big_blind_seat),
+                bb=event.big_blind,
+            )
+        if isinstance(event, HoleCards):
+            return t("holdem.event.hole", lang, cards=_cards(event.cards))
+        if isinstance(event, PlayerActed):
+            line = t(
+                f"holdem.event.{event.verb}",
+                lang,
+                name=_name(names, event.seat),
+                total=event.total,
+                added=event.added,
+            )
+            return line + (t("holdem.event.all_in", lang) if event.all_in else "")
+        if isinstance(event, UncalledReturned):
+            return t(
+                "holdem.event.returned", lang, name=_name(names, event.seat), amount=event.amount
+            )
+        if isinstance(event, BoardDealt):
+            return t(
+                f"holdem.event.{event.street}",
+                lang,
+                cards=_cards(event.cards),
+                board=_cards(event.board),
+            )
+        if isinstance(event, Showdown):
+            parts = [
+                t(
+                    "holdem.event.shows",
+                    lang,
+                    name=_name(names, hand.seat),
+                    cards=_cards(hand.cards),
+                    hand=hand_label(hand.value, lang),
+                )
+                for hand in event.hands
+            ]
+            return t("holdem.event.showdown", lang, hands="; ".join(parts))
+        if isinstance(event, PotAwarded):
+            pot = t(
+                "holdem.pot.main" if event.pot == 0 else "holdem.pot.side",
+                lang,
+                n=event.pot,
+                amount=event.amount,
+            )
+            winners = ", ".join(
+                f"{_name(names, seat)} +{share}"
+                for seat, share in zip(event.winners, event.shares, strict=True)
+            )
+            key = "holdem.event.pot" if event.shown else "holdem.event.pot_unshown"
+            return t(key, lang, pot=pot, winners=winners)
+        if isinstance(event, Eliminated):
+            return t("holdem.event.eliminated", lang, name=_name(names, event.seat))
+        if isinstance(event, MatchEnded):
+            winners = ", ".join(_name(names, s) for s in event.winners)
+            totals = ", ".join(f"{_name(names, s)} {chips}" for s, chips in enumerate(event.totals))
+            return t("holdem.event.match_over", lang, winners=winners, totals=totals)
+        return None
+
+    def parse_input(self, text: str, view: HoldemView) -> BettingAction:
+        """Read check, call, fold, bet N, raise N (N = your total this round), allin.
+
+        A "bet" typed while there is already a bet is read as a raise to that total, and a
+        "raise" with no bet yet as a bet: people mix the words up; the engine still checks
+        the amount."""
+        if view.seat is None:
+            raise IllegalAction(
+                "spectators cannot act: take a seat first", code="not_seated", text=text
+            )
+        action = parse_betting_action(text)
+        if isinstance(action, Bet) and view.current_bet > 0:
+            return Raise(action.amount)
+        if isinstance(action, Raise) and view.current_bet == 0:
+            return Bet(action.amount)
+        return action
+
+    def input_help(self, lang: str) -> str:
+        """How to type actions in hold'em."""
+        return t("holdem.help", lang)
+
+
+RENDERER: Any = HoldemRenderer()
+"""Hold'em's renderer (see `bot.render.GameRenderer`)."""

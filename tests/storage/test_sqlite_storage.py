@@ -1,0 +1,201 @@
+"""The SQLite storage: one transaction per commit, append-only logs, group commit, and
+leaderboards as queries over the ledgers (periods, minimum deals, AI apart)."""
+
+from __future__ import annotations
+
+import asyncio
+import datetime as dt
+import sqlite3
+from collections.abc import AsyncIterator, Sequence
+from pathlib import Path
+
+import pytest
+
+from storage import (
+    ActionCommit,
+    ActionRecord,
+    ChipEntry,
+    MatchPlayer,
+    MatchResult,
+    PenaltyEntry,
+    PlaceTaken,
+    SeatRecord,
+    SqliteStorage,
+    StaleWrite,
+)
+from storage.base import period_start
+
+NOW = dt.datetime(2026, 11, 26, 12, 0, tzinfo=dt.UTC).timestamp()  # a Thursday
+DAY = 86400.0
+
+
+@pytest.fixture
+async def store(tmp_path: Path) -> AsyncIterator[SqliteStorage]:
+    storage = SqliteStorage(str(tmp_path / "s.sqlite3"))
+    await storage.open()
+    yield storage
+    await storage.close()
+
+
+async def new_match(
+    store: SqliteStorage, place: str, players: Sequence[tuple[str, bool]], game: str = "bigtwo"
+) -> tuple[int, int]:
+    seats = [SeatRecord(i, None if ai else pid, pid, "greedy") for i, (pid, ai) in enumerate(players)]
+    table = await store.create_table(
+        guild="g", place=place, game=game, settings={}, options={}, seats=seats, now=NOW
+    )
+    match = await store.start_match(
+        table_id=table.id, number=1, seed=2**70, config={}, first_seq=0,
+        players=[MatchPlayer(i, pid, pid.upper(), ai) for i, (pid, ai) in enumerate(players)],
+        seats=seats, deals=[], chips=[], deadline=None, deadline_turn=None, now=NOW,
+    )
+    return table.id, match.id
+
+
+def commit(table_id: int, match_id: int, seq: int, **extra: object) -> ActionCommit:
+    action = ActionRecord(match_id, seq, 1, seq % 4, "pass", "ai", NOW)
+    return ActionCommit(table_id=table_id, action=action, **extra)  # type: ignore[arg-type]
+
+
+async def test_place_is_unique_among_live_tables(store: SqliteStorage) -> None:
+    table_id, _ = await new_match(store, "p", [("a", False)])
+    with pytest.raises(PlaceTaken):
+        await new_match(store, "p", [("b", False)])
+    await store.set_status(table_id, "stopped")
+    await new_match(store, "p", [("b", False)])
+
+
+async def test_big_seeds_round_trip(store: SqliteStorage) -> None:
+    table_id, _ = await new_match(store, "p", [("a", False)])
+    match = await store.current_match(table_id)
+    assert match is not None and match.seed == 2**70
+
+
+async def test_a_turn_cannot_be_logged_twice(store: SqliteStorage) -> None:
+    table_id, match_id = await new_match(store, "p", [("a", False)])
+    await store.commit_action(commit(table_id, match_id, 0))
+    entry = PenaltyEntry("g", "bigtwo", match_id, 1, 0, "a", False, 5, NOW)
+    with pytest.raises(StaleWrite):
+        await store.commit_action(commit(table_id, match_id, 0, penalties=[entry]))
+    # The whole commit was refused: no ledger row from it.
+    assert await store.penalty_entries(match_id) == []
+    assert len(await store.actions(match_id)) == 1
+
+
+async def test_group_commit_isolates_a_faulty_commit(store: SqliteStorage) -> None:
+    table_id, match_id = await new_match(store, "p", [("a", False)])
+    await store.commit_action(commit(table_id, match_id, 0))
+    results = await asyncio.gather(
+        *(store.commit_action(commit(table_id, match_id, seq)) for seq in (1, 2, 0, 3)),
+        return_exceptions=True,
+    )
+    assert [type(r).__name__ for r in results] == ["NoneType", "NoneType", "StaleWrite", "NoneType"]
+    assert [a.seq for a in await store.actions(match_id)] == [0, 1, 2, 3]
+
+
+async def test_many_commits_share_few_transactions(store: SqliteStorage) -> None:
+    table_id, match_id = await new_match(store, "p", [("a", False)])
+    before = store.batches
+    await asyncio.gather(*(store.commit_action(commit(table_id, match_id, s)) for s in range(50)))
+    assert len(await store.actions(match_id)) == 50
+    assert store.batches - before < 50
+
+
+async def test_logs_and_ledgers_are_append_only(store: SqliteStorage, tmp_path: Path) -> None:
+    table_id, match_id = await new_match(store, "p", [("a", False)])
+    chips = [ChipEntry("g", "holdem", match_id, 1, 0, "a", False, 10, "hand", NOW)]
+    penalties = [PenaltyEntry("g", "bigtwo", match_id, 1, 0, "a", False, 3, NOW)]
+    await store.commit_action(commit(table_id, match_id, 0, chips=chips, penalties=penalties))
+    with sqlite3.connect(tmp_path / "s.sqlite3") as db:
+        for sql in (
+            "UPDATE actions SET action = 'x'",
+            "DELETE FROM actions",
+            "UPDATE chip_ledger SET delta = 0",
+            "DELETE FROM chip_ledger",
+            "UPDATE penalty_ledger SET penalty = 0",
+            "DELETE FROM penalty_ledger",
+        ):
+            with pytest.raises(sqlite3.IntegrityError, match="append-only"):
+                db.execute(sql)
+
+
+def test_period_starts() -> None:
+    assert period_start("all", NOW) is None
+    week = dt.datetime.fromtimestamp(period_start("week", NOW) or 0, dt.UTC)
+    month = dt.datetime.fromtimestamp(period_start("month", NOW) or 0, dt.UTC)
+    assert (week.year, week.month, week.day, week.hour, week.weekday()) == (2026, 11, 23, 0, 0)
+    assert (month.month, month.day, month.hour) == (11, 1, 0)
+
+
+async def finish_bigtwo(
+    store: SqliteStorage, place: str, rows: list[list[int]], at: float
+) -> None:
+    """A finished Big Two match between ana, bo, cy and one AI, deal penalties `rows`."""
+    players = [("ana", False), ("bo", False), ("cy", False), ("ai:greedy", True)]
+    table_id, match_id = await new_match(store, place, players)
+    totals = [sum(r[s] for r in rows) for s in range(4)]
+    winners = tuple(s for s in range(4) if totals[s] == min(totals))
+    for deal, row in enumerate(rows, start=1):
+        penalties = [
+            PenaltyEntry("g", "bigtwo", match_id, deal, s, players[s][0], players[s][1], p, at)
+            for s, p in enumerate(row)
+        ]
+        last = deal == len(rows)
+        await store.commit_action(
+            commit(
+                table_id, match_id, deal - 1, penalties=penalties,
+                result=MatchResult(match_id, at, winners, tuple(totals)) if last else None,
+                status="finished" if last else None,
+            )
+        )
+
+
+async def test_bigtwo_leaderboard(store: SqliteStorage) -> None:
+    await finish_bigtwo(store, "old", [[0, 5, 9, 2], [3, 0, 4, 1]], NOW - 40 * DAY)
+    await finish_bigtwo(store, "new", [[4, 0, 1, 2], [2, 2, 0, 3], [0, 6, 1, 1]], NOW - DAY)
+    board = await store.leaderboard(
+        guild="g", game="bigtwo", scoring="penalty", period="all", now=NOW, min_deals=5
+    )
+    by = {r.player_id: r for r in board.humans + board.unranked + board.ai}
+    assert by["ana"].deals == 5 and by["ana"].average_penalty == pytest.approx(9 / 5)
+    # Totals: old match ana 3, bo 5, cy 13, AI 3 (ana and the AI share the win);
+    # new match ana 6, bo 8, cy 2, AI 6.
+    assert by["ana"].matches == 2 and by["ana"].wins == 1 and by["ana"].best_match == 3
+    assert by["bo"].wins == 0 and by["bo"].best_match == 5
+    assert by["cy"].wins == 1 and by["cy"].best_match == 2
+    assert [r.player_id for r in board.ai] == ["ai:greedy"]
+    assert by["ai:greedy"].wins == 1 and by["ai:greedy"].deals == 5
+    assert [r.player_id for r in board.humans] == ["ana", "bo", "cy"]  # 1.8, 2.6, 3.0
+    week = await store.leaderboard(
+        guild="g", game="bigtwo", scoring="penalty", period="week", now=NOW, min_deals=5
+    )
+    assert week.humans == [] and {r.player_id for r in week.unranked} == {"ana", "bo", "cy"}
+    wk = {r.player_id: r for r in week.unranked}
+    assert wk["ana"].deals == 3 and wk["ana"].matches == 1 and wk["cy"].wins == 1
+    other = await store.leaderboard(
+        guild="elsewhere", game="bigtwo", scoring="penalty", period="all", now=NOW
+    )
+    assert other.humans == other.unranked == other.ai == []
+
+
+async def test_chip_leaderboard(store: SqliteStorage) -> None:
+    players = [("ana", False), ("ai:greedy", True)]
+    table_id, match_id = await new_match(store, "h", players, game="holdem")
+    deltas = [(1, [50, -50]), (2, [-20, 20]), (3, [970, -970])]
+    for seq, (hand, row) in enumerate(deltas):
+        chips = [
+            ChipEntry("g", "holdem", match_id, hand, s, players[s][0], players[s][1], d, "hand", NOW)
+            for s, d in enumerate(row)
+        ]
+        if seq == 0:
+            chips += [ChipEntry("g", "holdem", match_id, 0, 0, "ana", False, 1000, "buy-in", NOW)]
+        last = seq == len(deltas) - 1
+        await store.commit_action(
+            commit(table_id, match_id, seq, chips=chips,
+                   result=MatchResult(match_id, NOW, (0,), (2000, 0)) if last else None)
+        )
+    board = await store.leaderboard(guild="g", game="holdem", scoring="chips", period="month", now=NOW)
+    (ana,) = board.humans
+    assert (ana.matches, ana.wins, ana.net_chips, ana.hands) == (1, 1, 1000, 3)
+    (ai,) = board.ai
+    assert (ai.wins, ai.net_chips, ai.hands) == (0, -1000, 3)
