@@ -18,7 +18,7 @@ import tempfile
 import time
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, TextIO
+from typing import Any, Literal, TextIO
 
 from bot.i18n import explain, normalise_language, t
 from bot.render import GameRenderer, get_renderer
@@ -71,9 +71,7 @@ class ConsoleFront:
         if isinstance(event, MatchStarted):
             return t("console.event.match_started", lang, number=event.number)
         if isinstance(event, TurnTimedOut):
-            return t(
-                "console.event.timed_out", lang, name=names[event.seat], action=event.action
-            )
+            return t("console.event.timed_out", lang, name=names[event.seat], action=event.action)
         if isinstance(event, SeatAway):
             return t("console.event.away", lang, name=event.name)
         if isinstance(event, SeatBack):
@@ -98,7 +96,9 @@ class ConsoleFront:
         """Public events: one line each."""
         self.show(table, events)
 
-    async def private(self, table: Table, seat: int, player: Player, events: Sequence[Event]) -> None:
+    async def private(
+        self, table: Table, seat: int, player: Player, events: Sequence[Event]
+    ) -> None:
         """Your private events (your cards)."""
         self.show(table, events)
 
@@ -290,7 +290,12 @@ def run_console(args: argparse.Namespace) -> int:
 def format_leaderboard(board: Leaderboard, lang: str) -> str:
     """The leaderboard as a text table (humans ranked, then unranked, then AI seats)."""
     lines = [
-        t("console.board.title", lang, game=board.game, period=t(f"console.period.{board.period}", lang))
+        t(
+            "console.board.title",
+            lang,
+            game=board.game,
+            period=t(f"console.period.{board.period}", lang),
+        )
     ]
     if board.scoring == "penalty":
         header = t("console.board.penalty_header", lang)
@@ -330,7 +335,11 @@ async def _leaderboard(args: argparse.Namespace) -> str:
     from engines.registry import get_game
 
     spec = get_game(args.game)
-    scoring = spec.extra.get("scoring") or ("penalty" if spec.name == "bigtwo" else "chips")
+    scoring: Literal["penalty", "chips"] = (
+        "penalty"
+        if spec.extra.get("scoring", spec.name == "bigtwo" and "penalty") == "penalty"
+        else "chips"
+    )
     path = args.db or settings.db
     if not Path(path).exists():
         return t("console.board.no_db", lang, path=path)

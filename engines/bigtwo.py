@@ -50,6 +50,7 @@ from engines.cards import Card, CardParseError, Deck, format_cards, parse_cards
 from engines.registry import GameSpec, SimHooks
 
 __all__ = [
+    "PASS",
     "SPEC",
     "Action",
     "BigTwoConfig",
@@ -57,14 +58,20 @@ __all__ = [
     "BigTwoView",
     "CardsDealt",
     "Combo",
+    "DealWon",
     "Pass",
     "Passed",
     "Play",
     "Played",
     "TableCleared",
+    "TrickEntry",
     "classify",
+    "legal_plays",
     "parse_action",
     "penalty",
+    "play_of_mask",
+    "prime_caches",
+    "timeout_action",
 ]
 
 SEATS = 4
@@ -84,7 +91,8 @@ class BigTwoConfig(BaseModel):
 
 
 def _order(card: Card) -> int:
-    return BIT_OF_CARD[card].bit_length()
+    # Anything that is not a card sorts first; `check` refuses it with a clear message.
+    return BIT_OF_CARD.get(card, 0).bit_length()
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -112,6 +120,7 @@ class Pass:
 
 Action = Play | Pass
 PASS = Pass()
+"""The one `Pass` action."""
 _PLAYS: dict[int, Play] = {}
 
 
@@ -258,6 +267,10 @@ class DealWon(Event):
     penalties: tuple[int, ...]
 
 
+_PASSED = tuple(Passed(seat=s) for s in range(4))
+_CLEARED = tuple(TableCleared(leader=s) for s in range(4))
+
+
 # View ------------------------------------------------------------------------------------------
 
 
@@ -321,6 +334,9 @@ class BigTwoView:
         return data
 
 
+_PASS_ENTRIES = tuple(TrickEntry(s, ()) for s in range(4))
+
+
 # State -----------------------------------------------------------------------------------------
 
 
@@ -381,7 +397,7 @@ class BigTwoState:
 
     def view(self, seat: int | None) -> BigTwoView:
         """What `seat` may know: its own hand, the public table; spectators (None) see no hand."""
-        if seat is not None:
+        if seat is not None and not (type(seat) is int and 0 <= seat < SEATS):
             require_seat(seat, SEATS)
         return BigTwoView(
             seat=seat,
@@ -461,15 +477,8 @@ class BigTwoState:
 
     def _combo_for(self, seat: int, action: Action) -> Combo | None:
         """The combination `action` plays (None for a pass) if it is legal; else raise."""
-        require_seat(seat, SEATS)
-        if self.finished:
-            raise IllegalAction(
-                f"seat {seat} cannot {action}: the match is over",
-                code="bigtwo.match_over",
-                seat=seat,
-            )
-        if seat != self.turn:
-            raise NotYourTurn(seat, self.turn)
+        if type(seat) is not int or seat != self.turn:
+            self._check_seat(seat, action)
         if isinstance(action, Pass):
             if self.table is None:
                 if self.opening:
@@ -491,6 +500,18 @@ class BigTwoState:
                 action=repr(action),
             )
         return self._check_play(seat, action)
+
+    def _check_seat(self, seat: int, action: Action) -> None:
+        """The slow path of the seat check: no such seat, the match is over, not its turn."""
+        require_seat(seat, SEATS)
+        if self.finished:
+            raise IllegalAction(
+                f"seat {seat} cannot {action}: the match is over",
+                code="bigtwo.match_over",
+                seat=seat,
+            )
+        if seat != self.turn:
+            raise NotYourTurn(seat, self.turn)
 
     def _check_play(self, seat: int, action: Play) -> Combo:
         cards = action.cards
@@ -575,8 +596,8 @@ class BigTwoState:
 
     def _pass(self, seat: int) -> list[Event]:
         self.passes += 1
-        self.trick += (TrickEntry(seat, ()),)
-        events: list[Event] = [Passed(seat=seat)]
+        self.trick += (_PASS_ENTRIES[seat],)
+        events: list[Event] = [_PASSED[seat]]
         if self.passes == SEATS - 1:
             leader = self.table_seat
             assert leader is not None
@@ -585,7 +606,7 @@ class BigTwoState:
             self.passes = 0
             self.trick = ()
             self.leader = self.turn = leader
-            events.append(TableCleared(leader=leader))
+            events.append(_CLEARED[leader])
         else:
             self.turn = (seat + 1) % SEATS
         return events

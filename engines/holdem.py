@@ -742,7 +742,7 @@ SPEC = GameSpec(
     name="holdem",
     title="No-limit Texas hold'em",
     min_seats=2,
-    max_seats=10,
+    max_seats=9,  # what tables offer; the engine itself (HoldemConfig) accepts 10
     default_seats=4,
     config_type=HoldemConfig,
     new_state=_new_state,
@@ -757,5 +757,5 @@ SPEC = GameSpec(
         figures=_figures,
         config=_sim_config,
     ),
-    extra={"table_seats": (2, 9)},
+    extra={"engine_max_seats": 10},
 )

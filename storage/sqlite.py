@@ -17,8 +17,10 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import Sequence
-from typing import Any, Literal
+import sqlite3
+from collections.abc import Callable, Sequence
+from functools import partial
+from typing import Any, Literal, TypeVar
 
 import aiosqlite
 
@@ -45,6 +47,7 @@ from storage.base import (
 from storage.migrate import migrate
 
 Statement = tuple[str, tuple[Any, ...]]
+T = TypeVar("T")
 
 _INSERT_ACTION = "INSERT INTO actions (match_id, seq, deal, seat, action, actor, at) VALUES (?, ?, ?, ?, ?, ?, ?)"
 _INSERT_DEAL = "INSERT INTO deals (match_id, deal, dealer, seed, first_seq) VALUES (?, ?, ?, ?, ?)"
@@ -186,6 +189,26 @@ def _match(row: aiosqlite.Row) -> MatchRecord:
     )
 
 
+Job = Callable[[sqlite3.Connection], Any]
+
+
+def _run_statements(conn: sqlite3.Connection, statements: Sequence[Statement]) -> None:
+    for sql, params in statements:
+        conn.execute(sql, params)
+
+
+def _run_jobs(conn: sqlite3.Connection, jobs: Sequence[Job]) -> list[Any]:
+    """Run jobs in one transaction on the plain sqlite3 connection; all or nothing."""
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        results = [job(conn) for job in jobs]
+        conn.execute("COMMIT")
+    except BaseException:
+        conn.execute("ROLLBACK")
+        raise
+    return results
+
+
 class SqliteStorage:
     """`Storage` on one SQLite file (":memory:" works too, without WAL)."""
 
@@ -197,10 +220,10 @@ class SqliteStorage:
         self.synchronous = synchronous
         self._db: aiosqlite.Connection | None = None
         self._lock = asyncio.Lock()
-        self._pending: list[tuple[ActionCommit, asyncio.Future[None]]] = []
+        self._pending: list[tuple[Job, asyncio.Future[Any]]] = []
         self._writer: asyncio.Task[None] | None = None
         self.batches = 0
-        """How many transactions `commit_action` used (group commit makes it < commits)."""
+        """How many write transactions ran (group commit makes it fewer than the writes)."""
 
     @property
     def db(self) -> aiosqlite.Connection:
@@ -239,17 +262,59 @@ class SqliteStorage:
 
     # ----------------------------------------------------------------- writes
 
-    async def _transaction(self, statements: Sequence[Statement]) -> None:
-        """Run statements in one transaction (the caller holds the lock)."""
+    async def _in_thread(self, fn: Callable[[sqlite3.Connection], T]) -> T:
+        """Run `fn(connection)` on the connection's own thread in one hop (aiosqlite's
+        `_execute`, stable since 0.17). The caller holds the lock."""
         db = self.db
-        await db.execute("BEGIN IMMEDIATE")
-        try:
-            for sql, params in statements:
-                await db.execute(sql, params)
-            await db.execute("COMMIT")
-        except BaseException:
-            await db.execute("ROLLBACK")
-            raise
+        result: T = await db._execute(fn, db._conn)  # type: ignore[no-untyped-call]
+        return result
+
+    async def _write(self, job: Callable[[sqlite3.Connection], T]) -> T:
+        """Queue a write for the next group transaction; return its result once committed."""
+        future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+        self._pending.append((job, future))
+        if self._writer is None or self._writer.done():
+            self._writer = asyncio.get_running_loop().create_task(self._write_loop())
+        result: T = await future
+        return result
+
+    async def _write_loop(self) -> None:
+        """Write everything queued in one transaction, again and again until the queue is
+        empty. If a batch fails, its jobs are retried one transaction each, so one faulty
+        write cannot fail the others."""
+        while self._pending:
+            batch, self._pending = self._pending, []
+            jobs = [job for job, _ in batch]
+            outcomes: list[tuple[Any, BaseException | None]] = []
+            async with self._lock:
+                try:
+                    results = await self._in_thread(partial(_run_jobs, jobs=jobs))
+                    outcomes = [(r, None) for r in results]
+                    self.batches += 1
+                except Exception:
+                    for job in jobs:
+                        try:
+                            one = await self._in_thread(partial(_run_jobs, jobs=[job]))
+                            outcomes.append((one[0], None))
+                            self.batches += 1
+                        except Exception as failure:
+                            outcomes.append((None, self._translate(failure)))
+            for (_, future), (result, problem) in zip(batch, outcomes, strict=True):
+                if future.done():
+                    continue
+                if problem is None:
+                    future.set_result(result)
+                else:
+                    future.set_exception(problem)
+
+    @staticmethod
+    def _translate(error: Exception) -> BaseException:
+        text = str(error)
+        if isinstance(error, sqlite3.IntegrityError) and "actions." in text:
+            return StaleWrite(f"that turn is already in the log: {error}")
+        if isinstance(error, sqlite3.IntegrityError) and "tables.place" in text:
+            return PlaceTaken(f"a live table already exists there: {error}")
+        return error
 
     async def create_table(
         self,
@@ -263,27 +328,20 @@ class SqliteStorage:
         now: float,
     ) -> TableRecord:
         """Insert a lobby table and its seats; `PlaceTaken` if the place has a live table."""
-        async with self._lock:
-            db = self.db
-            await db.execute("BEGIN IMMEDIATE")
-            try:
-                cursor = await db.execute(
-                    "INSERT INTO tables (guild, place, game, settings, options, status, created_at)"
-                    " VALUES (?, ?, ?, ?, ?, 'lobby', ?)",
-                    (guild, place, game, json.dumps(settings), json.dumps(options), now),
-                )
-                table_id = cursor.lastrowid
-                assert table_id is not None
-                await db.executemany(_UPSERT_SEAT, [_seat_row(table_id, s) for s in seats])
-                await db.execute("COMMIT")
-            except aiosqlite.IntegrityError as error:
-                await db.execute("ROLLBACK")
-                if "tables.place" in str(error):
-                    raise PlaceTaken(f"a live table already exists in {place}") from error
-                raise
-            except BaseException:
-                await db.execute("ROLLBACK")
-                raise
+        row = (guild, place, game, json.dumps(settings), json.dumps(options), now)
+
+        def write(conn: sqlite3.Connection) -> int:
+            cursor = conn.execute(
+                "INSERT INTO tables (guild, place, game, settings, options, status, created_at)"
+                " VALUES (?, ?, ?, ?, ?, 'lobby', ?)",
+                row,
+            )
+            table_id = cursor.lastrowid
+            assert table_id is not None
+            conn.executemany(_UPSERT_SEAT, [_seat_row(table_id, s) for s in seats])
+            return table_id
+
+        table_id = await self._write(write)
         return TableRecord(
             table_id, guild, place, game, dict(settings), dict(options), "lobby", now
         )
@@ -303,8 +361,7 @@ class SqliteStorage:
                 (_UPSERT_PLAYER, (match_id, p.seat, p.player_id, p.name, int(p.is_ai)))
                 for p in players
             ]
-        async with self._lock:
-            await self._transaction(statements)
+        await self._write(lambda conn: _run_statements(conn, statements))
 
     async def start_match(
         self,
@@ -323,102 +380,48 @@ class SqliteStorage:
         now: float,
     ) -> MatchRecord:
         """Insert the match with its players, seats, first deal and buy-ins; table -> playing."""
-        async with self._lock:
-            db = self.db
-            await db.execute("BEGIN IMMEDIATE")
-            try:
-                cursor = await db.execute(
-                    "INSERT INTO matches (table_id, number, seed, config, first_seq, started_at)"
-                    " VALUES (?, ?, ?, ?, ?, ?)",
-                    (table_id, number, str(seed), json.dumps(config), first_seq, now),
-                )
-                match_id = cursor.lastrowid
-                assert match_id is not None
-                await db.executemany(
-                    _UPSERT_PLAYER,
-                    [(match_id, p.seat, p.player_id, p.name, int(p.is_ai)) for p in players],
-                )
-                await db.executemany(_UPSERT_SEAT, [_seat_row(table_id, s) for s in seats])
-                await db.executemany(_INSERT_DEAL, [_deal_row(d, match_id) for d in deals])
-                await db.executemany(_INSERT_CHIP, [_chip_row(c, match_id) for c in chips])
-                await db.execute(_SET_TIMER_STATUS, (deadline, deadline_turn, "playing", table_id))
-                await db.execute("COMMIT")
-            except BaseException:
-                await db.execute("ROLLBACK")
-                raise
+        match_row = (table_id, number, str(seed), json.dumps(config), first_seq, now)
+        player_rows = [(p.seat, p.player_id, p.name, int(p.is_ai)) for p in players]
+        seat_rows = [_seat_row(table_id, s) for s in seats]
+        deal_rows = [_deal_row(d, 0)[1:] for d in deals]
+        chip_rows = [_chip_row(c, 0) for c in chips]
+        timer = (deadline, deadline_turn, "playing", table_id)
+
+        def write(conn: sqlite3.Connection) -> int:
+            cursor = conn.execute(
+                "INSERT INTO matches (table_id, number, seed, config, first_seq, started_at)"
+                " VALUES (?, ?, ?, ?, ?, ?)",
+                match_row,
+            )
+            match_id = cursor.lastrowid
+            assert match_id is not None
+            conn.executemany(_UPSERT_PLAYER, [(match_id, *r) for r in player_rows])
+            conn.executemany(_UPSERT_SEAT, seat_rows)
+            conn.executemany(_INSERT_DEAL, [(match_id, *r) for r in deal_rows])
+            conn.executemany(_INSERT_CHIP, [(*r[:2], match_id, *r[3:]) for r in chip_rows])
+            conn.execute(_SET_TIMER_STATUS, timer)
+            return match_id
+
+        match_id = await self._write(write)
         return MatchRecord(match_id, table_id, number, seed, dict(config), first_seq, now)
 
     async def commit_action(self, commit: ActionCommit) -> None:
-        """Queue the commit for the next group transaction and wait until it is durable."""
-        future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        self._pending.append((commit, future))
-        if self._writer is None or self._writer.done():
-            self._writer = asyncio.get_running_loop().create_task(self._write_loop())
-        await future
-
-    async def _write_loop(self) -> None:
-        while self._pending:
-            batch, self._pending = self._pending, []
-            async with self._lock:
-                try:
-                    await self._write_batch([commit for commit, _ in batch])
-                    outcomes: list[BaseException | None] = [None] * len(batch)
-                except Exception:
-                    outcomes = []
-                    for commit, _ in batch:
-                        try:
-                            await self._write_batch([commit])
-                            outcomes.append(None)
-                        except Exception as error:
-                            outcomes.append(self._translate(error))
-            for (_, future), outcome in zip(batch, outcomes, strict=True):
-                if future.done():
-                    continue
-                if outcome is None:
-                    future.set_result(None)
-                else:
-                    future.set_exception(outcome)
-
-    @staticmethod
-    def _translate(error: Exception) -> BaseException:
-        if isinstance(error, aiosqlite.IntegrityError) and "actions" in str(error):
-            return StaleWrite(f"that turn is already in the log: {error}")
-        return error
-
-    async def _write_batch(self, commits: Sequence[ActionCommit]) -> None:
-        """Write commits in one transaction, statements of one kind grouped into executemany."""
-        grouped: dict[str, list[tuple[Any, ...]]] = {}
-        for commit in commits:
-            for sql, params in commit_statements(commit):
-                grouped.setdefault(sql, []).append(params)
-        db = self.db
-        await db.execute("BEGIN IMMEDIATE")
-        try:
-            for sql, rows in grouped.items():
-                if len(rows) == 1:
-                    await db.execute(sql, rows[0])
-                else:
-                    await db.executemany(sql, rows)
-            await db.execute("COMMIT")
-        except BaseException:
-            await db.execute("ROLLBACK")
-            raise
-        self.batches += 1
+        """Write the commit in the next group transaction; return once it is committed."""
+        statements = commit_statements(commit)
+        await self._write(lambda conn: _run_statements(conn, statements))
 
     async def set_status(self, table_id: int, status: TableStatus) -> None:
         """Change a table's status (and clear its timer when it stops)."""
-        async with self._lock:
-            if status == "stopped":
-                await self._transaction([(_SET_TIMER_STATUS, (None, None, status, table_id))])
-            else:
-                await self._transaction(
-                    [("UPDATE tables SET status = ? WHERE id = ?", (status, table_id))]
-                )
+        if status == "stopped":
+            statement: Statement = (_SET_TIMER_STATUS, (None, None, status, table_id))
+        else:
+            statement = ("UPDATE tables SET status = ? WHERE id = ?", (status, table_id))
+        await self._write(lambda conn: _run_statements(conn, [statement]))
 
     async def set_timer(self, table_id: int, deadline: float | None, turn: int | None) -> None:
         """Store the table's turn deadline (or clear it)."""
-        async with self._lock:
-            await self._transaction([(_SET_TIMER, (deadline, turn, table_id))])
+        statement: Statement = (_SET_TIMER, (deadline, turn, table_id))
+        await self._write(lambda conn: _run_statements(conn, [statement]))
 
     # ------------------------------------------------------------------ reads
 

@@ -41,7 +41,7 @@ def _pct(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
-async def _run(tables: int, deals: int) -> dict[str, Any]:
+async def _run(tables: int, deals: int, policy: str | None) -> dict[str, Any]:
     if str(ROOT) not in sys.path:
         sys.path.insert(0, str(ROOT))  # the stand-in lives in tests/e2e
     from bot.discord.app import point_at
@@ -50,6 +50,7 @@ async def _run(tables: int, deals: int) -> dict[str, Any]:
     from tests.e2e.standin import FakeDiscord
 
     fake = FakeDiscord(channels=tables)
+    fake.strict = False
     await fake.start()
     users = [fake.owner] + [fake.add_user(f"P{i}") for i in range(1, tables)]
     received: dict[int, float] = {}
@@ -78,6 +79,14 @@ async def _run(tables: int, deals: int) -> dict[str, Any]:
         await fake.wait_ready()
         await bot.wait_until_ready()
         login_calls = len(fake.rest_calls)
+        if policy is not None:
+            create = bot.tables.create
+
+            async def with_policy(**kwargs: Any) -> Any:
+                kwargs["options"] = {**kwargs.get("options", {}), "ai_policy": policy}
+                return await create(**kwargs)
+
+            bot.tables.create = with_policy
         refresh = bot.front.refresh
 
         async def wake(table: Any) -> None:
@@ -110,6 +119,8 @@ async def _run(tables: int, deals: int) -> dict[str, Any]:
     )
     total_deals = tables * deals
     return {
+        "policy": policy or "default (strong)",
+        "late": len(fake.late),
         "tables": tables,
         "deals": total_deals,
         "interactions": len(ours),
@@ -128,8 +139,13 @@ async def _play_table(
     fake: Any, bot: Any, user: Any, channel: int, deals: int, changed: Any
 ) -> None:
     """One human's whole match, through interactions only (woken by the table's refreshes)."""
-    await fake.command(user, "table create", channel_id=channel, game="bigtwo", deals=deals)
-    await fake.command(user, "table start", channel_id=channel)
+    for line, options in (
+        ("table create", {"game": "bigtwo", "deals": deals}),
+        ("table start", {}),
+    ):
+        response = await fake.command(user, line, channel_id=channel, **options)
+        if response.kind == 5:  # deferred: wait for the real answer
+            await fake.wait_for(lambda r=response: r.followups, 60)
     table = bot.tables.find(str(channel))
     seat = table.seat_of(str(user.id))
     while table.status != "finished":
@@ -146,36 +162,51 @@ async def _play_table(
         if table.view(seat).table is None:
             lowest = hand.component("db:sel:")["options"][0]["value"]
             await fake.select(user, hand, "db:sel:", [lowest])
+            if hand.component("db:play:").get("disabled"):
+                continue  # the hand was redrawn for a newer turn: look again
             await fake.click(user, hand, "db:play:")
         else:
             await fake.click(user, hand, "db:pass:")
 
 
-def main(quick: bool = False, write: bool = False) -> int:
-    """Run the benchmark and publish it (see the module docstring)."""
-    tables, deals = (20, 1) if quick else (100, 2)
-    result = asyncio.run(_run(tables, deals))
-    body = f"""
-{result["tables"]} Big Two tables at once in one bot process, each with one human playing
-through interactions (My hand, card menu, Play / Pass) and three AI players (default
-policy, no AI delay), {result["deals"]} deals in all, {result["interactions"]} interactions,
-{result["elapsed"]:.1f} s. The stand-in runs in the same process and event loop.
+def _section(result: dict[str, Any]) -> str:
+    return f"""
+**{result["tables"]} tables, AI policy {result["policy"]}**: {result["deals"]} deals,
+{result["interactions"]} interactions in {result["elapsed"]:.1f} s.
 
 | figure | value |
 | --- | --- |
 | interaction to response, our side, p50 | {result["p50"]:.1f} ms |
 | interaction to response, our side, p99 | {result["p99"]:.1f} ms (goal <= 50 ms) |
 | interaction to response, mean | {result["mean"]:.1f} ms |
+| answers later than Discord's 3 s window | {result["late"]} |
 | runtime per action (validate, commit, fan-out), p50 / p99 | {result["act_p50"]:.2f} / {result["act_p99"]:.2f} ms |
 | bot REST calls per deal (boards, edits, DMs, results) | {result["bot_calls_per_deal"]:.1f} |
 | interaction answers per deal (callbacks, webhook edits) | {result["answer_calls_per_deal"]:.1f} |
-
-"Our side" starts when discord.py hands the bot the interaction and ends when the
-stand-in receives the answer: it includes the loopback HTTP call and waiting behind the
-other tables' AI turns and board edits in the same event loop. Board edits are
-coalesced (at most one per {1.0:.1f} s per board, the production default).
 """
+
+
+def main(quick: bool = False, write: bool = False) -> int:
+    """Run the benchmark and publish it (see the module docstring)."""
+    runs = [(20, 1, "greedy")] if quick else [(100, 2, "greedy"), (25, 1, None)]
+    results = [asyncio.run(_run(tables, deals, policy)) for tables, deals, policy in runs]
+    body = (
+        "Big Two tables at once in one bot process, each with one human playing through\n"
+        "interactions (My hand, card menu, Play / Pass) and three AI players (no AI delay).\n"
+        "The stand-in and the simulated humans run in the same process and event loop.\n"
+        + "".join(_section(r) for r in results)
+        + """
+"Our side" starts when discord.py hands the bot the interaction and ends when the
+stand-in receives the answer: it includes the loopback HTTP call and every wait behind
+the other tables' work (AI turns, SQLite commits, board edits) in the same event loop.
+"Runtime per action" is the runtime's own measure of one accepted action. Board edits
+are coalesced (at most one per second per board, the production default). The cheap
+greedy AI isolates the cost of the front, runtime and storage; the default (strong) AI
+shows what its CPU use does to everyone else on a 2-core machine.
+"""
+    )
     publish("Discord front: concurrent tables through the stand-in", body, write)
-    ok = result["p99"] <= 50
-    print("goal met" if ok else "goal NOT met: p99 above 50 ms")
+    for result in results:
+        verdict = "met" if result["p99"] <= 50 else "NOT met"
+        print(f"{result['tables']} tables, {result['policy']}: p99 goal {verdict}")
     return 0

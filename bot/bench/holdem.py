@@ -5,6 +5,8 @@
 2. The overhead of `engines.poker.ranking` over calling eval7 directly on the same 7-card hands
    (eval7 on cards already converted to its own type).
 3. The `strong` AI's decision latency (p50, p99, max) at a four-seat table against the baselines.
+4. Strength: `strong` against three of each baseline, seats rotated, bb/100 with 95% intervals
+   (20,000 hands per opponent type; several minutes, run it with `nice`).
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ import time
 import eval7
 
 from bot.bench.report import publish, rate
-from bot.simulate import percentile
+from bot.simulate import Interval, percentile, simulate
 from engines.base import DealSettled
 from engines.cards import FULL_DECK
 from engines.holdem import SPEC, HoldemConfig, HoldemState
@@ -127,6 +129,25 @@ def strong_latency(hands: int) -> tuple[list[float], int]:
     return times, played
 
 
+def strength(hands: int) -> list[tuple[str, Interval, Interval, float]]:
+    """(baseline, strong's bb/100, each baseline seat's pooled bb/100, hands/s) per baseline."""
+    rows = []
+    for opponent in ("calling", "random", "tight"):
+        result = simulate(
+            SPEC, ["strong", opponent, opponent, opponent], hands, seed=1, rotate=True
+        )
+        theirs = [v for slot in result.samples[1:] for v in slot["bb_per_100"]]
+        rows.append(
+            (
+                opponent,
+                Interval.of(result.samples[0]["bb_per_100"]),
+                Interval.of(theirs),
+                result.n / result.seconds,
+            )
+        )
+    return rows
+
+
 def main(quick: bool, write: bool) -> int:
     """Run the measurements, print them and, with `write`, record them in docs/benchmarks.md."""
     seconds = 1.5 if quick else 8.0
@@ -134,6 +155,12 @@ def main(quick: bool, write: bool) -> int:
     kit_rate, kit_n = pokerkit_hands(seconds)
     direct, inline, ranked, valued = ranking_overhead(20_000 if quick else 200_000)
     times, played = strong_latency(40 if quick else 600)
+    rows = strength(300 if quick else 20_000)
+    table = "\n".join(
+        f"| 3 x `{name}` | {ours.mean:+.1f} [{ours.low:+.1f}, {ours.high:+.1f}] | "
+        f"{theirs.mean:+.1f} | {ours.n:,} | {speed:,.0f} |"
+        for name, ours, theirs, speed in rows
+    )
     body = f"""
 Four players, 1000 chips, blinds 10/20, everyone checks or calls to the showdown; both engines
 in the same run.
@@ -159,6 +186,15 @@ list) plus one Python function call; the goal was <= 1.5x against eval7 on its o
 `strong` decision latency (seat 0 against random, calling and tight; {played} hands,
 {len(times)} decisions): p50 {percentile(times, 50):.2f} ms, p99 {percentile(times, 99):.2f} ms,
 max {max(times):.2f} ms (budget p99 <= 100 ms).
+
+Strength: `strong` in one seat against three copies of a baseline at a four-seat table,
+1000 chips (50 big blinds) restored every hand, seats rotated every 100 hands
+(`deucebot simulate holdem -n N --players strong,X,X,X --rotate --seed 1`); bb/100 with
+its 95% interval (normal approximation over hands):
+
+| opponents | `strong` bb/100 [95% interval] | each baseline, bb/100 | hands | hands/s |
+| --- | ---: | ---: | ---: | ---: |
+{table}
 """
     publish("holdem" + (" (quick)" if quick else ""), body, write and not quick)
     return 0

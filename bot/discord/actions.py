@@ -30,7 +30,8 @@ def table_by_id(bot: Deucebot, table_id: int) -> Table | None:
     """The live table with this id (None once it was stopped or is unknown)."""
     for table in bot.tables.tables.values():
         if table.id == table_id and table.status != "stopped":
-            return table
+            found: Table = table
+            return found
     return None
 
 
@@ -98,8 +99,11 @@ async def _edit_hand(interaction: discord.Interaction, message: dict[str, Any]) 
         "content": message["content"] or None,
         "embed": message["embed"],
         "view": message.get("view"),
-        "attachments": [message["file"]] if "file" in message else [],
     }
+    shown = interaction.message.attachments if interaction.message else []
+    if not any(a.filename == message.get("image_name") for a in shown):
+        # The hand changed (or has no picture yet): upload its picture; else keep it.
+        kwargs["attachments"] = [message["file"]] if "file" in message else []
     if interaction.response.is_done():
         await interaction.edit_original_response(**kwargs)
     else:

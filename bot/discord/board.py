@@ -161,8 +161,11 @@ def hand_message(
     )
     message: dict[str, Any] = {"content": note, "embed": embed}
     if cards:
-        message["file"] = discord.File(_bytes(cards), filename="hand.png")
-        embed.set_image(url="attachment://hand.png")
+        # The name says which cards are drawn, so an edit can keep an unchanged picture.
+        name = "hand-" + "".join(str(card) for card in cards) + ".png"
+        message["file"] = discord.File(_bytes(cards), filename=name)
+        message["image_name"] = name
+        embed.set_image(url=f"attachment://{name}")
     if not controls:
         return message
     chosen = [c for c in selected if any(str(card) == c for card in cards)]
@@ -173,7 +176,7 @@ def hand_message(
             for card in cards[:25]
         ]
         select = CardSelect(table.id, table.turn, sort, options, t("discord.hand.choose", lang))
-        select.item.row = 0
+        select.row = 0
         items.append(select)
     my_turn = table.to_act == seat and table.status == "playing"
     play_label = t("discord.button.play", lang)
@@ -197,7 +200,7 @@ def hand_message(
         SortButton(table.id, table.turn, sort, t("discord.button.sort", lang)),
     ]
     for button in buttons:
-        button.item.row = 1  # type: ignore[union-attr]
+        button.row = 1
     items.extend(buttons)
     message["view"] = frozen_view(*items)
     return message

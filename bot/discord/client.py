@@ -8,6 +8,8 @@ set, else globally), then restore every unfinished table and re-post its board.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import logging
 from collections.abc import Callable
 from typing import Any
@@ -67,7 +69,7 @@ class Deucebot(commands.Bot):
         self.front: Any = None
         self.locales: dict[int, str] = {}
         """Discord user id -> the language of their last interaction (for DMs)."""
-        self.tree.on_error = self._on_tree_error
+        self.tree.on_error = self._on_tree_error  # type: ignore[method-assign]
 
     async def setup_hook(self) -> None:
         """Storage, runtime, persistent views, cogs, translator, command sync, table restore."""
@@ -107,6 +109,9 @@ class Deucebot(commands.Bot):
             await self.front.close()
         if self.tables is not None:
             await self.tables.close()
+            # Let cancelled AI turns and timers unwind while the database is still open.
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(self.tables.idle(), 5)
         if self.storage is not None:
             await self.storage.close()
         await super().close()

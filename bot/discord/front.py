@@ -42,6 +42,50 @@ RESULT_KINDS = {"deal_settled", "match_ended", "bigtwo.deal_won"}
 
 
 @dataclass
+class TableSnapshot:
+    """What the board shows, captured when the runtime hands the front committed events.
+
+    The outbox sends boards later; rendering from this copy (never from the live table,
+    which may already hold an action whose commit is still in flight) keeps every board
+    at a committed turn. Only the spectator view is kept, so it cannot leak a hand."""
+
+    id: int
+    game: str
+    spec: Any
+    seats: list[Any]
+    status: str
+    turn: int
+    deal: int
+    deadline: float | None
+    deadline_turn: int | None
+    to_act: int | None
+    public_view: Any
+
+    @classmethod
+    def of(cls, table: Table) -> TableSnapshot:
+        """Capture `table` now."""
+        return cls(
+            id=table.id,
+            game=table.game,
+            spec=table.spec,
+            seats=list(table.seats),
+            status=table.status,
+            turn=table.turn,
+            deal=table.deal,
+            deadline=table.deadline,
+            deadline_turn=table.deadline_turn,
+            to_act=table.to_act,
+            public_view=table.view(None),
+        )
+
+    def view(self, seat: int | None) -> Any:
+        """The spectator view (the only one kept)."""
+        if seat is not None:
+            raise ValueError("a board snapshot holds only the spectator view")
+        return self.public_view
+
+
+@dataclass
 class _Outbox:
     """The pending Discord work of one table."""
 
@@ -50,6 +94,7 @@ class _Outbox:
     wake: asyncio.Event = field(default_factory=asyncio.Event)
     task: asyncio.Task[None] | None = None
     board: discord.PartialMessage | None = None
+    snapshot: TableSnapshot | None = None
     image_key: tuple[str, ...] | None = None
     recent: collections.deque[str] = field(
         default_factory=lambda: collections.deque(maxlen=RECENT_LINES)
@@ -77,6 +122,7 @@ class DiscordFront:
     async def public(self, table: Table, events: Sequence[Event]) -> None:
         """Queue what the public events need: a new board, result posts, log lines."""
         box = self._box(table)
+        box.snapshot = TableSnapshot.of(table)
         lang = self.language(table)
         names = seat_names(table)
         renderer = _renderer(table)
@@ -119,6 +165,7 @@ class DiscordFront:
     async def refresh(self, table: Table) -> None:
         """Mark the board dirty; the outbox edits it (coalesced) or posts it if there is none."""
         box = self._box(table)
+        box.snapshot = TableSnapshot.of(table)
         box.dirty = True
         box.wake.set()
 
@@ -132,6 +179,7 @@ class DiscordFront:
     async def post_board(self, table: Table) -> None:
         """Post a fresh board for `table` (creation)."""
         box = self._box(table)
+        box.snapshot = TableSnapshot.of(table)
         box.ops.append(lambda: self._new_board(table))
         box.wake.set()
 
@@ -185,20 +233,22 @@ class DiscordFront:
 
     async def _new_board(self, table: Table) -> None:
         box = self._box(table)
-        message = board_message(table, self.language(table), list(box.recent), with_image=True)
+        shown = box.snapshot or TableSnapshot.of(table)
+        message = board_message(shown, self.language(table), list(box.recent), with_image=True)  # type: ignore[arg-type]
         box.dirty = False
         sent = await self._channel(table).send(**_send_kwargs(message))
         self.rest_calls += 1
         box.board = sent
-        box.image_key = last_play_key(table)
+        box.image_key = last_play_key(shown)  # type: ignore[arg-type]
 
     async def _edit_board(self, table: Table, box: _Outbox) -> None:
         if box.board is None:
             await self._new_board(table)
             return
-        key = last_play_key(table)
+        shown = box.snapshot or TableSnapshot.of(table)
+        key = last_play_key(shown)  # type: ignore[arg-type]
         image = key != box.image_key
-        message = board_message(table, self.language(table), list(box.recent), with_image=image)
+        message = board_message(shown, self.language(table), list(box.recent), with_image=image)  # type: ignore[arg-type]
         kwargs: dict[str, Any] = {
             "content": message["content"],
             "embed": message["embed"],

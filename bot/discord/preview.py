@@ -60,7 +60,8 @@ class _Table:
 
     @property
     def to_act(self) -> int | None:
-        return self.state.to_act
+        seat: int | None = self.state.to_act
+        return seat
 
     def view(self, seat: int | None) -> Any:
         return self.state.view(seat)
@@ -85,6 +86,7 @@ def sample_table(seed: int = 4, turns: int = 9) -> _Table:
     recent: list[str] = []
     for _ in range(turns):
         seat = state.to_act
+        assert seat is not None
         for event in state.apply(seat, spec.make_policy("greedy", rng).decide(state.view(seat))):
             line = renderer.event(event, badged, "en") if event.to is None else None
             if line:
@@ -97,7 +99,7 @@ def sample_table(seed: int = 4, turns: int = 9) -> _Table:
 
 def draw(table: _Table) -> Image.Image:
     """Paint the board message of `table`."""
-    message = board_message(table, "en", table.extra.get("recent", []), with_image=True)
+    message = board_message(table, "en", table.extra.get("recent", []), with_image=True)  # type: ignore[arg-type]
     embed = message["embed"]
     cards = Image.open(io.BytesIO(cards_png(_last(table)))) if "file" in message else None
     regular, bold, small = _font(FONT, 17), _font(BOLD, 18), _font(FONT, 14)

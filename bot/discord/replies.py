@@ -87,13 +87,16 @@ async def in_time(
     defer the interaction first so Discord never shows "This interaction failed". The
     answer then goes out as a followup (`say`) or an edit of the original (`edit_hand`)."""
     task = asyncio.ensure_future(work)
-    done, _ = await asyncio.wait({task}, timeout=DEFER_AFTER)
-    if not done and not interaction.response.is_done():
-        try:
+    try:
+        done, _ = await asyncio.wait({task}, timeout=DEFER_AFTER)
+        if not done and not interaction.response.is_done():
             if interaction.type is discord.InteractionType.component:
                 await interaction.response.defer()
             else:
                 await interaction.response.defer(ephemeral=not public, thinking=True)
-        except discord.HTTPException:
-            log.warning("could not defer interaction %s", interaction.id)
-    return await task
+    except (discord.HTTPException, discord.InteractionResponded):
+        log.warning("could not defer interaction %s", interaction.id)
+    finally:
+        # Whatever happened above, the work goes on and its outcome is collected.
+        result = await task
+    return result

@@ -50,7 +50,7 @@ class HandButton(
 
     @classmethod
     async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Button[Any], match: re.Match[str]
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
     ) -> HandButton:
         """Rebuild from a click."""
         return cls(int(match["table"]), int(match["turn"]))
@@ -91,10 +91,11 @@ class CardSelect(
 
     @classmethod
     async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Select[Any], match: re.Match[str]
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
     ) -> CardSelect:
         """Rebuild from a choice."""
-        return cls(int(match["table"]), int(match["turn"]), match["sort"], list(item.options))
+        options = list(item.options) if isinstance(item, discord.ui.Select) else None
+        return cls(int(match["table"]), int(match["turn"]), match["sort"], options)
 
     async def callback(self, interaction: discord.Interaction) -> None:
         """Redraw the hand with these cards selected and Play armed with them."""
@@ -139,7 +140,7 @@ class PlayButton(
 
     @classmethod
     async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Button[Any], match: re.Match[str]
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
     ) -> PlayButton:
         """Rebuild from a click."""
         return cls(int(match["table"]), int(match["turn"]), match["sort"], match["cards"])
@@ -171,7 +172,7 @@ class PassButton(
 
     @classmethod
     async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Button[Any], match: re.Match[str]
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
     ) -> PassButton:
         """Rebuild from a click."""
         return cls(int(match["table"]), int(match["turn"]), match["sort"])
@@ -205,7 +206,7 @@ class HintButton(
 
     @classmethod
     async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Button[Any], match: re.Match[str]
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
     ) -> HintButton:
         """Rebuild from a click."""
         return cls(int(match["table"]), int(match["turn"]), match["sort"])
@@ -245,7 +246,7 @@ class SortButton(
 
     @classmethod
     async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Button[Any], match: re.Match[str]
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
     ) -> SortButton:
         """Rebuild from a click."""
         return cls(int(match["table"]), int(match["turn"]), match["sort"])

@@ -1,8 +1,9 @@
 """The front interface: how the runtime hands events to the terminal or Discord.
 
-After an action is committed, the runtime calls, in order and under the table's lock:
-`private(...)` once per seat owner with their private events, `public(...)` with the
-public events, then `refresh(table)` so the front can redraw the board. Fronts must
+After an action is committed, the runtime hands its events over in their order, under the
+table's lock: each run of consecutive public events in one `public(...)` call, each run of
+one seat's private events in one `private(...)` call (only when the seat has a human
+owner), then `refresh(table)` so the front can redraw the board. Fronts must
 return quickly (queue slow I/O in their own tasks); the runtime awaits them.
 
 Besides the game's events, the runtime emits its own lifecycle events (below), always

@@ -65,6 +65,7 @@ class TableManager:
         self._games = games
         self._seed_source = seed_source or (lambda: secrets.randbits(63))
         self.tables: dict[str, Table] = {}
+        self._ai_slots = asyncio.Semaphore(max(1, self.config.ai_concurrency))
 
     def find(self, place: str) -> Table | None:
         """The live table in `place`, or None."""
@@ -191,6 +192,7 @@ class TableManager:
             clock=self.clock,
             config=self.config,
             seed_source=self._seed_source,
+            ai_slots=self._ai_slots,
         )
 
     async def idle(self) -> None:

@@ -97,6 +97,10 @@ class RuntimeConfig:
     """Run AI decisions in a worker thread so a slow policy never blocks the event loop."""
     timers: bool = True
     """Schedule turn timers; tests may drive `Table.expire` by hand instead."""
+    ai_concurrency: int = 32
+    """AI turns in progress at once across all tables of the manager. Bounding them keeps
+    the event loop's ready queue short, so human actions stay fast when many AI tables
+    play at full speed."""
     latency_sink: Callable[[float], None] | None = None
     """Called with seconds from engine accept to front hand-off, for every action (bench)."""
 
@@ -176,8 +180,10 @@ class Table:
         clock: Clock,
         config: RuntimeConfig,
         seed_source: Callable[[], int],
+        ai_slots: asyncio.Semaphore | None = None,
     ) -> None:
-        """Wrap a stored table; use `TableManager.create` / `restore` rather than this."""
+        """Wrap a stored table; use `TableManager.create` / `restore` rather than this.
+        `ai_slots` bounds AI turns across tables (shared by the manager)."""
         self.id = record.id
         self.guild = record.guild
         self.place = record.place
@@ -202,6 +208,7 @@ class Table:
         self._config = config
         self._seed_source = seed_source
         self._policies: dict[int, Policy[Any, Any]] = {}
+        self._ai_slots = ai_slots or asyncio.Semaphore(max(1, config.ai_concurrency))
         self._lock = asyncio.Lock()
         self._ai_task: asyncio.Task[None] | None = None
         self._timer_task: asyncio.Task[None] | None = None
@@ -644,22 +651,23 @@ class Table:
         self.state, self.deal = replay(self.spec, self.match, [a.action for a in actions])
 
     async def _deliver(self, events: Sequence[Event]) -> None:
-        """Hand committed events to the front: private ones to each seat owner, then public
-        ones, then a refresh."""
-        private: dict[int, list[Event]] = {}
-        public: list[Event] = []
+        """Hand committed events to the front in their order (consecutive events for the
+        same audience in one call: public ones to the place, private ones to the seat's
+        owner), then ask for a board refresh."""
+        runs: list[tuple[int | None, list[Event]]] = []
         for event in events:
-            if event.to is None:
-                public.append(event)
+            if runs and runs[-1][0] == event.to:
+                runs[-1][1].append(event)
             else:
-                private.setdefault(event.to, []).append(event)
+                runs.append((event.to, [event]))
         try:
-            for seat, evs in private.items():
-                owner = self.seats[seat].owner if 0 <= seat < len(self.seats) else None
+            for to, batch in runs:
+                if to is None:
+                    await self._front.public(self, batch)
+                    continue
+                owner = self.seats[to].owner if 0 <= to < len(self.seats) else None
                 if owner is not None:
-                    await self._front.private(self, seat, owner, evs)
-            if public:
-                await self._front.public(self, public)
+                    await self._front.private(self, to, owner, batch)
             await self._front.refresh(self)
         except Exception:
             # The action is committed; a front failure must not undo or repeat it.
@@ -716,25 +724,33 @@ class Table:
                 await asyncio.sleep(delay)
                 if self.turn != turn:
                     continue
-            view = self.state.view(index)
-            policy = self._policies[index]
-            try:
-                if self._config.ai_in_thread:
-                    action = await asyncio.to_thread(policy.decide, view)
-                else:
-                    action = policy.decide(view)
-            except Exception:
-                log.exception("AI %s failed in table %s; playing the safe default", policy, self.id)
-                action = self.spec.timeout_action(view)
-            async with self._lock:
-                if self.turn != turn or self.to_act != index or not self.seats[index].ai_plays:
+            async with self._ai_slots:
+                if self.turn != turn or self.state is None:
                     continue
-                try:
-                    await self._accept(index, action, "ai")
-                except IllegalAction as error:
-                    log.error("AI played an illegal action in table %s: %s", self.id, error)
-                    fallback = self.spec.timeout_action(self.state.view(index))
-                    await self._accept(index, fallback, "ai")
+                await self._ai_turn(index, turn)
+
+    async def _ai_turn(self, index: int, turn: int) -> None:
+        """Decide for AI-played seat `index` at `turn` and play it (unless the turn moved on)."""
+        assert self.state is not None
+        view = self.state.view(index)
+        policy = self._policies[index]
+        try:
+            if self._config.ai_in_thread:
+                action = await asyncio.to_thread(policy.decide, view)
+            else:
+                action = policy.decide(view)
+        except Exception:
+            log.exception("AI %s failed in table %s; playing the safe default", policy, self.id)
+            action = self.spec.timeout_action(view)
+        async with self._lock:
+            if self.turn != turn or self.to_act != index or not self.seats[index].ai_plays:
+                return
+            try:
+                await self._accept(index, action, "ai")
+            except IllegalAction as error:
+                log.error("AI played an illegal action in table %s: %s", self.id, error)
+                fallback = self.spec.timeout_action(self.state.view(index))
+                await self._accept(index, fallback, "ai")
 
     def _cancel_tasks(self) -> None:
         for task in (self._ai_task, self._timer_task, *self._busy):

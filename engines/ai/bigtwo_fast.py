@@ -85,54 +85,92 @@ _SUIT_MASKS = tuple(sum(1 << (r * 4 + s) for r in range(13)) for s in range(4))
 _STRAIGHTS_WITH = tuple(tuple(ranks for ranks in STRAIGHT_RANKS if r in ranks) for r in range(13))
 
 
+def _low_bit(mask: int) -> int:
+    return mask & -mask
+
+
 def lowest_five_with(hand: int, card: int) -> int:
-    """The lowest five-card combination of `hand` that holds `card` (a one-bit mask), or 0."""
-    r = (card.bit_length() - 1) >> 2
-    nibbles = [hand >> (x * 4) & 0xF for x in range(13)]
-    found: list[int] = []
+    """The lowest five-card combination of `hand` that holds `card` (a one-bit mask), or 0.
+
+    "Lowest" is the lowest power, then the lowest mask, as `combos_of_size` orders them.
+    Categories are tried from the lowest: any straight holding the card beats nothing else
+    first, and without a straight there is no straight flush either."""
+    key = card.bit_length() - 1
+    r = key >> 2
+    flushes: list[int] = []  # straight flushes met on the way: the last resort
     for ranks in _STRAIGHTS_WITH[r]:
-        if all(nibbles[x] for x in ranks):
-            choices = [
-                [card] if x == r else [b << (x * 4) for b in (1, 2, 4, 8) if nibbles[x] & b]
-                for x in ranks
+        nibbles = [hand >> (x * 4) & 0xF for x in ranks]
+        if all(nibbles):
+            # Straights are listed lowest first; the lowest suit of every rank but ours
+            # gives the lowest one, unless that happens to be a straight flush.
+            pick = sum(
+                card if x == r else _low_bit(n) << (x * 4)
+                for x, n in zip(ranks, nibbles, strict=True)
+            )
+            if _kind(pick) == "straight":
+                return pick
+            options = [
+                [card] if x == r else [b << (x * 4) for b in (1, 2, 4, 8) if n & b]
+                for x, n in zip(ranks, nibbles, strict=True)
             ]
-            found.extend(sum(p) for p in product(*choices))
-    suited = hand & _SUIT_MASKS[(card.bit_length() - 1) & 3] & ~card
+            masks = [sum(p) for p in product(*options)]
+            plain = [m for m in masks if _kind(m) == "straight"]
+            if plain:
+                return min(plain, key=_order)
+            flushes += masks
+    suited = hand & _SUIT_MASKS[key & 3] & ~card
     if suited.bit_count() >= 4:
-        bits = [b for b in _bits(suited)]
-        found.extend(card | sum(c) for c in combinations(bits, 4))
-    own = nibbles[r].bit_count()
+        pick = card
+        rest_suited = suited
+        for _ in range(4):
+            low = _low_bit(rest_suited)
+            pick |= low
+            rest_suited ^= low
+        if _kind(pick) == "flush":
+            return pick
+        bits = [1 << k for k in range(52) if suited >> k & 1]
+        plain = [card | sum(c) for c in combinations(bits, 4)]
+        plain = [m for m in plain if _kind(m) == "flush"]
+        if plain:
+            return min(plain, key=_order)
+    shift = r * 4
+    own_nibble = hand >> shift & 0xF
+    own = own_nibble.bit_count()
+    rest = hand & ~(0xF << shift)
+    best = (1 << 60, 0)
     if own >= 2:
-        rest = hand & ~(0xF << (r * 4))
-        for size, other in ((3, 2), (2, 3)):
-            if own < size:
-                continue
-            mine = [m for m in same_rank_sets(hand & (0xF << (r * 4)), size) if m & card]
-            theirs = same_rank_sets(rest, other)
-            found.extend(m | t for m in mine for t in theirs)
-    if own == 4:
-        rest = hand & ~(0xF << (r * 4))
-        if rest:
-            found.append((0xF << (r * 4)) | (rest & -rest))
+        if own >= 3:
+            pairs = same_rank_sets(rest, 2)
+            if pairs:
+                triple = next(t for t in _TRIPLES_OF_NIBBLE[own_nibble] if t << shift & card)
+                best = min(best, ((2 << 16) | r, (triple << shift) | pairs[0]))
+        triples = same_rank_sets(rest, 3)
+        if triples:
+            pair = next(p for p in _PAIRS_OF_NIBBLE[own_nibble] if p << shift & card)
+            t = (triples[0].bit_length() - 1) >> 2
+            best = min(best, ((2 << 16) | t, triples[0] | (pair << shift)))
+    if best[1]:
+        return best[1]
+    if own == 4 and rest:
+        best = min(best, ((3 << 16) | r, (0xF << shift) | _low_bit(rest)))
     for x in range(13):
-        if nibbles[x] == 0xF and x != r:
-            found.append((0xF << (x * 4)) | card)
-    best = 0
-    best_key = (1 << 60, 0)
-    for mask in found:
-        combo = classify_mask(mask)
-        if combo is not None and (combo.power, mask) < best_key:
-            best, best_key = mask, (combo.power, mask)
-    return best
+        if x != r and hand >> (x * 4) & 0xF == 0xF:
+            best = min(best, ((3 << 16) | x, (0xF << (x * 4)) | card))
+            break
+    if best[1] or not flushes:
+        return best[1]
+    return min(flushes, key=_order)
 
 
-def _bits(mask: int) -> list[int]:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low)
-        mask ^= low
-    return out
+def _kind(mask: int) -> str:
+    combo = classify_mask(mask)
+    return combo.kind if combo is not None else ""
+
+
+def _order(mask: int) -> tuple[int, int]:
+    combo = classify_mask(mask)
+    assert combo is not None
+    return (combo.power, mask)
 
 
 def play_out(

@@ -16,6 +16,7 @@ Ideas from published rule-based Big Two players:
 from __future__ import annotations
 
 import random
+import time
 from functools import lru_cache
 
 from engines.ai.bigtwo_fast import deal_unseen, greedy_move, play_out
@@ -31,6 +32,7 @@ from engines.bigtwo_combos import (
 )
 
 _NIBBLE = 0xF
+_MIN_SAMPLES = 6
 _TWO_RANK = 12
 
 
@@ -92,7 +94,7 @@ def _beaten_by_unseen(combo: Combo, unseen: int, max_other: int) -> bool:
         return unseen >> (combo.power + 1) != 0
     if combo.size in (2, 3):
         return any(c.power > combo.power for c in map(_combo, same_rank_sets(unseen, combo.size)))
-    if unseen.bit_count() > 20:
+    if unseen.bit_count() > 12:
         # Too many unseen cards to enumerate cheaply: only the strongest hands are safe.
         return combo.kind not in ("straight_flush",) and combo.kind != "four_of_a_kind"
     return any(c.power > combo.power for c in combos_of_size(unseen, 5))
@@ -221,8 +223,11 @@ class StrongPolicy:
     the lowest and highest answers, pass). For each of `samples` deals of the
     unseen cards to the opponents (respecting how many each holds), every
     candidate is played out to the end of the deal with greedy players; the
-    candidate with the lowest average penalty for this seat wins. The same
-    sampled deals serve every candidate, so their comparison is fair.
+    candidate with the lowest average penalty for this seat wins (a won deal
+    counts as `-win_bonus`). The same sampled deals serve every candidate, so
+    their comparison is fair. On a busy machine sampling stops after
+    `budget_ms` (at least 6 samples), which bounds the decision time; the
+    choice then depends on the machine's speed.
     """
 
     name = "strong"
@@ -230,14 +235,16 @@ class StrongPolicy:
     def __init__(
         self,
         rng: random.Random,
-        rollouts: int = 160,
-        max_candidates: int = 7,
-        win_bonus: float = 0.0,
+        rollouts: int = 240,
+        max_candidates: int = 10,
+        win_bonus: float = 8.0,
+        budget_ms: float = 60.0,
     ) -> None:
         """`rollouts` play-outs per decision in total, spread over the candidates; a won deal
         counts as a penalty of `-win_bonus` (winning matters beyond the penalty it saves)."""
         self.rng = rng
         self.win_bonus = win_bonus
+        self.budget = budget_ms / 1000
         self.rollouts = rollouts
         self.max_candidates = max_candidates
         self.fallback = HeuristicPolicy(rng)
@@ -260,11 +267,14 @@ class StrongPolicy:
         counts = list(view.cards_left)
         hands = [0, 0, 0, 0]
         hands[seat] = hand
-        samples = max(6, self.rollouts // len(candidates))
+        samples = max(_MIN_SAMPLES, self.rollouts // len(candidates))
         totals = [0.0] * len(candidates)
         table = view.table
         table_seat = view.table_seat if view.table_seat is not None else seat
-        for _ in range(samples):
+        deadline = time.perf_counter() + self.budget
+        for done in range(samples):
+            if done >= _MIN_SAMPLES and time.perf_counter() > deadline:
+                break  # a busy machine: decide on the samples so far
             dealt = deal_unseen(self.rng, unseen, counts, hands, seat)
             for i, move in enumerate(candidates):
                 result = _after(dealt, seat, move, table, table_seat, view.passes)
@@ -288,6 +298,7 @@ class StrongPolicy:
             extra += [c.mask for c in plan(hand) if c.mask in legal_set]
             if legal_masks:
                 extra += [legal_masks[0], legal_masks[-1]]
+        extra += legal_masks  # then the rest, lowest first, while there is room
         for move in extra:
             if move not in out and (move in legal_set or (move == 0 and view.table is not None)):
                 out.append(move)

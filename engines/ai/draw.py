@@ -159,17 +159,41 @@ def strong_draw(hand: Sequence[Card]) -> Draw:
 
 def _keep_best(cards: list[Card], keep: int) -> list[Card]:
     """The `keep` cards a player drawing `5 - keep` most likely kept: groups first, then high."""
-    counts = Counter(c.rank for c in cards)
-    return sorted(cards, key=lambda c: (-counts[c.rank], -c.rank))[:keep]
+    ranks = [c.rank for c in cards]
+    return sorted(cards, key=lambda c: (-ranks.count(c.rank), -c.rank))[:keep]
 
 
 def _opponent_draw(cards: list[Card]) -> int:
     """How many cards a typical player changes from `cards` (used before the draw)."""
-    counts = Counter(c.rank for c in cards)
-    groups = sum(1 for n in counts.values() if n >= 2)
-    if groups:
-        return 5 - sum(n for n in counts.values() if n >= 2)
-    return 3
+    ranks = [c.rank for c in cards]
+    paired = sum(1 for r in ranks if ranks.count(r) >= 2)
+    return 5 - paired if paired else 3
+
+
+_POOL: list[tuple[list[Card], int]] = []
+_POOL_FLOOR = (1 << 24) | ((11 - 2) << 16)  # a pair of jacks
+
+
+def _pool() -> list[tuple[list[Card], int]]:
+    """Random hands of a pair of jacks or better (built once, from a fixed seed)."""
+    if not _POOL:
+        maker = random.Random(2024)
+        while len(_POOL) < 4000:
+            cards = maker.sample(FULL_DECK, 5)
+            value = hand_value(cards)
+            if value >= _POOL_FLOOR:
+                _POOL.append((cards, value))
+    return _POOL
+
+
+def _strong_hand(floor: int, exclude: frozenset[Card], rng: random.Random) -> list[Card] | None:
+    """A random hand worth at least `floor` (>= a pair of jacks) avoiding `exclude`, or None."""
+    pool = _pool()
+    for _ in range(24):
+        cards, value = pool[rng.randrange(len(pool))]
+        if value >= floor and exclude.isdisjoint(cards):
+            return cards
+    return None
 
 
 def equity(
@@ -177,7 +201,7 @@ def equity(
     my_draw: Draw | None,
     opponent_draws: Sequence[int | None],
     rng: random.Random,
-    trials: int = 160,
+    trials: int = 100,
     opener_needs: int = 0,
 ) -> float:
     """My chance to hold the best hand at the showdown (ties shared), by Monte Carlo.
@@ -189,15 +213,19 @@ def equity(
     `opener_needs`, when not 0, is the pair rank one opponent opened with.
     """
     unknown = [c for c in FULL_DECK if c not in hand]
+    mine_set = frozenset(hand)
     opponents = list(opponent_draws)[:3]
     kept = list(hand)
     if my_draw is not None and my_draw.positions:
         kept = [c for i, c in enumerate(hand) if i + 1 not in my_draw.positions]
     need_me = 5 - len(kept)
+    # Cards one trial uses: my draw, then each opponent's five and draw (3 when unknown).
+    need = need_me + sum(5 + (3 if d is None else d) for d in opponents)
+    need = min(len(unknown), need)
     score = 0.0
     sample = rng.sample
     for _ in range(trials):
-        deck = sample(unknown, min(len(unknown), need_me + 10 * len(opponents) + 5))
+        deck = sample(unknown, need)
         pos = 0
         mine = kept + deck[pos : pos + need_me]
         pos += need_me
@@ -206,19 +234,18 @@ def equity(
         for index, drawn in enumerate(opponents):
             cards = deck[pos : pos + 5]
             pos += 5
-            # Shape the hand by what the table saw (a few redraws; overlaps are negligible).
+            # Shape the hand by what the table saw: a pat hand is two pair or better, the
+            # opener held the pair it needed (overlaps with other sampled cards are negligible).
             floor = 2 << 24 if drawn == 0 else 0
             if index == 0 and opener_needs and drawn is None:
                 floor = (1 << 24) | ((opener_needs - 2) << 16)
-            for _retry in range(12 if floor else 0):
-                if hand_value(cards) >= floor:
-                    break
-                cards = sample(unknown, 5)
+            if floor:
+                cards = _strong_hand(floor, mine_set, rng) or cards
             change = _opponent_draw(cards) if drawn is None else drawn
             if change:
                 cards = _keep_best(cards, 5 - change) + deck[pos : pos + change]
                 pos += change
-            if len(cards) < 5:
+            if len(cards) < 5:  # the sample ran short (six players, big draws): skip this one
                 continue
             theirs = hand_value(cards)
             if theirs > best:
@@ -235,7 +262,7 @@ class StrongPolicy:
 
     name = "strong"
 
-    def __init__(self, rng: random.Random, trials: int = 160) -> None:
+    def __init__(self, rng: random.Random, trials: int = 100) -> None:
         """A policy with its own `rng` (Monte Carlo and mixed strategies)."""
         self.rng = rng
         self.trials = trials

@@ -9,10 +9,11 @@
   kept (deduced from the previous deal's signals and its revealed locked
   card) and the discards (every card there was shown) to weigh the cards the
   opponent may hold and the one it may lock; chooses its lock by the chance
-  of winning now and the value of the card it keeps; bets for value, bluffs
-  at a fixed frequency, and calls by pot odds against a range narrowed by the
-  opponent's bet, adapting to how often that opponent's bets were strong at
-  past showdowns (what a human across the table would remember).
+  of winning now plus the value of the card it keeps; bets for value (larger
+  against loose callers), bluffs when the opponent's fold rate makes it pay,
+  and calls by pot odds against a range narrowed by the opponent's bet or
+  check, as much as that opponent's past showdowns justify (what a human
+  across the table would remember).
 """
 
 from __future__ import annotations

@@ -24,7 +24,7 @@ __all__ = ["SPEC", "DrawAction", "DrawConfig", "DrawState", "DrawView", "parse_a
 
 
 def new_state(config: DrawConfig, rng: random.Random) -> DrawState:
-    """A new match; the first deal is dealt (see `DrawState.initial_events` for its events)."""
+    """A new match; the first deal is dealt (see `DrawState.opening_events` for its events)."""
     return DrawState(config, rng)
 
 

@@ -115,7 +115,9 @@ _WORDS: dict[str, DrawAction] = {
 
 
 def _bad(text: str, why: str) -> IllegalAction:
-    return IllegalAction(f"{text!r} is not a draw poker action: {why}", code="bad_input", text=text)
+    return IllegalAction(
+        f"{text!r} is not a draw poker action: {why}", code="draw_bad_input", text=text
+    )
 
 
 def parse_action(text: str) -> DrawAction:

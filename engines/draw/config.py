@@ -9,9 +9,8 @@ class DrawConfig(BaseModel):
     """Seats, the three units of the cave game, and the match length.
 
     `deals` is the number of deals in the match; None plays on until fewer than
-    two players have chips. A match never ends while a pot is carried to a
-    jackpot deal: the last deal is the first one after `deals` that leaves
-    nothing on the table.
+    two players have chips. Chips still carried on the table when the match
+    ends go back to the players who put them in (event `PotReturned`).
     """
 
     model_config = ConfigDict(frozen=True, extra="forbid")

@@ -125,10 +125,10 @@ class DrawState:
         self.seed = 0
         self.finished = False
         self.result: tuple[tuple[int, ...], tuple[int, ...]] | None = None
-        self.initial_events: list[Event] = [
+        self.opening_events: list[Event] = [
             ChipsBought(seat=s, amount=config.cave_unit, reason="buy-in") for s in range(n)
         ]
-        self.initial_events += self._between_deals(first=True)
+        self.opening_events += self._between_deals(first=True)
 
     # ----------------------------------------------------------------- queries
 
@@ -295,6 +295,7 @@ class DrawState:
                     code="open_requirement",
                     action=text,
                     requirement=name,
+                    rank=hands.requirement(self.unopened).char,
                 )
             if isinstance(action, Open):
                 try:
@@ -602,7 +603,7 @@ class DrawState:
     def _between_deals(self, first: bool) -> list[Event]:
         """After a deal (or at the start): end the match, or ask the broke seats, or deal."""
         limit = self.config.deals
-        if limit is not None and self.deal_no >= limit and self.carried == 0:
+        if limit is not None and self.deal_no >= limit:
             return self._end_match()
         self.phase = "rebuy"
         self.round = None
@@ -831,7 +832,7 @@ class DrawState:
         state.history = [(int(s), str(a)) for s, a in data["history"]]
         result = data["result"]
         state.result = (tuple(result[0]), tuple(result[1])) if result else None
-        state.initial_events = []
+        state.opening_events = []
         return state
 
 

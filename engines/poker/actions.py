@@ -20,6 +20,7 @@ class Fold:
     """Give up the hand (refused when checking is free)."""
 
     verb: ClassVar[str] = "fold"
+    kind: ClassVar[str] = "fold"
 
     def __str__(self) -> str:
         return "fold"
@@ -30,6 +31,7 @@ class Check:
     """Pass without putting chips in; only when nothing is owed."""
 
     verb: ClassVar[str] = "check"
+    kind: ClassVar[str] = "check"
 
     def __str__(self) -> str:
         return "check"
@@ -40,6 +42,7 @@ class Call:
     """Match the highest total of the round, or put in every chip left if that is less."""
 
     verb: ClassVar[str] = "call"
+    kind: ClassVar[str] = "call"
 
     def __str__(self) -> str:
         return "call"
@@ -51,6 +54,7 @@ class Bet:
 
     amount: int
     verb: ClassVar[str] = "bet"
+    kind: ClassVar[str] = "bet"
 
     def __str__(self) -> str:
         return f"bet {self.amount}"
@@ -62,6 +66,7 @@ class Raise:
 
     amount: int
     verb: ClassVar[str] = "raise"
+    kind: ClassVar[str] = "raise"
 
     def __str__(self) -> str:
         return f"raise {self.amount}"
@@ -72,6 +77,7 @@ class AllIn:
     """Put in every chip left: a bet, a call or a raise, possibly short of a full raise."""
 
     verb: ClassVar[str] = "allin"
+    kind: ClassVar[str] = "allin"
 
     def __str__(self) -> str:
         return "allin"

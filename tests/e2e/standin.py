@@ -187,6 +187,14 @@ class FakeDiscord:
         self.port = 0
         self.response_waiters: dict[int, asyncio.Future[Response]] = {}
         self.changed = asyncio.Event()
+        self.window = 3.0
+        """Seconds the bot has to answer an interaction (Discord's limit)."""
+        self.uploads = 0
+        """Files the bot uploaded (pictures)."""
+        self.late: list[float] = []
+        """With `strict` off: how late (seconds) each answer after the window was."""
+        self.strict = True
+        """Fail at once when an answer misses the window (tests); off, record it (benchmark)."""
         self.public_hook: Callable[[Message], None] | None = None
         """Called with every new version of a public message (privacy checks)."""
         self._routes: list[tuple[str, re.Pattern[str], Callable[..., Awaitable[Any]]]] = []
@@ -369,6 +377,7 @@ class FakeDiscord:
                     if not data:
                         raise BotSideError(f"empty file {part.filename!r}")  # type: ignore[union-attr]
                     files.append(str(part.filename))  # type: ignore[union-attr]
+                    self.uploads += 1
             return payload, files
         if request.can_read_body:
             return await request.json(), []
@@ -983,13 +992,17 @@ class FakeDiscord:
         await self._dispatch_event(self._sockets[-1], "INTERACTION_CREATE", payload)
         if not wait:
             return Response(iid, 0)
+        sent = time.perf_counter()
         try:
-            async with asyncio.timeout(3.0):
-                return await future
+            async with asyncio.timeout(self.window if self.strict else 60.0):
+                response = await future
         except TimeoutError:
             raise AssertionError(
                 f"no interaction response within Discord's 3 s window: {payload['data']}"
             ) from None
+        if response.at - sent > self.window:
+            self.late.append(response.at - sent)
+        return response
 
     def _command_data(
         self, path: list[str], options: dict[str, Any], focused: str | None

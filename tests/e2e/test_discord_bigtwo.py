@@ -38,7 +38,7 @@ async def test_four_members_play_a_whole_deal_with_commands_and_the_menu(
         # Every player got their 13 cards by DM, as text and as an image.
         for user in (ana, bo, cy, di):
             dms = standin.dms(user)
-            assert dms and dms[0].attachments == ["hand.png"], user.name
+            assert dms and dms[0].attachments[0].startswith("hand-"), user.name
             seat = table.seat_of(str(user.id))
             assert {str(c) for c in table.view(seat).hand} <= {
                 str(c) for c in _cards(dms[-1].text())
@@ -130,12 +130,20 @@ async def test_refusals_are_private_specific_and_change_nothing(
         hand = await open_hand(standin, to_act)
         options = [o["value"] for o in hand.component("db:sel:")["options"]]
         bad = [options[0], next(v for v in options if v[:-1] != options[0][:-1])]
+        uploads = standin.uploads
         await standin.select(to_act, hand, "db:sel:", bad)
+        assert standin.uploads == uploads and hand.attachments  # same hand: picture kept
         refused = await standin.click(to_act, hand, "db:play:")
         assert refused.kind == 4 and refused.ephemeral
         assert refused.message.content.startswith("⛔"), refused.message.content
         assert table.state.snapshot() == before and table.turn == turn
         older_hand = await open_hand(standin, to_act)
+        resorted = await standin.click(to_act, older_hand, "db:sort:")
+        assert resorted.kind == 7
+        values = [o["value"] for o in older_hand.component("db:sel:")["options"]]
+        suits = ["DCHS".index(v[-1]) for v in values]
+        assert sorted(values) == sorted(options) and suits == sorted(suits)
+        assert older_hand.component("db:sort:")["custom_id"].endswith(":s")
         # The right move, clicked twice at once: applied once, the second is stale.
         leading = table.view(table.seat_of(str(to_act.id))).table is None
         if leading:
@@ -211,3 +219,49 @@ async def test_slow_work_is_deferred_inside_the_window_and_answered_after(
         clicked = await standin.click(ana, hand, button)
         assert clicked.kind == 6  # deferred update, then the hand is edited in place
         await standin.wait_for(lambda: hand.content.startswith("✅"))
+
+
+async def test_only_the_creator_or_a_channel_manager_stops_or_restarts_the_table(
+    standin: FakeDiscord, tmp_path: Path
+) -> None:
+    boss = standin.add_user("Boss")
+    mod = standin.add_user("Mod", manage_channels=True)
+    guest = standin.add_user("Guest")
+    async with bot_running(standin, tmp_path / "db.sqlite3") as bot:
+        await standin.command(boss, "table create", game="bigtwo", deals=1)
+        await standin.command(guest, "table join")
+        rules = await standin.command(guest, "rules", game="bigtwo")
+        assert rules.ephemeral and "3♦" in rules.message.text()
+        status = await standin.command(guest, "table status")
+        assert status.ephemeral and "Guest" in status.message.text()
+        for line in ("table stop", "table restart"):
+            refused = await standin.command(guest, line)
+            assert refused.ephemeral and "Manage Channels" in refused.message.content
+        assert bot.tables.find(str(standin.channel_id)).status == "lobby"
+        await standin.command(boss, "table start")
+        restarted = (await standin.command(boss, "table restart")).final()
+        assert restarted is not None and not restarted.ephemeral
+        stopped = (await standin.command(mod, "table stop")).final()
+        assert stopped is not None and not stopped.ephemeral and "closed" in stopped.content
+        await settle(bot)
+        assert bot.tables.find(str(standin.channel_id)) is None
+        # The last board says the table is closed and has no buttons left.
+        last = board_or_closed(standin)
+        assert "closed" in last.text() and last.components == []
+        # Its old buttons (from a board posted before) answer politely.
+        old = boards(standin)[0]
+        answer = await standin.click(guest, old, "db:hand:")
+        assert answer.ephemeral and "closed" in answer.message.content
+        # A new table can be opened in the channel again.
+        again = await standin.command(boss, "table create", game="bigtwo")
+        assert again.final() is not None and not again.final().ephemeral
+
+
+def board_or_closed(standin: FakeDiscord):  # type: ignore[no-untyped-def]
+    """The newest message that ever was a board (the closed board has no buttons)."""
+    was_board = [
+        m
+        for m in standin.public_messages()
+        if any("db:hand:" in str(v["components"]) for v in m.history)
+    ]
+    return was_board[-1]

@@ -19,9 +19,7 @@ def _env(extra: dict[str, str], cwd: Path) -> dict[str, str]:
         k: v for k, v in os.environ.items() if not k.startswith(("DISCORD_", "DEUCEBOT_", "DEV_"))
     }
     env.update(extra)
-    env["PYTHONPATH"] = os.pathsep.join(
-        p for p in (str(ROOT), os.environ.get("DEUCEBOT_TEST_PYTHONPATH", "")) if p
-    )
+    env["PYTHONPATH"] = str(ROOT)
     env.setdefault("DEUCEBOT_AI_DELAY", "0")
     env.setdefault("DEUCEBOT_BOARD_EDIT_SECONDS", "0")
     env.setdefault("DEUCEBOT_DB", str(cwd / "bot.sqlite3"))

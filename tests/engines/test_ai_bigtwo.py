@@ -7,9 +7,11 @@ import random
 import pytest
 
 from engines.ai.bigtwo import POLICIES, GreedyPolicy
+from engines.ai.bigtwo_fast import greedy_move, lowest_five_with
 from engines.ai.bigtwo_strong import StrongPolicy
 from engines.base import DealSettled
-from engines.bigtwo import PASS, BigTwoConfig, BigTwoState, Play
+from engines.bigtwo import PASS, BigTwoConfig, BigTwoState, Play, legal_plays
+from engines.bigtwo_combos import combos_of_size, mask_of_cards
 from engines.cards import FULL_DECK, parse_cards
 
 
@@ -147,3 +149,32 @@ def test_strong_beats_greedy_players_in_a_short_run() -> None:
                 if isinstance(event, DealSettled) and event.penalties is not None:
                     wins += event.penalties[strong_seat] == 0
     assert wins / deals > 0.25  # better than a fair share
+
+
+def test_fast_greedy_move_is_the_lowest_legal_answer() -> None:
+    # The search's bitmask greedy must agree with the engine's legal list (lowest first).
+    rng = random.Random(0)
+    for _ in range(1500):
+        keys = rng.sample(range(52), rng.randrange(1, 14))
+        hand = sum(1 << k for k in keys)
+        size = rng.choice([1, 2, 3, 5])
+        others = rng.sample([k for k in range(52) if k not in keys], 13)
+        tables = combos_of_size(sum(1 << k for k in others), size)
+        if not tables:
+            continue
+        table = rng.choice(tables)
+        first = legal_plays(hand, table, False)[0]
+        expected = mask_of_cards(first.cards) if isinstance(first, Play) else 0
+        assert greedy_move(hand, table) == expected
+
+
+def test_lowest_five_with_agrees_with_full_enumeration() -> None:
+    rng = random.Random(1)
+    for i in range(3000):
+        # Every third hand is all one suit, full of straight flushes.
+        pool = range(0, 52, 4) if i % 3 == 0 else range(52)
+        keys = rng.sample(list(pool), min(len(pool), rng.randrange(5, 14)))
+        hand = sum(1 << k for k in keys)
+        card = 1 << rng.choice(keys)
+        holding = [c for c in combos_of_size(hand, 5) if c.mask & card]
+        assert lowest_five_with(hand, card) == (holding[0].mask if holding else 0)

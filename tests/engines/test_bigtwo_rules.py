@@ -405,6 +405,7 @@ def test_repeated_cards_and_empty_plays_are_refused() -> None:
     refused(state, 0, Play((parse_card("3D"), parse_card("3D"))), "bigtwo.repeated_cards")
     refused(state, 0, Play(()), "bigtwo.empty_play")
     refused(state, 0, "pass", "bigtwo.unknown_action")  # a string is not an action
+    refused(state, 0, Play(("3D",)), "bigtwo.unknown_action")  # type: ignore[arg-type]
     refused(state, 7, PASS, "no_such_seat")
 
 
@@ -524,3 +525,11 @@ def test_played_event_names_the_combination_and_cards_left() -> None:
     state = crafted(["3D 3S 5C", "4D", "6D", "7D"], turn=0, opening=True)
     events = state.apply(0, play("3D 3S"))
     assert events == [Played(seat=0, cards=tuple(cards("3D 3S")), combo="pair", cards_left=1)]
+
+
+def test_actions_after_the_match_are_refused() -> None:
+    state = crafted(["3D", "4D", "5D", "6D 7D"], turn=0, opening=True)
+    state.apply(0, play("3D"))
+    assert state.finished and state.to_act is None and state.legal_actions(1) == []
+    error = refused(state, 1, PASS, "bigtwo.match_over")
+    assert "over" in str(error)

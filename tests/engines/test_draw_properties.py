@@ -27,7 +27,7 @@ def play(
     rng = random.Random(seed)
     config = DrawConfig(seats=seats, deals=deals, cave_unit=40, blind_unit=2, pot_unit=1)
     state = DrawState(config, random.Random(seed))
-    events: list[object] = list(state.initial_events)
+    events: list[object] = list(state.opening_events)
     log: list[tuple[int, str]] = []
     steps_in_deal = 0
     while not state.finished:

@@ -7,6 +7,7 @@ seat the random first dealer is.
 
 from __future__ import annotations
 
+import itertools
 import random
 from collections.abc import Iterator, Sequence
 
@@ -82,7 +83,7 @@ class Table:
 
         monkeypatch.setattr(draw_state, "Deck", deck)
         self.state = DrawState(DrawConfig(seats=seats, **settings), random.Random(seed))
-        self.events: list[Event] = list(self.state.initial_events)
+        self.events: list[Event] = list(self.state.opening_events)
         self.dealer = self.state.dealer
 
     def sync(self) -> None:
@@ -523,7 +524,7 @@ def test_a_jackpot_nobody_opens_is_a_jackpot_again_with_the_requirement_moving_o
         "JACK", "QUEEN", "KING", "ACE", "QUEEN", "KING", "ACE", "QUEEN"
     ]  # fmt: skip
     # The deal passes on every deal, unopened jackpots included.
-    assert all((b - a) % 4 == 1 for a, b in zip(dealers, dealers[1:], strict=False))
+    assert all((b - a) % 4 == 1 for a, b in itertools.pairwise(dealers))
 
 
 def test_a_hand_stronger_than_the_pair_named_may_open() -> None:

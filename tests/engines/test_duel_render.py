@@ -115,6 +115,9 @@ def test_every_event_of_a_match_renders_in_every_language(lang: str) -> None:
     assert all("duel." not in line for line in lines if line)
     kinds_with_lines = {type(e).__name__ for e, line in zip(events, lines, strict=True) if line}
     assert {"Showdown", "Locked", "SignalsShown", "MatchEnded", "DealStarted"} <= kinds_with_lines
+    final = RENDERER.board(state.view(None), NAMES, lang)
+    assert "▲" not in final  # no signals once the match is over, only the chips
+    assert str(state.chips[0]) in final and str(state.chips[1]) in final
 
 
 def test_showdown_after_fold_names_both_locked_cards() -> None:

@@ -74,13 +74,18 @@ async def test_every_older_version_upgrades_in_place(tmp_path: Path, start: int)
     assert schema(old) == schema(fresh)
 
 
-async def test_a_failing_migration_changes_nothing(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+async def test_a_failing_migration_changes_nothing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     path = tmp_path / "half.sqlite3"
     await at_version(path, 1)
     import storage.migrate as module
 
     real = module.migrations()
-    broken = [*real[:2], module.Migration(3, "003_broken.sql", "CREATE TABLE x (a);\nSELEC nonsense;\n")]
+    broken = [
+        *real[:2],
+        module.Migration(3, "003_broken.sql", "CREATE TABLE x (a);\nSELEC nonsense;\n"),
+    ]
     monkeypatch.setattr(module, "migrations", lambda folder=None: broken)
     async with aiosqlite.connect(path, isolation_level=None) as db:
         with pytest.raises(sqlite3.OperationalError):

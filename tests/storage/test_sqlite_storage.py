@@ -40,14 +40,25 @@ async def store(tmp_path: Path) -> AsyncIterator[SqliteStorage]:
 async def new_match(
     store: SqliteStorage, place: str, players: Sequence[tuple[str, bool]], game: str = "bigtwo"
 ) -> tuple[int, int]:
-    seats = [SeatRecord(i, None if ai else pid, pid, "greedy") for i, (pid, ai) in enumerate(players)]
+    seats = [
+        SeatRecord(i, None if ai else pid, pid, "greedy") for i, (pid, ai) in enumerate(players)
+    ]
     table = await store.create_table(
         guild="g", place=place, game=game, settings={}, options={}, seats=seats, now=NOW
     )
     match = await store.start_match(
-        table_id=table.id, number=1, seed=2**70, config={}, first_seq=0,
+        table_id=table.id,
+        number=1,
+        seed=2**70,
+        config={},
+        first_seq=0,
         players=[MatchPlayer(i, pid, pid.upper(), ai) for i, (pid, ai) in enumerate(players)],
-        seats=seats, deals=[], chips=[], deadline=None, deadline_turn=None, now=NOW,
+        seats=seats,
+        deals=[],
+        chips=[],
+        deadline=None,
+        deadline_turn=None,
+        now=NOW,
     )
     return table.id, match.id
 
@@ -127,9 +138,7 @@ def test_period_starts() -> None:
     assert (month.month, month.day, month.hour) == (11, 1, 0)
 
 
-async def finish_bigtwo(
-    store: SqliteStorage, place: str, rows: list[list[int]], at: float
-) -> None:
+async def finish_bigtwo(store: SqliteStorage, place: str, rows: list[list[int]], at: float) -> None:
     """A finished Big Two match between ana, bo, cy and one AI, deal penalties `rows`."""
     players = [("ana", False), ("bo", False), ("cy", False), ("ai:greedy", True)]
     table_id, match_id = await new_match(store, place, players)
@@ -143,7 +152,10 @@ async def finish_bigtwo(
         last = deal == len(rows)
         await store.commit_action(
             commit(
-                table_id, match_id, deal - 1, penalties=penalties,
+                table_id,
+                match_id,
+                deal - 1,
+                penalties=penalties,
                 result=MatchResult(match_id, at, winners, tuple(totals)) if last else None,
                 status="finished" if last else None,
             )
@@ -184,17 +196,26 @@ async def test_chip_leaderboard(store: SqliteStorage) -> None:
     deltas = [(1, [50, -50]), (2, [-20, 20]), (3, [970, -970])]
     for seq, (hand, row) in enumerate(deltas):
         chips = [
-            ChipEntry("g", "holdem", match_id, hand, s, players[s][0], players[s][1], d, "hand", NOW)
+            ChipEntry(
+                "g", "holdem", match_id, hand, s, players[s][0], players[s][1], d, "hand", NOW
+            )
             for s, d in enumerate(row)
         ]
         if seq == 0:
             chips += [ChipEntry("g", "holdem", match_id, 0, 0, "ana", False, 1000, "buy-in", NOW)]
         last = seq == len(deltas) - 1
         await store.commit_action(
-            commit(table_id, match_id, seq, chips=chips,
-                   result=MatchResult(match_id, NOW, (0,), (2000, 0)) if last else None)
+            commit(
+                table_id,
+                match_id,
+                seq,
+                chips=chips,
+                result=MatchResult(match_id, NOW, (0,), (2000, 0)) if last else None,
+            )
         )
-    board = await store.leaderboard(guild="g", game="holdem", scoring="chips", period="month", now=NOW)
+    board = await store.leaderboard(
+        guild="g", game="holdem", scoring="chips", period="month", now=NOW
+    )
     (ana,) = board.humans
     assert (ana.matches, ana.wins, ana.net_chips, ana.hands) == (1, 1, 1000, 3)
     (ai,) = board.ai

@@ -94,7 +94,7 @@ async def test_the_hand_offers_its_cards_and_arms_play_with_the_selection(
     play_button = children[1]
     assert play_button.item.label.startswith(play) and not play_button.item.disabled
     assert play_button.custom_id == f"db:play:7:0:r:{cards[0]}"
-    assert message["file"].filename == "hand.png"
+    assert message["file"].filename == "hand-" + "".join(map(str, cards)) + ".png"
     nothing = hand_message(table, seat, lang, "r")
     assert nothing["view"].children[1].item.disabled  # nothing chosen yet
 
@@ -110,3 +110,17 @@ def test_sorting_by_suit_groups_suits_and_keeps_the_game_order_inside() -> None:
         assert [c for c in by_suit if int(c.suit) == suit] == [
             c for c in by_rank if int(c.suit) == suit
         ]
+
+
+async def test_a_human_turn_with_a_timer_shows_a_relative_discord_timestamp() -> None:
+    table = sample_table(seed=4, turns=0)
+    rng = random.Random(2)
+    while table.to_act != 0:
+        seat = table.to_act
+        table.state.apply(seat, table.spec.make_policy("greedy", rng).decide(table.view(seat)))
+        table.turn += 1
+    table.deadline, table.deadline_turn = 1_900_000_000.0, table.turn
+    message = board_message(table, "fr", [], with_image=False)
+    assert message["content"] == "<@111>, à vous de jouer. Temps écoulé <t:1900000000:R>."
+    table.deadline_turn = table.turn - 1  # a deadline for an earlier turn is not shown
+    assert "<t:" not in board_message(table, "fr", [], with_image=False)["content"]

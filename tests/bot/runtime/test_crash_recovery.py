@@ -72,7 +72,9 @@ def test_sigkill_at_random_moments_loses_nothing(tmp_path: Path) -> None:
                 break
         child.wait(timeout=30)
         if not finished and budget is None:
-            raise AssertionError(f"child exited without finishing: {child.stderr.read() if child.stderr else ''}")
+            raise AssertionError(
+                f"child exited without finishing: {child.stderr.read() if child.stderr else ''}"
+            )
         if child.stdout:
             child.stdout.close()
         if child.stderr:
@@ -93,8 +95,13 @@ def test_sigkill_at_random_moments_loses_nothing(tmp_path: Path) -> None:
 
     spec = get_game("bigtwo")
     match = MatchRecord(
-        match_row["id"], match_row["table_id"], match_row["number"], int(match_row["seed"]),
-        json.loads(match_row["config"]), match_row["first_seq"], match_row["started_at"],
+        match_row["id"],
+        match_row["table_id"],
+        match_row["number"],
+        int(match_row["seed"]),
+        json.loads(match_row["config"]),
+        match_row["first_seq"],
+        match_row["started_at"],
     )
     texts = [r["action"] for r in actions]
     # Every acknowledged state and every restored state is the replay of the log's prefix.

@@ -23,8 +23,12 @@ async def human_table(env: Any, deals: int = 2, seed: int = 7, **options: Any) -
     """A Big Two table with Ana in seat 0 and greedy AI elsewhere, started, at Ana's turn."""
     manager = env.manager
     table = await manager.create(
-        guild="g1", place="chan-1", game="bigtwo", settings={"deals": deals},
-        options={**FAST, **options}, owner=ANA,
+        guild="g1",
+        place="chan-1",
+        game="bigtwo",
+        settings={"deals": deals},
+        options={**FAST, **options},
+        owner=ANA,
     )
     await table.start(seed=seed)
     await table.idle()

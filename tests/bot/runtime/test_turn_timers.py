@@ -13,8 +13,12 @@ OPTIONS = {"ai_policy": "greedy", "turn_seconds": 60}
 
 async def ana_table(env: Any, deals: int = 3) -> Table:
     table = await env.manager.create(
-        guild="g1", place="chan-t", game="bigtwo", settings={"deals": deals},
-        options=OPTIONS, owner=ANA,
+        guild="g1",
+        place="chan-t",
+        game="bigtwo",
+        settings={"deals": deals},
+        options=OPTIONS,
+        owner=ANA,
     )
     await table.start(seed=21)
     await table.idle()

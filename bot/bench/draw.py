@@ -1,0 +1,102 @@
+"""`deucebot bench draw`: the draw poker AI's strength and speed, and the engine's speed.
+
+Strength: `strong` against three of each baseline over 20,000 deals (500
+with --quick), seats rotated every match, with `calling` against three
+`random` as the reference. Goal (issue 7): the 95% interval of strong's
+chips per deal is above zero against both baselines; decision p99 at most
+50 ms.
+Speed: engine actions per second with random players (decisions included)
+next to the cost of one `view` + `check` + `apply`, and the strong policy's
+decision time as a ratio of a random decision's in the same run.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+
+from bot.bench.report import publish
+from bot.simulate import SimulationResult, simulate
+from engines.draw import SPEC, DrawConfig, DrawState
+
+P99_GOAL_MS = 50.0
+
+
+def _engine_rate(seconds: float) -> tuple[float, float]:
+    """(actions/s with random players, mean µs per view+check+apply)."""
+    players = [SPEC.make_policy("random", random.Random(s)) for s in range(4)]
+    actions = 0
+    engine_s = 0.0
+    seed = 0
+    start = time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        state = DrawState(DrawConfig(deals=50), random.Random(seed))
+        seed += 1
+        while not state.finished:
+            seat = state.to_act
+            assert seat is not None
+            tick = time.perf_counter()
+            view = state.view(seat)
+            engine_s += time.perf_counter() - tick
+            action = players[seat].decide(view)
+            tick = time.perf_counter()
+            state.check(seat, action)
+            state.apply(seat, action)
+            engine_s += time.perf_counter() - tick
+            actions += 1
+    elapsed = time.perf_counter() - start
+    return actions / elapsed, engine_s / actions * 1e6
+
+
+def _row(label: str, result: SimulationResult, goal: bool) -> tuple[str, bool, float]:
+    data = result.to_json()["seats"][0]
+    chips = data["chips_per_deal"]
+    ms = data["decision_ms"]
+    ok = not goal or (chips["low"] > 0 and ms["p99"] <= P99_GOAL_MS)
+    goal_text = "-" if not goal else ("met" if ok else "MISSED")
+    line = (
+        f"| {label} | {result.n} | {chips['mean']:+.2f} [{chips['low']:+.2f}, "
+        f"{chips['high']:+.2f}] | {ms['p50']:.2f} / {ms['p99']:.2f} | {goal_text} |"
+    )
+    return line, ok, ms["p50"]
+
+
+def main(quick: bool, write: bool) -> int:
+    """Run the draw poker benchmarks, print them and (with `write`) update docs/benchmarks.md."""
+    n = 500 if quick else 20000
+    rows = [
+        "| match-up (slot 0 listed first, seats rotated) | deals | chips/deal of slot 0 [95%] "
+        "| decision ms p50 / p99 | goal |",
+        "| --- | --- | --- | --- | --- |",
+    ]
+    all_ok = True
+    p50: dict[str, float] = {}
+    for label, players, goal in (
+        ("strong vs 3 random", ["strong", "random", "random", "random"], True),
+        ("strong vs 3 calling", ["strong", "calling", "calling", "calling"], True),
+        ("calling vs 3 random (reference)", ["calling", "random", "random", "random"], False),
+    ):
+        result = simulate(SPEC, players, n, seed=1, rotate=True)
+        line, ok, median = _row(label, result, goal)
+        rows.append(line)
+        all_ok &= ok
+        p50[players[0]] = median
+        if players[0] == "calling":
+            p50["random"] = result.to_json()["seats"][1]["decision_ms"]["p50"]
+    actions_per_s, engine_us = _engine_rate(2.0 if quick else 10.0)
+    ratio = p50["strong"] / max(p50["random"], 1e-6)
+    body = "\n".join(
+        [
+            f"Strength: `deucebot simulate draw -n {n} --players ... --rotate` (4 seats, "
+            "cave 200, blind 2, pot unit 2, 100-deal matches). Goal: the 95% interval of "
+            f"strong's chips per deal above zero, decision p99 <= {P99_GOAL_MS:.0f} ms.",
+            "",
+            *rows,
+            "",
+            f"Engine: {actions_per_s:,.0f} actions/s with random players (decisions included); "
+            f"{engine_us:.1f} µs per view + check + apply. Strong decision p50 is "
+            f"{ratio:,.0f}x a random decision's in the same run (Monte Carlo, 100 trials).",
+        ]
+    )
+    publish("Draw poker (draw)", body, write)
+    return 0 if all_ok else 1

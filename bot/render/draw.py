@@ -1,0 +1,296 @@
+"""French draw poker as text: the table, a player's five numbered cards and options, event lines,
+and the grammar people type ("surblind", "no", "open 4", "check", "call", "raise 12", "fold",
+"draw 1 3 4" or "draw AS 3D", "stand", "rebuy 1", "sitout").
+
+Built from views and events only; every string goes through `bot.i18n.t` (catalog area
+``draw``, in English, French and Ukrainian).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from bot.i18n import t
+from engines.base import ChipsBought, DealSettled, DealStarted, Event, IllegalAction, MatchEnded
+from engines.cards import Card, CardParseError, parse_card
+from engines.draw.actions import STAND, Draw, DrawAction, Open, parse_action
+from engines.draw.events import (
+    Acted,
+    CardsDealt,
+    Carried,
+    DealKind,
+    Drew,
+    NewCards,
+    OpenerProof,
+    Posted,
+    PotReturned,
+    PotWon,
+    Returned,
+    SatOut,
+    Shown,
+    StockRenewed,
+)
+from engines.draw.view import DrawView
+from engines.poker.actions import Bet, Raise
+
+
+def _cards(cards: Sequence[Card]) -> str:
+    return " ".join(card.pretty for card in cards)
+
+
+def _name(names: Sequence[str], seat: int) -> str:
+    return names[seat] if 0 <= seat < len(names) else f"#{seat + 1}"
+
+
+def _requirement(name: str | None, lang: str) -> str:
+    return t(f"draw.rank.{name}", lang) if name else ""
+
+
+class DrawRenderer:
+    """The `GameRenderer` of French draw poker."""
+
+    def board(self, view: DrawView, names: Sequence[str], lang: str) -> str:
+        """The table in play order: deal kind and requirement, pot and carried pot, each seat's
+        chips, chips bought, stake, draw and status, and whose turn it is."""
+        if view.deal_kind == "jackpot":
+            kind = t(
+                "draw.board.jackpot",
+                lang,
+                requirement=_requirement(view.requirement, lang),
+                unopened=view.unopened,
+            )
+        else:
+            kind = t("draw.board.blind", lang, blind=view.blind_unit)
+        lines = [
+            t(
+                "draw.board.title",
+                lang,
+                deal=view.deal,
+                kind=kind,
+                dealer=_name(names, view.dealer),
+            ),
+            t("draw.board.pot", lang, pot=view.pot, carried=view.carried),
+        ]
+        for seat in range(view.seats):
+            marker = "▶ " if view.to_act == seat else "  "
+            tags = []
+            if seat == view.dealer:
+                tags.append(t("draw.tag.dealer", lang))
+            if seat == view.blind_seat:
+                tags.append(t("draw.tag.blind", lang))
+            if seat == view.surblind_seat:
+                tags.append(t("draw.tag.surblind", lang))
+            if seat == view.opener:
+                tags.append(t("draw.tag.opener", lang))
+            if not view.in_deal[seat]:
+                tags.append(t("draw.tag.out", lang))
+            elif view.folded[seat]:
+                tags.append(t("draw.tag.folded", lang))
+            elif view.stacks[seat] == 0 and view.phase != "rebuy":
+                tags.append(t("draw.tag.all_in", lang))
+            drawn = view.drawn[seat]
+            if drawn is not None and view.in_deal[seat]:
+                tags.append(
+                    t("draw.tag.pat", lang) if drawn == 0 else t("draw.tag.drew", lang, n=drawn)
+                )
+            lines.append(
+                marker
+                + t(
+                    "draw.board.seat",
+                    lang,
+                    name=_name(names, seat),
+                    chips=view.stacks[seat],
+                    bought=view.bought[seat],
+                    stake=view.stakes[seat] + view.put_in[seat],
+                    tags=" · ".join(tags),
+                )
+            )
+        if view.finished:
+            lines.append(t("draw.board.over", lang))
+        elif view.to_act is not None:
+            lines.append(t(f"draw.board.turn_{view.phase}", lang, name=_name(names, view.to_act)))
+        return "\n".join(lines)
+
+    def hand(self, view: DrawView, lang: str) -> str:
+        """The seat's five numbered cards, its chips and its options when it is to act."""
+        if view.seat is None:
+            return ""
+        lines = []
+        if view.phase == "surblind" and view.to_act == view.seat:
+            lines.append(t("draw.hand.face_down", lang, amount=2 * view.blind_unit))
+        elif view.hand:
+            cards = "  ".join(f"[{i}] {c.pretty}" for i, c in enumerate(view.hand, start=1))
+            lines.append(t("draw.hand.cards", lang, cards=cards))
+            if view.set_aside:
+                lines.append(t("draw.hand.set_aside", lang, cards=_cards(view.set_aside)))
+            if view.deal_kind == "jackpot" and view.phase == "bet1" and view.opener is None:
+                key = "draw.hand.can_open" if view.can_open else "draw.hand.cannot_open"
+                lines.append(t(key, lang, requirement=_requirement(view.requirement, lang)))
+        lines.append(
+            t(
+                "draw.hand.chips",
+                lang,
+                chips=view.stacks[view.seat],
+                bought=view.bought[view.seat],
+                net=view.stacks[view.seat] - view.bought[view.seat],
+            )
+        )
+        if view.legal:
+            lines.append(
+                t(
+                    "draw.hand.options",
+                    lang,
+                    options=", ".join(self._options(view)),
+                    to_call=view.to_call,
+                    pot=view.pot,
+                )
+            )
+        return "\n".join(lines)
+
+    @staticmethod
+    def _options(view: DrawView) -> list[str]:
+        if view.phase == "draw":
+            return ["draw 1 3 4", "stand"]
+        if view.phase == "rebuy":
+            return ["rebuy 1", "sitout"]
+        options: list[str] = []
+        for action in view.legal:
+            if isinstance(action, (Open, Bet, Raise)):
+                verb = str(action).split()[0]
+                text = f"{verb} {view.min_raise_to}-{view.max_to}"
+                if view.min_raise_to == view.max_to:
+                    text = f"{verb} {view.max_to}"
+                if text not in options:
+                    options.append(text)
+            else:
+                options.append(str(action))
+        return options
+
+    def event(self, event: Event, names: Sequence[str], lang: str) -> str | None:
+        """One line per event worth showing."""
+        name = _name(names, getattr(event, "seat", -1))
+        if isinstance(event, ChipsBought):
+            key = "draw.event.rebuy" if event.reason == "rebuy" else "draw.event.buy_in"
+            return t(key, lang, name=name, amount=event.amount)
+        if isinstance(event, DealStarted):
+            return t("draw.event.deal", lang, deal=event.deal, name=_name(names, event.dealer))
+        if isinstance(event, DealKind):
+            if event.deal_kind == "jackpot":
+                return t(
+                    "draw.event.jackpot",
+                    lang,
+                    requirement=_requirement(event.requirement, lang),
+                    carried=event.carried,
+                )
+            return t("draw.event.blind_deal", lang)
+        if isinstance(event, Posted):
+            line = t(f"draw.event.posted_{event.what}", lang, name=name, amount=event.amount)
+            return line + (t("draw.event.all_in", lang) if event.all_in else "")
+        if isinstance(event, CardsDealt):
+            return t("draw.event.your_cards", lang, cards=_cards(event.cards))
+        if isinstance(event, Acted):
+            verb = event.action.split()[0]
+            line = t(f"draw.event.{verb}", lang, name=name, stake=event.stake)
+            return line + (t("draw.event.all_in", lang) if event.all_in else "")
+        if isinstance(event, Returned):
+            return t("draw.event.returned", lang, name=name, amount=event.amount)
+        if isinstance(event, Drew):
+            key = "draw.event.stood_pat" if event.count == 0 else "draw.event.drew"
+            line = t(key, lang, name=name, n=event.count)
+            return line + (t("draw.event.split", lang) if event.split else "")
+        if isinstance(event, NewCards):
+            if not event.discarded:
+                return None
+            return t(
+                "draw.event.new_cards",
+                lang,
+                out=_cards(event.discarded),
+                got=_cards(event.received),
+                hand=_cards(event.hand),
+            )
+        if isinstance(event, StockRenewed):
+            return t("draw.event.stock_renewed", lang, n=event.cards)
+        if isinstance(event, Shown):
+            return t(
+                "draw.event.shown", lang, name=name, cards=_cards(event.cards), hand=event.hand_name
+            )
+        if isinstance(event, OpenerProof):
+            line = t(
+                "draw.event.proof",
+                lang,
+                name=name,
+                cards=_cards(event.proof),
+                requirement=_requirement(event.requirement, lang),
+            )
+            if event.set_aside:
+                line += t("draw.event.proof_split", lang, cards=_cards(event.set_aside))
+            return line
+        if isinstance(event, PotWon):
+            key = "draw.event.won" if event.pot == 0 else "draw.event.won_side"
+            key = key if event.shown else "draw.event.won_alone"
+            return t(key, lang, name=name, amount=event.amount, pot=event.pot)
+        if isinstance(event, Carried):
+            return t(
+                f"draw.event.carried_{event.reason}",
+                lang,
+                amount=event.amount,
+                requirement=_requirement(event.requirement, lang),
+            )
+        if isinstance(event, SatOut):
+            return t("draw.event.sat_out", lang, name=name)
+        if isinstance(event, PotReturned):
+            return t("draw.event.pot_returned", lang, amount=sum(event.amounts))
+        if isinstance(event, DealSettled):
+            return None
+        if isinstance(event, MatchEnded):
+            winners = ", ".join(_name(names, s) for s in event.winners)
+            totals = ", ".join(f"{_name(names, s)} {n:+d}" for s, n in enumerate(event.totals))
+            return t("draw.event.match_over", lang, winners=winners, totals=totals)
+        return None
+
+    def parse_input(self, text: str, view: DrawView) -> DrawAction:
+        """The canonical texts, plus "pat" for stand and cards instead of positions at the draw
+        ("draw AS 3D"); a bare number at the draw is a position."""
+        words = text.strip().lower().split()
+        if words in (["pat"], ["keep"]):
+            return STAND
+        if view.phase == "draw" and words and words[0] != "stand":
+            rest = words[1:] if words[0] == "draw" else words
+            if rest and not all(w.isdigit() for w in rest):
+                return Draw(tuple(sorted(self._positions(rest, view))))
+            return parse_action("draw " + " ".join(rest))
+        return parse_action(text)
+
+    @staticmethod
+    def _positions(words: Sequence[str], view: DrawView) -> list[int]:
+        positions = []
+        for word in words:
+            try:
+                card = parse_card(word)
+            except CardParseError as error:
+                raise IllegalAction(
+                    f"draw {word}: not a card or a position 1-5 ({error})",
+                    code="draw_bad_input",
+                    text=word,
+                ) from None
+            if card not in view.hand:
+                raise IllegalAction(
+                    f"draw {card}: you do not hold {card}",
+                    code="draw_not_your_card",
+                    card=str(card),
+                )
+            positions.append(view.hand.index(card) + 1)
+        if len(set(positions)) != len(positions):
+            raise IllegalAction(
+                "draw: a card is named twice", code="draw_bad_input", text=" ".join(words)
+            )
+        return positions
+
+    def input_help(self, lang: str) -> str:
+        """How to type actions in draw poker."""
+        return t("draw.help", lang)
+
+
+RENDERER: Any = DrawRenderer()
+"""Draw poker's renderer (see `bot.render.GameRenderer`)."""

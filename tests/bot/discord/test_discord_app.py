@@ -1,0 +1,46 @@
+"""The entry point's pieces: the URL settings hook and the token-masking log filter."""
+
+from __future__ import annotations
+
+import logging
+
+import pytest
+import yarl
+from discord.gateway import DiscordWebSocket
+from discord.http import Route
+
+from bot.discord.app import NO_TOKEN, _TokenFilter, point_at, run
+from bot.settings import load_settings
+
+
+def test_point_at_moves_the_rest_base_and_the_gateway(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(Route, "BASE", Route.BASE)
+    monkeypatch.setattr(DiscordWebSocket, "DEFAULT_GATEWAY", DiscordWebSocket.DEFAULT_GATEWAY)
+    point_at(
+        load_settings(
+            DISCORD_API_BASE="http://127.0.0.1:9/api/v10/",
+            DISCORD_GATEWAY_URL="ws://127.0.0.1:9/gw",
+        )
+    )
+    assert Route.BASE == "http://127.0.0.1:9/api/v10"
+    assert yarl.URL("ws://127.0.0.1:9/gw") == DiscordWebSocket.DEFAULT_GATEWAY
+
+
+def test_unset_urls_leave_discord_alone(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(Route, "BASE", "https://discord.com/api/v10")
+    point_at(load_settings(DISCORD_API_BASE=None, DISCORD_GATEWAY_URL=None))
+    assert Route.BASE == "https://discord.com/api/v10"
+
+
+def test_the_token_never_reaches_a_log_line() -> None:
+    record = logging.LogRecord(
+        "x", logging.INFO, __file__, 1, "sent %s to %s", ("abc.SECRET", "y"), None
+    )
+    assert _TokenFilter("abc.SECRET").filter(record)
+    assert record.getMessage() == "sent [token] to y"
+
+
+def test_run_without_a_token_prints_one_line(capsys: pytest.CaptureFixture[str]) -> None:
+    assert run(load_settings(DISCORD_TOKEN="  ")) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert err == [NO_TOKEN]

@@ -1,0 +1,157 @@
+"""The terminal front on the runtime: scripted play through a pipe, specific refusals that
+change nothing, resume after a kill, and the leaderboard."""
+
+from __future__ import annotations
+
+import io
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from bot.cli import build_parser
+from bot.console import Console, _leaderboard
+
+ROOT = Path(__file__).resolve().parents[2]
+# When leading, "1" plays the lowest card (3♦ when opening); otherwise "1" is usually
+# refused and "pass" follows: every pair of lines makes progress.
+SCRIPT = "1\npass\n" * 200
+
+
+def args_for(db: Path, *extra: str) -> object:
+    return build_parser().parse_args(
+        [
+            "play",
+            "bigtwo",
+            "--db",
+            str(db),
+            "--seed",
+            "5",
+            "--ai-delay",
+            "0",
+            "--ai",
+            "greedy",
+            *extra,
+        ]
+    )
+
+
+async def play(db: Path, text: str, *extra: str) -> str:
+    out = io.StringIO()
+    console = Console(args_for(db, *extra), io.StringIO(text), out)  # type: ignore[arg-type]
+    assert await console.run() == 0
+    return out.getvalue()
+
+
+def actions(db: Path) -> int:
+    with sqlite3.connect(db) as conn:
+        return int(conn.execute("SELECT count(*) FROM actions").fetchone()[0])
+
+
+async def test_a_scripted_match_plays_to_the_end(tmp_path: Path) -> None:
+    db = tmp_path / "play.sqlite3"
+    output = await play(db, SCRIPT, "--deals", "2")
+    assert "\x1b[" not in output, "colour codes on a pipe"
+    assert "Your hand (13): 1:" in output
+    assert "Play order: You → " in output
+    assert output.count("wins the deal. Penalties:") == 2
+    assert "Match over." in output
+    assert "The match is over. Run the same command again" in output
+    with sqlite3.connect(db) as conn:
+        (status,) = conn.execute("SELECT status FROM tables").fetchone()
+        humans = conn.execute("SELECT count(*) FROM actions WHERE seat = 0 AND actor = 'human'")
+        assert humans.fetchone()[0] > 0
+        penalties = conn.execute("SELECT count(*) FROM penalty_ledger").fetchone()[0]
+    assert status == "finished" and penalties == 8
+
+
+async def test_bad_input_is_refused_specifically_and_changes_nothing(tmp_path: Path) -> None:
+    db = tmp_path / "bad.sqlite3"
+    await play(db, "")  # start the match, save, stop
+    before = actions(db)
+    output = await play(db, "zz\n14\n3d 3d\nplay\nhelp\nhint\nquit\n")
+    assert actions(db) == before
+    refusals = [line for line in output.splitlines() if line.startswith("Refused: ")]
+    assert len(refusals) == 4
+    assert "there is no card number 14" in output.lower() or "no card number 14" in output
+    assert "Hint: " in output and "hint (suggests a play)" in output
+    assert f"Resuming the saved match at turn {before}" in output
+
+
+async def test_without_db_a_temporary_database_is_used(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    out = io.StringIO()
+    args = build_parser().parse_args(["play", "bigtwo", "--seed", "1", "--ai-delay", "0"])
+    console = Console(args, io.StringIO("quit\n"), out)
+    assert await console.run() == 0
+    assert "Your hand (13)" in out.getvalue()
+    assert list(tmp_path.iterdir()) == []
+
+
+async def test_leaderboard_lists_the_terminal_player(tmp_path: Path) -> None:
+    db = tmp_path / "board.sqlite3"
+    await play(db, SCRIPT, "--deals", "1")
+    args = build_parser().parse_args(["leaderboard", "bigtwo", "--db", str(db)])
+    text = await _leaderboard(args)
+    assert "Leaderboard: bigtwo, all time" in text
+    assert "Not ranked yet (fewer than 10 deals)" in text
+    assert "You" in text and "AI seats" in text
+    missing = build_parser().parse_args(["leaderboard", "bigtwo", "--db", str(tmp_path / "no.db")])
+    assert "No database at" in await _leaderboard(missing)
+
+
+def test_killed_process_resumes_where_it_stopped(tmp_path: Path) -> None:
+    db = tmp_path / "kill.sqlite3"
+    command = [
+        sys.executable,
+        "-m",
+        "bot.cli",
+        "play",
+        "bigtwo",
+        "--db",
+        str(db),
+        "--seed",
+        "9",
+        "--ai-delay",
+        "0",
+        "--ai",
+        "greedy",
+        "--deals",
+        "3",
+    ]
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    child = subprocess.Popen(
+        command,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+        cwd=ROOT,
+        env=env,
+    )
+    assert child.stdin is not None and child.stdout is not None
+    prompts = 0
+    for line in child.stdout:
+        if line.startswith(">"):
+            prompts += 1
+            if prompts == 8:
+                break
+            child.stdin.write("1\n" if prompts % 2 else "pass\n")
+            child.stdin.flush()
+    time.sleep(0.05)
+    child.send_signal(signal.SIGKILL)
+    child.wait(timeout=10)
+    done = actions(db)
+    assert done > 0
+    resumed = subprocess.run(
+        command, input="quit\n", capture_output=True, text=True, cwd=ROOT, env=env, timeout=60
+    )
+    assert f"Resuming the saved match at turn {done}" in resumed.stdout
+    assert actions(db) == done
