@@ -293,7 +293,8 @@ class BigTwoView:
     """
 
     seat: int | None
-    hand: tuple[Card, ...]
+    hand_mask: int
+    """This seat's cards as a bitmask of Big Two keys (0 for a spectator); see `hand`."""
     cards_left: tuple[int, ...]
     dealer: int
     to_act: int | None
@@ -318,18 +319,22 @@ class BigTwoView:
     winners: tuple[int, ...]
 
     @functools.cached_property
+    def hand(self) -> tuple[Card, ...]:
+        """This seat's cards, lowest first (empty for a spectator)."""
+        return cards_of_mask(self.hand_mask)
+
+    @functools.cached_property
     def legal(self) -> tuple[Action, ...]:
         """Every legal action of this seat now (empty when it is not its turn), computed from
         the view's own hand and table on first use."""
         if self.seat is None or self.seat != self.to_act or self.finished:
             return ()
-        return tuple(
-            legal_plays(mask_of_cards(self.hand), self.table, self.must_include is not None)
-        )
+        return tuple(legal_plays(self.hand_mask, self.table, self.must_include is not None))
 
     def to_json(self) -> JSON:
         """Plain JSON data, legal actions (as action text) included."""
         data: JSON = to_jsonable(self)
+        data["hand"] = [str(c) for c in self.hand]
         data["legal"] = [str(a) for a in self.legal]
         return data
 
@@ -366,7 +371,6 @@ class BigTwoState:
         self.opening = True
         self.played = 0
         self.played_cards: tuple[Card, ...] = ()
-        self.hand_cards: list[tuple[Card, ...]] = [()] * SEATS
         self.trick: tuple[TrickEntry, ...] = ()
         self.opening_events = self._start_deal(self.first_dealer)
 
@@ -401,7 +405,7 @@ class BigTwoState:
             require_seat(seat, SEATS)
         return BigTwoView(
             seat=seat,
-            hand=self.hand_cards[seat] if seat is not None else (),
+            hand_mask=self.hands[seat] if seat is not None else 0,
             cards_left=tuple(self.counts),
             dealer=self.dealer,
             to_act=self.turn,
@@ -464,7 +468,6 @@ class BigTwoState:
         state.opening = bool(data["opening"])
         state.played_cards = tuple(parse_cards(data["played"]))
         state.played = mask_of_cards(state.played_cards)
-        state.hand_cards = [cards_of_mask(h) for h in state.hands]
         state.trick = tuple(TrickEntry(int(s), tuple(parse_cards(m))) for s, m in data["trick"])
         state.penalties = [tuple(p) for p in data["penalties"]]
         state.totals = [int(t) for t in data["totals"]]
@@ -615,7 +618,6 @@ class BigTwoState:
         hand = self.hands[seat] = self.hands[seat] & ~combo.mask
         left = self.counts[seat] = self.counts[seat] - combo.size
         self.played |= combo.mask
-        self.hand_cards[seat] = cards_of_mask(hand)
         self.opening = False
         if self.table is None:
             self.leader = seat
@@ -662,11 +664,10 @@ class BigTwoState:
             seat = (dealer + 1 + i) % SEATS
             hand = mask_of_cards(cards[i::SEATS])
             self.hands[seat] = hand
-            self.hand_cards[seat] = cards_of_mask(hand)
             self.counts[seat] = HAND_SIZE
             if hand & 1:
                 self.turn = self.leader = seat
-            events.append(CardsDealt(to=seat, seat=seat, cards=self.hand_cards[seat]))
+            events.append(CardsDealt(to=seat, seat=seat, cards=cards_of_mask(hand)))
         self.table = None
         self.table_seat = None
         self.passes = 0

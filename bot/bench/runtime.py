@@ -102,11 +102,11 @@ async def run_tables(
         start = time.perf_counter()
         gate = asyncio.Semaphore(START_CONCURRENCY)
 
-        async def start(i: int) -> None:
+        async def begin(i: int) -> None:
             async with gate:
                 await created[i].start(seed=i)
 
-        await asyncio.gather(*(start(i) for i in range(tables)))
+        await asyncio.gather(*(begin(i) for i in range(tables)))
         await manager.idle()
         elapsed = time.perf_counter() - start
         running = False

@@ -12,6 +12,7 @@ import asyncio
 import logging
 import sys
 
+import aiohttp
 import discord
 import yarl
 from discord.gateway import DiscordWebSocket
@@ -94,6 +95,12 @@ def run(settings: Settings | None = None) -> int:
             file=sys.stderr,
         )
         return 2
+    except (aiohttp.ClientConnectionError, OSError) as error:
+        print(
+            f"deucebot: cannot reach Discord ({error.__class__.__name__}); check the network.",
+            file=sys.stderr,
+        )
+        return 1
     except KeyboardInterrupt:
         return 130
     return 0

@@ -15,7 +15,6 @@ from typing import Any
 
 from engines.ai.bigtwo_fast import greedy_move
 from engines.bigtwo import PASS, Action, BigTwoView, Pass, play_of_mask
-from engines.bigtwo_combos import mask_of_cards
 
 
 class RandomPolicy:
@@ -43,7 +42,7 @@ class GreedyPolicy:
 
     def decide(self, view: BigTwoView) -> Action:
         """The greedy choice, computed from the hand and the table of `view`."""
-        move = greedy_move(mask_of_cards(view.hand), view.table)
+        move = greedy_move(view.hand_mask, view.table)
         return play_of_mask(move) if move else PASS
 
 

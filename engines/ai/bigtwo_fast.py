@@ -14,7 +14,6 @@ from engines.bigtwo_combos import (
     STRAIGHT_RANKS,
     Combo,
     classify_mask,
-    combos_of_size,
     penalty,
     same_rank_sets,
 )
@@ -50,10 +49,7 @@ def greedy_move(hand: int, table: Combo | None) -> int:
         above = hand >> (power + 1)
         return (above & -above) << (power + 1)
     if size == 5:
-        for combo in combos_of_size(hand, 5):
-            if combo.power > power:
-                return combo.mask
-        return 0
+        return lowest_five_beating(hand, power)
     if size == 2:
         # A pair's power is the key of its higher card: start at the table's rank.
         for r in range(power >> 2, 13):
@@ -160,6 +156,81 @@ def lowest_five_with(hand: int, card: int) -> int:
     if best[1] or not flushes:
         return best[1]
     return min(flushes, key=_order)
+
+
+def lowest_five_beating(hand: int, power: int) -> int:
+    """The lowest five-card combination of `hand` with a power above `power`, or 0.
+
+    Same order as `combos_of_size` (power, then mask), found category by category
+    instead of listing every five-card hand."""
+    if hand.bit_count() < 5:
+        return 0
+    category = power >> 16
+    nibbles = [hand >> (x * 4) & 0xF for x in range(13)]
+    present = 0
+    for x, nibble in enumerate(nibbles):
+        if nibble:
+            present |= 1 << x
+    if category == 0:
+        for i, ranks in enumerate(STRAIGHT_RANKS):
+            top = i + 2
+            wanted = _STRAIGHT_PRESENCE[i]
+            if (top * 4 + 3) <= power or present & wanted != wanted:
+                continue
+            options = [
+                [b << (x * 4) for b in (1, 2, 4, 8) if nibbles[x] & b]
+                if x != top
+                else [
+                    b << (x * 4) for b in (1, 2, 4, 8) if nibbles[x] & b and x * 4 + _LOG[b] > power
+                ]
+                for x in ranks
+            ]
+            plain = [sum(p) for p in product(*options)]
+            plain = [m for m in plain if _kind(m) == "straight"]
+            if plain:
+                return min(plain, key=_order)
+        category = 1
+    if category == 1:
+        for suit in range(4):
+            suited = hand & _SUIT_MASKS[suit]
+            if suited.bit_count() < 5:
+                continue
+            bits = [1 << k for k in range(suit, 52, 4) if suited >> k & 1]
+            found = [sum(c) for c in combinations(bits, 5)]
+            found = [m for m in found if _kind(m) == "flush" and _order(m)[0] > power]
+            if found:
+                return min(found, key=_order)
+        category = 2
+    if category == 2:
+        low = power & 0xF if power >> 16 == 2 else -1
+        for r in range(low + 1, 13):
+            if nibbles[r].bit_count() >= 3:
+                rest = hand & ~(0xF << (r * 4))
+                pairs = same_rank_sets(rest, 2)
+                if pairs:
+                    return (_TRIPLES_OF_NIBBLE[nibbles[r]][0] << (r * 4)) | pairs[0]
+        category = 3
+    if category == 3:
+        low = power & 0xF if power >> 16 == 3 else -1
+        for r in range(low + 1, 13):
+            if nibbles[r] == 0xF:
+                rest = hand & ~(0xF << (r * 4))
+                if rest:
+                    return (0xF << (r * 4)) | (rest & -rest)
+    found = []
+    for suit in range(4):
+        suited = 0  # ranks present in this suit
+        for x, nibble in enumerate(nibbles):
+            if nibble >> suit & 1:
+                suited |= 1 << x
+        for i, wanted in enumerate(_STRAIGHT_PRESENCE):
+            if suited & wanted == wanted and (4 << 16) | ((i + 2) * 4 + suit) > power:
+                found.append(sum(1 << (x * 4 + suit) for x in STRAIGHT_RANKS[i]))
+    return min(found, key=_order) if found else 0
+
+
+_LOG = {1: 0, 2: 1, 4: 2, 8: 3}
+_STRAIGHT_PRESENCE = tuple(sum(1 << x for x in ranks) for ranks in STRAIGHT_RANKS)
 
 
 def _kind(mask: int) -> str:

@@ -116,7 +116,7 @@ class HeuristicPolicy:
             return legal[0]
         seat = view.seat
         assert seat is not None
-        hand = mask_of_cards(view.hand)
+        hand = view.hand_mask
         unseen = ALL_CARDS & ~hand & ~mask_of_cards(view.played)
         others = [view.cards_left[(seat + k) % 4] for k in (1, 2, 3)]
         whole = classify_mask(hand)
@@ -256,7 +256,7 @@ class StrongPolicy:
             return legal[0]
         seat = view.seat
         assert seat is not None
-        hand = mask_of_cards(view.hand)
+        hand = view.hand_mask
         if any(isinstance(a, Play) and len(a.cards) == len(view.hand) for a in legal):
             return play_of_mask(hand)
         candidates = self._candidates(view, hand)

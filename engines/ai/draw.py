@@ -331,7 +331,8 @@ class StrongPolicy:
         pot = view.pot
         kind = _amount_action(view)
         can_check = Check() in legal
-        to_pay = view.to_call if (Call() in legal or not view.entry) else view.min_raise_to
+        # Before anyone came in over the blind, staying in costs the entry price.
+        to_pay = view.to_call
         if view.entry and Call() not in legal:
             to_pay = view.min_raise_to - view.stakes[view.seat or 0]
 

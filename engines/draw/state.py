@@ -626,6 +626,8 @@ class DrawState:
             self.carried = 0
             self.carried_by = [0] * self.seats
             events.append(PotReturned(amounts=refund))
+            # Settled like a deal, so ledgers that sum DealSettled stay exact.
+            events.append(DealSettled(deal=self.deal_no, chips=refund))
         totals = tuple(self.stacks[s] - self.bought[s] for s in range(self.seats))
         best = max(totals)
         winners = tuple(s for s in range(self.seats) if totals[s] == best)

@@ -9,9 +9,11 @@
   of the seats in the hand (first to act first), `post` forced bets, `start()`,
   then `act(seat, action)` (or `check` to validate only) until `done`. It
   enforces the minimum bet and raise, short all-ins that do not reopen
-  raising (and several that together do), no raise when nobody else can bet,
-  fold refused when checking is free, and returns uncalled chips at the end
-  (`returned`). Options cover the three games:
+  raising (and several that together do), no raise when nobody else can
+  still bet (has chips beyond matching the current bet), fold refused when
+  checking is free, and returns uncalled chips when it closes (`returned`).
+  A seat with nothing left to decide is not asked. Options cover the three
+  games:
     * hold'em: ``min_bet=big_blind``, post the blinds; the big blind keeps
       its option because posting is not acting;
     * draw poker blind deal: post blind (and surblind), ``min_bet=blind``,
@@ -28,7 +30,8 @@
   `payouts`, `odd_chip_order(button, seats)`.
 - `engines.poker.ranking`: `rank_hand(cards)` for 5-7 cards returns a
   `HandRank` (an int, higher wins; `.name` like "two pair, kings and sevens",
-  `.category`, `.ranks`), via eval7; `hand_value` is the bare int.
+  `.category`, `.ranks`), via eval7 (our `Card.mask` is what eval7 reads, so
+  no conversion); `hand_value` is the bare int.
 
 Example, a duel-like round::
 

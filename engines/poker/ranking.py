@@ -7,6 +7,7 @@ breaks a tie) that also knows its `category` and a readable `name`
 
 `hand_value(cards)` is the bare int, for hot loops (AI equity).
 
+Our `Card` carries the `mask` eval7 reads, so cards are passed to eval7 as they are.
 eval7 packs a value as ``category << 24`` followed by up to five 4-bit rank
 nibbles (0 = deuce .. 12 = ace), most significant first; `describe` reads the
 ranks that name the hand back from those nibbles.
@@ -14,7 +15,7 @@ ranks that name the hand back from those nibbles.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from enum import IntEnum
 
 import eval7
@@ -44,8 +45,9 @@ class Category(IntEnum):
 _E7: dict[Card, eval7.Card] = {
     card: eval7.Card(card.rank.char + card.suit.letter.lower()) for card in FULL_DECK
 }
-_evaluate = eval7.evaluate
-_lookup = _E7.__getitem__
+# eval7 reads only each card's `mask` attribute, which our `Card` carries (same bit layout),
+# so our cards go to the C evaluator as they are, without conversion.
+_evaluate: Callable[[Sequence[Card]], int] = eval7.evaluate
 
 
 def to_eval7(cards: Iterable[Card]) -> list[eval7.Card]:
@@ -55,7 +57,7 @@ def to_eval7(cards: Iterable[Card]) -> list[eval7.Card]:
 
 def hand_value(cards: Sequence[Card]) -> int:
     """The comparable value of the best five of `cards` (5 to 7 cards); higher is better."""
-    return int(_evaluate(list(map(_lookup, cards))))
+    return _evaluate(cards)
 
 
 _SINGULAR = {
@@ -159,4 +161,4 @@ def rank_hand(cards: Sequence[Card]) -> HandRank:
     """Rank the best five of 5 to 7 cards: a comparable value that also carries its name."""
     if not 5 <= len(cards) <= 7:
         raise ValueError(f"a poker hand is ranked from 5 to 7 cards, not {len(cards)}")
-    return HandRank(_evaluate(list(map(_lookup, cards))))
+    return HandRank(_evaluate(cards))

@@ -15,6 +15,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from discord.gateway import DiscordWebSocket
+from discord.http import Route
 
 from bot.discord.app import point_at
 from bot.discord.client import Deucebot, create_bot
@@ -70,6 +72,7 @@ def settings_for(fake: FakeDiscord, db: Path, **extra: Any) -> Any:
 async def bot_running(fake: FakeDiscord, db: Path, **extra: Any) -> AsyncIterator[Deucebot]:
     """The real bot, logged in to the stand-in, commands synced; closed on exit."""
     settings = settings_for(fake, db, **extra)
+    saved = (Route.BASE, DiscordWebSocket.DEFAULT_GATEWAY)
     point_at(settings)
     fake.reset_ready()
     bot = create_bot(settings, edit_interval=0.0, guild_ready_timeout=0.05)
@@ -83,6 +86,7 @@ async def bot_running(fake: FakeDiscord, db: Path, **extra: Any) -> AsyncIterato
         await bot.close()
         with contextlib.suppress(asyncio.CancelledError):
             await asyncio.wait_for(task, 5)
+        Route.BASE, DiscordWebSocket.DEFAULT_GATEWAY = saved
 
 
 async def settle(bot: Deucebot) -> None:

@@ -7,7 +7,7 @@ import random
 import pytest
 
 from engines.ai.bigtwo import POLICIES, GreedyPolicy
-from engines.ai.bigtwo_fast import greedy_move, lowest_five_with
+from engines.ai.bigtwo_fast import greedy_move, lowest_five_beating, lowest_five_with
 from engines.ai.bigtwo_strong import StrongPolicy
 from engines.base import DealSettled
 from engines.bigtwo import PASS, BigTwoConfig, BigTwoState, Play, legal_plays
@@ -178,3 +178,18 @@ def test_lowest_five_with_agrees_with_full_enumeration() -> None:
         card = 1 << rng.choice(keys)
         holding = [c for c in combos_of_size(hand, 5) if c.mask & card]
         assert lowest_five_with(hand, card) == (holding[0].mask if holding else 0)
+
+
+def test_lowest_five_beating_agrees_with_full_enumeration() -> None:
+    rng = random.Random(2)
+    for i in range(2000):
+        pool = list(range(0, 52, 4)) if i % 4 == 0 else list(range(52))
+        keys = rng.sample(pool, min(len(pool), rng.randrange(5, 14)))
+        hand = sum(1 << k for k in keys)
+        others = rng.sample([k for k in range(52) if k not in keys], 13)
+        tables = combos_of_size(sum(1 << k for k in others), 5)
+        if not tables:
+            continue
+        table = rng.choice(tables)
+        higher = [c for c in combos_of_size(hand, 5) if c.power > table.power]
+        assert lowest_five_beating(hand, table.power) == (higher[0].mask if higher else 0)

@@ -10,7 +10,6 @@ from hypothesis import strategies as st
 from engines.base import ChipsBought, DealSettled, DealStarted, IllegalAction, MatchEnded
 from engines.draw import SPEC, DrawConfig, DrawState, parse_action
 from engines.draw.actions import DrawAction
-from engines.draw.events import PotReturned
 
 # Texts thrown at the engine whatever the phase: most are illegal most of the time.
 PROBES = [
@@ -79,8 +78,6 @@ def test_cards_and_chips_are_conserved_and_every_deal_and_match_ends(seed: int, 
         elif isinstance(event, DealSettled):
             assert event.chips is not None
             net = [a + b for a, b in zip(net, event.chips, strict=True)]
-        elif isinstance(event, PotReturned):
-            net = [a + b for a, b in zip(net, event.amounts, strict=True)]
     assert bought == state.bought
     assert [b + n for b, n in zip(bought, net, strict=True)] == state.stacks
 

@@ -27,6 +27,7 @@ from engines.draw.events import (
     NewCards,
     OpenerProof,
     Posted,
+    PotReturned,
     PotWon,
     Returned,
     Shown,
@@ -787,3 +788,34 @@ def test_timeout_plays_no_surblind_check_or_fold_and_stand(
     for k in (1, 2, 4):
         t.act(k, "stand")
     assert str(timeout_action(t.state.view(t.seat(2)))) == "check"
+
+
+def test_a_pot_still_carried_when_the_match_ends_goes_back_to_who_put_it_in(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    t = four(monkeypatch, BLIND_DEAL, deals=1)
+    _to_final_betting(t)
+    t.act(2, "check")
+    t.act(4, "check")
+    events = t.act(1, "check")
+    returned = of(events, PotReturned)
+    assert returned and returned[0].amounts == tuple(  # type: ignore[attr-defined]
+        0 if s == t.seat(3) else 4 for s in range(4)
+    )
+    assert of(events, DealSettled)[-1].chips == returned[0].amounts  # type: ignore[attr-defined]
+    assert of(events, MatchEnded)[0].totals == (0, 0, 0, 0)  # type: ignore[attr-defined]
+    assert t.state.stacks == [200] * 4
+
+
+def test_a_blind_the_player_cannot_cover_is_posted_all_in(monkeypatch: pytest.MonkeyPatch) -> None:
+    t = four(monkeypatch, BLIND_DEAL, BLIND_DEAL, BLIND_DEAL)
+    stacks = [200] * 4
+    short = after_next_dealer(t, 1)
+    stacks[short] = 1
+    events = new_deal(t, stacks)
+    posted = of(events, Posted)[0]
+    assert (posted.seat, posted.amount, posted.all_in) == (short, 1, True)  # type: ignore[attr-defined]
+    t.act(2, "no")
+    # Coming in still costs twice the blind, not twice what the short blind could post.
+    t.refuse(2, "raise 3", "raise_below_min")
+    t.act(2, "raise 4")

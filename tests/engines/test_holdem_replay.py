@@ -15,9 +15,8 @@ from engines.cards import FULL_DECK, Card, parse_card
 from engines.holdem import HoldemConfig, HoldemState, PlayerActed, Showdown
 from engines.poker.actions import AllIn, Bet, BettingAction, Call, Check, Fold, Raise
 
-DATA = Path("/work/shared/data/nlhe_real_hands.jsonl")
-if not DATA.exists():
-    DATA = Path(__file__).resolve().parents[3] / "shared" / "data" / "nlhe_real_hands.jsonl"
+# ../shared/data next to the checkout (see that folder's README for the format).
+DATA = Path(__file__).resolve().parents[3] / "shared" / "data" / "nlhe_real_hands.jsonl"
 
 
 def load_hands() -> list[dict[str, Any]]:

@@ -103,3 +103,15 @@ def test_agrees_with_phevaluator_on_100000_random_hands() -> None:
             assert rank < previous, f"value {value:#x} should beat the previous one"
         previous = rank
     assert len(by_value) > 5000
+
+
+def test_our_cards_rank_exactly_like_eval7s_own_cards() -> None:
+    # Our Card.mask puts suits in another order than eval7's cards; values must not change.
+    import eval7
+
+    from engines.poker.ranking import to_eval7
+
+    rng = random.Random(3)
+    for i in range(3000):
+        hand = rng.sample(FULL_DECK, 5 + i % 3)
+        assert hand_value(hand) == eval7.evaluate(to_eval7(hand))

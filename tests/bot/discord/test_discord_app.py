@@ -44,3 +44,24 @@ def test_run_without_a_token_prints_one_line(capsys: pytest.CaptureFixture[str])
     assert run(load_settings(DISCORD_TOKEN="  ")) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert err == [NO_TOKEN]
+
+
+def test_an_unreachable_discord_gives_one_line(capsys: pytest.CaptureFixture[str]) -> None:
+    # Port 9 on loopback refuses connections: login cannot reach the API.
+    settings = load_settings(
+        DISCORD_TOKEN="x",
+        DISCORD_API_BASE="http://127.0.0.1:9/api/v10",
+        DISCORD_GATEWAY_URL="ws://127.0.0.1:9/gateway",
+        DEUCEBOT_DB=":memory:",
+    )
+    root = logging.getLogger()
+    handlers, level = list(root.handlers), root.level
+    try:
+        assert run(settings) == 1
+    finally:
+        root.handlers[:] = handlers
+        root.setLevel(level)
+        Route.BASE = "https://discord.com/api/v10"
+        DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL("wss://gateway.discord.gg/")
+    err = capsys.readouterr().err
+    assert "cannot reach Discord" in err and "Traceback" not in err

@@ -1,0 +1,93 @@
+"""The draw poker renderer: every line exists in English, French and Ukrainian, hands stay
+private, and what people type becomes the right action."""
+
+from __future__ import annotations
+
+import random
+import re
+
+import pytest
+
+from bot.i18n import LANGUAGES, catalog, explain
+from bot.render import get_renderer
+from engines.base import IllegalAction
+from engines.cards import parse_card
+from engines.draw import DrawConfig, DrawState, parse_action
+from engines.draw.actions import STAND, Draw
+
+RENDERER = get_renderer("draw")
+NAMES = ["Ann", "Bob", "Cy", "Di"]
+
+
+def test_the_three_catalogs_have_the_same_keys() -> None:
+    keys = [{k for k in catalog(lang) if k.startswith("draw.")} for lang in LANGUAGES]
+    assert keys[0] and keys[0] == keys[1] == keys[2]
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_every_event_board_and_hand_renders_without_a_missing_key(lang: str) -> None:
+    rng = random.Random(4)
+    policies = [random.Random(i) for i in range(4)]
+    state = DrawState(DrawConfig(deals=30), random.Random(2))
+    kinds = set()
+    lines = [RENDERER.event(e, NAMES, lang) for e in state.opening_events]
+    while not state.finished:
+        seat = state.to_act
+        assert seat is not None
+        lines.append(RENDERER.board(state.view(None), NAMES, lang))
+        lines.append(RENDERER.hand(state.view(seat), lang))
+        action = policies[seat].choice(state.legal_actions(seat))
+        if rng.random() < 0.5 and "check" in {str(a) for a in state.legal_actions(seat)}:
+            action = parse_action("check")
+        for event in state.apply(seat, action):
+            kinds.add(event.kind)
+            lines.append(RENDERER.event(event, NAMES, lang))
+    for line in lines:
+        if line is not None:
+            assert not re.search(r"draw\.[a-z]", line) and "{" not in line, line
+    assert {"draw_shown", "draw_pot_won", "draw_drew", "draw_posted"} <= kinds
+
+
+def test_the_board_never_shows_a_hand_and_the_hand_shows_only_ones_own() -> None:
+    state = DrawState(DrawConfig(), random.Random(9))
+    seat = state.to_act
+    assert seat is not None
+    state.apply(seat, parse_action("no"))
+    board = RENDERER.board(state.view(None), NAMES, "en")
+    for s in range(4):
+        for card in state.hands[s]:
+            assert card.pretty not in board
+    mine = RENDERER.hand(state.view(0), "en")
+    assert all(card.pretty in mine for card in state.hands[0])
+
+
+def test_typing_cards_or_positions_at_the_draw() -> None:
+    state = DrawState(DrawConfig(), random.Random(9))
+    seat = state.to_act
+    assert seat is not None
+    state.apply(seat, parse_action("no"))
+    view = state.view(0)
+    view = view.__class__(
+        **{**{f: getattr(view, f) for f in view.__dataclass_fields__}, "phase": "draw"}
+    )
+    second, fifth = view.hand[1], view.hand[4]
+    assert RENDERER.parse_input(f"draw {fifth} {second}", view) == Draw((2, 5))
+    assert RENDERER.parse_input("draw 5 2", view) == Draw((2, 5))
+    assert RENDERER.parse_input("1 3", view) == Draw((1, 3))
+    assert RENDERER.parse_input("pat", view) == STAND
+    missing = next(
+        c for c in map(parse_card, ["AS", "KS", "2D", "3C", "4H", "5S"]) if c not in view.hand
+    )
+    with pytest.raises(IllegalAction, match="you do not hold"):
+        RENDERER.parse_input(f"draw {missing}", view)
+
+
+@pytest.mark.parametrize("lang", ["fr", "uk"])
+def test_refusals_are_translated(lang: str) -> None:
+    state = DrawState(DrawConfig(), random.Random(9))
+    seat = state.to_act
+    assert seat is not None
+    with pytest.raises(IllegalAction) as info:
+        state.apply(seat, parse_action("rebuy 1"))
+    text = explain(info.value, lang)
+    assert text != info.value.message and "{" not in text
