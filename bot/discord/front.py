@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import asyncio
 import collections
+import contextlib
 import logging
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
@@ -27,6 +28,8 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot.discord.board import board_message, hand_message, last_play_key, seat_names
+from bot.discord.replies import frozen_view
+from bot.discord.views import HandButton
 from bot.i18n import t
 from bot.render import get_renderer
 from engines.base import DealSettled, DealStarted, Event, MatchEnded
@@ -236,9 +239,22 @@ class DiscordFront:
         shown = box.snapshot or TableSnapshot.of(table)
         message = board_message(shown, self.language(table), list(box.recent), with_image=True)  # type: ignore[arg-type]
         box.dirty = False
+        previous = box.board
         sent = await self._channel(table).send(**_send_kwargs(message))
         self.rest_calls += 1
         box.board = sent
+        if previous is not None:
+            # The old board stops announcing turns; its My hand button keeps working.
+            with contextlib.suppress(discord.HTTPException):
+                await previous.edit(
+                    content=t("discord.board.replaced", self.language(table)),
+                    view=frozen_view(
+                        HandButton(
+                            table.id, shown.turn, t("discord.button.hand", self.language(table))
+                        )
+                    ),
+                )
+                self.rest_calls += 1
         box.image_key = last_play_key(shown)  # type: ignore[arg-type]
 
     async def _edit_board(self, table: Table, box: _Outbox) -> None:

@@ -14,6 +14,7 @@ only then are the events handed to the front. A refused action writes nothing.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import random
 import time
@@ -622,10 +623,25 @@ class Table:
                 deadline_turn=deadline_turn,
                 seats=changed,
             )
-            await self._storage.commit_action(commit)
         except BaseException:
-            # The engine moved on but storage did not: rebuild the state from the log.
             await self._reload_state()
+            raise
+        # The write runs to its end even if this task is cancelled meanwhile (shutdown,
+        # restart), so the in-memory state always ends up in step with the database.
+        write = asyncio.ensure_future(self._storage.commit_action(commit))
+        try:
+            await asyncio.shield(write)
+        except BaseException:
+            if not write.done():
+                with contextlib.suppress(BaseException):
+                    await write
+            if write.cancelled() or write.exception() is not None:
+                # The engine moved on but storage did not: rebuild the state from the log.
+                await self._reload_state()
+            else:
+                self.turn = seq + 1
+                self.deal = deal
+                self.seats = seats
             raise
         self.turn = seq + 1
         self.deal = deal

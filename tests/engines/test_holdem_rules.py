@@ -483,3 +483,16 @@ def test_opening_events_record_every_buy_in_then_the_first_hand() -> None:
     bought = [e for e in state.opening_events if isinstance(e, ChipsBought)]
     assert [(e.seat, e.amount, e.reason) for e in bought] == [(s, 1000, "buy-in") for s in range(3)]
     assert isinstance(state.opening_events[3], DealStarted)
+
+
+def test_simulation_config_restores_stacks_and_ends_after_max_hands() -> None:
+    config = SPEC.sim.config(2)
+    assert isinstance(config, HoldemConfig) and config.reset_stacks and config.max_hands == 50
+    state = HoldemState(HoldemConfig(seats=2, reset_stacks=True, max_hands=3), random.Random(1))
+    events = play(state, (0, Raise(300)), (1, Fold()))
+    assert [s.stack + s.bet for s in state.view(None).seats] == [1000, 1000]
+    events += play(state, (1, Fold()))
+    events += play(state, (0, Fold()))
+    ended = [e for e in events if isinstance(e, MatchEnded)]
+    assert state.finished and len(ended) == 1
+    assert sum(isinstance(e, DealSettled) for e in events) == 3

@@ -69,13 +69,17 @@ async def session(path: Path, ops: list[tuple[str, int]], seed: int) -> None:
                 await table.act(ANA.id, "pass", table.turn - 1 - n % 3)
             elif op == "twice" and table.to_act == 0 and table.state is not None:
                 action = str(table.state.legal_actions(0)[0])
+                turn = table.turn
                 results = await asyncio.gather(
-                    table.act(ANA.id, action, table.turn),
-                    table.act(ANA.id, action, table.turn),
+                    table.act(ANA.id, action, turn),
+                    table.act(ANA.id, action, turn),
                     return_exceptions=True,
                 )
-                assert sum(isinstance(r, IllegalAction) for r in results) == 1
-                assert count_actions(path) == before + 1
+                refusals = [r for r in results if isinstance(r, IllegalAction)]
+                assert [r.code for r in refusals] == ["stale_turn"]
+                with sqlite3.connect(path) as db:
+                    rows = db.execute(f"SELECT seat, actor FROM actions WHERE seq = {turn}")
+                    assert rows.fetchall() == [(0, "human")]
             elif op == "leave":
                 await table.leave(ANA.id)
             elif op == "back":
