@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from bot.bench.report import publish
-from bot.runtime import NullFront, RuntimeConfig, TableManager
+from bot.runtime import NullFront, RuntimeConfig, TableManager, tune_gc
 from bot.simulate import percentile
 from engines.registry import get_game
 from storage import SqliteStorage
@@ -64,9 +64,11 @@ async def run_tables(
     *,
     synchronous: Literal["NORMAL", "FULL"] = "NORMAL",
     ai_in_thread: bool = False,
+    tune: bool = True,
 ) -> dict[str, Any]:
     """Play `tables` all-AI matches at once; return the measured figures."""
     latencies: list[float] = []
+    thresholds = gc.get_threshold()
     with tempfile.TemporaryDirectory(prefix="deucebot-bench-") as tmp:
         storage = SqliteStorage(str(Path(tmp) / "bench.sqlite3"), synchronous=synchronous)
         await storage.open()
@@ -87,15 +89,17 @@ async def run_tables(
             for i in range(tables)
         ]
         lag = 0.0
+        rss_peak = rss_before
         running = True
 
         async def monitor() -> None:
-            nonlocal lag
+            nonlocal lag, rss_peak
             loop = asyncio.get_running_loop()
             while running:
                 tick = loop.time()
                 await asyncio.sleep(0.01)
                 lag = max(lag, loop.time() - tick - 0.01)
+                rss_peak = max(rss_peak, _rss_kib())
 
         watcher = asyncio.create_task(monitor())
         batches_before = storage.batches
@@ -107,11 +111,13 @@ async def run_tables(
                 await created[i].start(seed=i)
 
         await asyncio.gather(*(begin(i) for i in range(tables)))
+        if tune:
+            tune_gc()  # what the bot does once its tables are restored
         await manager.idle()
         elapsed = time.perf_counter() - start
         running = False
         await watcher
-        rss_peak = max(_rss_kib(), rss_before)
+        rss_peak = max(_rss_kib(), rss_peak)
         unfinished = sum(not t.finished for t in created)
         batches = storage.batches - batches_before
         await manager.close()
@@ -131,13 +137,44 @@ async def run_tables(
         "synchronous": synchronous,
         "thread": ai_in_thread,
     }
+    # Leave the collector as it was for the next run.
+    gc.unfreeze()
+    gc.set_threshold(*thresholds)
+
+
+async def traced_kib_per_table(tables: int = 100) -> float:
+    """Python memory held per started table (tracemalloc): table, seats, engine state, AI."""
+    import tracemalloc
+
+    with tempfile.TemporaryDirectory(prefix="deucebot-bench-") as tmp:
+        storage = SqliteStorage(str(Path(tmp) / "mem.sqlite3"))
+        await storage.open()
+        manager = TableManager(storage, NullFront(), config=RuntimeConfig(timers=False))
+        gc.collect()
+        tracemalloc.start()
+        before = tracemalloc.get_traced_memory()[0]
+        for i in range(tables):
+            table = await manager.create(
+                guild="bench", place=f"mem-{i}", game="bigtwo", options={"ai_policy": POLICY}
+            )
+            await table.start(seed=i)
+            await manager.close()  # cancel the AI tasks before they run: measure at the deal
+        gc.collect()
+        held = tracemalloc.get_traced_memory()[0] - before
+        tracemalloc.stop()
+        await storage.close()
+    return held / tables / 1024
+
+
+def _met(r: dict[str, Any]) -> bool:
+    return bool(r["rate"] >= 1000 and r["p99_ms"] <= 50 and r["lag_ms"] <= 100)
 
 
 def _row(label: str, r: dict[str, Any], ref_rate: float) -> str:
     return (
         f"| {label} | {r['tables']} | {r['actions']} | {r['rate']:,.0f} | {r['rate'] / ref_rate:.2f} "
         f"| {r['p50_ms']:.1f} | {r['p99_ms']:.1f} | {r['lag_ms']:.0f} | {r['kib_per_table']:.0f} "
-        f"| {r['per_commit']:.1f} |"
+        f"| {r['per_commit']:.1f} | {'yes' if _met(r) else 'NO'} |"
     )
 
 
@@ -145,35 +182,45 @@ def main(quick: bool, write: bool) -> int:
     """Run the benchmark, print it and (with `write`) publish it to docs/benchmarks.md."""
     tables, deals = (100, 1) if quick else (500, 2)
     ref_rate, ref_actions = reference(min(tables, 100), deals)
+    asyncio.run(run_tables(20, 1))  # warm-up: one-time allocations stay out of the figures
+    traced = asyncio.run(traced_kib_per_table())
     runs = [
         ("NORMAL, AI inline", asyncio.run(run_tables(tables, deals))),
         ("NORMAL, AI in a thread", asyncio.run(run_tables(tables, deals, ai_in_thread=True))),
         ("FULL, AI inline", asyncio.run(run_tables(tables, deals, synchronous="FULL"))),
+        (
+            "NORMAL, AI in a thread, default GC",
+            asyncio.run(run_tables(tables, deals, ai_in_thread=True, tune=False)),
+        ),
     ]
     lines = [
         f"{tables} concurrent all-AI Big Two tables ({deals} deal(s) each, `{POLICY}` AI, zero AI "
         "delay) on one event loop and one SQLite file in WAL mode. Latency is engine accept -> "
         "commit -> handed to the front. Reference: the bare engine and the same AI in a plain "
         f"loop, {ref_rate:,.0f} actions/s ({ref_actions} actions); `x ref` is the runtime's rate "
-        "divided by it. Memory is the process's resident-set growth divided by the tables.",
+        "divided by it. Memory is the peak resident-set growth (sampled every 10 ms) divided by the tables.",
         "",
         "| synchronous, AI | tables | actions | actions/s | x ref | p50 ms | p99 ms | worst loop "
-        "lag ms | KiB/table | actions/commit |",
-        "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |",
+        "lag ms | peak KiB/table | actions/commit | goals met |",
+        "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |",
     ]
     lines += [_row(label, r, ref_rate) for label, r in runs]
-    best = runs[0][1]
-    goals = (
-        f"Goals (>= 1,000 durable actions/s, p99 <= 50 ms, loop lag <= 100 ms) with the default "
-        f"settings (first row): {best['rate']:,.0f}/s, p99 {best['p99_ms']:.1f} ms, lag "
-        f"{best['lag_ms']:.0f} ms: "
-        + (
-            "met."
-            if best["rate"] >= 1000 and best["p99_ms"] <= 50 and best["lag_ms"] <= 100
-            else "NOT met."
-        )
-    )
-    lines += ["", goals]
+    lines += [
+        "",
+        "Goals: >= 1,000 durable actions/s, p99 <= 50 ms, worst loop lag <= 100 ms. The "
+        "runtime's defaults are `synchronous=NORMAL` and AI decisions in a worker thread "
+        "(second row); inline AI suits cheap policies. AI turns are admitted "
+        f"{RuntimeConfig().ai_concurrency} at a time across the process "
+        "(`RuntimeConfig.ai_concurrency`) and the benchmark starts tables "
+        f"{START_CONCURRENCY} at a time. Once the tables are started it calls "
+        "`bot.runtime.tune_gc()` (freeze start-up objects, rarer full collections), as the "
+        "bot should after restoring its tables; the last row shows the loop lag without it "
+        "(full collections over hundreds of tables pause the loop for ~100 ms).",
+        "",
+        f"Memory per table measured with tracemalloc (table, seats, engine state, AI "
+        f"policies, after the deal): {traced:.1f} KiB. The resident-set column is only "
+        "indicative: later runs reuse memory the first run freed.",
+    ]
     lines += [
         "",
         "Durability: an action is handed to the front only after the transaction holding it "

@@ -76,7 +76,7 @@ async def reply_error(
         log.warning("could not answer interaction %s", interaction.id)
 
 
-DEFER_AFTER = 1.5
+DEFER_AFTER = 1.0
 """Seconds of work after which an interaction is deferred (Discord's window is 3 s)."""
 
 

@@ -104,9 +104,10 @@ class BigTwoRenderer:
                 lines.append(t(key, lang, card=card))
             else:
                 plays = sum(isinstance(a, Play) for a in view.legal)
+                key = "bigtwo.hand.answer" if plays else "bigtwo.hand.must_pass"
                 lines.append(
                     t(
-                        "bigtwo.hand.answer",
+                        key,
                         lang,
                         combo=_combo(view.table, lang),
                         size=view.table.size,

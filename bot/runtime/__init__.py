@@ -27,7 +27,7 @@ from bot.runtime.front import (
     TableStopped,
     TurnTimedOut,
 )
-from bot.runtime.manager import TableManager
+from bot.runtime.manager import TableManager, tune_gc
 from bot.runtime.table import Player, RuntimeConfig, Seat, Table, TableOptions, replay
 
 __all__ = [
@@ -52,4 +52,5 @@ __all__ = [
     "TableStopped",
     "TurnTimedOut",
     "replay",
+    "tune_gc",
 ]

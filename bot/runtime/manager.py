@@ -9,6 +9,7 @@ passed while the process was down fires at once) and asks the front to redraw ea
 from __future__ import annotations
 
 import asyncio
+import gc
 import logging
 import secrets
 from collections.abc import Callable
@@ -32,6 +33,16 @@ from engines.registry import GameSpec, UnknownName, get_game
 from storage.base import PlaceTaken, Storage, TableRecord
 
 log = logging.getLogger(__name__)
+
+
+def tune_gc() -> None:
+    """Keep the garbage collector from stalling the event loop (call once after start-up,
+    e.g. after `TableManager.restore()`): objects alive now are frozen out of collections,
+    and full collections run far less often. With hundreds of tables, a default full
+    collection pauses the loop for ~100 ms (measured by `deucebot bench runtime`)."""
+    gc.collect()
+    gc.freeze()
+    gc.set_threshold(20_000, 20, 1_000)
 
 
 def _validation_text(error: ValidationError) -> str:

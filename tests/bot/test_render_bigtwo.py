@@ -70,6 +70,9 @@ def test_hand_is_sorted_and_numbered_with_options() -> None:
     assert "contains 3♦" in text
     state.apply(0, Play(tuple(parse_cards("3D"))))
     assert "Beat 3♦" in R.hand(state.view(1), "en")
+    state.apply(1, PASS)
+    state.apply(2, Play(tuple(parse_cards("8D"))))
+    assert "Nothing in your hand beats 8♦" in R.hand(state.view(3), "en")  # 7♦ only
 
 
 def test_parse_input_accepts_cards_numbers_and_pass() -> None:

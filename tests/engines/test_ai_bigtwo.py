@@ -77,6 +77,8 @@ def test_policies_decide_from_the_view_only(name: str) -> None:
         for variant in (others, others[::-1]):
             state = crafted([mine, *variant], turn=0, opening=True)
             policy = POLICIES[name](random.Random(seed))
+            if isinstance(policy, StrongPolicy):
+                policy.budget = 1e9  # no time cut-off: the same samples in both runs
             choices.add(policy.decide(state.view(0)))
         assert len(choices) == 1
 
@@ -119,7 +121,7 @@ def test_strong_keeps_control_for_a_forced_finish() -> None:
     hands = ["5C 9D 9S 2S", "JD", "QC", "KH"]
     for seed in range(3):
         state = crafted(hands, turn=0, played=complement(*hands))
-        action = StrongPolicy(random.Random(seed)).decide(state.view(0))
+        action = StrongPolicy(random.Random(seed), budget_ms=1e9).decide(state.view(0))
         assert action in (play("9D 9S"), play("2S"))
 
 
@@ -128,7 +130,7 @@ def test_strong_blocks_a_player_about_to_go_out() -> None:
     hands = ["4C 9D 9S KH", "TS", "5D 6D 7D 8D 9C", "3S 4S JC QC QD"]
     for seed in range(3):
         state = crafted(hands, turn=0, played=complement(*hands))
-        action = StrongPolicy(random.Random(seed)).decide(state.view(0))
+        action = StrongPolicy(random.Random(seed), budget_ms=1e9).decide(state.view(0))
         assert action in (play("9D 9S"), play("KH"))
 
 
@@ -140,7 +142,7 @@ def test_strong_beats_greedy_players_in_a_short_run() -> None:
     for deal in range(deals):
         seats = [GreedyPolicy(random.Random(0)) for _ in range(4)]
         strong_seat = deal % 4
-        seats[strong_seat] = StrongPolicy(random.Random(deal), rollouts=60)  # type: ignore[call-overload]
+        seats[strong_seat] = StrongPolicy(random.Random(deal), rollouts=60, budget_ms=1e9)  # type: ignore[call-overload]
         state = BigTwoState(BigTwoConfig(deals=1), random.Random(rng.getrandbits(32)))
         while not state.finished:
             seat = state.to_act

@@ -312,3 +312,23 @@ async def test_restore_resumes_exactly(env: Any) -> None:
     assert [what for what, *_ in env.front.log] == ["refresh"]
     await play_turn(restored)
     assert restored.turn > turn
+
+
+async def test_taking_an_ai_seat_mid_match_credits_the_human(env: Any) -> None:
+    table = await human_table(env, deals=2)
+    seat = await table.join(BO)
+    assert seat == 1 and table.seats[1].owner == BO and not table.seats[1].ai_plays
+    assert env.rows("SELECT player_id, is_ai FROM match_players WHERE seat = 1") == [("u-bo", 0)]
+    assert env.rows("SELECT player_id FROM seats WHERE seat = 1") == [("u-bo",)]
+    # Bo now plays seat 1 himself: the runtime waits for him instead of the AI.
+    for _ in range(40):
+        if table.finished or table.to_act == 1:
+            break
+        if table.to_act == 0:
+            await play_turn(table)
+        await table.idle()
+    if not table.finished:
+        assert table.to_act == 1
+        turn = table.turn
+        await table.idle()
+        assert table.turn == turn, "the AI played Bo's seat"
