@@ -47,7 +47,7 @@ from engines.bigtwo_combos import (
     same_rank_sets,
 )
 from engines.cards import Card, CardParseError, Deck, format_cards, parse_cards
-from engines.registry import GameSpec, SimHooks
+from engines.registry import GameSpec, LazyPolicies, SimHooks
 
 __all__ = [
     "PASS",
@@ -732,25 +732,6 @@ def _figures(event: Event, state: Any) -> Mapping[str, Sequence[float]]:
     }
 
 
-def _policies() -> Mapping[str, Any]:
-    from engines.ai import bigtwo as ai
-
-    return ai.POLICIES
-
-
-class _LazyPolicies(Mapping[str, Any]):
-    """The AI policies, imported on first use so the engine loads without the AI module."""
-
-    def __getitem__(self, key: str) -> Any:
-        return _policies()[key]
-
-    def __iter__(self) -> Any:
-        return iter(_policies())
-
-    def __len__(self) -> int:
-        return len(_policies())
-
-
 SPEC = GameSpec(
     name="bigtwo",
     title="Big Two",
@@ -762,7 +743,7 @@ SPEC = GameSpec(
     restore=BigTwoState.restore,
     parse_action=parse_action,
     timeout_action=timeout_action,
-    policies=_LazyPolicies(),
+    policies=LazyPolicies("engines.ai.bigtwo"),
     default_policy="strong",
     sim=SimHooks(
         unit="deal",

@@ -22,7 +22,7 @@ So a snapshot only needs the match seed to stay exactly replayable.
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, Literal
 
@@ -51,7 +51,7 @@ from engines.poker.actions import (
     parse_betting_action,
 )
 from engines.poker.betting import BettingRound
-from engines.registry import GameSpec, PolicyFactory, SimHooks
+from engines.registry import GameSpec, LazyPolicies, SimHooks
 
 SEATS = 2
 UP_MIN_RANK = 8
@@ -736,24 +736,6 @@ def _figures(event: Event, state: Any) -> dict[str, list[float]]:
     return {}
 
 
-class _LazyPolicies(Mapping[str, PolicyFactory]):
-    """The AI policies, imported on first use (engines.ai.duel imports this module)."""
-
-    def _load(self) -> Mapping[str, PolicyFactory]:
-        from engines.ai.duel import POLICIES
-
-        return POLICIES
-
-    def __getitem__(self, key: str) -> PolicyFactory:
-        return self._load()[key]
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self._load())
-
-    def __len__(self) -> int:
-        return len(self._load())
-
-
 SPEC = GameSpec(
     name="duel",
     title="Deuce Duel",
@@ -765,7 +747,7 @@ SPEC = GameSpec(
     restore=restore,
     parse_action=parse_action,
     timeout_action=timeout_action,
-    policies=_LazyPolicies(),
+    policies=LazyPolicies("engines.ai.duel"),
     default_policy="strong",
     sim=SimHooks(
         unit="match",

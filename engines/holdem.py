@@ -57,7 +57,7 @@ from engines.poker.actions import (
 from engines.poker.betting import BettingRound
 from engines.poker.pots import Pot, build_pots, odd_chip_order, settle
 from engines.poker.ranking import HandRank, rank_hand
-from engines.registry import GameSpec, SimHooks
+from engines.registry import GameSpec, LazyPolicies, SimHooks
 
 __all__ = [
     "SPEC",
@@ -714,30 +714,6 @@ def _new_state(config: HoldemConfig, rng: random.Random) -> HoldemState:
     return HoldemState(config, rng)
 
 
-def _policies() -> dict[str, Any]:
-    import importlib
-
-    # Imported late: the AI module imports this one for the view types.
-    module = importlib.import_module("engines.ai.holdem")
-    return dict(module.POLICIES)
-
-
-class _LazyPolicies(Mapping[str, Any]):
-    """The AI policies, imported on first use (the AI module imports this one)."""
-
-    def _load(self) -> dict[str, Any]:
-        return _policies()
-
-    def __getitem__(self, key: str) -> Any:
-        return self._load()[key]
-
-    def __iter__(self) -> Any:
-        return iter(self._load())
-
-    def __len__(self) -> int:
-        return len(self._load())
-
-
 SPEC = GameSpec(
     name="holdem",
     title="No-limit Texas hold'em",
@@ -749,7 +725,7 @@ SPEC = GameSpec(
     restore=HoldemState.restore,
     parse_action=parse_action,
     timeout_action=timeout_action,
-    policies=_LazyPolicies(),
+    policies=LazyPolicies("engines.ai.holdem"),
     default_policy="strong",
     sim=SimHooks(
         unit="hand",

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import importlib
 import random
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -70,6 +70,31 @@ class GameSpec:
                 f"{self.name} has no AI policy {name!r}; choose one of: {known}"
             ) from None
         return factory(rng)
+
+
+class LazyPolicies(Mapping[str, PolicyFactory]):
+    """A game's AI policies, read from `module.POLICIES` on first use.
+
+    The AI module imports the engine module for its view types, so the
+    engine's `SPEC` names the policies by module instead of importing them.
+    """
+
+    def __init__(self, module: str) -> None:
+        """Policies of `module` (e.g. ``"engines.ai.bigtwo"``)."""
+        self._module = module
+
+    def _load(self) -> Mapping[str, PolicyFactory]:
+        policies: Mapping[str, PolicyFactory] = importlib.import_module(self._module).POLICIES
+        return policies
+
+    def __getitem__(self, key: str) -> PolicyFactory:
+        return self._load()[key]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._load())
+
+    def __len__(self) -> int:
+        return len(self._load())
 
 
 class UnknownName(ValueError):

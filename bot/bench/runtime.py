@@ -214,8 +214,9 @@ def main(quick: bool, write: bool) -> int:
         "(`RuntimeConfig.ai_concurrency`) and the benchmark starts tables "
         f"{START_CONCURRENCY} at a time. Once the tables are started it calls "
         "`bot.runtime.tune_gc()` (freeze start-up objects, rarer full collections), as the "
-        "bot should after restoring its tables; the last row shows the loop lag without it "
-        "(full collections over hundreds of tables pause the loop for ~100 ms).",
+        "bot should after restoring its tables; the last row runs without it. Default "
+        "full collections over hundreds of tables are the main source of loop lag: single "
+        "pauses of 75-175 ms were seen in other runs on this machine (it varies with load).",
         "",
         f"Memory per table measured with tracemalloc (table, seats, engine state, AI "
         f"policies, after the deal): {traced:.1f} KiB. The resident-set column is only "

@@ -128,6 +128,9 @@ async def test_refusals_are_private_specific_and_change_nothing(
         assert stranger.ephemeral and "not seated" in stranger.message.content
         stranger = await standin.click(eve, board(standin), "db:pass:")
         assert stranger.ephemeral and "not seated" in stranger.message.content
+        # Text that is not a card, in /play.
+        typo = await standin.command(to_act, "play", cards="3D zz")
+        assert typo.ephemeral and "'zz' is not a card" in typo.message.content
         # A seated player out of turn.
         early = await standin.click(other, board(standin), "db:pass:")
         assert early.ephemeral and "not your turn" in early.message.content
