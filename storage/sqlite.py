@@ -1,10 +1,11 @@
 """The SQLite backend of `storage.base.Storage` (aiosqlite, WAL, foreign keys on).
 
-Durability: the connection runs in WAL mode with `synchronous=NORMAL` by default. A
-commit is in the WAL (the OS's page cache) when `commit_action` returns, so killing the
-process never loses an acknowledged action; a power cut or kernel crash may lose the
-last transactions since the last WAL checkpoint sync (use `synchronous="FULL"` to make
-every commit survive a power cut, at the cost of one fsync per commit batch).
+Durability: the connection runs in WAL mode with `synchronous=NORMAL` by default. When
+`commit_action` returns, the transaction is in the WAL file (at least in the OS's page
+cache), so killing the process never loses an acknowledged action. A power cut or kernel
+crash may lose what the OS had not written back yet (SQLite syncs the WAL only at
+checkpoints); the file stays consistent. `synchronous="FULL"` syncs at every commit
+batch, so nothing acknowledged is lost even then.
 
 Group commit: `commit_action` calls from many tables that arrive while a transaction is
 being written are written together in the next single transaction. Nobody is answered

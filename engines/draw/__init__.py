@@ -18,7 +18,7 @@ from engines.draw.actions import DrawAction, parse_action
 from engines.draw.config import DrawConfig
 from engines.draw.state import DrawState, restore, timeout_action
 from engines.draw.view import DrawView
-from engines.registry import GameSpec, SimHooks
+from engines.registry import GameSpec, LazyPolicies, SimHooks
 
 __all__ = ["SPEC", "DrawAction", "DrawConfig", "DrawState", "DrawView", "parse_action"]
 
@@ -26,16 +26,6 @@ __all__ = ["SPEC", "DrawAction", "DrawConfig", "DrawState", "DrawView", "parse_a
 def new_state(config: DrawConfig, rng: random.Random) -> DrawState:
     """A new match; the first deal is dealt (see `DrawState.opening_events` for its events)."""
     return DrawState(config, rng)
-
-
-def _policy(name: str) -> Any:
-    def make(rng: random.Random) -> Policy[Any, Any]:
-        from engines.ai import draw as ai
-
-        policy: Policy[Any, Any] = ai.POLICIES[name](rng)
-        return policy
-
-    return make
 
 
 def _figures(event: Event, state: Any) -> Mapping[str, Sequence[float]]:
@@ -59,7 +49,7 @@ SPEC = GameSpec(
     restore=restore,
     parse_action=parse_action,
     timeout_action=timeout_action,
-    policies={name: _policy(name) for name in ("random", "calling", "strong")},
+    policies=LazyPolicies("engines.ai.draw"),
     default_policy="strong",
     sim=SimHooks(unit="deal", unit_event=DealSettled, figures=_figures, config=_sim_config),
 )
