@@ -13,7 +13,7 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from engines.base import DealSettled, Event, Policy
+from engines.base import DealSettled, Event
 from engines.draw.actions import DrawAction, parse_action
 from engines.draw.config import DrawConfig
 from engines.draw.state import DrawState, restore, timeout_action
