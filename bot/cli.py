@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
 from collections.abc import Sequence
 
@@ -88,6 +89,15 @@ def _simulate(args: argparse.Namespace) -> int:
             raise UnknownName(
                 f"{spec.name} has no AI policy {name!r}; choose one of: {', '.join(sorted(spec.policies))}"
             )
+    if not spec.min_seats <= len(policies) <= spec.max_seats:
+        seats = (
+            f"{spec.min_seats}-{spec.max_seats}"
+            if spec.min_seats != spec.max_seats
+            else str(spec.min_seats)
+        )
+        raise UnknownName(
+            f"{spec.name} takes {seats} players, not {len(policies)} (--players a,b,...)"
+        )
     if args.n < 1:
         raise UnknownName("-n must be at least 1")
     result = simulate(spec, policies, args.n, seed=args.seed, rotate=args.rotate)
@@ -122,6 +132,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     except KeyboardInterrupt:
         return 130
+    except BrokenPipeError:  # output piped into `head` and the like
+        sys.stdout = open(os.devnull, "w")  # noqa: SIM115 - keeps the exit quiet
+        return 0
     print(f"deucebot: unknown command; games: {', '.join(available_games())}", file=sys.stderr)
     return 2
 

@@ -123,7 +123,8 @@ class SimulationResult:
             for r in [header, *rows]
         ]
         lines.insert(1, "  ".join("-" * w for w in widths))
-        title = f"{data['game']}: {data['n']} {data['unit']}s in {data['seconds']:.1f} s (seed {data['seed']}"
+        unit = data["unit"] + ("es" if data["unit"].endswith("ch") else "s")
+        title = f"{data['game']}: {data['n']} {unit} in {data['seconds']:.1f} s (seed {data['seed']}"
         title += ", seats rotated)" if self.rotate else ")"
         return "\n".join([title, *lines])
 

@@ -124,12 +124,14 @@ async def _hint(
         action = await asyncio.wait_for(asyncio.to_thread(policy.decide, view), HINT_SECONDS)
     except TimeoutError:
         return "💡 " + t("discord.hint.slow", lang), []
+    from bot.discord.board import CARD_PLAY_GAMES
+
     cards = [str(c) for c in getattr(action, "cards", ()) or ()]
-    if cards:
+    if cards and table.game in CARD_PLAY_GAMES:
         return "💡 " + t(
             "discord.hint.play", lang, cards=" ".join(c.pretty for c in action.cards)
         ), cards
-    return "💡 " + t("discord.hint.other", lang, action=str(action)), []
+    return "💡 " + t("discord.hint.other", lang, action=describe(str(action))), []
 
 
 async def act_from_hand(

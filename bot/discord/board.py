@@ -15,7 +15,15 @@ import discord
 
 from bot.discord.images import cards_png
 from bot.discord.replies import frozen_view
-from bot.discord.views import CardSelect, HandButton, HintButton, PassButton, PlayButton, SortButton
+from bot.discord.views import (
+    ActButton,
+    CardSelect,
+    HandButton,
+    HintButton,
+    PassButton,
+    PlayButton,
+    SortButton,
+)
 from bot.i18n import t
 from bot.render import get_renderer
 from engines.cards import Card
@@ -23,6 +31,10 @@ from engines.cards import Card
 if TYPE_CHECKING:
     from bot.runtime import Table
 
+CARD_PLAY_GAMES = frozenset({"bigtwo"})
+"""Games whose moves are "play <cards>" or "pass": a card menu and Play/Pass buttons. Every
+other game gets one button per legal action (and `/act` for amounts)."""
+MAX_ACTION_BUTTONS = 20
 BOARD_COLOUR = discord.Colour.from_rgb(21, 94, 56)
 HAND_COLOUR = discord.Colour.from_rgb(40, 70, 150)
 
@@ -42,19 +54,27 @@ def owner_id(table: Table, seat: int | None) -> int | None:
     return int(owner.id)
 
 
+def _cards(value: Any) -> list[Card]:
+    if isinstance(value, list | tuple) and all(isinstance(c, Card) for c in value):
+        return list(value)
+    return []
+
+
 def table_cards(view: Any) -> list[Card]:
-    """The cards of the last play on the table, from a (public) view, if the game has one."""
+    """The cards on the table, from a (public) view: the last play of a trick (Big Two)
+    or the community cards (hold'em); none for other games."""
     trick = getattr(view, "trick", None)
     if trick:
         for entry in reversed(trick):
             if entry.cards:
                 return list(entry.cards)
-    return []
+        return []
+    return _cards(getattr(view, "board", None))
 
 
 def hand_cards(view: Any, sort: str) -> list[Card]:
     """The hand of a seat's view, in the game's order (`r`) or grouped by suit (`s`)."""
-    hand = list(getattr(view, "hand", ()) or ())
+    hand = _cards(getattr(view, "hole", None)) or _cards(getattr(view, "hand", None))
     if sort == "s":
         order = {card: i for i, card in enumerate(hand)}
         hand.sort(key=lambda c: (int(c.suit), order[c]))
@@ -113,7 +133,7 @@ def board_message(
         items: list[discord.ui.Item[Any]] = [
             HandButton(table.id, table.turn, t("discord.button.hand", lang))
         ]
-        if table.status == "playing":
+        if table.status == "playing" and table.game in CARD_PLAY_GAMES:
             items.append(PassButton(table.id, table.turn, "r", t("discord.button.pass", lang)))
         message["view"] = frozen_view(*items)
     else:
@@ -168,6 +188,9 @@ def hand_message(
         embed.set_image(url=f"attachment://{name}")
     if not controls:
         return message
+    if table.game not in CARD_PLAY_GAMES:
+        message["view"] = frozen_view(*_action_buttons(table, seat, view, lang, sort))
+        return message
     chosen = [c for c in selected if any(str(card) == c for card in cards)]
     items: list[discord.ui.Item[Any]] = []
     if cards:
@@ -204,3 +227,27 @@ def hand_message(
     items.extend(buttons)
     message["view"] = frozen_view(*items)
     return message
+
+
+def _action_buttons(
+    table: Table, seat: int, view: Any, lang: str, sort: str
+) -> list[discord.ui.Item[Any]]:
+    """One button per legal action (up to four rows), then Hint and Sort."""
+    from bot.discord.actions import describe
+
+    items: list[discord.ui.Item[Any]] = []
+    if table.to_act == seat and table.status == "playing":
+        texts = [str(a) for a in getattr(view, "legal", ()) or ()]
+        for i, text in enumerate(x for x in texts if 0 < len(x) <= 80 and ":" not in x):
+            if i == MAX_ACTION_BUTTONS:
+                break
+            button = ActButton(table.id, table.turn, sort, text, describe(text))
+            button.row = i // 5
+            items.append(button)
+    for extra in (
+        HintButton(table.id, table.turn, sort, t("discord.button.hint", lang)),
+        SortButton(table.id, table.turn, sort, t("discord.button.sort", lang)),
+    ):
+        extra.row = 4
+        items.append(extra)
+    return items

@@ -13,6 +13,7 @@ Custom ids:
 - ``db:pass:T:N``       pass
 - ``db:hint:T:N:S``     suggest a play (selects it in the menu)
 - ``db:sort:T:N:S``     show the hand in the other order
+- ``db:act:T:N:S:TEXT`` play the action TEXT (games played with buttons: hold'em, draw, duel)
 """
 
 from __future__ import annotations
@@ -259,7 +260,44 @@ class SortButton(
         await show_hand(_bot(interaction), interaction, self.table, other, edit=True)
 
 
+class ActButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=r"db:act:(?P<table>\d+):(?P<turn>\d+):(?P<sort>[rs]):(?P<action>[^:]{1,80})",
+):
+    """One legal action of games played with buttons (hold'em, draw, duel): its canonical
+    text rides in the custom id."""
+
+    def __init__(
+        self, table: int, turn: int, sort: str, action: str, label: str | None = None
+    ) -> None:
+        """A button playing `action` (canonical text) at `table`, made for `turn`."""
+        self.table, self.turn, self.sort, self.action = table, turn, sort, action
+        super().__init__(
+            discord.ui.Button(
+                label=(label or action)[:80],
+                style=discord.ButtonStyle.primary,
+                custom_id=f"db:act:{table}:{turn}:{sort}:{action}",
+            )
+        )
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> ActButton:
+        """Rebuild from a click."""
+        return cls(int(match["table"]), int(match["turn"]), match["sort"], match["action"])
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        """Play this action for the clicker's seat."""
+        from bot.discord.actions import act_from_hand
+
+        await act_from_hand(
+            _bot(interaction), interaction, self.table, self.turn, self.action, self.sort
+        )
+
+
 DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
+    ActButton,
     HandButton,
     CardSelect,
     PlayButton,

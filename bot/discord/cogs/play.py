@@ -85,6 +85,22 @@ class Play(commands.Cog):
         return choices
 
     @app_commands.command(
+        name=tr("act", "discord.cmd.act"),
+        description=tr("Make a move as you would type it, e.g. raise 120", "discord.cmd.act.desc"),
+    )
+    @app_commands.describe(action=tr("Your move", "discord.opt.action.desc"))
+    @app_commands.rename(action=tr("action", "discord.opt.action"))
+    @app_commands.guild_only()
+    async def act(self, interaction: discord.Interaction, action: str) -> None:
+        """Any game's move in its own words (the renderer reads it), e.g. `raise 120`."""
+        from bot.render import get_renderer
+
+        table = self.bot.tables.get(str(interaction.channel_id))
+        seat = seat_for(table, interaction)
+        move = get_renderer(table.game).parse_input(action, table.view(seat))
+        await act_from_command(self.bot, interaction, str(move))
+
+    @app_commands.command(
         name=tr("pass", "discord.cmd.pass"),
         description=tr("Pass this turn", "discord.cmd.pass.desc"),
     )

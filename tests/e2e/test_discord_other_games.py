@@ -1,0 +1,48 @@
+"""The generic front serves the button-played games: one button per legal action, and /act."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.e2e.conftest import bot_running, settle
+from tests.e2e.helpers import board, mentioned, open_hand
+from tests.e2e.standin import FakeDiscord
+
+
+@pytest.mark.parametrize("game", ["duel", "holdem", "draw"])
+async def test_a_member_plays_turns_with_the_action_buttons(
+    standin: FakeDiscord, tmp_path: Path, game: str
+) -> None:
+    ana = standin.owner
+    async with bot_running(standin, tmp_path / "db.sqlite3") as bot:
+        created = await standin.command(ana, "table create", game=game)
+        assert not created.ephemeral, created.message.content
+        await standin.command(ana, "table start")
+        table = bot.tables.find(str(standin.channel_id))
+        assert table is not None and table.status == "playing"
+        played = 0
+        for _ in range(30):
+            await settle(bot)
+            if table.status != "playing" or played == 6:
+                break
+            if mentioned(standin) != ana.id:
+                continue
+            hand = await open_hand(standin, ana)
+            buttons = [c for c in hand.custom_ids() if c.startswith("db:act:")]
+            assert buttons, hand.custom_ids()
+            legal = [str(a) for a in table.view(table.seat_of(str(ana.id))).legal]
+            assert [b.split(":", 4)[4] for b in buttons] == legal[: len(buttons)]
+            turn = table.turn
+            if played == 1:  # once by typing it, the rest by clicking
+                typed = await standin.command(ana, "act", action=buttons[0].split(":", 4)[4])
+                final = typed.final()
+                assert final is not None and final.ephemeral and final.content.startswith("✅")
+            else:
+                clicked = await standin.click(ana, hand, buttons[0])
+                assert clicked.kind == 7 and hand.content.startswith("✅"), hand.content
+            assert table.turn > turn
+            played += 1
+        assert played >= 1
+        assert "db:pass:" not in " ".join(board(standin).custom_ids())
