@@ -56,7 +56,7 @@ def publish(title: str, body: str, write: bool) -> None:
     if marker in text:
         head, _, rest = text.partition(marker)
         nxt = rest.find("\n## ")
-        text = head + section + (rest[nxt + 1 :] if nxt >= 0 else "")
+        text = head + section + ("\n" + rest[nxt + 1 :] if nxt >= 0 else "")
     else:
         text = text.rstrip("\n") + "\n\n" + section
     DOC.parent.mkdir(exist_ok=True)

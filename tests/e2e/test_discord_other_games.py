@@ -33,10 +33,10 @@ async def test_a_member_plays_turns_with_the_action_buttons(
             buttons = [c for c in hand.custom_ids() if c.startswith("db:act:")]
             assert buttons, hand.custom_ids()
             legal = [str(a) for a in table.view(table.seat_of(str(ana.id))).legal]
-            assert [b.split(":", 4)[4] for b in buttons] == legal[: len(buttons)]
+            assert [b.split(":", 5)[5] for b in buttons] == legal[: len(buttons)]
             turn = table.turn
             if played == 1:  # once by typing it, the rest by clicking
-                typed = await standin.command(ana, "act", action=buttons[0].split(":", 4)[4])
+                typed = await standin.command(ana, "act", action=buttons[0].split(":", 5)[5])
                 final = typed.final()
                 assert final is not None and final.ephemeral and final.content.startswith("✅")
             else:
