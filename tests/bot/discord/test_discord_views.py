@@ -22,6 +22,10 @@ from bot.discord import views
             {"table": "99999999", "turn": "123456", "cards": "TS.TH.TD.TC.2S"},
         ),
         (
+            lambda: views.ActButton(3, 44, "r", "raise 120"),
+            {"table": "3", "turn": "44", "sort": "r", "action": "raise 120"},
+        ),
+        (
             lambda: views.CardSelect(5, 6, "s", [discord.SelectOption(label="3♦", value="3D")]),
             {"table": "5", "turn": "6", "sort": "s"},
         ),
