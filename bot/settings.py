@@ -24,6 +24,8 @@ class Settings(BaseSettings):
         default=1.0, ge=0, validation_alias="DEUCEBOT_BOARD_EDIT_SECONDS"
     )
     """Discord: least seconds between two edits of a board (bursts are coalesced)."""
+    ai_processes: int = Field(default=1, ge=0, validation_alias="DEUCEBOT_AI_PROCESSES")
+    """Worker processes for AI decisions (0: threads in the bot process)."""
 
 
 def load_settings(**overrides: object) -> Settings:

@@ -122,6 +122,10 @@ Action = Play | Pass
 PASS = Pass()
 """The one `Pass` action."""
 _PLAYS: dict[int, Play] = {}
+# The combination of each interned `Play` (built by `play_of_mask`), keyed by the play's id: the
+# plays are kept alive by `_PLAYS` forever, so an id found here always means that very play.
+# `apply` uses it to skip re-reading the cards of the plays the AI players and menus hand back.
+_COMBO_OF_PLAY: dict[int, Combo] = {}
 
 
 def play_of_mask(mask: int) -> Play:
@@ -129,6 +133,9 @@ def play_of_mask(mask: int) -> Play:
     play = _PLAYS.get(mask)
     if play is None:
         play = _PLAYS[mask] = Play(cards_of_mask(mask))
+        combo = classify_mask(mask)
+        if combo is not None:
+            _COMBO_OF_PLAY[id(play)] = combo
     return play
 
 

@@ -44,7 +44,12 @@ def _pct(values: list[float], q: float) -> float:
 
 
 async def _run(
-    tables: int, deals: int, policy: str | None, ai_delay: float = 0.0, think: float = 0.0
+    tables: int,
+    deals: int,
+    policy: str | None,
+    ai_delay: float = 0.0,
+    think: float = 0.0,
+    ai_processes: int = 1,
 ) -> dict[str, Any]:
     if str(ROOT) not in sys.path:
         sys.path.insert(0, str(ROOT))  # the stand-in lives in tests/e2e
@@ -70,6 +75,7 @@ async def _run(
             DEUCEBOT_AI_DELAY=ai_delay,
             DEUCEBOT_TURN_SECONDS=0,
             DEUCEBOT_LOG_LEVEL="WARNING",
+            DEUCEBOT_AI_PROCESSES=ai_processes,
         )
         point_at(settings)
         bot = create_bot(settings, guild_ready_timeout=0.05, latency_sink=action_times.append)
@@ -126,6 +132,7 @@ async def _run(
         "ai_delay": ai_delay,
         "think": think,
         "policy": policy or "default (strong)",
+        "ai_processes": ai_processes,
         "late": len(fake.late),
         "tables": tables,
         "deals": total_deals,
@@ -179,10 +186,17 @@ async def _play_table(
             await fake.click(user, hand, "db:pass:")
 
 
+def _ai_where(processes: int) -> str:
+    if processes <= 0:
+        return "AI in threads of the bot process"
+    return f"AI in {processes} worker process{'es' if processes > 1 else ''}"
+
+
 def _section(result: dict[str, Any]) -> str:
     return f"""
 **{result["tables"]} tables, AI policy {result["policy"]}, AI delay {result["ai_delay"]:.1f} s,
-human think time {result["think"]:.1f} s**: {result["deals"]} deals,
+human think time {result["think"]:.1f} s, {_ai_where(result["ai_processes"])}**:
+{result["deals"]} deals,
 {result["interactions"]} interactions in {result["elapsed"]:.1f} s.
 
 | figure | value |

@@ -85,7 +85,11 @@ class Deucebot(commands.Bot):
         self.tables = TableManager(
             self.storage,
             self.front,
-            config=RuntimeConfig(ai_delay=self.settings.ai_delay, latency_sink=self.latency_sink),
+            config=RuntimeConfig(
+                ai_delay=self.settings.ai_delay,
+                latency_sink=self.latency_sink,
+                ai_processes=self.settings.ai_processes,
+            ),
         )
         self.add_dynamic_items(*DYNAMIC_ITEMS)
         for cog in COGS:

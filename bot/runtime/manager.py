@@ -18,6 +18,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from bot.runtime import errors
+from bot.runtime.ai_pool import AiPool
 from bot.runtime.clock import Clock, SystemClock
 from bot.runtime.front import Front
 from bot.runtime.table import (
@@ -77,6 +78,10 @@ class TableManager:
         self._seed_source = seed_source or (lambda: secrets.randbits(63))
         self.tables: dict[str, Table] = {}
         self._ai_slots = asyncio.Semaphore(max(1, self.config.ai_concurrency))
+        self.ai_pool: AiPool | None = None
+        """AI worker processes (`config.ai_processes` > 0); closed by `close`."""
+        if self.config.ai_processes > 0:
+            self.ai_pool = AiPool(self.config.ai_processes, games=games)
 
     def find(self, place: str) -> Table | None:
         """The live table in `place`, or None."""
@@ -204,6 +209,7 @@ class TableManager:
             config=self.config,
             seed_source=self._seed_source,
             ai_slots=self._ai_slots,
+            ai_pool=self.ai_pool,
         )
 
     async def idle(self) -> None:
@@ -211,6 +217,9 @@ class TableManager:
         await asyncio.gather(*(t.idle() for t in list(self.tables.values())))
 
     async def close(self) -> None:
-        """Cancel every table's background tasks (shutdown); storage is closed by its owner."""
+        """Cancel every table's background tasks and stop the AI worker processes (shutdown);
+        storage is closed by its owner."""
         for table in self.tables.values():
             await table.close()
+        if self.ai_pool is not None:
+            await self.ai_pool.aclose()

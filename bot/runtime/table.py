@@ -25,6 +25,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field
 
 from bot.runtime import errors
+from bot.runtime.ai_pool import AiPool
 from bot.runtime.clock import Clock
 from bot.runtime.front import (
     Front,
@@ -104,6 +105,10 @@ class RuntimeConfig:
     play at full speed."""
     latency_sink: Callable[[float], None] | None = None
     """Called with seconds from engine accept to front hand-off, for every action (bench)."""
+    ai_processes: int = 0
+    """AI worker processes (`bot.runtime.ai_pool.AiPool`, owned by the manager); 0: decide
+    in this process (a thread or inline, per `ai_in_thread`). Processes keep pure-Python AI
+    CPU from holding the GIL the event loop needs to answer humans."""
 
 
 @dataclass
@@ -182,9 +187,11 @@ class Table:
         config: RuntimeConfig,
         seed_source: Callable[[], int],
         ai_slots: asyncio.Semaphore | None = None,
+        ai_pool: AiPool | None = None,
     ) -> None:
         """Wrap a stored table; use `TableManager.create` / `restore` rather than this.
-        `ai_slots` bounds AI turns across tables (shared by the manager)."""
+        `ai_slots` bounds AI turns across tables (shared by the manager); `ai_pool`, if
+        given, makes the AI decisions in worker processes."""
         self.id = record.id
         self.guild = record.guild
         self.place = record.place
@@ -209,6 +216,9 @@ class Table:
         self._config = config
         self._seed_source = seed_source
         self._policies: dict[int, Policy[Any, Any]] = {}
+        self._policy_seeds: dict[int, tuple[str, int]] = {}
+        """Seat -> (policy name, seed) its policy was built from (for `ai_pool`)."""
+        self._ai_pool = ai_pool
         self._ai_slots = ai_slots or asyncio.Semaphore(max(1, config.ai_concurrency))
         self._lock = asyncio.Lock()
         self._ai_task: asyncio.Task[None] | None = None
@@ -455,9 +465,12 @@ class Table:
 
     def _make_policies(self, seed: int) -> None:
         master = random.Random(seed ^ 0x5EA7)
+        self._policy_seeds = {
+            seat.index: (seat.policy, master.getrandbits(64)) for seat in self.seats
+        }
         self._policies = {
-            seat.index: self.spec.make_policy(seat.policy, random.Random(master.getrandbits(64)))
-            for seat in self.seats
+            index: self.spec.make_policy(name, random.Random(policy_seed))
+            for index, (name, policy_seed) in self._policy_seeds.items()
         }
 
     async def _start(self, seed: int | None) -> MatchRecord:
@@ -691,6 +704,8 @@ class Table:
 
     def _after_change(self) -> None:
         """Re-arm the turn timer and let the AI play if it is an AI-played seat's turn."""
+        if self.status == "finished" and self._ai_pool is not None:
+            self._ai_pool.forget(self.id)
         self._arm_timer()
         self._kick_ai()
 
@@ -751,7 +766,10 @@ class Table:
         view = self.state.view(index)
         policy = self._policies[index]
         try:
-            if self._config.ai_in_thread:
+            if self._ai_pool is not None:
+                name, seed = self._policy_seeds[index]
+                action = await self._ai_pool.decide(self.id, index, self.game, name, seed, view)
+            elif self._config.ai_in_thread:
                 action = await asyncio.to_thread(policy.decide, view)
             else:
                 action = policy.decide(view)
@@ -773,6 +791,8 @@ class Table:
             if task is not None and task is not asyncio.current_task():
                 task.cancel()
         self._ai_task = self._timer_task = None
+        if self._ai_pool is not None:
+            self._ai_pool.forget(self.id)  # stopped, closing, or a new match with new seeds
 
 
 def replay(

@@ -29,7 +29,8 @@ def test_images_are_cached_and_depend_on_the_exact_cards_and_order() -> None:
 
 
 def _has_colour(image: Image.Image, colour: tuple[int, int, int, int]) -> bool:
-    return any(pixel == colour for pixel in image.getdata())
+    colours = image.getcolors(maxcolors=image.width * image.height) or []
+    return any(found == colour for _, found in colours)
 
 
 def test_red_suits_are_red_and_black_suits_black() -> None:
