@@ -15,8 +15,8 @@ import dataclasses
 import functools
 import random
 import re
-from collections.abc import Mapping, Sequence
-from typing import Any, ClassVar, Literal, NoReturn
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, ClassVar, Final, Literal, NoReturn
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -46,7 +46,7 @@ from engines.bigtwo_combos import (
     penalty,
     same_rank_sets,
 )
-from engines.cards import Card, CardParseError, Deck, format_cards, parse_cards
+from engines.cards import FULL_DECK, Card, CardParseError, Deck, format_cards, parse_cards
 from engines.registry import GameSpec, LazyPolicies, SimHooks
 
 __all__ = [
@@ -125,7 +125,7 @@ _PLAYS: dict[int, Play] = {}
 # The combination of each interned `Play` (built by `play_of_mask`), keyed by the play's id: the
 # plays are kept alive by `_PLAYS` forever, so an id found here always means that very play.
 # `apply` uses it to skip re-reading the cards of the plays the AI players and menus hand back.
-_COMBO_OF_PLAY: dict[int, Combo] = {}
+_COMBO_OF_PLAY: dict[int, tuple[Combo, tuple[Card, ...]]] = {}
 
 
 def play_of_mask(mask: int) -> Play:
@@ -135,7 +135,7 @@ def play_of_mask(mask: int) -> Play:
         play = _PLAYS[mask] = Play(cards_of_mask(mask))
         combo = classify_mask(mask)
         if combo is not None:
-            _COMBO_OF_PLAY[id(play)] = combo
+            _COMBO_OF_PLAY[id(play)] = (combo, play.cards)
     return play
 
 
@@ -183,15 +183,19 @@ def legal_plays(hand: int, table: Combo | None, opening: bool) -> list[Action]:
 
 
 def prime_caches() -> int:
-    """Classify every legal combination of the deck and build its `Play` (about 20,000).
+    """Classify every legal combination of the deck and build its `Play` (about 20,000), and
+    list the cards of every 13-bit part of a hand (as `cards_of_mask` reads hands).
 
-    The caches fill on first use anyway; priming them (about 0.3 s) gives steady-state
+    The caches fill on first use anyway; priming them (well under a second) gives steady-state
     speed from the first deal, which is what benchmarks and long-running tables see.
     Returns the number of combinations."""
     masks = five_card_sets(ALL_CARDS) + same_rank_sets(ALL_CARDS, 2) + same_rank_sets(ALL_CARDS, 3)
     for mask in masks:
         classify_mask(mask)
         play_of_mask(mask)
+    for shift in range(0, 52, 13):  # the cards of every 13-bit chunk of a hand (dealing)
+        for chunk in range(1, 1 << 13):
+            cards_of_mask(chunk << shift)
     return len(masks) + 52
 
 
@@ -347,6 +351,21 @@ class BigTwoView:
 
 
 _PASS_ENTRIES = tuple(TrickEntry(s, ()) for s in range(4))
+# The `Played` event and trick entry of each (cards, seat, cards left), shared like `_PASSED`:
+# both are frozen, and building frozen dataclasses costs time on every play.
+_PLAYED: dict[int, tuple[Played, TrickEntry]] = {}
+
+
+def _played(
+    seat: int, combo: Combo, cards: tuple[Card, ...], left: int
+) -> tuple[Played, TrickEntry]:
+    if len(_PLAYED) >= 200_000:
+        _PLAYED.clear()
+    made = _PLAYED[combo.mask << 6 | seat << 4 | left] = (
+        Played(seat=seat, cards=cards, combo=combo.kind, cards_left=left),
+        TrickEntry(seat, cards),
+    )
+    return made
 
 
 # State -----------------------------------------------------------------------------------------
@@ -400,35 +419,57 @@ class BigTwoState:
 
     def apply(self, seat: int, action: Action) -> list[Event]:
         """Apply `action` for `seat` and return the events; an illegal action changes nothing."""
-        combo = self._combo_for(seat, action)
-        if combo is None:
+        if seat == self.turn and type(seat) is int:
+            # Fast path: an interned play (from `play_of_mask`: AI players, menus) is already
+            # classified; the same rules as `_check_play`, anything else goes the long way.
+            known = _COMBO_OF_PLAY.get(id(action))
+            if known is not None:
+                combo = known[0]
+                mask = combo.mask
+                table = self.table
+                if (
+                    not mask & ~self.hands[seat]
+                    and (mask & 1 or not self.opening)
+                    and (table is None or (combo.size == table.size and combo.power > table.power))
+                ):
+                    return self._play(seat, combo, known[1])
+            elif action is PASS and self.table is not None:
+                return self._pass(seat)
+        found = self._combo_for(seat, action)
+        if found is None:
             return self._pass(seat)
         assert isinstance(action, Play)
-        return self._play(seat, combo, action.cards)
+        return self._play(seat, found, action.cards)
 
     def view(self, seat: int | None) -> BigTwoView:
         """What `seat` may know: its own hand, the public table; spectators (None) see no hand."""
-        if seat is not None and not (type(seat) is int and 0 <= seat < SEATS):
+        if seat is None:
+            hand = 0
+        elif type(seat) is int and 0 <= seat < SEATS:
+            hand = self.hands[seat]
+        else:
             require_seat(seat, SEATS)
+            hand = self.hands[seat]
+        # Positional arguments, in the order of the fields: a view is built on every turn.
         return BigTwoView(
-            seat=seat,
-            hand_mask=self.hands[seat] if seat is not None else 0,
-            cards_left=tuple(self.counts),
-            dealer=self.dealer,
-            to_act=self.turn,
-            leader=self.leader,
-            table=self.table,
-            table_seat=self.table_seat,
-            passes=self.passes,
-            trick=self.trick,
-            played=self.played_cards,
-            must_include=THREE_OF_DIAMONDS if self.opening and not self.finished else None,
-            deal=self.deal,
-            deals=self.config.deals,
-            penalties=tuple(self.penalties),
-            totals=tuple(self.totals),
-            finished=self.finished,
-            winners=self.winners,
+            seat,
+            hand,
+            tuple(self.counts),
+            self.dealer,
+            self.turn,
+            self.leader,
+            self.table,
+            self.table_seat,
+            self.passes,
+            self.trick,
+            self.played_cards,
+            THREE_OF_DIAMONDS if self.opening and not self.finished else None,
+            self.deal,
+            self.config.deals,
+            tuple(self.penalties),
+            tuple(self.totals),
+            self.finished,
+            self.winners,
         )
 
     def snapshot(self) -> JSON:
@@ -622,9 +663,12 @@ class BigTwoState:
         return events
 
     def _play(self, seat: int, combo: Combo, cards: tuple[Card, ...]) -> list[Event]:
-        hand = self.hands[seat] = self.hands[seat] & ~combo.mask
-        left = self.counts[seat] = self.counts[seat] - combo.size
-        self.played |= combo.mask
+        mask = combo.mask
+        hands = self.hands
+        hand = hands[seat] = hands[seat] & ~mask
+        counts = self.counts
+        left = counts[seat] = counts[seat] - combo.size
+        self.played |= mask
         self.opening = False
         if self.table is None:
             self.leader = seat
@@ -632,12 +676,14 @@ class BigTwoState:
         self.table_seat = seat
         self.passes = 0
         self.played_cards += cards
-        self.trick += (TrickEntry(seat, cards),)
-        events: list[Event] = [Played(seat=seat, cards=cards, combo=combo.kind, cards_left=left)]
+        made = _PLAYED.get(mask << 6 | seat << 4 | left)
+        if made is None:
+            made = _played(seat, combo, cards, left)
+        self.trick += (made[1],)
         if hand:
             self.turn = (seat + 1) % SEATS
-            return events
-        return events + self._settle(seat)
+            return [made[0]]
+        return [made[0], *self._settle(seat)]
 
     def _settle(self, winner: int) -> list[Event]:
         penalties = tuple(penalty(n) for n in self.counts)
@@ -665,11 +711,11 @@ class BigTwoState:
         seed = self.seeds[self.deal]
         self.deal += 1
         self.dealer = dealer
-        cards = Deck(random.Random(seed)).cards()
+        deck = _shuffled_bits(seed)
         events: list[Event] = [DealStarted(deal=self.deal, dealer=dealer, seed=seed)]
         for i in range(SEATS):
             seat = (dealer + 1 + i) % SEATS
-            hand = mask_of_cards(cards[i::SEATS])
+            hand = sum(deck[i::SEATS])
             self.hands[seat] = hand
             self.counts[seat] = HAND_SIZE
             if hand & 1:
@@ -683,6 +729,40 @@ class BigTwoState:
         self.played_cards = ()
         self.trick = ()
         return events
+
+
+_DECK_BITS: Final = [BIT_OF_CARD[card] for card in FULL_DECK]
+# `random.Random.shuffle` step by step (CPython 3.11+: `_randbelow` draws `n.bit_length()` bits
+# until the value is below n), without a method call per card; checked against `Deck` below.
+_SHUFFLE_STEPS: Final = tuple((i, i + 1, (i + 1).bit_length()) for i in reversed(range(1, 52)))
+
+
+def _inline_shuffled_bits(seed: int) -> list[int]:
+    bits = _DECK_BITS[:]
+    getrandbits = random.Random(seed).getrandbits
+    for i, n, k in _SHUFFLE_STEPS:
+        j = getrandbits(k)
+        while j >= n:
+            j = getrandbits(k)
+        bits[i], bits[j] = bits[j], bits[i]
+    bits.reverse()
+    return bits
+
+
+def _deck_shuffled_bits(seed: int) -> list[int]:
+    return [BIT_OF_CARD[card] for card in Deck(random.Random(seed)).cards()]
+
+
+def _pick_shuffle() -> Callable[[int], list[int]]:
+    """The inline shuffle when it deals exactly as `Deck` on this Python, else `Deck` itself."""
+    seeds = (0, 1, 2**64 - 1, 0x5EED)
+    if all(_inline_shuffled_bits(s) == _deck_shuffled_bits(s) for s in seeds):
+        return _inline_shuffled_bits
+    return _deck_shuffled_bits  # pragma: no cover
+
+
+_shuffled_bits: Final = _pick_shuffle()
+"""The deck `Deck(random.Random(seed)).cards()` deals, top first, as one-bit masks."""
 
 
 def _why_not_a_combo(count: int) -> str:

@@ -210,6 +210,14 @@ def _run_jobs(conn: sqlite3.Connection, jobs: Sequence[Job]) -> list[Any]:
     return results
 
 
+def _display_name(key: tuple[str, bool], name: str) -> str:
+    """AI seats of one policy are one leaderboard line: name it after the policy."""
+    player_id, is_ai = key
+    if is_ai and player_id.startswith("ai:"):
+        return f"AI ({player_id[3:]})"
+    return name
+
+
 class SqliteStorage:
     """`Storage` on one SQLite file (":memory:" works too, without WAL)."""
 
@@ -604,7 +612,7 @@ class SqliteStorage:
                 penalty_lines.append(
                     PenaltyRow(
                         player_id=key[0],
-                        name=s.get("name") or names.get(key, key[0]),
+                        name=_display_name(key, s.get("name") or names.get(key, key[0])),
                         is_ai=key[1],
                         matches=s.get("matches", 0),
                         wins=s.get("wins", 0),
@@ -636,7 +644,7 @@ class SqliteStorage:
             chip_lines.append(
                 ChipRow(
                     player_id=key[0],
-                    name=s.get("name") or names.get(key, key[0]),
+                    name=_display_name(key, s.get("name") or names.get(key, key[0])),
                     is_ai=key[1],
                     matches=s.get("matches", 0),
                     wins=s.get("wins", 0),

@@ -213,14 +213,16 @@ human think time {result["think"]:.1f} s, {_ai_where(result["ai_processes"])}**:
 
 def main(quick: bool = False, write: bool = False) -> int:
     """Run the benchmark and publish it (see the module docstring)."""
-    runs: list[tuple[int, int, str | None, float, float]] = (
-        [(20, 1, "greedy", 0.0, 0.0)]
+    # (tables, deals, policy, AI delay, think time, AI worker processes; 0: threads)
+    runs: list[tuple[int, int, str | None, float, float, int]] = (
+        [(20, 1, "greedy", 0.0, 0.0, 1)]
         if quick
         else [
-            (1, 4, "greedy", 0.0, 0.0),
-            (100, 1, None, 1.0, 0.5),
-            (100, 2, "greedy", 0.0, 0.0),
-            (25, 1, None, 0.0, 0.0),
+            (1, 4, "greedy", 0.0, 0.0, 1),
+            (100, 1, None, 1.0, 0.5, 1),
+            (100, 2, "greedy", 0.0, 0.0, 1),
+            (25, 1, None, 0.0, 0.0, 1),
+            (25, 1, None, 0.0, 0.0, 0),
         ]
     )
     results = [asyncio.run(_run(*run)) for run in runs]
@@ -231,6 +233,9 @@ def main(quick: bool = False, write: bool = False) -> int:
         "play (the production AI delay of 1 s, people taking 0.25-0.75 s to click); the others\n"
         "play flat out (no delays) to saturate the machine.\n"
         "The stand-in and the simulated humans run in the same process and event loop.\n"
+        "AI decisions run in one worker process (`DEUCEBOT_AI_PROCESSES=1`, the default),\n"
+        "except in the last run, which keeps them in threads of the bot process (as before)\n"
+        "for comparison.\n"
         + "".join(_section(r) for r in results)
         + """
 "Our side" starts when discord.py hands the bot the interaction and ends when the
@@ -239,7 +244,8 @@ the other tables' work (AI turns, SQLite commits, board edits) in the same event
 "Runtime per action" is the runtime's own measure of one accepted action. Board edits
 are coalesced (at most one per second per board, the production default). The cheap
 greedy AI isolates the cost of the front, runtime and storage; the default (strong) AI
-shows what its CPU use does to everyone else on a 2-core machine.
+shows what its CPU use does to everyone else on a 2-core machine: in threads it holds the
+GIL the event loop needs, in a worker process it has the other core to itself.
 """
     )
     publish("Discord front: concurrent tables through the stand-in", body, write)

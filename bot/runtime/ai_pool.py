@@ -22,13 +22,15 @@ on a 2-core machine one core for the event loop, one for the AI).
   Policies of the dead worker are rebuilt from their seeds on their next decision.
 - Workers are started with "spawn" (never "fork": the bot process has threads), ignore
   Ctrl-C (the parent shuts them down) and import every game's AI at start-up, so the
-  first decision is not slow.
+  first decision is not slow. As always with "spawn", the main module must be safe to
+  import (`if __name__ == "__main__":`); `python -m bot` and `deucebot` are.
 """
 
 from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import contextlib
 import logging
 import multiprocessing
 import pickle
@@ -176,8 +178,10 @@ class AiPool:
         except BrokenProcessPool as error:
             self._restart(slot, executor)
             raise AiWorkerLost(f"AI worker {slot} had died") from error
-        except RuntimeError as error:  # shut down meanwhile
-            raise AiPoolClosed("the AI pool is shut down") from error
+        except RuntimeError as error:
+            if self._closed:
+                raise AiPoolClosed("the AI pool is shut down") from error
+            raise AiPoolError(f"AI worker {slot} refused the decision: {error}") from error
         self._tables[slot].add(table_id)
         try:
             return await asyncio.wrap_future(future)
@@ -194,9 +198,13 @@ class AiPool:
             if table_id not in tables:
                 continue
             tables.discard(table_id)
+            executor = self._slots[slot]
             try:
-                future = self._slots[slot].submit(_forget, table_id)
-            except RuntimeError:  # broken or shut down: the policies are gone anyway
+                future = executor.submit(_forget, table_id)
+            except BrokenProcessPool:  # the worker died: its policies are gone anyway
+                self._restart(slot, executor)
+                continue
+            except RuntimeError:  # shut down meanwhile
                 continue
             future.add_done_callback(_ignore_result)
 
@@ -216,10 +224,12 @@ class AiPool:
         if self._closed:
             return
         self._closed = True
-        for executor in self._slots:
-            executor.shutdown(wait=False, cancel_futures=True)
-        for executor in self._slots:
-            await asyncio.to_thread(executor.shutdown, wait=True)
+        await asyncio.gather(
+            *(
+                asyncio.to_thread(executor.shutdown, wait=True, cancel_futures=True)
+                for executor in self._slots
+            )
+        )
 
     def close(self) -> None:
         """`aclose` for code without an event loop (blocks until the workers exit)."""
@@ -227,9 +237,7 @@ class AiPool:
             return
         self._closed = True
         for executor in self._slots:
-            executor.shutdown(wait=False, cancel_futures=True)
-        for executor in self._slots:
-            executor.shutdown(wait=True)
+            executor.shutdown(wait=True, cancel_futures=True)
 
     # ---------------------------------------------------------------- internals
 
@@ -243,10 +251,8 @@ class AiPool:
 
     def _warm(self, slot: int) -> None:
         """Start the slot's process now (it imports the AI), not on the first decision."""
-        try:
+        with contextlib.suppress(RuntimeError):  # broken or shut down meanwhile
             self._slots[slot].submit(_ping).add_done_callback(_ignore_result)
-        except RuntimeError:
-            pass
 
     def _restart(self, slot: int, broken: ProcessPoolExecutor) -> None:
         """Replace a broken slot (once, however many decisions saw it break)."""

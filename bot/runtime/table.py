@@ -84,7 +84,7 @@ class TableOptions(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
     seats: int | None = Field(default=None, ge=1, description="players; None: the game's default")
-    turn_seconds: int = Field(default=0, ge=0, description="turn timer for humans; 0: off")
+    turn_seconds: int = Field(default=60, ge=0, description="turn timer for humans; 0: off")
     ai_policy: str | None = Field(default=None, description="AI for empty seats; None: default")
     lang: str = "en"
 

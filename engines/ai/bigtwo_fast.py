@@ -8,14 +8,14 @@ players quickly, for the `strong` player's search.
 from __future__ import annotations
 
 import random
-from itertools import combinations, product
+from itertools import combinations
+from typing import Final
 
 from engines.bigtwo_combos import (
     STRAIGHT_RANKS,
     Combo,
     classify_mask,
     penalty,
-    same_rank_sets,
 )
 
 
@@ -33,15 +33,11 @@ def greedy_move(hand: int, table: Combo | None) -> int:
                 return five
         rank_shift = ((low.bit_length() - 1) >> 2) * 4
         nibble = hand >> rank_shift & 0xF
-        count = nibble.bit_count()
-        if count >= 3:
-            for mask in same_rank_sets(nibble << rank_shift, 3):
-                if mask & low:
-                    return mask
-        if count >= 2:
-            for mask in same_rank_sets(nibble << rank_shift, 2):
-                if mask & low:
-                    return mask
+        # `low` is the lowest card of its rank: the lowest triple (pair) of the rank holds it.
+        if nibble.bit_count() >= 3:
+            return _TRIPLES_OF_NIBBLE[nibble][0] << rank_shift
+        if nibble.bit_count() == 2:
+            return hand & (0xF << rank_shift)
         return low
     power = table.power
     size = table.size
@@ -78,11 +74,141 @@ _TRIPLES_OF_NIBBLE = tuple(_subsets(n, 3) for n in range(16))
 
 
 _SUIT_MASKS = tuple(sum(1 << (r * 4 + s) for r in range(13)) for s in range(4))
-_STRAIGHTS_WITH = tuple(tuple(ranks for ranks in STRAIGHT_RANKS if r in ranks) for r in range(13))
+_SUIT_OF_BIT = {1: 0, 2: 1, 4: 2, 8: 3}
+
+# Rank sets as bitmasks with one bit per rank at the rank's nibble (bit 4r for rank r): the
+# shape `_ranks(hand)` gives, so the tests below are a few integer operations per hand.
+_LOW_BITS: Final = sum(1 << (4 * r) for r in range(13))
+_RUN_STARTS: Final = sum(1 << (4 * i) for i in range(len(STRAIGHT_RANKS)))
+_STRAIGHT_SPAN: Final = tuple(sum(0xF << (4 * x) for x in ranks) for ranks in STRAIGHT_RANKS)
+"""Every card of the ranks of straight i."""
+_STRAIGHT_OTHERS: Final = tuple(
+    tuple(sorted(x for x in ranks if x != i + 2)) for i, ranks in enumerate(STRAIGHT_RANKS)
+)
+"""The ranks of straight i but its top one (rank i + 2), lowest first."""
+_STRAIGHTS_WITH_RANK: Final = tuple(
+    sum(1 << (4 * i) for i, ranks in enumerate(STRAIGHT_RANKS) if r in ranks) for r in range(13)
+)
+_STRAIGHT_FLUSH_OF: Final = tuple(sum(1 << (4 * x) for x in ranks) for ranks in STRAIGHT_RANKS)
+"""Straight i in diamonds; shift left by the suit for the others."""
 
 
-def _low_bit(mask: int) -> int:
-    return mask & -mask
+def _ranks(hand: int) -> int:
+    """Bit 4r set when `hand` holds a card of rank r."""
+    return (hand | hand >> 1 | hand >> 2 | hand >> 3) & _LOW_BITS
+
+
+def _straights(ranks: int) -> int:
+    """Bit 4i set when the rank set `ranks` (as `_ranks` gives it) covers straight i.
+
+    Ranks move up two places, A and 2 wrap below 3: straight i then starts at place i."""
+    ext = ranks << 8 | ranks >> 44
+    return ext & ext >> 4 & ext >> 8 & ext >> 12 & ext >> 16 & _RUN_STARTS
+
+
+def _at_least(hand: int, count: int) -> int:
+    """Bit 4r set when `hand` holds at least `count` (2, 3 or 4) cards of rank r."""
+    a = hand & _LOW_BITS
+    b = hand >> 1 & _LOW_BITS
+    c = hand >> 2 & _LOW_BITS
+    d = hand >> 3 & _LOW_BITS
+    if count == 2:
+        return a & (b | c | d) | b & (c | d) | c & d
+    if count == 3:
+        return a & b & (c | d) | c & d & (a | b)
+    return a & b & c & d
+
+
+def _plain_straight(avail: int, i: int) -> int:
+    """The lowest straight i (power, then mask) of the cards in `avail` that is not a straight
+    flush, or 0. `avail` holds at least one card of each rank of the straight."""
+    top_shift = (i + 2) * 4
+    tops = avail >> top_shift & 0xF
+    others = _STRAIGHT_ORDERED_SHIFTS[i]
+    rest = 0
+    for shift in others:
+        nibble = avail >> shift & 0xF
+        rest |= (nibble & -nibble) << shift
+    while tops:
+        top = tops & -tops
+        pick = rest | top << top_shift
+        if pick & ~_SUIT_MASKS[_SUIT_OF_BIT[top]]:
+            return pick
+        # All one suit: the next card of the lowest other rank that has one gives the
+        # lowest mask with this top card; without one, try the next top card.
+        for shift in others:
+            nibble = avail >> shift & 0xF
+            if nibble & (nibble - 1):
+                lowest = nibble & -nibble
+                second = nibble ^ lowest
+                return pick ^ (lowest << shift) | (second & -second) << shift
+        tops ^= top
+    return 0
+
+
+_STRAIGHT_ORDERED_SHIFTS: Final = tuple(tuple(4 * x for x in others) for others in _STRAIGHT_OTHERS)
+
+
+def _lowest_flush(suited: int, base: int, floor: int, size: int) -> int:
+    """The lowest flush (not a straight flush) made of the cards of `base` (one suit) and `size`
+    cards of `suited` (the same suit), whose rank set is above `floor`; 0 when none is.
+
+    Sets of `size` cards are taken in increasing order of their rank sets (Gosper's hack over
+    the positions of `suited`'s cards), so the first acceptable one is the lowest."""
+    bits = []
+    while suited:
+        low = suited & -suited
+        bits.append(low)
+        suited ^= low
+    n = len(bits)
+    if n < size:
+        return 0
+    rank_bits = [1 << ((b.bit_length() - 1) >> 2) for b in bits]
+    base_ranks = 0
+    rest = base
+    while rest:
+        low = rest & -rest
+        base_ranks |= 1 << ((low.bit_length() - 1) >> 2)
+        rest ^= low
+    choice = (1 << size) - 1
+    limit = 1 << n
+    while choice < limit:
+        ranks = base_ranks
+        mask = base
+        left = choice
+        while left:
+            low = left & -left
+            j = low.bit_length() - 1
+            ranks |= rank_bits[j]
+            mask |= bits[j]
+            left ^= low
+        if ranks > floor and ranks not in _STRAIGHT_TOP_OF:
+            return mask
+        u = choice & -choice
+        v = choice + u
+        choice = v + (((v ^ choice) // u) >> 2)
+    return 0
+
+
+_STRAIGHT_TOP_OF: Final = frozenset(sum(1 << r for r in ranks) for ranks in STRAIGHT_RANKS)
+
+
+def _lowest_pair(hand: int) -> int:
+    """The lowest pair of `hand` (lowest rank, its two lowest cards), or 0."""
+    twos = _at_least(hand, 2)
+    if not twos:
+        return 0
+    shift = (twos & -twos).bit_length() - 1
+    return _PAIRS_OF_NIBBLE[hand >> shift & 0xF][0] << shift
+
+
+def _lowest_triple(hand: int) -> int:
+    """The lowest triple of `hand` (lowest rank, its three lowest cards), or 0."""
+    threes = _at_least(hand, 3)
+    if not threes:
+        return 0
+    shift = (threes & -threes).bit_length() - 1
+    return _TRIPLES_OF_NIBBLE[hand >> shift & 0xF][0] << shift
 
 
 def lowest_five_with(hand: int, card: int) -> int:
@@ -93,69 +219,54 @@ def lowest_five_with(hand: int, card: int) -> int:
     first, and without a straight there is no straight flush either."""
     key = card.bit_length() - 1
     r = key >> 2
-    flushes: list[int] = []  # straight flushes met on the way: the last resort
-    for ranks in _STRAIGHTS_WITH[r]:
-        nibbles = [hand >> (x * 4) & 0xF for x in ranks]
-        if all(nibbles):
-            # Straights are listed lowest first; the lowest suit of every rank but ours
-            # gives the lowest one, unless that happens to be a straight flush.
-            pick = sum(
-                card if x == r else _low_bit(n) << (x * 4)
-                for x, n in zip(ranks, nibbles, strict=True)
-            )
-            if _kind(pick) == "straight":
-                return pick
-            options = [
-                [card] if x == r else [b << (x * 4) for b in (1, 2, 4, 8) if n & b]
-                for x, n in zip(ranks, nibbles, strict=True)
-            ]
-            masks = [sum(p) for p in product(*options)]
-            plain = [m for m in masks if _kind(m) == "straight"]
-            if plain:
-                return min(plain, key=_order)
-            flushes += masks
-    suited = hand & _SUIT_MASKS[key & 3] & ~card
-    if suited.bit_count() >= 4:
-        pick = card
-        rest_suited = suited
-        for _ in range(4):
-            low = _low_bit(rest_suited)
-            pick |= low
-            rest_suited ^= low
-        if _kind(pick) == "flush":
-            return pick
-        bits = [1 << k for k in range(52) if suited >> k & 1]
-        plain = [card | sum(c) for c in combinations(bits, 4)]
-        plain = [m for m in plain if _kind(m) == "flush"]
-        if plain:
-            return min(plain, key=_order)
     shift = r * 4
+    rest = hand & ~(0xF << shift)
+    avail = rest | card
+    flush = 0  # the lowest straight flush met on the way: the last resort
+    runs = _straights(_ranks(avail)) & _STRAIGHTS_WITH_RANK[r]
+    while runs:
+        low = runs & -runs
+        runs ^= low
+        i = (low.bit_length() - 1) >> 2
+        pick = _plain_straight(avail, i)
+        if pick:
+            return pick
+        # Every rank has a single card here, all of one suit: a straight flush.
+        if not flush:
+            flush = avail & _STRAIGHT_SPAN[i]
+    suit_mask = _SUIT_MASKS[key & 3]
+    suited = rest & suit_mask
+    if suited.bit_count() >= 4:
+        pick = _lowest_flush(suited, card, -1, 4)
+        if pick:
+            return pick
     own_nibble = hand >> shift & 0xF
     own = own_nibble.bit_count()
-    rest = hand & ~(0xF << shift)
     best = (1 << 60, 0)
     if own >= 2:
         if own >= 3:
-            pairs = same_rank_sets(rest, 2)
-            if pairs:
+            pair = _lowest_pair(rest)
+            if pair:
                 triple = next(t for t in _TRIPLES_OF_NIBBLE[own_nibble] if t << shift & card)
-                best = min(best, ((2 << 16) | r, (triple << shift) | pairs[0]))
-        triples = same_rank_sets(rest, 3)
-        if triples:
+                best = ((2 << 16) | r, (triple << shift) | pair)
+        triple = _lowest_triple(rest)
+        if triple:
             pair = next(p for p in _PAIRS_OF_NIBBLE[own_nibble] if p << shift & card)
-            t = (triples[0].bit_length() - 1) >> 2
-            best = min(best, ((2 << 16) | t, triples[0] | (pair << shift)))
+            t = (triple.bit_length() - 1) >> 2
+            best = min(best, ((2 << 16) | t, triple | (pair << shift)))
     if best[1]:
         return best[1]
     if own == 4 and rest:
-        best = min(best, ((3 << 16) | r, (0xF << shift) | _low_bit(rest)))
-    for x in range(13):
-        if x != r and hand >> (x * 4) & 0xF == 0xF:
-            best = min(best, ((3 << 16) | x, (0xF << (x * 4)) | card))
-            break
-    if best[1] or not flushes:
-        return best[1]
-    return min(flushes, key=_order)
+        best = ((3 << 16) | r, (0xF << shift) | _low_bit(rest))
+    quads = _at_least(rest, 4)
+    if quads:
+        x_shift = (quads & -quads).bit_length() - 1
+        best = min(best, ((3 << 16) | x_shift >> 2, (0xF << x_shift) | card))
+    return best[1] or flush
+
+
+def _low_bit(mask: int) -> int:
+    return mask & -mask
 
 
 def lowest_five_beating(hand: int, power: int) -> int:
@@ -166,82 +277,75 @@ def lowest_five_beating(hand: int, power: int) -> int:
     if hand.bit_count() < 5:
         return 0
     category = power >> 16
-    nibbles = [hand >> (x * 4) & 0xF for x in range(13)]
-    present = 0
-    for x, nibble in enumerate(nibbles):
-        if nibble:
-            present |= 1 << x
     if category == 0:
-        for i, ranks in enumerate(STRAIGHT_RANKS):
-            top = i + 2
-            wanted = _STRAIGHT_PRESENCE[i]
-            if (top * 4 + 3) <= power or present & wanted != wanted:
+        runs = _straights(_ranks(hand))
+        while runs:
+            low = runs & -runs
+            runs ^= low
+            i = (low.bit_length() - 1) >> 2
+            top_shift = (i + 2) * 4
+            floor = power - top_shift  # the top card's suit must be above this
+            if floor >= 3:
                 continue
-            options = [
-                [b << (x * 4) for b in (1, 2, 4, 8) if nibbles[x] & b]
-                if x != top
-                else [
-                    b << (x * 4) for b in (1, 2, 4, 8) if nibbles[x] & b and x * 4 + _LOG[b] > power
-                ]
-                for x in ranks
-            ]
-            plain = [sum(p) for p in product(*options)]
-            plain = [m for m in plain if _kind(m) == "straight"]
-            if plain:
-                return min(plain, key=_order)
-        category = 1
-    if category == 1:
-        for suit in range(4):
+            avail = hand
+            if floor >= 0:
+                avail &= ~(((2 << floor) - 1) << top_shift)
+                if not avail >> top_shift & 0xF:
+                    continue
+            pick = _plain_straight(avail, i)
+            if pick:
+                return pick
+    if category <= 1:
+        table_suit = power >> 13 & 3 if category == 1 else -1
+        for suit in range(max(table_suit, 0), 4):
             suited = hand & _SUIT_MASKS[suit]
-            if suited.bit_count() < 5:
-                continue
-            bits = [1 << k for k in range(suit, 52, 4) if suited >> k & 1]
-            found = [sum(c) for c in combinations(bits, 5)]
-            found = [m for m in found if _kind(m) == "flush" and _order(m)[0] > power]
-            if found:
-                return min(found, key=_order)
-        category = 2
-    if category == 2:
-        low = power & 0xF if power >> 16 == 2 else -1
-        for r in range(low + 1, 13):
-            if nibbles[r].bit_count() >= 3:
-                rest = hand & ~(0xF << (r * 4))
-                pairs = same_rank_sets(rest, 2)
-                if pairs:
-                    return (_TRIPLES_OF_NIBBLE[nibbles[r]][0] << (r * 4)) | pairs[0]
-        category = 3
-    if category == 3:
-        low = power & 0xF if power >> 16 == 3 else -1
-        for r in range(low + 1, 13):
-            if nibbles[r] == 0xF:
-                rest = hand & ~(0xF << (r * 4))
-                if rest:
-                    return (0xF << (r * 4)) | (rest & -rest)
-    found = []
+            if suited.bit_count() >= 5:
+                floor = power & 0x1FFF if suit == table_suit else -1
+                pick = _lowest_flush(suited, 0, floor, 5)
+                if pick:
+                    return pick
+    if category <= 2:
+        low_rank = power & 0xF if category == 2 else -1
+        threes = _at_least(hand, 3) >> (4 * (low_rank + 1)) << (4 * (low_rank + 1))
+        pairs = _at_least(hand, 2)
+        while threes:
+            low = threes & -threes
+            threes ^= low
+            others = pairs & ~low
+            if others:
+                shift = low.bit_length() - 1
+                pair_shift = (others & -others).bit_length() - 1
+                return (
+                    _TRIPLES_OF_NIBBLE[hand >> shift & 0xF][0] << shift
+                    | _PAIRS_OF_NIBBLE[hand >> pair_shift & 0xF][0] << pair_shift
+                )
+    if category <= 3:
+        low_rank = power & 0xF if category == 3 else -1
+        fours = _at_least(hand, 4) >> (4 * (low_rank + 1)) << (4 * (low_rank + 1))
+        while fours:
+            low = fours & -fours
+            fours ^= low
+            quad = 0xF * low
+            rest = hand & ~quad
+            if rest:
+                return quad | (rest & -rest)
+    best_power = power
+    best = 0
     for suit in range(4):
-        suited = 0  # ranks present in this suit
-        for x, nibble in enumerate(nibbles):
-            if nibble >> suit & 1:
-                suited |= 1 << x
-        for i, wanted in enumerate(_STRAIGHT_PRESENCE):
-            if suited & wanted == wanted and (4 << 16) | ((i + 2) * 4 + suit) > power:
-                found.append(sum(1 << (x * 4 + suit) for x in STRAIGHT_RANKS[i]))
-    return min(found, key=_order) if found else 0
-
-
-_LOG = {1: 0, 2: 1, 4: 2, 8: 3}
-_STRAIGHT_PRESENCE = tuple(sum(1 << x for x in ranks) for ranks in STRAIGHT_RANKS)
-
-
-def _kind(mask: int) -> str:
-    combo = classify_mask(mask)
-    return combo.kind if combo is not None else ""
-
-
-def _order(mask: int) -> tuple[int, int]:
-    combo = classify_mask(mask)
-    assert combo is not None
-    return (combo.power, mask)
+        if (hand & _SUIT_MASKS[suit]).bit_count() < 5:
+            continue  # no flush, so no straight flush in this suit
+        runs = _straights(hand >> suit & _LOW_BITS)
+        while runs:
+            low = runs & -runs
+            runs ^= low
+            i = (low.bit_length() - 1) >> 2
+            found = (4 << 16) | ((i + 2) * 4 + suit)
+            if found > power:
+                if not best or found < best_power:
+                    best_power = found
+                    best = _STRAIGHT_FLUSH_OF[i] << suit
+                break
+    return best
 
 
 def play_out(

@@ -122,9 +122,22 @@ async def test_a_deadline_missed_while_down_fires_at_start_up(env: Any) -> None:
     assert env.rows(f"SELECT actor FROM actions WHERE seq = {turn}") == [("timeout",)]
 
 
+async def test_the_timer_defaults_to_60_seconds(env: Any) -> None:
+    table = await env.manager.create(
+        guild="g1", place="chan-d", game="bigtwo", options={"ai_policy": "greedy"}, owner=ANA
+    )
+    await table.start(seed=21)
+    await table.idle()
+    assert table.options.turn_seconds == 60 and table.deadline == env.clock.now() + 60
+
+
 async def test_no_timer_when_the_table_has_none(env: Any) -> None:
     table = await env.manager.create(
-        guild="g1", place="chan-n", game="bigtwo", options={"ai_policy": "greedy"}, owner=ANA
+        guild="g1",
+        place="chan-n",
+        game="bigtwo",
+        options={"ai_policy": "greedy", "turn_seconds": 0},
+        owner=ANA,
     )
     await table.start(seed=21)
     await table.idle()
