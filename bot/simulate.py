@@ -124,7 +124,9 @@ class SimulationResult:
         ]
         lines.insert(1, "  ".join("-" * w for w in widths))
         unit = data["unit"] + ("es" if data["unit"].endswith("ch") else "s")
-        title = f"{data['game']}: {data['n']} {unit} in {data['seconds']:.1f} s (seed {data['seed']}"
+        title = (
+            f"{data['game']}: {data['n']} {unit} in {data['seconds']:.1f} s (seed {data['seed']}"
+        )
         title += ", seats rotated)" if self.rotate else ")"
         return "\n".join([title, *lines])
 

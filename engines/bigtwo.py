@@ -15,7 +15,7 @@ import dataclasses
 import functools
 import random
 import re
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar, Final, Literal, NoReturn
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -732,37 +732,9 @@ class BigTwoState:
 
 
 _DECK_BITS: Final = [BIT_OF_CARD[card] for card in FULL_DECK]
-# `random.Random.shuffle` step by step (CPython 3.11+: `_randbelow` draws `n.bit_length()` bits
-# until the value is below n), without a method call per card; checked against `Deck` below.
-_SHUFFLE_STEPS: Final = tuple((i, i + 1, (i + 1).bit_length()) for i in reversed(range(1, 52)))
-
-
-def _inline_shuffled_bits(seed: int) -> list[int]:
-    bits = _DECK_BITS[:]
-    getrandbits = random.Random(seed).getrandbits
-    for i, n, k in _SHUFFLE_STEPS:
-        j = getrandbits(k)
-        while j >= n:
-            j = getrandbits(k)
-        bits[i], bits[j] = bits[j], bits[i]
-    bits.reverse()
-    return bits
-
-
-def _deck_shuffled_bits(seed: int) -> list[int]:
+def _shuffled_bits(seed: int) -> list[int]:
+    """The deck `Deck(random.Random(seed))` deals, top first, as one-bit masks."""
     return [BIT_OF_CARD[card] for card in Deck(random.Random(seed)).cards()]
-
-
-def _pick_shuffle() -> Callable[[int], list[int]]:
-    """The inline shuffle when it deals exactly as `Deck` on this Python, else `Deck` itself."""
-    seeds = (0, 1, 2**64 - 1, 0x5EED)
-    if all(_inline_shuffled_bits(s) == _deck_shuffled_bits(s) for s in seeds):
-        return _inline_shuffled_bits
-    return _deck_shuffled_bits  # pragma: no cover
-
-
-_shuffled_bits: Final = _pick_shuffle()
-"""The deck `Deck(random.Random(seed)).cards()` deals, top first, as one-bit masks."""
 
 
 def _why_not_a_combo(count: int) -> str:
