@@ -21,7 +21,8 @@ on a 2-core machine one core for the event loop, one for the AI).
   runtime plays the game's safe default (`spec.timeout_action(view)`) for that turn.
   Policies of the dead worker are rebuilt from their seeds on their next decision.
 - Workers are started with "spawn" (never "fork": the bot process has threads), ignore
-  Ctrl-C (the parent shuts them down) and import every game's AI at start-up, so the
+  Ctrl-C (the parent shuts them down), exit within 0.5 s if the parent dies without
+  shutting them down (SIGKILL, crash), and import every game's AI at start-up, so the
   first decision is not slow. As always with "spawn", the main module must be safe to
   import (`if __name__ == "__main__":`); `python -m bot` and `deucebot` are.
 """
@@ -33,9 +34,12 @@ import concurrent.futures
 import contextlib
 import logging
 import multiprocessing
+import os
 import pickle
 import random
 import signal
+import threading
+import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -68,10 +72,22 @@ _policies: dict[tuple[Any, int, str], tuple[int, Policy[Any, Any]]] = {}
 """(table id, seat, policy name) -> (seed, the policy built from it)."""
 
 
+def _exit_with_parent(parent: int, every: float = 0.5) -> None:
+    """Exit as soon as the parent process is gone (killed without shutting us down): an
+    orphaned worker would otherwise wait forever and keep the parent's stdout open."""
+    while os.getppid() == parent:
+        time.sleep(every)
+    os._exit(0)
+
+
 def _init_worker(games: GameLookup, preload: Sequence[str] | None) -> None:
-    """Worker start-up: ignore Ctrl-C (the parent shuts us down), import the AI modules."""
+    """Worker start-up: ignore Ctrl-C (the parent shuts us down), exit with the parent,
+    import the AI modules."""
     global _games
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    threading.Thread(
+        target=_exit_with_parent, args=(os.getppid(),), name="exit-with-parent", daemon=True
+    ).start()
     _games = games
     _policies.clear()
     for game in available_games() if preload is None else preload:

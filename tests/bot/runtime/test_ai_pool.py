@@ -8,6 +8,8 @@ import logging
 import os
 import random
 import signal
+import subprocess
+import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -180,3 +182,42 @@ async def test_a_dead_worker_turn_plays_the_safe_default(
     assert actions[0] == str(spec.timeout_action(first_view))
     assert "AI worker 0 died" in caplog.text
     assert time.perf_counter() - started < 30
+
+
+_OWNER = """
+import asyncio, sys, time
+from bot.runtime.ai_pool import AiPool
+
+async def main() -> None:
+    pool = AiPool(1, preload=[])
+    [pid] = await pool.pids()
+    print(pid, flush=True)
+    time.sleep(60)
+
+if __name__ == "__main__":
+    asyncio.run(main())
+"""
+
+
+def test_a_worker_exits_when_its_parent_is_killed(tmp_path: Path) -> None:
+    script = tmp_path / "owner.py"
+    script.write_text(_OWNER)
+    root = Path(__file__).resolve().parents[3]
+    owner = subprocess.Popen(
+        [sys.executable, str(script)],
+        stdout=subprocess.PIPE,
+        env={**os.environ, "PYTHONPATH": str(root)},
+    )
+    try:
+        assert owner.stdout is not None
+        pid = int(owner.stdout.readline())
+        owner.kill()
+        owner.wait()
+        deadline = time.monotonic() + 10
+        while not _gone(pid) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert _gone(pid)
+    finally:
+        if owner.poll() is None:
+            owner.kill()
+            owner.wait()
