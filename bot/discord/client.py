@@ -19,6 +19,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.i18n import normalise_language
+from bot.runtime import tune_gc
 from bot.settings import Settings
 
 log = logging.getLogger("deucebot.discord")
@@ -102,6 +103,7 @@ class Deucebot(commands.Bot):
         else:
             await self.tree.sync()
         await self.tables.restore()
+        tune_gc()  # after restoring: freeze start-up objects, rarer full collections
 
     async def on_ready(self) -> None:
         """Log who we are."""
