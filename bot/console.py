@@ -128,6 +128,11 @@ class Console:
         self.renderer = get_renderer(args.game)
         self.front = ConsoleFront(self.renderer, out, self.lang, self.colour)
 
+    @property
+    def _goodbye(self) -> str:
+        """The catalog key said on quitting: saved with --db, else a hint to use it."""
+        return "console.saved" if self.args.db else "console.unsaved"
+
     def say(self, key: str, style: str = "", **params: Any) -> None:
         """Print a catalog message."""
         self.front.line(t(key, self.lang, **params), style)
@@ -238,13 +243,13 @@ class Console:
                 self.say("console.prompt")
             text = await self._readline()
             if text is None:
-                self.say("console.saved")
+                self.say(self._goodbye)
                 return 0
             command = text.lower()
             if not command:
                 continue
             if command in ("quit", "exit", "q"):
-                self.say("console.saved")
+                self.say(self._goodbye)
                 return 0
             if command in ("help", "?", "h"):
                 self.front.line(self.renderer.input_help(self.lang))

@@ -93,6 +93,14 @@ async def test_without_db_a_temporary_database_is_used(
     assert await console.run() == 0
     assert "Your hand (13)" in out.getvalue()
     assert list(tmp_path.iterdir()) == []
+    # Nothing was kept, so the goodbye must not promise a resume.
+    assert "not saved: play with --db FILE" in out.getvalue()
+    assert "Run the same command again to resume" not in out.getvalue()
+
+
+async def test_with_db_quitting_says_the_match_is_saved(tmp_path: Path) -> None:
+    output = await play(tmp_path / "kept.sqlite3", "quit\n")
+    assert output.rstrip().endswith("Saved. Run the same command again to resume.")
 
 
 async def test_leaderboard_lists_the_terminal_player(tmp_path: Path) -> None:
