@@ -15,7 +15,7 @@ from engines.base import IllegalAction
 from engines.bigtwo import PASS, BigTwoConfig, BigTwoState, Play
 from engines.cards import CardParseError, parse_cards
 
-LOCALES = Path(__file__).resolve().parents[2] / "bot" / "locales"
+LOCALES = Path(__file__).resolve().parents[3] / "bot" / "locales"
 NAMES = ["Ann", "Bob", "Cyd", "Dee"]
 R = get_renderer("bigtwo")
 
@@ -148,7 +148,7 @@ def test_catalogs_have_the_same_keys_and_placeholders_in_every_language() -> Non
 
 
 def test_every_engine_error_code_has_a_message() -> None:
-    source = (Path(__file__).resolve().parents[2] / "engines" / "bigtwo.py").read_text()
+    source = (Path(__file__).resolve().parents[3] / "engines" / "bigtwo.py").read_text()
     codes = set(re.findall(r'code="(bigtwo\.\w+)"', source))
     assert len(codes) >= 10
     for lang in LANGUAGES:

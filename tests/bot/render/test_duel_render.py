@@ -17,7 +17,7 @@ from engines.poker.actions import AllIn, Bet, Call, Check, Fold, Raise
 
 RENDERER = get_renderer("duel")
 NAMES = ["Ann", "Bot"]
-LOCALES = Path(__file__).resolve().parents[2] / "bot" / "locales"
+LOCALES = Path(__file__).resolve().parents[3] / "bot" / "locales"
 
 
 def locked_state() -> DuelState:

@@ -14,7 +14,7 @@ from engines.base import IllegalAction
 from engines.holdem import HoldemConfig, HoldemState
 from engines.poker.actions import AllIn, Bet, Call, Check, Fold, Raise
 
-LOCALES = Path(__file__).resolve().parents[2] / "bot" / "locales"
+LOCALES = Path(__file__).resolve().parents[3] / "bot" / "locales"
 NAMES = ["Ann", "Bob", "Cat", "Dan"]
 
 
