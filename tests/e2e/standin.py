@@ -192,6 +192,8 @@ class FakeDiscord:
         self.uploads = 0
         """Files the bot uploaded (pictures)."""
         self.late: list[float] = []
+        self.sent_at: dict[int, float] = {}
+        """Interaction id -> when its INTERACTION_CREATE went to the gateway socket (perf_counter)."""
         """With `strict` off: how late (seconds) each answer after the window was."""
         self.strict = True
         """Fail at once when an answer misses the window (tests); off, record it (benchmark)."""
@@ -989,6 +991,7 @@ class FakeDiscord:
             raise AssertionError("no bot is connected to the gateway")
         future: asyncio.Future[Response] = asyncio.get_running_loop().create_future()
         self.response_waiters[iid] = future
+        self.sent_at[iid] = time.perf_counter()
         await self._dispatch_event(self._sockets[-1], "INTERACTION_CREATE", payload)
         if not wait:
             return Response(iid, 0)
