@@ -18,7 +18,7 @@ import tempfile
 import time
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, Literal, TextIO
+from typing import Any, TextIO
 
 from bot.i18n import explain, normalise_language, t
 from bot.render import GameRenderer, get_renderer
@@ -340,11 +340,7 @@ async def _leaderboard(args: argparse.Namespace) -> str:
     from engines.registry import get_game
 
     spec = get_game(args.game)
-    scoring: Literal["penalty", "chips"] = (
-        "penalty"
-        if spec.extra.get("scoring", spec.name == "bigtwo" and "penalty") == "penalty"
-        else "chips"
-    )
+    scoring = spec.scoring
     path = args.db or settings.db
     if not Path(path).exists():
         return t("console.board.no_db", lang, path=path)

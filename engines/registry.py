@@ -11,7 +11,7 @@ import importlib
 import random
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import BaseModel
 
@@ -55,6 +55,11 @@ class GameSpec:
     default_policy: str
     sim: SimHooks
     extra: Mapping[str, Any] = field(default_factory=dict)
+
+    @property
+    def scoring(self) -> Literal["penalty", "chips"]:
+        """How the game is ranked: by penalties (`extra={"scoring": "penalty"}`) or by chips."""
+        return "penalty" if self.extra.get("scoring") == "penalty" else "chips"
 
     def make_config(self, **settings: Any) -> BaseModel:
         """Validate table settings into this game's config (pydantic errors name the field)."""

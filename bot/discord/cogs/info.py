@@ -24,10 +24,7 @@ PERIODS = ("all", "week", "month")
 
 def scoring(game: str) -> str:
     """How a game is ranked: Big Two by penalties, the poker games by chips."""
-    value = get_game(game).extra.get("scoring")
-    if isinstance(value, str):
-        return value
-    return "penalty" if game == "bigtwo" else "chips"
+    return get_game(game).scoring
 
 
 def _row(row: Any, lang: str) -> str:
