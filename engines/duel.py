@@ -51,6 +51,7 @@ from engines.poker.actions import (
     parse_betting_action,
 )
 from engines.poker.betting import BettingRound
+from engines.poker.events import UncalledReturned
 from engines.registry import GameSpec, LazyPolicies, SimHooks
 
 SEATS = 2
@@ -225,15 +226,6 @@ class Acted(Event):
     put_in: int
     total: int
     all_in: bool
-
-
-@dataclass(frozen=True, kw_only=True, slots=True)
-class ChipsReturned(Event):
-    """Unmatched chips went back to `seat`."""
-
-    kind: ClassVar[str] = "duel_chips_returned"
-    seat: int
-    amount: int
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -553,7 +545,7 @@ class DuelState:
             return events
         if self.round.returned is not None:
             back, amount = self.round.returned
-            events.append(ChipsReturned(seat=back, amount=amount))
+            events.append(UncalledReturned(seat=back, amount=amount))
         folded = seat if move.verb == "fold" else None
         self.round = None
         return events + self._settle(folded=folded)
@@ -574,7 +566,7 @@ class DuelState:
             if extra:
                 self.antes[seat] = matched_ante
                 self.chips[seat] += extra
-                events.append(ChipsReturned(seat=seat, amount=extra))
+                events.append(UncalledReturned(seat=seat, amount=extra))
         pot = sum(self.antes) + sum(self.bets)
         locked = tuple(self._locked_card(s) for s in range(SEATS))
         if folded is not None:

@@ -55,6 +55,7 @@ from engines.poker.actions import (
     parse_betting_action,
 )
 from engines.poker.betting import BettingRound
+from engines.poker.events import UncalledReturned
 from engines.poker.pots import Pot, build_pots, odd_chip_order, settle
 from engines.poker.ranking import HandRank, rank_hand
 from engines.registry import GameSpec, LazyPolicies, SimHooks
@@ -165,15 +166,6 @@ class PlayerActed(Event):
     total: int
     added: int
     all_in: bool
-
-
-@dataclass(frozen=True, kw_only=True, slots=True)
-class UncalledReturned(Event):
-    """Chips nobody matched went back to their owner."""
-
-    kind: ClassVar[str] = "uncalled_returned"
-    seat: int
-    amount: int
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)

@@ -26,13 +26,13 @@ from engines.draw.events import (
     Posted,
     PotReturned,
     PotWon,
-    Returned,
     SatOut,
     Shown,
     StockRenewed,
 )
 from engines.draw.view import DrawView
 from engines.poker.actions import Bet, Raise
+from engines.poker.events import UncalledReturned
 
 
 def _cards(cards: Sequence[Card]) -> str:
@@ -193,7 +193,7 @@ class DrawRenderer:
             verb = event.action.split()[0]
             line = t(f"draw.event.{verb}", lang, name=name, stake=event.stake)
             return line + (t("draw.event.all_in", lang) if event.all_in else "")
-        if isinstance(event, Returned):
+        if isinstance(event, UncalledReturned):
             return t("draw.event.returned", lang, name=name, amount=event.amount)
         if isinstance(event, Drew):
             key = "draw.event.stood_pat" if event.count == 0 else "draw.event.drew"

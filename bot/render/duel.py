@@ -18,7 +18,6 @@ from engines.duel import (
     AntesPaid,
     BettingSkipped,
     CardsDealt,
-    ChipsReturned,
     DuelAction,
     DuelView,
     Lock,
@@ -29,6 +28,7 @@ from engines.duel import (
     YouLocked,
 )
 from engines.poker.actions import parse_betting_action
+from engines.poker.events import UncalledReturned
 
 
 def _cards(cards: Sequence[Card]) -> str:
@@ -191,7 +191,7 @@ class DuelRenderer:
                 put=event.put_in,
             )
             return line + (t("duel.event.all_in", lang) if event.all_in else "")
-        if isinstance(event, ChipsReturned):
+        if isinstance(event, UncalledReturned):
             return t(
                 "duel.event.returned", lang, name=_name(names, event.seat), amount=event.amount
             )

@@ -55,15 +55,6 @@ class Acted(Event):
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
-class Returned(Event):
-    """Chips given back: an uncalled stake."""
-
-    kind: ClassVar[str] = "draw_returned"
-    seat: int
-    amount: int
-
-
-@dataclass(frozen=True, kw_only=True, slots=True)
 class Drew(Event):
     """A seat changed `count` cards (public); `split` when an opener discarded part of the proof."""
 

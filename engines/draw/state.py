@@ -64,13 +64,13 @@ from engines.draw.events import (
     Posted,
     PotReturned,
     PotWon,
-    Returned,
     SatOut,
     Shown,
     StockRenewed,
 )
 from engines.draw.view import DrawView
 from engines.poker.betting import BettingRound
+from engines.poker.events import UncalledReturned
 from engines.poker.pots import Pot, best_of, build_pots, odd_chip_order, settle
 
 _ALL_DRAWS: tuple[Draw, ...] = tuple(
@@ -446,7 +446,7 @@ class DrawState:
         opened = rnd.current_bet > 0
         if rnd.returned is not None:
             seat, amount = rnd.returned
-            events.append(Returned(seat=seat, amount=amount))
+            events.append(UncalledReturned(seat=seat, amount=amount))
         self.stacks = list(rnd.stacks)
         for s in range(self.seats):
             self.put_in[s] += rnd.committed[s]

@@ -29,12 +29,12 @@ from engines.draw.events import (
     Posted,
     PotReturned,
     PotWon,
-    Returned,
     Shown,
     StockRenewed,
 )
 from engines.draw.hands import opening_proof, requirement, sort_hand
 from engines.draw.state import timeout_action
+from engines.poker.events import UncalledReturned
 
 # Six hands with no pair, straight or flush, all cards distinct.
 JUNK = [
@@ -291,7 +291,7 @@ def test_nobody_coming_in_gives_the_blind_its_stake_back_and_ends_the_deal(
     t.act(2, "fold")
     t.act(3, "fold")
     events = t.act(4, "fold")
-    assert [(e.seat, e.amount) for e in of(events, Returned)] == [(blind, 2)]  # type: ignore[attr-defined]
+    assert [(e.seat, e.amount) for e in of(events, UncalledReturned)] == [(blind, 2)]  # type: ignore[attr-defined]
     settled = of(events, DealSettled)
     assert settled[0].chips == (0, 0, 0, 0)  # type: ignore[attr-defined]
     assert not of(events, Drew) and not of(events, Shown)
@@ -392,7 +392,7 @@ def test_a_player_left_alone_takes_the_stakes_without_showing(
     events = t.act(1, "fold")
     assert not of(events, Shown)
     assert [(e.seat, e.amount, e.shown) for e in of(events, PotWon)] == [(t.seat(2), 12, False)]  # type: ignore[attr-defined]
-    assert [(e.seat, e.amount) for e in of(events, Returned)] == [(t.seat(2), 10)]  # type: ignore[attr-defined]
+    assert [(e.seat, e.amount) for e in of(events, UncalledReturned)] == [(t.seat(2), 10)]  # type: ignore[attr-defined]
 
 
 def test_side_pots_with_a_short_all_in(monkeypatch: pytest.MonkeyPatch) -> None:

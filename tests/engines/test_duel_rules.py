@@ -29,7 +29,6 @@ from engines.duel import (
     BettingSkipped,
     CardsDealt,
     Check,
-    ChipsReturned,
     DuelConfig,
     DuelState,
     Fold,
@@ -45,6 +44,7 @@ from engines.duel import (
     signal_of,
     timeout_action,
 )
+from engines.poker.events import UncalledReturned
 
 
 def c(text: str) -> Card:
@@ -294,7 +294,7 @@ def test_all_in_may_be_short_and_does_not_reopen_raising() -> None:
     assert state.view(0).can_raise is False
     refused(state, 0, "raise 13", "raise_nobody_can_call")
     play(state, (0, "call"))
-    assert of(events, ChipsReturned) == []
+    assert of(events, UncalledReturned) == []
 
 
 def test_facing_an_all_in_only_call_or_fold() -> None:
@@ -310,7 +310,7 @@ def test_a_call_that_cannot_be_covered_puts_in_the_rest_and_the_excess_returns()
     state = locked_pair(chips=(20, 6))  # seat 1 has 5 behind
     play(state, (0, "bet 15"))
     events = play(state, (1, "call"))
-    returned = of(events, ChipsReturned)
+    returned = of(events, UncalledReturned)
     assert [(e.seat, e.amount) for e in returned] == [(0, 10)]
     showdown = of(events, Showdown)[0]
     assert showdown.pot == 2 + 5 + 5
@@ -339,7 +339,7 @@ def test_a_short_ante_is_matched_only_up_to_what_was_posted() -> None:
     state.hands = [parse_cards("KS 4C"), parse_cards("3D 9H")]
     state.start_chips, state.chips, state.antes = [38, 2], [35, 0], [3, 2]
     events = play(state, (0, "lock 4C"), (1, "lock 9H"))
-    assert [(e.seat, e.amount) for e in of(events, ChipsReturned)] == [(0, 1)]
+    assert [(e.seat, e.amount) for e in of(events, UncalledReturned)] == [(0, 1)]
     assert of(events, Showdown)[0].pot == 4 and of(events, Showdown)[0].winners == (1,)
     assert of(events, DealSettled)[0].chips == (-2, 2)
 
@@ -387,7 +387,7 @@ def test_after_a_fold_the_other_wins_and_both_locked_cards_are_shown() -> None:
     showdown = of(events, Showdown)[0]
     assert showdown.folded == 0 and showdown.locked == (c("KS"), c("3D"))
     assert showdown.winners == (1,)  # KS would have won; the fold decides
-    assert of(events, ChipsReturned)[0].amount == 2
+    assert of(events, UncalledReturned)[0].amount == 2
     assert of(events, DealSettled)[0].chips == (-1, 1)
     assert state.view(0).last is not None and state.view(0).last.locked == (c("KS"), c("3D"))
 
