@@ -16,6 +16,7 @@ import discord
 from bot.discord.board import hand_message
 from bot.discord.replies import in_time, reply_error, say
 from bot.i18n import t
+from bot.render import get_renderer
 from bot.runtime import errors
 from engines.base import IllegalAction
 
@@ -124,10 +125,8 @@ async def _hint(
         action = await asyncio.wait_for(asyncio.to_thread(policy.decide, view), HINT_SECONDS)
     except TimeoutError:
         return "💡 " + t("discord.hint.slow", lang), []
-    from bot.discord.board import CARD_PLAY_GAMES
-
     cards = [str(c) for c in getattr(action, "cards", ()) or ()]
-    if cards and table.game in CARD_PLAY_GAMES:
+    if cards and get_renderer(table.game).plays_cards:
         return "💡 " + t(
             "discord.hint.play", lang, cards=" ".join(c.pretty for c in action.cards)
         ), cards

@@ -31,7 +31,6 @@ from engines.cards import Card
 if TYPE_CHECKING:
     from bot.runtime import Table
 
-CARD_PLAY_GAMES = frozenset({"bigtwo"})
 """Games whose moves are "play <cards>" or "pass": a card menu and Play/Pass buttons. Every
 other game gets one button per legal action (and `/act` for amounts)."""
 MAX_ACTION_BUTTONS = 20
@@ -133,7 +132,7 @@ def board_message(
         items: list[discord.ui.Item[Any]] = [
             HandButton(table.id, table.turn, t("discord.button.hand", lang))
         ]
-        if table.status == "playing" and table.game in CARD_PLAY_GAMES:
+        if table.status == "playing" and get_renderer(table.game).plays_cards:
             items.append(PassButton(table.id, table.turn, "r", t("discord.button.pass", lang)))
         message["view"] = frozen_view(*items)
     else:
@@ -188,7 +187,7 @@ def hand_message(
         embed.set_image(url=f"attachment://{name}")
     if not controls:
         return message
-    if table.game not in CARD_PLAY_GAMES:
+    if not get_renderer(table.game).plays_cards:
         message["view"] = frozen_view(*_action_buttons(table, seat, view, lang, sort))
         return message
     chosen = [c for c in selected if any(str(card) == c for card in cards)]

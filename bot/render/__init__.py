@@ -19,6 +19,10 @@ from engines.base import Event
 class GameRenderer(Protocol):
     """Text forms of one game's views and events, and the grammar people type."""
 
+    plays_cards: bool
+    """True when a move is a choice of cards from the hand (a card menu on Discord, as in
+    Big Two); False when moves are picked from the legal actions (one button each)."""
+
     def board(self, view: Any, names: Sequence[str], lang: str) -> str:
         """The public table as text (seats in play order, last play, whose turn, scores).
         Built from a spectator's view, so it is safe to post publicly."""

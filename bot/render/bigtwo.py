@@ -51,6 +51,8 @@ def _combo(combo: Combo, lang: str) -> str:
 class BigTwoRenderer:
     """The `GameRenderer` of Big Two."""
 
+    plays_cards = True
+
     def board(self, view: BigTwoView, names: Sequence[str], lang: str) -> str:
         """The public table: deal, play order, each seat's cards left and penalty total, the
         dealer, the combination to beat and whose turn it is."""

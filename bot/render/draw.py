@@ -50,6 +50,8 @@ def _requirement(name: str | None, lang: str) -> str:
 class DrawRenderer:
     """The `GameRenderer` of French draw poker."""
 
+    plays_cards = False
+
     def board(self, view: DrawView, names: Sequence[str], lang: str) -> str:
         """The table in play order: deal kind and requirement, pot and carried pot, each seat's
         chips, chips bought, stake, draw and status, and whose turn it is."""

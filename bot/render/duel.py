@@ -46,6 +46,8 @@ def _name(names: Sequence[str], seat: int) -> str:
 class DuelRenderer:
     """The `GameRenderer` of Deuce Duel."""
 
+    plays_cards = False
+
     def board(self, view: DuelView, names: Sequence[str], lang: str) -> str:
         """The public table: deal, pot, each player's chips, bet, signal and lock, whose turn,
         and the previous deal's locked cards."""

@@ -51,6 +51,8 @@ def hand_label(value: int, lang: str) -> str:
 class HoldemRenderer:
     """The `GameRenderer` of no-limit hold'em."""
 
+    plays_cards = False
+
     def board(self, view: HoldemView, names: Sequence[str], lang: str) -> str:
         """The public table, safe to post: hand, street, blinds, board, pots, every seat's chips
         and bet with the button and blinds marked, and whose turn it is."""
