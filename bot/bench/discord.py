@@ -52,7 +52,6 @@ from bot.bench.report import publish
 from bot.simulate import percentile
 
 ROOT = Path(__file__).resolve().parents[2]
-_rng = random.Random(7)
 _POLICY = "DEUCEBOT_BENCH_AI_POLICY"
 _SINK = "DEUCEBOT_BENCH_SINK"
 _READY = "DEUCEBOT_BENCH_GUILD_READY"
@@ -198,6 +197,7 @@ async def _run(
                         deals,
                         think,
                         seated,
+                        random.Random(i),
                     )
                     for i in range(tables)
                 )
@@ -266,10 +266,12 @@ async def _play_table(
     deals: int,
     think: float,
     seated: list[float],
+    rng: random.Random,
 ) -> None:
-    """One human's whole match, through interactions only, reading the channel's board."""
+    """One human's whole match, through interactions only, reading the channel's board;
+    `rng` paces this person's clicks."""
     if think > 0:
-        await asyncio.sleep(_rng.random() * 5)  # paced: people do not all start at once
+        await asyncio.sleep(rng.random() * 5)  # paced: people do not all start at once
     for line, options in (
         ("table create", {"game": "bigtwo", "deals": deals}),
         ("table start", {}),
@@ -289,7 +291,7 @@ async def _play_table(
             await _changed(moved, channel, 1.0)
             continue
         if think > 0:
-            await asyncio.sleep(think * (0.5 + _rng.random()))  # a person reads the board
+            await asyncio.sleep(think * (0.5 + rng.random()))  # a person reads the board
         hand = (await fake.click(user, board, "db:hand:")).message
         if hand is None or not any(c.startswith("db:sel:") for c in hand.custom_ids()):
             await _changed(moved, channel, 1.0)
