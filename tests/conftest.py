@@ -8,6 +8,7 @@ examples are derandomised so a red run can be reproduced exactly.
 from __future__ import annotations
 
 import os
+import signal
 
 from hypothesis import HealthCheck, settings
 
@@ -20,3 +21,22 @@ settings.register_profile(
     suppress_health_check=[HealthCheck.too_slow],
 )
 settings.load_profile("ci" if os.environ.get("CI") else "default")
+
+
+def _dump_asyncio_tasks(signum: int, frame: object) -> None:
+    """`kill -USR1 <pid>` on a stuck test process prints every asyncio task's stack (a
+    thread dump shows only the event loop waiting)."""
+    import asyncio
+    import sys
+
+    try:
+        loop = asyncio.get_running_loop()
+    except RuntimeError:
+        print("no running event loop", file=sys.stderr)
+        return
+    for task in asyncio.all_tasks(loop):
+        task.print_stack(file=sys.stderr)
+
+
+if hasattr(signal, "SIGUSR1"):
+    signal.signal(signal.SIGUSR1, _dump_asyncio_tasks)

@@ -86,15 +86,18 @@ delay anyway, while people wait for answers: when the cores are busy, the bot's 
 loop goes first (measured by `deucebot bench discord`)."""
 
 
-def _init_worker(games: GameLookup, preload: Sequence[str] | None) -> None:
+def _init_worker(games: GameLookup, preload: Sequence[str] | None, parent: int) -> None:
     """Worker start-up: ignore Ctrl-C (the parent shuts us down), lower our CPU priority,
-    exit with the parent, import the AI modules."""
+    exit with the parent, import the AI modules. `parent` is the pool owner's pid, taken
+    in the owner: if it died while this worker was still starting, `os.getppid()` here
+    would already name the process that adopted us, and we would wait for it forever."""
     global _games
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     if hasattr(os, "nice"):
-        os.nice(WORKER_NICENESS)
+        with contextlib.suppress(OSError):  # a sandbox may refuse it; run at our priority
+            os.nice(WORKER_NICENESS)
     threading.Thread(
-        target=_exit_with_parent, args=(os.getppid(),), name="exit-with-parent", daemon=True
+        target=_exit_with_parent, args=(parent,), name="exit-with-parent", daemon=True
     ).start()
     _games = games
     _policies.clear()
@@ -243,17 +246,13 @@ class AiPool:
         )
 
     async def aclose(self) -> None:
-        """Shut down: queued decisions are cancelled, a running one finishes, and every
-        worker process has exited when this returns. Safe to call twice."""
+        """Shut down: queued decisions are cancelled, a running one finishes (or is killed
+        after `SHUTDOWN_GRACE` seconds), and every worker process has exited when this
+        returns. Safe to call twice."""
         if self._closed:
             return
         self._closed = True
-        await asyncio.gather(
-            *(
-                asyncio.to_thread(executor.shutdown, wait=True, cancel_futures=True)
-                for executor in self._slots
-            )
-        )
+        await asyncio.gather(*(asyncio.to_thread(_stop, executor) for executor in self._slots))
 
     def close(self) -> None:
         """`aclose` for code without an event loop (blocks until the workers exit)."""
@@ -261,7 +260,7 @@ class AiPool:
             return
         self._closed = True
         for executor in self._slots:
-            executor.shutdown(wait=True, cancel_futures=True)
+            _stop(executor)
 
     # ---------------------------------------------------------------- internals
 
@@ -270,7 +269,7 @@ class AiPool:
             max_workers=1,
             mp_context=self._context,
             initializer=_init_worker,
-            initargs=(self._games, self._preload),
+            initargs=(self._games, self._preload, os.getpid()),
         )
 
     def _warm(self, slot: int) -> None:
@@ -292,6 +291,26 @@ class AiPool:
             slot,
         )
         self._warm(slot)
+
+
+SHUTDOWN_GRACE = 5.0
+"""Seconds a worker has to finish its running decision at shutdown before it is killed."""
+
+
+def _stop(executor: ProcessPoolExecutor, grace: float = SHUTDOWN_GRACE) -> None:
+    """Shut `executor` down and wait until its process has exited, killing it after `grace`
+    seconds. `shutdown(wait=True)` alone can wait forever: a worker stuck in a decision, or
+    the executor's own thread stuck after a worker died."""
+    # The executor keeps its processes private; they are needed to wait with a limit.
+    processes = list((getattr(executor, "_processes", None) or {}).values())
+    executor.shutdown(wait=False, cancel_futures=True)
+    deadline = time.monotonic() + grace
+    for process in processes:
+        process.join(max(0.0, deadline - time.monotonic()))
+        if process.is_alive():
+            log.warning("AI worker %s did not stop within %.0f s; killed", process.pid, grace)
+            process.kill()
+            process.join(1.0)
 
 
 def _ignore_result(future: concurrent.futures.Future[Any]) -> None:

@@ -16,6 +16,7 @@ import pytest
 
 from bot.cli import build_parser
 from bot.console import Console, _leaderboard
+from tests.processes import watchdog
 
 ROOT = Path(__file__).resolve().parents[2]
 # When leading, "1" plays the lowest card (3♦ when opening); otherwise "1" is usually
@@ -146,13 +147,15 @@ def test_killed_process_resumes_where_it_stopped(tmp_path: Path) -> None:
     )
     assert child.stdin is not None and child.stdout is not None
     prompts = 0
-    for line in child.stdout:
-        if line.startswith(">"):
-            prompts += 1
-            if prompts == 8:
-                break
-            child.stdin.write("1\n" if prompts % 2 else "pass\n")
-            child.stdin.flush()
+    with watchdog(child, 60):
+        for line in child.stdout:
+            if line.startswith(">"):
+                prompts += 1
+                if prompts == 8:
+                    break
+                child.stdin.write("1\n" if prompts % 2 else "pass\n")
+                child.stdin.flush()
+    assert prompts == 8, "the game stopped asking before the 8th prompt"
     time.sleep(0.05)
     child.send_signal(signal.SIGKILL)
     child.wait(timeout=10)

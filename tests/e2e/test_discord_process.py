@@ -6,6 +6,7 @@ import asyncio
 import os
 import signal
 import sys
+from dataclasses import dataclass
 from pathlib import Path
 
 from tests.e2e.helpers import board, boards, mentioned
@@ -26,23 +27,53 @@ def _env(extra: dict[str, str], cwd: Path) -> dict[str, str]:
     return env
 
 
-async def _spawn(env: dict[str, str], cwd: Path) -> asyncio.subprocess.Process:
-    return await asyncio.create_subprocess_exec(
-        sys.executable,
-        "-m",
-        "bot",
-        cwd=cwd,
-        env=env,
-        stdout=asyncio.subprocess.PIPE,
-        stderr=asyncio.subprocess.PIPE,
-    )
+@dataclass
+class BotProcess:
+    """A `python -m bot` child whose output goes to files (a pipe nobody reads can fill up
+    and block the child, and asyncio's `wait()` waits for its pipes to close too)."""
+
+    proc: asyncio.subprocess.Process
+    logs: Path
+
+    def out(self) -> str:
+        """Everything the process printed on stdout so far."""
+        return (self.logs / "stdout").read_text()
+
+    def err(self) -> str:
+        """Everything the process printed on stderr so far."""
+        return (self.logs / "stderr").read_text()
+
+    async def wait(self, timeout: float) -> int:
+        """Wait for the process to exit (killing it after `timeout` s); its exit code."""
+        try:
+            return await asyncio.wait_for(self.proc.wait(), timeout)
+        except TimeoutError:
+            self.proc.kill()
+            await self.proc.wait()
+            raise AssertionError(f"the bot did not exit within {timeout} s") from None
+
+
+async def _spawn(env: dict[str, str], cwd: Path, name: str = "bot") -> BotProcess:
+    logs = cwd / f"{name}-logs"
+    logs.mkdir()
+    with (logs / "stdout").open("wb") as out, (logs / "stderr").open("wb") as err:
+        proc = await asyncio.create_subprocess_exec(
+            sys.executable,
+            "-m",
+            "bot",
+            cwd=cwd,
+            env=env,
+            stdin=asyncio.subprocess.DEVNULL,
+            stdout=out,
+            stderr=err,
+        )
+    return BotProcess(proc, logs)
 
 
 async def test_without_a_token_it_says_where_to_put_one(tmp_path: Path) -> None:
-    proc = await _spawn(_env({}, tmp_path), tmp_path)
-    _out, err = await asyncio.wait_for(proc.communicate(), 30)
-    assert proc.returncode == 2
-    lines = err.decode().strip().splitlines()
+    bot = await _spawn(_env({}, tmp_path), tmp_path)
+    assert await bot.wait(30) == 2
+    lines = bot.err().strip().splitlines()
     assert len(lines) == 1, lines
     assert "DISCORD_TOKEN" in lines[0] and ".env" in lines[0]
     assert "deucebot play bigtwo" in lines[0]
@@ -52,13 +83,12 @@ async def test_a_wrong_token_gives_one_clear_line_and_is_never_logged(
     standin: FakeDiscord, tmp_path: Path
 ) -> None:
     env = _env({**standin.env(), "DISCORD_TOKEN": "wrong-secret-token"}, tmp_path)
-    proc = await _spawn(env, tmp_path)
-    out, err = await asyncio.wait_for(proc.communicate(), 30)
-    text = err.decode()
-    assert proc.returncode == 2
+    bot = await _spawn(env, tmp_path)
+    assert await bot.wait(30) == 2
+    text = bot.err()
     assert "Traceback" not in text
     assert "refused the token" in text.strip().splitlines()[-1]
-    assert "wrong-secret-token" not in text + out.decode()
+    assert "wrong-secret-token" not in text + bot.out()
 
 
 async def test_a_new_process_on_the_same_database_goes_on_with_the_old_board_buttons(
@@ -66,7 +96,7 @@ async def test_a_new_process_on_the_same_database_goes_on_with_the_old_board_but
 ) -> None:
     ana = standin.owner
     env = _env(standin.env(), tmp_path)
-    first = await _spawn(env, tmp_path)
+    first = await _spawn(env, tmp_path, "first")
     try:
         await standin.wait_ready(30)
         await standin.command(ana, "table create", game="bigtwo", deals=1)
@@ -76,14 +106,11 @@ async def test_a_new_process_on_the_same_database_goes_on_with_the_old_board_but
         # Mid-deal: Ana leads or answers once, then the process dies without warning.
         hand = (await standin.click(ana, old_board, "db:hand:")).message
         assert hand is not None and hand.ephemeral
-        first.send_signal(signal.SIGKILL)
-        await first.wait()
     finally:
-        if first.returncode is None:
-            first.kill()
-            await first.wait()
+        first.proc.kill()
+        await first.wait(15)
     standin.reset_ready()
-    second = await _spawn(env, tmp_path)
+    second = await _spawn(env, tmp_path, "second")
     try:
         await standin.wait_ready(30)
         # The restored table posts a fresh board; the old board's button still works.
@@ -99,15 +126,11 @@ async def test_a_new_process_on_the_same_database_goes_on_with_the_old_board_but
         # And the game goes on: Ana plays her next turn from a restored hand.
         await _take_turn(standin, ana)
     finally:
-        second.send_signal(signal.SIGINT)
-        try:
-            _, err = await asyncio.wait_for(second.communicate(), 15)
-        except TimeoutError:
-            second.kill()
-            _, err = await second.communicate()
-    text = err.decode()
+        second.proc.send_signal(signal.SIGINT)
+        await second.wait(15)
+    text = second.err()
     assert "Traceback" not in text and " ERROR " not in text, text[-3000:]
-    assert "standin-token" not in text
+    assert "standin-token" not in text + first.err()
 
 
 async def _take_turn(standin: FakeDiscord, user: User) -> None:

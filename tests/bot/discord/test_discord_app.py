@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import logging
+import socket
+from collections.abc import Iterator
 
 import pytest
 import yarl
@@ -46,12 +48,22 @@ def test_run_without_a_token_prints_one_line(capsys: pytest.CaptureFixture[str])
     assert err == [NO_TOKEN]
 
 
-def test_an_unreachable_discord_gives_one_line(capsys: pytest.CaptureFixture[str]) -> None:
-    # Port 9 on loopback refuses connections: login cannot reach the API.
+@pytest.fixture
+def refused_port() -> Iterator[int]:
+    """A loopback port that refuses connections: bound by us (so nobody else listens on
+    it) but never listening."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        sock.bind(("127.0.0.1", 0))
+        yield int(sock.getsockname()[1])
+
+
+def test_an_unreachable_discord_gives_one_line(
+    capsys: pytest.CaptureFixture[str], refused_port: int
+) -> None:
     settings = load_settings(
         DISCORD_TOKEN="x",
-        DISCORD_API_BASE="http://127.0.0.1:9/api/v10",
-        DISCORD_GATEWAY_URL="ws://127.0.0.1:9/gateway",
+        DISCORD_API_BASE=f"http://127.0.0.1:{refused_port}/api/v10",
+        DISCORD_GATEWAY_URL=f"ws://127.0.0.1:{refused_port}/gateway",
         DEUCEBOT_DB=":memory:",
     )
     root = logging.getLogger()

@@ -4,6 +4,7 @@ worker dying, and leaving no process behind."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import os
 import random
@@ -21,6 +22,7 @@ from bot.runtime import NullFront, RuntimeConfig, TableManager
 from bot.runtime.ai_pool import AiPool, AiWorkerLost
 from engines.registry import get_game
 from storage import SqliteStorage
+from tests.processes import watchdog
 
 # Policies whose choices depend on their seed only (the strong AIs also stop on a time
 # budget, so their choices depend on the machine's speed).
@@ -42,10 +44,15 @@ def pool() -> Iterator[AiPool]:
 
 
 def _gone(pid: int) -> bool:
+    """The process has exited (a zombie counts: where nobody reaps orphans, an exited
+    process stays in the table until its adopter waits for it)."""
     try:
         os.kill(pid, 0)
     except ProcessLookupError:
         return True
+    status = Path(f"/proc/{pid}/status")
+    with contextlib.suppress(OSError):
+        return "\nState:\tZ" in status.read_text()
     return False
 
 
@@ -188,36 +195,44 @@ _OWNER = """
 import asyncio, sys, time
 from bot.runtime.ai_pool import AiPool
 
-async def main() -> None:
-    pool = AiPool(1, preload=[])
-    [pid] = await pool.pids()
+async def main(started: bool) -> None:
+    pool = AiPool(1, preload=None)
+    if started:
+        [pid] = await pool.pids()
+    else:  # the process exists but is still importing: it has not run its start-up yet
+        [pid] = list(pool._slots[0]._processes)
     print(pid, flush=True)
     time.sleep(60)
 
 if __name__ == "__main__":
-    asyncio.run(main())
+    asyncio.run(main(sys.argv[1] == "started"))
 """
 
 
-def test_a_worker_exits_when_its_parent_is_killed(tmp_path: Path) -> None:
+@pytest.mark.parametrize("when", ["started", "starting"])
+def test_a_worker_exits_when_its_parent_is_killed(tmp_path: Path, when: str) -> None:
     script = tmp_path / "owner.py"
     script.write_text(_OWNER)
     root = Path(__file__).resolve().parents[3]
     owner = subprocess.Popen(
-        [sys.executable, str(script)],
+        [sys.executable, str(script), when],
         stdout=subprocess.PIPE,
         env={**os.environ, "PYTHONPATH": str(root)},
     )
+    pid = 0
     try:
         assert owner.stdout is not None
-        pid = int(owner.stdout.readline())
+        with watchdog(owner, 60):
+            pid = int(owner.stdout.readline())
         owner.kill()
         owner.wait()
-        deadline = time.monotonic() + 10
+        deadline = time.monotonic() + 15
         while not _gone(pid) and time.monotonic() < deadline:
             time.sleep(0.1)
-        assert _gone(pid)
+        assert _gone(pid), f"the AI worker {pid} outlived its parent"
     finally:
         if owner.poll() is None:
             owner.kill()
             owner.wait()
+        if pid and not _gone(pid):  # do not leave it behind if the test failed
+            os.kill(pid, signal.SIGKILL)

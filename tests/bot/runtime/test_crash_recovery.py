@@ -19,6 +19,7 @@ from bot.runtime import replay
 from engines.bigtwo import penalty
 from engines.registry import get_game
 from storage.base import MatchRecord
+from tests.processes import watchdog
 
 CHILD = Path(__file__).with_name("crash_child.py")
 ROOT = Path(__file__).resolve().parents[3]
@@ -27,15 +28,18 @@ DEALS = 12
 
 
 def spawn(db: Path) -> subprocess.Popen[str]:
+    """The child, with its errors in a file beside the database (a pipe nobody reads could
+    fill up and block it)."""
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    return subprocess.Popen(
-        [sys.executable, str(CHILD), str(db), str(DEALS), "4242"],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        env=env,
-        cwd=ROOT,
-    )
+    with db.with_suffix(".err").open("a") as errors:
+        return subprocess.Popen(
+            [sys.executable, str(CHILD), str(db), str(DEALS), "4242"],
+            stdout=subprocess.PIPE,
+            stderr=errors,
+            text=True,
+            env=env,
+            cwd=ROOT,
+        )
 
 
 def digest(snapshot: dict[str, object]) -> str:
@@ -54,31 +58,29 @@ def test_sigkill_at_random_moments_loses_nothing(tmp_path: Path) -> None:
         assert child.stdout is not None
         budget = rng.randint(0, 12) if kills < KILLS else None
         seen = 0
-        for line in child.stdout:
-            kind, turn, *rest = line.split()
-            if kind == "start":
-                starts.append((int(turn), rest[0]))
-                assert int(turn) >= max(acked, default=0), "an acknowledged action was lost"
-            elif kind == "ack":
-                assert int(turn) not in acked or acked[int(turn)] == rest[0]
-                acked[int(turn)] = rest[0]
-                seen += 1
-            elif kind == "done":
-                finished = True
-            if budget is not None and seen >= budget and kind in ("start", "ack"):
-                time.sleep(rng.random() * 0.004)  # a random moment, not just right after an ack
-                child.send_signal(signal.SIGKILL)
-                kills += 1
-                break
+        with watchdog(child, 120):
+            for line in child.stdout:
+                kind, turn, *rest = line.split()
+                if kind == "start":
+                    starts.append((int(turn), rest[0]))
+                    assert int(turn) >= max(acked, default=0), "an acknowledged action was lost"
+                elif kind == "ack":
+                    assert int(turn) not in acked or acked[int(turn)] == rest[0]
+                    acked[int(turn)] = rest[0]
+                    seen += 1
+                elif kind == "done":
+                    finished = True
+                if budget is not None and seen >= budget and kind in ("start", "ack"):
+                    time.sleep(rng.random() * 0.004)  # a random moment, not just right after an ack
+                    child.send_signal(signal.SIGKILL)
+                    kills += 1
+                    break
         child.wait(timeout=30)
         if not finished and budget is None:
-            raise AssertionError(
-                f"child exited without finishing: {child.stderr.read() if child.stderr else ''}"
-            )
+            errors = db.with_suffix(".err").read_text()
+            raise AssertionError(f"child exited without finishing: {errors}")
         if child.stdout:
             child.stdout.close()
-        if child.stderr:
-            child.stderr.close()
     assert kills >= KILLS
 
     with sqlite3.connect(db) as conn:
