@@ -90,6 +90,9 @@ class Event:
     """
 
     kind: ClassVar[str] = "event"
+    outcome: ClassVar[bool] = False
+    """True for an event that announces a result (a deal or a match decided): fronts post
+    it as a message of its own rather than a line of the running log."""
     to: int | None = None
 
     @property
@@ -123,6 +126,7 @@ class DealSettled(Event):
     `penalties` each seat's penalty (Big Two); the other is None."""
 
     kind: ClassVar[str] = "deal_settled"
+    outcome: ClassVar[bool] = True
     deal: int
     chips: tuple[int, ...] | None = None
     penalties: tuple[int, ...] | None = None
@@ -144,6 +148,7 @@ class MatchEnded(Event):
     scores (chips for chip games, total penalty for Big Two)."""
 
     kind: ClassVar[str] = "match_ended"
+    outcome: ClassVar[bool] = True
     winners: tuple[int, ...]
     totals: tuple[int, ...]
 

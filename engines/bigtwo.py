@@ -273,6 +273,7 @@ class DealWon(Event):
     """`seat` emptied its hand and wins the deal; `cards_left` per seat, `penalties` per seat."""
 
     kind: ClassVar[str] = "bigtwo.deal_won"
+    outcome: ClassVar[bool] = True
     seat: int
     cards_left: tuple[int, ...]
     penalties: tuple[int, ...]

@@ -32,7 +32,7 @@ from bot.discord.replies import frozen_view
 from bot.discord.views import HandButton
 from bot.i18n import t
 from bot.render import get_renderer
-from engines.base import DealSettled, DealStarted, Event, MatchEnded
+from engines.base import DealStarted, Event, MatchEnded
 
 if TYPE_CHECKING:
     from bot.discord.client import Deucebot
@@ -41,7 +41,6 @@ if TYPE_CHECKING:
 log = logging.getLogger("deucebot.discord")
 
 RECENT_LINES = 5
-RESULT_KINDS = {"deal_settled", "match_ended", "bigtwo.deal_won"}
 
 
 @dataclass
@@ -145,7 +144,7 @@ class DiscordFront:
                     box.ops.append(self._post_results(table, results))
                 box.ops.append(self._post_results(table, [line]))
                 results = []
-            elif event.kind in RESULT_KINDS or isinstance(event, DealSettled):
+            elif event.outcome:
                 results.append(line)
             else:
                 box.recent.append(line)

@@ -142,6 +142,8 @@ class TableManager:
         seats = [Seat(i, None, policy, ai_name(policy, i)) for i in range(count)]
         if owner is not None:
             seats[0] = Seat(0, owner, policy, owner.name)
+            if opts.creator is None:
+                opts = opts.model_copy(update={"creator": owner.id})
         try:
             record = await self.storage.create_table(
                 guild=guild,

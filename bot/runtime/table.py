@@ -87,6 +87,9 @@ class TableOptions(BaseModel):
     turn_seconds: int = Field(default=60, ge=0, description="turn timer for humans; 0: off")
     ai_policy: str | None = Field(default=None, description="AI for empty seats; None: default")
     lang: str = "en"
+    creator: str | None = Field(
+        default=None, description="player id of who created the table (may stop/restart it)"
+    )
 
 
 @dataclass(frozen=True)

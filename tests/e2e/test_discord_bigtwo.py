@@ -237,7 +237,11 @@ async def test_only_the_creator_or_a_channel_manager_stops_or_restarts_the_table
     guest = standin.add_user("Guest")
     async with bot_running(standin, tmp_path / "db.sqlite3") as bot:
         await standin.command(boss, "table create", game="bigtwo", deals=1)
+        # The creator leaves and the guest takes seat 1: the guest still is not the creator.
+        await standin.command(boss, "table leave")
         await standin.command(guest, "table join")
+        table = bot.tables.find(str(standin.channel_id))
+        assert table.seats[0].owner is not None and table.seats[0].owner.id == str(guest.id)
         rules = await standin.command(guest, "rules", game="bigtwo")
         assert rules.ephemeral and "3♦" in rules.message.text()
         status = await standin.command(guest, "table status")
@@ -246,6 +250,7 @@ async def test_only_the_creator_or_a_channel_manager_stops_or_restarts_the_table
             refused = await standin.command(guest, line)
             assert refused.ephemeral and "Manage Channels" in refused.message.content
         assert bot.tables.find(str(standin.channel_id)).status == "lobby"
+        await standin.command(boss, "table join")
         await standin.command(boss, "table start")
         restarted = (await standin.command(boss, "table restart")).final()
         assert restarted is not None and not restarted.ephemeral

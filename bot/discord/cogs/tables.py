@@ -49,11 +49,10 @@ def player_of(interaction: discord.Interaction) -> Player:
 
 
 def can_manage(interaction: discord.Interaction, table: Table) -> bool:
-    """The table's creator (the human in seat 1) or a member with Manage Channels."""
-    perms = interaction.permissions
-    creator = table.seats[0].owner if table.seats else None
-    return bool(perms.manage_channels) or (
-        creator is not None and creator.id == str(interaction.user.id)
+    """The table's creator (whoever ran `/table create`, seated or not) or a member with
+    Manage Channels."""
+    return bool(interaction.permissions.manage_channels) or (
+        table.options.creator == str(interaction.user.id)
     )
 
 
