@@ -74,6 +74,7 @@ class Deucebot(commands.Bot):
 
     async def setup_hook(self) -> None:
         """Storage, runtime, persistent views, cogs, translator, command sync, table restore."""
+        from bot.discord import images
         from bot.discord.front import DiscordFront
         from bot.discord.translator import CatalogTranslator
         from bot.discord.views import DYNAMIC_ITEMS
@@ -93,6 +94,7 @@ class Deucebot(commands.Bot):
             ),
         )
         self.add_dynamic_items(*DYNAMIC_ITEMS)
+        images.warm()
         for cog in COGS:
             await self.load_extension(cog)
         await self.tree.set_translator(CatalogTranslator())

@@ -44,3 +44,17 @@ def test_a_card_back_shows_no_face() -> None:
     back = _open(images.cards_png([None]))
     assert _has_colour(back, images.BACK_BLUE)
     assert not _has_colour(back, images.RED) and not _has_colour(back, images.BLACK)
+
+
+def test_the_fast_tiled_row_matches_the_row_drawn_in_full_colour() -> None:
+    from PIL import ImageChops
+
+    cards = [*parse_cards("3D 10S JH QC KD AS 2H 7C 9D"), None]
+    fast = images.render_cards(cards).convert("RGB")
+    drawn = images.draw_cards(cards).convert("RGB")
+    assert fast.size == drawn.size
+    difference = ImageChops.difference(fast, drawn)
+    # Only antialiased edge pixels may move to a neighbouring palette colour.
+    assert max(high for _, high in difference.getextrema()) <= 24
+    changed = difference.convert("L").point(lambda v: 255 if v else 0).histogram()[255]
+    assert changed < fast.width * fast.height * 0.02
