@@ -123,13 +123,20 @@ class DealStarted(Event):
 @dataclasses.dataclass(frozen=True, kw_only=True, slots=True)
 class DealSettled(Event):
     """A deal ended. `chips` holds each seat's net chip change in the deal (chip games),
-    `penalties` each seat's penalty (Big Two); the other is None."""
+    `penalties` each seat's penalty (Big Two); the other is None. `dealt` lists the seats
+    that were dealt in (None: every seat); a seat left out (eliminated, broke) may still
+    have chips handed back, e.g. a carried pot returned when the match ends."""
 
     kind: ClassVar[str] = "deal_settled"
     outcome: ClassVar[bool] = True
     deal: int
     chips: tuple[int, ...] | None = None
     penalties: tuple[int, ...] | None = None
+    dealt: tuple[int, ...] | None = None
+
+    def was_dealt(self, seat: int) -> bool:
+        """True if `seat` played this deal."""
+        return self.dealt is None or seat in self.dealt
 
 
 @dataclasses.dataclass(frozen=True, kw_only=True, slots=True)

@@ -547,7 +547,8 @@ class HoldemState:
                 )
             )
         deltas = tuple(self.stacks[s] - self.hand_start[s] for s in range(n))
-        events.append(DealSettled(deal=self.hand, chips=deltas))
+        dealt = tuple(s for s in range(n) if self.dealt[s])
+        events.append(DealSettled(deal=self.hand, chips=deltas, dealt=dealt))
         self.invested = [0] * n
         if self.config.reset_stacks:
             self.stacks = self.config.starting_stacks()

@@ -119,7 +119,8 @@ class DealRecord:
 
 @dataclass(frozen=True, slots=True)
 class ChipEntry:
-    """One chip-ledger row: `reason` is "buy-in", "rebuy" or "hand" (a deal's net result)."""
+    """One chip-ledger row: `reason` is "buy-in", "rebuy", "hand" (a deal's net result for a
+    seat dealt in) or "returned" (chips handed back to a seat left out of the deal)."""
 
     guild: str
     game: str

@@ -631,9 +631,9 @@ class SqliteStorage:
                     board.unranked.append(line)
             return board
         rows = await self._all(
-            "SELECT player_id, is_ai, sum(delta) AS net, count(*) AS hands FROM chip_ledger"
-            " WHERE guild = ? AND game = ? AND at >= ? AND reason = 'hand'"
-            " GROUP BY player_id, is_ai",
+            "SELECT player_id, is_ai, sum(delta) AS net, sum(reason = 'hand') AS hands"
+            " FROM chip_ledger WHERE guild = ? AND game = ? AND at >= ?"
+            " AND reason IN ('hand', 'returned') GROUP BY player_id, is_ai",
             (guild, game, since),
         )
         per = {(r["player_id"], bool(r["is_ai"])): r for r in rows}

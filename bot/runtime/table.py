@@ -556,6 +556,11 @@ class Table:
                 )
             elif isinstance(event, DealSettled):
                 for seat, delta in enumerate(event.chips or ()):
+                    # A seat dealt in played a hand (even one that changed nothing); a seat
+                    # left out only appears when chips were handed back to it.
+                    reason = "hand" if event.was_dealt(seat) else "returned"
+                    if reason == "returned" and delta == 0:
+                        continue
                     who = credits[seat]
                     chips.append(
                         ChipEntry(
@@ -567,7 +572,7 @@ class Table:
                             who.player_id,
                             who.is_ai,
                             delta,
-                            "hand",
+                            reason,
                             now,
                         )
                     )

@@ -595,7 +595,8 @@ class DrawState:
 
     def _finish_deal(self, events: list[Event]) -> None:
         chips = tuple(self.stacks[s] - self.start_stacks[s] for s in range(self.seats))
-        events.append(DealSettled(deal=self.deal_no, chips=chips))
+        dealt = tuple(s for s in range(self.seats) if self.in_deal[s])
+        events.append(DealSettled(deal=self.deal_no, chips=chips, dealt=dealt))
         self.round = None
         self.put_in = [0] * self.seats
         events += self._between_deals(first=False)
@@ -627,7 +628,7 @@ class DrawState:
             self.carried_by = [0] * self.seats
             events.append(PotReturned(amounts=refund))
             # Settled like a deal, so ledgers that sum DealSettled stay exact.
-            events.append(DealSettled(deal=self.deal_no, chips=refund))
+            events.append(DealSettled(deal=self.deal_no, chips=refund, dealt=()))
         totals = tuple(self.stacks[s] - self.bought[s] for s in range(self.seats))
         best = max(totals)
         winners = tuple(s for s in range(self.seats) if totals[s] == best)

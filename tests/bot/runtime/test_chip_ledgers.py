@@ -44,3 +44,30 @@ async def test_chip_ledger_balances(env: Any, game: str, seed: int) -> None:
     )
     assert board.humans == [] and len(board.ai) == 1
     assert board.ai[0].net_chips == 0  # every seat is the same AI: its wins and losses cancel
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+async def test_eliminated_seats_play_no_more_hands(env: Any, seed: int) -> None:
+    """A seat out of chips is not dealt in: the ledger counts no hand for it, and the
+    leaderboard's hands played are the hands each seat was really dealt."""
+    table = await env.manager.create(
+        guild="g1", place="elimination", game="holdem", options={"ai_policy": "random"}
+    )
+    await table.start(seed=seed)
+    await table.idle()
+    assert table.finished and table.match is not None
+    rows = env.rows("SELECT hand, seat, delta, reason FROM chip_ledger WHERE reason = 'hand'")
+    total_hands = len({hand for hand, _, _, _ in rows})
+    played = {seat: sum(1 for r in rows if r[1] == seat) for seat in range(len(table.seats))}
+    (winner,) = [s for s, total in enumerate(table.match.totals) if total > 0]
+    assert played[winner] == total_hands
+    assert min(played.values()) < total_hands  # the first seat out stopped playing
+    everything = env.rows("SELECT hand, seat, delta FROM chip_ledger")
+    for seat in range(len(table.seats)):
+        if seat == winner:
+            continue
+        # A loser's rows (buy-in, then one per hand dealt) end at zero chips: it was left
+        # out of exactly the hands after it went broke.
+        last = max(hand for hand, s, _, _ in rows if s == seat)
+        assert sum(d for hand, s, d in everything if s == seat and hand <= last) == 0
+        assert not any(s == seat and hand > last for hand, s, _ in everything)
