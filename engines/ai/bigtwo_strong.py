@@ -34,6 +34,7 @@ from engines.bigtwo_combos import (
 _NIBBLE = 0xF
 _MIN_SAMPLES = 6
 _TWO_RANK = 12
+_RETRIES = 6
 
 
 @lru_cache(maxsize=20_000)
@@ -216,18 +217,139 @@ def _is_control(combo: Combo) -> bool:
     return False
 
 
+class _Reads:
+    """What the opponents' past plays say about their hands, for one deal.
+
+    Read as a player who never passes when it can beat the table, answers with its
+    lowest play that beats it, and leads its lowest card would play (the `greedy` way,
+    and a common habit): a pass on a table means nothing in the hand beats it, a lead
+    means nothing in the hand is lower than its lowest card, an answer means nothing
+    between the table and the answer. Single-card facts become cards a seat cannot
+    hold (`forbid`); the others are checked on each sampled hand (`checks`).
+    """
+
+    def __init__(self) -> None:
+        self.hand = -1
+        self.played = 0
+        self.forbid = [0, 0, 0, 0]
+        self.checks: set[tuple[int, int, int]] = set()
+        """(seat, table mask, answer mask or 0 for a pass)."""
+
+    def update(self, view: BigTwoView, seat: int) -> None:
+        """Add what the trick of `view` shows; start afresh on a new deal."""
+        hand = view.hand_mask
+        played = len(view.played)
+        if self.hand < 0 or hand & ~self.hand or played < self.played:
+            self.forbid = [0, 0, 0, 0]
+            self.checks = set()
+        self.hand = hand
+        self.played = played
+        table: Combo | None = None
+        for entry in view.trick:
+            who = entry.seat
+            if entry.cards:
+                mask = mask_of_cards(entry.cards)
+                combo = classify_mask(mask)
+                if combo is None:
+                    return
+                if who != seat:
+                    self._played(who, table, combo)
+                table = combo
+            elif who != seat and table is not None:
+                if table.size == 1:
+                    self.forbid[who] |= ALL_CARDS & ~((2 << table.power) - 1)
+                else:
+                    self.checks.add((who, table.mask, 0))
+
+    def _played(self, who: int, table: Combo | None, combo: Combo) -> None:
+        low = combo.mask & -combo.mask
+        if table is None:
+            self.forbid[who] |= low - 1
+            if combo.size <= 2:
+                rank_shift = ((low.bit_length() - 1) >> 2) * 4
+                self.forbid[who] |= 0xF << rank_shift
+        elif combo.size == 1:
+            self.forbid[who] |= ((1 << combo.power) - 1) & ~((2 << table.power) - 1)
+        else:
+            self.checks.add((who, table.mask, combo.mask))
+
+
+def _misreads(hands: list[int], checks: list[tuple[int, Combo, int]]) -> int:
+    """How many of the combination facts the sampled `hands` break."""
+    wrong = 0
+    for who, table, floor in checks:
+        move = greedy_move(hands[who], table)
+        if move and (not floor or _combo(move).power < floor):
+            wrong += 1
+    return wrong
+
+
+def _deal_reading(
+    rng: random.Random,
+    unseen: list[int],
+    counts: list[int],
+    hands: list[int],
+    me: int,
+    forbid: list[int],
+) -> list[int] | None:
+    """Like `deal_unseen`, but no seat gets a card it cannot hold; None on a dead end.
+
+    Cards some seat cannot hold go first (those with the fewest seats first), each to an
+    allowed seat with room, chosen in proportion to the room left; the rest fill up."""
+    room = list(counts)
+    room[me] = 0
+    out = list(hands)
+    for s in range(4):
+        if s != me:
+            out[s] = 0
+    limited: list[tuple[int, float, int, list[int]]] = []
+    free: list[int] = []
+    for key in unseen:
+        bit = 1 << key
+        seats = [s for s in range(4) if s != me and not forbid[s] & bit]
+        if len(seats) == 3:
+            free.append(key)
+        elif not seats:
+            return None
+        else:
+            limited.append((len(seats), rng.random(), key, seats))
+    limited.sort()
+    for _, _, key, seats in limited:
+        open_seats = [s for s in seats if room[s]]
+        if not open_seats:
+            return None
+        if len(open_seats) == 1:
+            pick = open_seats[0]
+        else:
+            x = rng.randrange(sum(room[s] for s in open_seats))
+            for pick in open_seats:
+                x -= room[pick]
+                if x < 0:
+                    break
+        room[pick] -= 1
+        out[pick] |= 1 << key
+    rng.shuffle(free)
+    start = 0
+    for s in range(4):
+        if room[s]:
+            for key in free[start : start + room[s]]:
+                out[s] |= 1 << key
+            start += room[s]
+    return out
+
+
 class StrongPolicy:
     """Determinised Monte Carlo over the unseen cards, with greedy play-outs.
 
     The candidates are a handful of sensible actions (the plan's combinations,
     the lowest and highest answers, pass). For each of `samples` deals of the
-    unseen cards to the opponents (respecting how many each holds), every
-    candidate is played out to the end of the deal with greedy players; the
-    candidate with the lowest average penalty for this seat wins (a won deal
-    counts as `-win_bonus`). The same sampled deals serve every candidate, so
-    their comparison is fair. On a busy machine sampling stops after
-    `budget_ms` (at least 6 samples), which bounds the decision time; the
-    choice then depends on the machine's speed.
+    unseen cards to the opponents (respecting how many each holds and what their
+    past plays say they cannot hold, see `_Reads`), every candidate is played out
+    to the end of the deal with greedy players; the candidate with the lowest
+    average penalty for this seat wins (a won deal counts as `-win_bonus`). The
+    same sampled deals serve every candidate, so their comparison is fair. On a
+    busy machine sampling stops after `budget_ms` (at least 6 samples), which
+    bounds the decision time; the choice then depends on the machine's speed.
     """
 
     name = "strong"
@@ -248,14 +370,16 @@ class StrongPolicy:
         self.rollouts = rollouts
         self.max_candidates = max_candidates
         self.fallback = HeuristicPolicy(rng)
+        self.reads = _Reads()
 
     def decide(self, view: BigTwoView) -> Action:
         """Choose a legal action for the seat of `view`."""
+        seat = view.seat
+        assert seat is not None
+        self.reads.update(view, seat)
         legal = view.legal
         if len(legal) == 1:
             return legal[0]
-        seat = view.seat
-        assert seat is not None
         hand = view.hand_mask
         if any(isinstance(a, Play) and len(a.cards) == len(view.hand) for a in legal):
             return play_of_mask(hand)
@@ -267,15 +391,46 @@ class StrongPolicy:
         counts = list(view.cards_left)
         hands = [0, 0, 0, 0]
         hands[seat] = hand
+        forbid = [f & unseen_mask for f in self.reads.forbid]
+        checks = [
+            (who, _combo(table), _combo(answer).power if answer else 0)
+            for who, table, answer in self.reads.checks
+            if view.cards_left[who]
+        ]
+        reading = any(forbid)
         samples = max(_MIN_SAMPLES, self.rollouts // len(candidates))
         totals = [0.0] * len(candidates)
         table = view.table
         table_seat = view.table_seat if view.table_seat is not None else seat
         deadline = time.perf_counter() + self.budget
+        dead_ends = 0
         for done in range(samples):
             if done >= _MIN_SAMPLES and time.perf_counter() > deadline:
                 break  # a busy machine: decide on the samples so far
-            dealt = deal_unseen(self.rng, unseen, counts, hands, seat)
+            dealt = None
+            if reading:
+                dealt = _deal_reading(self.rng, unseen, counts, hands, seat, forbid)
+                if dealt is None:
+                    dead_ends += 1
+                    if dead_ends >= 4:
+                        reading = False  # the reads contradict each other: drop them
+            if dealt is None:
+                dealt = deal_unseen(self.rng, unseen, counts, hands, seat)
+            if checks:
+                wrong = _misreads(dealt, checks)
+                for _ in range(_RETRIES):
+                    if not wrong:
+                        break
+                    again = (
+                        _deal_reading(self.rng, unseen, counts, hands, seat, forbid)
+                        if reading
+                        else deal_unseen(self.rng, unseen, counts, hands, seat)
+                    )
+                    if again is None:
+                        continue
+                    again_wrong = _misreads(again, checks)
+                    if again_wrong < wrong:
+                        dealt, wrong = again, again_wrong
             for i, move in enumerate(candidates):
                 result = _after(dealt, seat, move, table, table_seat, view.passes)
                 totals[i] += result if result else -self.win_bonus
