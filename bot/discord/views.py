@@ -19,7 +19,7 @@ Custom ids:
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 import discord
 
@@ -32,29 +32,46 @@ def _bot(interaction: discord.Interaction) -> Deucebot:
     return client
 
 
-class HandButton(
-    discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"db:hand:(?P<table>\d+):(?P<turn>\d+)"
-):
-    """The board's "My hand" button: the clicker's hand and controls, ephemerally."""
+class _Control(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"(?!)"):
+    """What the buttons below share: the custom id is ``db:<kind>:`` followed by the
+    template's groups in order, and a click rebuilds the button from those groups (passed
+    by name to the constructor). Never registered itself (its template matches nothing)."""
 
-    def __init__(self, table: int, turn: int, label: str = "My hand") -> None:
-        """A button for `table`, drawn at `turn`."""
-        self.table, self.turn = table, turn
+    kind: ClassVar[str] = ""
+    style: ClassVar[discord.ButtonStyle] = discord.ButtonStyle.secondary
+    emoji: ClassVar[str | None] = None
+
+    def _button(self, label: str, *parts: object, disabled: bool = False) -> None:
+        custom_id = ":".join(["db", self.kind, *map(str, parts)])
         super().__init__(
             discord.ui.Button(
-                label=label,
-                emoji="🂠",
-                style=discord.ButtonStyle.primary,
-                custom_id=f"db:hand:{table}:{turn}",
+                label=label[:80],
+                emoji=self.emoji,
+                style=self.style,
+                custom_id=custom_id,
+                disabled=disabled,
             )
         )
 
     @classmethod
     async def from_custom_id(
         cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
-    ) -> HandButton:
+    ) -> Any:
         """Rebuild from a click."""
-        return cls(int(match["table"]), int(match["turn"]))
+        groups = match.groupdict()
+        groups["table"], groups["turn"] = int(groups["table"]), int(groups["turn"])
+        return cls(**groups)
+
+
+class HandButton(_Control, template=r"db:hand:(?P<table>\d+):(?P<turn>\d+)"):
+    """The board's "My hand" button: the clicker's hand and controls, ephemerally."""
+
+    kind, style, emoji = "hand", discord.ButtonStyle.primary, "🂠"
+
+    def __init__(self, table: int, turn: int, label: str = "My hand") -> None:
+        """A button for `table`, drawn at `turn`."""
+        self.table, self.turn = table, turn
+        self._button(label, table, turn)
 
     async def callback(self, interaction: discord.Interaction) -> None:
         """Answer with the clicker's hand (ephemeral)."""
@@ -114,10 +131,12 @@ class CardSelect(
 
 
 class PlayButton(
-    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    _Control,
     template=r"db:play:(?P<table>\d+):(?P<turn>\d+):(?P<sort>[rs]):(?P<cards>[0-9TJQKADCHS.]*)",
 ):
     """Play the cards chosen in the menu (they are carried in the custom id)."""
+
+    kind, style = "play", discord.ButtonStyle.success
 
     def __init__(
         self,
@@ -130,21 +149,7 @@ class PlayButton(
     ) -> None:
         """A Play button for `cards` (``3D.3S``; empty while nothing is chosen)."""
         self.table, self.turn, self.sort, self.cards = table, turn, sort, cards
-        super().__init__(
-            discord.ui.Button(
-                label=label,
-                style=discord.ButtonStyle.success,
-                custom_id=f"db:play:{table}:{turn}:{sort}:{cards}",
-                disabled=disabled,
-            )
-        )
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
-    ) -> PlayButton:
-        """Rebuild from a click."""
-        return cls(int(match["table"]), int(match["turn"]), match["sort"], match["cards"])
+        self._button(label, table, turn, sort, cards, disabled=disabled)
 
     async def callback(self, interaction: discord.Interaction) -> None:
         """Play the chosen cards for the clicker's seat."""
@@ -154,29 +159,15 @@ class PlayButton(
         await act_from_hand(_bot(interaction), interaction, self.table, self.turn, text, self.sort)
 
 
-class PassButton(
-    discord.ui.DynamicItem[discord.ui.Button[Any]],
-    template=r"db:pass:(?P<table>\d+):(?P<turn>\d+):(?P<sort>[rs])",
-):
+class PassButton(_Control, template=r"db:pass:(?P<table>\d+):(?P<turn>\d+):(?P<sort>[rs])"):
     """Pass this turn."""
+
+    kind = "pass"
 
     def __init__(self, table: int, turn: int, sort: str = "r", label: str = "Pass") -> None:
         """A Pass button for `table` at `turn`."""
         self.table, self.turn, self.sort = table, turn, sort
-        super().__init__(
-            discord.ui.Button(
-                label=label,
-                style=discord.ButtonStyle.secondary,
-                custom_id=f"db:pass:{table}:{turn}:{sort}",
-            )
-        )
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
-    ) -> PassButton:
-        """Rebuild from a click."""
-        return cls(int(match["table"]), int(match["turn"]), match["sort"])
+        self._button(label, table, turn, sort)
 
     async def callback(self, interaction: discord.Interaction) -> None:
         """Pass for the clicker's seat."""
@@ -187,30 +178,15 @@ class PassButton(
         )
 
 
-class HintButton(
-    discord.ui.DynamicItem[discord.ui.Button[Any]],
-    template=r"db:hint:(?P<table>\d+):(?P<turn>\d+):(?P<sort>[rs])",
-):
+class HintButton(_Control, template=r"db:hint:(?P<table>\d+):(?P<turn>\d+):(?P<sort>[rs])"):
     """Ask the AI for a suggestion; it is preselected in the menu."""
+
+    kind, emoji = "hint", "💡"
 
     def __init__(self, table: int, turn: int, sort: str, label: str = "Hint") -> None:
         """A Hint button for `table` at `turn`."""
         self.table, self.turn, self.sort = table, turn, sort
-        super().__init__(
-            discord.ui.Button(
-                label=label,
-                emoji="💡",
-                style=discord.ButtonStyle.secondary,
-                custom_id=f"db:hint:{table}:{turn}:{sort}",
-            )
-        )
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
-    ) -> HintButton:
-        """Rebuild from a click."""
-        return cls(int(match["table"]), int(match["turn"]), match["sort"])
+        self._button(label, table, turn, sort)
 
     async def callback(self, interaction: discord.Interaction) -> None:
         """Redraw the hand with the suggestion selected."""
@@ -227,30 +203,15 @@ class HintButton(
         )
 
 
-class SortButton(
-    discord.ui.DynamicItem[discord.ui.Button[Any]],
-    template=r"db:sort:(?P<table>\d+):(?P<turn>\d+):(?P<sort>[rs])",
-):
+class SortButton(_Control, template=r"db:sort:(?P<table>\d+):(?P<turn>\d+):(?P<sort>[rs])"):
     """Show the hand sorted the other way (by rank / by suit)."""
+
+    kind, emoji = "sort", "🔀"
 
     def __init__(self, table: int, turn: int, sort: str, label: str = "Sort") -> None:
         """A Sort button; `sort` is the order the hand is shown in now."""
         self.table, self.turn, self.sort = table, turn, sort
-        super().__init__(
-            discord.ui.Button(
-                label=label,
-                emoji="🔀",
-                style=discord.ButtonStyle.secondary,
-                custom_id=f"db:sort:{table}:{turn}:{sort}",
-            )
-        )
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
-    ) -> SortButton:
-        """Rebuild from a click."""
-        return cls(int(match["table"]), int(match["turn"]), match["sort"])
+        self._button(label, table, turn, sort)
 
     async def callback(self, interaction: discord.Interaction) -> None:
         """Redraw the hand in the other order."""
@@ -261,31 +222,20 @@ class SortButton(
 
 
 class ActButton(
-    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    _Control,
     template=r"db:act:(?P<table>\d+):(?P<turn>\d+):(?P<sort>[rs]):(?P<action>[^:]{1,80})",
 ):
     """One legal action of games played with buttons (hold'em, draw, duel): its canonical
     text rides in the custom id."""
+
+    kind, style = "act", discord.ButtonStyle.primary
 
     def __init__(
         self, table: int, turn: int, sort: str, action: str, label: str | None = None
     ) -> None:
         """A button playing `action` (canonical text) at `table`, made for `turn`."""
         self.table, self.turn, self.sort, self.action = table, turn, sort, action
-        super().__init__(
-            discord.ui.Button(
-                label=(label or action)[:80],
-                style=discord.ButtonStyle.primary,
-                custom_id=f"db:act:{table}:{turn}:{sort}:{action}",
-            )
-        )
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
-    ) -> ActButton:
-        """Rebuild from a click."""
-        return cls(int(match["table"]), int(match["turn"]), match["sort"], match["action"])
+        self._button(label or action, table, turn, sort, action)
 
     async def callback(self, interaction: discord.Interaction) -> None:
         """Play this action for the clicker's seat."""
