@@ -55,6 +55,10 @@ class GameSpec:
     default_policy: str
     sim: SimHooks
     extra: Mapping[str, Any] = field(default_factory=dict)
+    owner_decides: Callable[[Any], bool] = field(default=lambda view: False)
+    """True when the decision in this view is the seat owner's alone (spending their own
+    money: buying chips). An AI standing in for an away person then plays
+    `timeout_action` instead of choosing."""
 
     @property
     def scoring(self) -> Literal["penalty", "chips"]:

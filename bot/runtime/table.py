@@ -774,7 +774,10 @@ class Table:
         view = self.state.view(index)
         policy = self._policies[index]
         try:
-            if self._ai_pool is not None:
+            if self.seats[index].owner is not None and self.spec.owner_decides(view):
+                # Standing in for an away person: never spend their chips for them.
+                action = self.spec.timeout_action(view)
+            elif self._ai_pool is not None:
                 name, seed = self._policy_seeds[index]
                 action = await self._ai_pool.decide(self.id, index, self.game, name, seed, view)
             elif self._config.ai_in_thread:

@@ -49,6 +49,7 @@ SPEC = GameSpec(
     restore=restore,
     parse_action=parse_action,
     timeout_action=timeout_action,
+    owner_decides=lambda view: view.phase == "rebuy",
     policies=LazyPolicies("engines.ai.draw"),
     default_policy="strong",
     sim=SimHooks(unit="deal", unit_event=DealSettled, figures=_figures, config=_sim_config),
