@@ -30,7 +30,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from aiohttp import WSMsgType, web
+from aiohttp import BodyPartReader, WSMsgType, web
 
 DISCORD_EPOCH_MS = 1420070400000
 EPHEMERAL = 64
@@ -372,13 +372,15 @@ class FakeDiscord:
                 part = await reader.next()
                 if part is None:
                     break
+                if not isinstance(part, BodyPartReader):
+                    raise BotSideError("nested multipart body")
                 if part.name == "payload_json":
-                    payload = json.loads(await part.text())  # type: ignore[union-attr]
+                    payload = json.loads(await part.text())
                 else:
-                    data = await part.read()  # type: ignore[union-attr]
+                    data = await part.read()
                     if not data:
-                        raise BotSideError(f"empty file {part.filename!r}")  # type: ignore[union-attr]
-                    files.append(str(part.filename))  # type: ignore[union-attr]
+                        raise BotSideError(f"empty file {part.filename!r}")
+                    files.append(str(part.filename))
                     self.uploads += 1
             return payload, files
         if request.can_read_body:
@@ -1126,7 +1128,7 @@ class FakeDiscord:
 
     def public_versions(self) -> list[str]:
         """The text of every version of every public message (what any member ever saw)."""
-        out = []
+        out: list[str] = []
         for msg in self.public_messages():
             out.extend(version_text(v) for v in msg.history)
         return out
