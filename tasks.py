@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import signal
 import subprocess
 import sys
 import venv
@@ -24,11 +25,29 @@ BIN = VENV / ("Scripts" if os.name == "nt" else "bin")
 PY = BIN / ("python.exe" if os.name == "nt" else "python")
 
 
-def _run(*cmd: str | Path) -> None:
+TEST_LIMIT = 1500
+"""Seconds the test run may take in all (it takes 1-2 minutes): past that something hangs
+outside any one test (each test has its own limit in pyproject.toml), and the run stops
+red instead of holding CI."""
+
+
+def _run(*cmd: str | Path, limit: float | None = None) -> None:
     print("+", " ".join(str(c) for c in cmd), flush=True)
-    result = subprocess.run([str(c) for c in cmd], cwd=ROOT, check=False)
-    if result.returncode != 0:
-        sys.exit(result.returncode)
+    # A session of its own, so that on timeout its whole process group (pytest's
+    # workers, anything a test started) can be stopped.
+    child = subprocess.Popen([str(c) for c in cmd], cwd=ROOT, start_new_session=True)
+    try:
+        returncode = child.wait(timeout=limit)
+    except subprocess.TimeoutExpired:
+        print(f"tasks.py: stopped after {limit:.0f} s: {cmd[0]} did not finish", flush=True)
+        os.killpg(child.pid, signal.SIGKILL)
+        child.wait()
+        sys.exit(124)
+    except KeyboardInterrupt:
+        os.killpg(child.pid, signal.SIGINT)
+        sys.exit(child.wait())
+    if returncode != 0:
+        sys.exit(returncode)
 
 
 def ensure_venv(extras: str) -> None:
@@ -57,7 +76,7 @@ def main(argv: list[str]) -> None:
     ensure_venv("dev")
     _run(BIN / "ruff", "check", "engines", "bot", "storage", "tests", "tasks.py")
     _run(BIN / "mypy", "engines", "tests/e2e/standin.py")
-    _run(PY, "-m", "pytest", "-q", "-n", "2", "-p", "no:cacheprovider", *argv[1:])
+    _run(PY, "-m", "pytest", "-q", "-n", "2", "-p", "no:cacheprovider", *argv[1:], limit=TEST_LIMIT)
 
 
 if __name__ == "__main__":
