@@ -234,6 +234,10 @@ class _Reads:
         self.forbid = [0, 0, 0, 0]
         self.checks: set[tuple[int, int, int]] = set()
         """(seat, table mask, answer mask or 0 for a pass)."""
+        self.after: Combo | None = None
+        """The table our last action left (None: cleared, or not known)."""
+        self.played_after = -1
+        """How many cards were played after our last action."""
 
     def update(self, view: BigTwoView, seat: int) -> None:
         """Add what the trick of `view` shows; start afresh on a new deal."""
@@ -242,8 +246,18 @@ class _Reads:
         if self.hand < 0 or hand & ~self.hand or played < self.played:
             self.forbid = [0, 0, 0, 0]
             self.checks = set()
+            self.after = None
         self.hand = hand
         self.played = played
+        trick = view.trick
+        if self.after is not None and len(trick) < 4:
+            # The table was cleared since our last action, so its trick is gone: the
+            # players after us whose turns are not in the new trick passed on what we left.
+            shown = sum(len(e.cards) for e in trick)
+            if played == self.played_after + shown:
+                for k in range(1, 4 - len(trick)):
+                    self._passed((seat + k) % 4, self.after)
+        self.after = None
         table: Combo | None = None
         for entry in view.trick:
             who = entry.seat
@@ -256,10 +270,22 @@ class _Reads:
                     self._played(who, table, combo)
                 table = combo
             elif who != seat and table is not None:
-                if table.size == 1:
-                    self.forbid[who] |= ALL_CARDS & ~((2 << table.power) - 1)
-                else:
-                    self.checks.add((who, table.mask, 0))
+                self._passed(who, table)
+
+    def acted(self, view: BigTwoView, action: Action) -> None:
+        """Remember the table our `action` leaves, to read the passes that follow it."""
+        if isinstance(action, Play):
+            self.after = classify_mask(mask_of_cards(action.cards))
+            self.played_after = len(view.played) + len(action.cards)
+        else:
+            self.after = view.table if view.passes < 2 else None
+            self.played_after = len(view.played)
+
+    def _passed(self, who: int, table: Combo) -> None:
+        if table.size == 1:
+            self.forbid[who] |= ALL_CARDS & ~((2 << table.power) - 1)
+        else:
+            self.checks.add((who, table.mask, 0))
 
     def _played(self, who: int, table: Combo | None, combo: Combo) -> None:
         low = combo.mask & -combo.mask
@@ -284,58 +310,64 @@ def _misreads(hands: list[int], checks: list[tuple[int, Combo, int]]) -> int:
     return wrong
 
 
-def _deal_reading(
-    rng: random.Random,
-    unseen: list[int],
-    counts: list[int],
-    hands: list[int],
-    me: int,
-    forbid: list[int],
-) -> list[int] | None:
-    """Like `deal_unseen`, but no seat gets a card it cannot hold; None on a dead end.
+class _Dealer:
+    """Deals the unseen cards like `deal_unseen`, but never a card to a seat that cannot
+    hold it (`forbid`). Cards only one seat can hold go there; cards two seats can hold
+    go next, in random order, each to one of the two in proportion to the room left; the
+    rest fill up at random. `ok` is False when the reads leave no way to deal."""
 
-    Cards some seat cannot hold go first (those with the fewest seats first), each to an
-    allowed seat with room, chosen in proportion to the room left; the rest fill up."""
-    room = list(counts)
-    room[me] = 0
-    out = list(hands)
-    for s in range(4):
-        if s != me:
-            out[s] = 0
-    limited: list[tuple[int, float, int, list[int]]] = []
-    free: list[int] = []
-    for key in unseen:
-        bit = 1 << key
-        seats = [s for s in range(4) if s != me and not forbid[s] & bit]
-        if len(seats) == 3:
-            free.append(key)
-        elif not seats:
-            return None
-        else:
-            limited.append((len(seats), rng.random(), key, seats))
-    limited.sort()
-    for _, _, key, seats in limited:
-        open_seats = [s for s in seats if room[s]]
-        if not open_seats:
-            return None
-        if len(open_seats) == 1:
-            pick = open_seats[0]
-        else:
-            x = rng.randrange(sum(room[s] for s in open_seats))
-            for pick in open_seats:
-                x -= room[pick]
-                if x < 0:
-                    break
-        room[pick] -= 1
-        out[pick] |= 1 << key
-    rng.shuffle(free)
-    start = 0
-    for s in range(4):
-        if room[s]:
-            for key in free[start : start + room[s]]:
-                out[s] |= 1 << key
-            start += room[s]
-    return out
+    def __init__(
+        self, unseen: list[int], counts: list[int], hands: list[int], me: int, forbid: list[int]
+    ) -> None:
+        self.me = me
+        self.base = list(hands)
+        self.room = list(counts)
+        self.room[me] = 0
+        self.pairs: list[tuple[int, int, int]] = []
+        self.free: list[int] = []
+        self.ok = True
+        for s in range(4):
+            if s != me:
+                self.base[s] = 0
+        for key in unseen:
+            bit = 1 << key
+            seats = [s for s in range(4) if s != me and not forbid[s] & bit]
+            if len(seats) == 3:
+                self.free.append(key)
+            elif len(seats) == 2:
+                self.pairs.append((bit, seats[0], seats[1]))
+            elif seats:
+                self.base[seats[0]] |= bit
+                self.room[seats[0]] -= 1
+            else:
+                self.ok = False
+        if any(r < 0 for r in self.room):
+            self.ok = False
+
+    def deal(self, rng: random.Random) -> list[int] | None:
+        """One deal of the unseen cards, or None on a dead end."""
+        out = list(self.base)
+        room = list(self.room)
+        pairs = self.pairs
+        if pairs:
+            pairs = pairs[:]
+            rng.shuffle(pairs)
+            for bit, a, b in pairs:
+                ra, rb = room[a], room[b]
+                if not ra and not rb:
+                    return None
+                pick = a if rng.randrange(ra + rb) < ra else b
+                room[pick] -= 1
+                out[pick] |= bit
+        free = self.free[:]
+        rng.shuffle(free)
+        start = 0
+        for s in range(4):
+            if room[s]:
+                for key in free[start : start + room[s]]:
+                    out[s] |= 1 << key
+                start += room[s]
+        return out
 
 
 class StrongPolicy:
@@ -357,7 +389,7 @@ class StrongPolicy:
     def __init__(
         self,
         rng: random.Random,
-        rollouts: int = 240,
+        rollouts: int = 480,
         max_candidates: int = 10,
         win_bonus: float = 8.0,
         budget_ms: float = 60.0,
@@ -377,6 +409,11 @@ class StrongPolicy:
         seat = view.seat
         assert seat is not None
         self.reads.update(view, seat)
+        action = self._decide(view, seat)
+        self.reads.acted(view, action)
+        return action
+
+    def _decide(self, view: BigTwoView, seat: int) -> Action:
         legal = view.legal
         if len(legal) == 1:
             return legal[0]
@@ -397,7 +434,8 @@ class StrongPolicy:
             for who, table, answer in self.reads.checks
             if view.cards_left[who]
         ]
-        reading = any(forbid)
+        dealer = _Dealer(unseen, counts, hands, seat, forbid) if any(forbid) else None
+        reading = dealer is not None and dealer.ok
         samples = max(_MIN_SAMPLES, self.rollouts // len(candidates))
         totals = [0.0] * len(candidates)
         table = view.table
@@ -408,8 +446,8 @@ class StrongPolicy:
             if done >= _MIN_SAMPLES and time.perf_counter() > deadline:
                 break  # a busy machine: decide on the samples so far
             dealt = None
-            if reading:
-                dealt = _deal_reading(self.rng, unseen, counts, hands, seat, forbid)
+            if reading and dealer is not None:
+                dealt = dealer.deal(self.rng)
                 if dealt is None:
                     dead_ends += 1
                     if dead_ends >= 4:
@@ -422,8 +460,8 @@ class StrongPolicy:
                     if not wrong:
                         break
                     again = (
-                        _deal_reading(self.rng, unseen, counts, hands, seat, forbid)
-                        if reading
+                        dealer.deal(self.rng)
+                        if reading and dealer is not None
                         else deal_unseen(self.rng, unseen, counts, hands, seat)
                     )
                     if again is None:
