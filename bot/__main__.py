@@ -7,9 +7,9 @@ import sys
 
 def main() -> int:
     """Run the Discord bot with settings from the environment and .env."""
-    from bot.discord.app import run
+    from bot.discord.app import SHUTDOWN_LIMIT, run
 
-    return run()
+    return run(shutdown_limit=SHUTDOWN_LIMIT)
 
 
 if __name__ == "__main__":

@@ -10,7 +10,10 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import os
 import sys
+import threading
+import time
 
 import aiohttp
 import discord
@@ -66,25 +69,54 @@ def setup_logging(settings: Settings) -> None:
     logging.getLogger("discord").setLevel(max(logging.INFO, root.level))
 
 
-async def serve(settings: Settings) -> None:
-    """Log in and run the bot until it is closed (raises `discord.LoginFailure` on a bad token)."""
+SHUTDOWN_LIMIT = 20.0
+"""Seconds the process may spend shutting down once it was told to stop (Ctrl+C)."""
+
+
+def exit_after(seconds: float) -> None:
+    """Make sure the process ends within `seconds`: a daemon thread exits it then if it is
+    still shutting down. Safe because every accepted action is already committed; a wait
+    in a library's shutdown (a websocket close handshake, a worker pool's threads) must
+    not keep a stopped bot alive."""
+
+    def watchdog() -> None:
+        time.sleep(seconds)
+        sys.stderr.write(
+            f"deucebot: shutdown took over {seconds:.0f} s; exiting now "
+            "(every accepted action was already saved)\n"
+        )
+        sys.stderr.flush()
+        os._exit(1)
+
+    threading.Thread(target=watchdog, name="exit-after", daemon=True).start()
+
+
+async def serve(settings: Settings, shutdown_limit: float | None = None) -> None:
+    """Log in and run the bot until it is closed (raises `discord.LoginFailure` on a bad
+    token). With `shutdown_limit`, the process ends at most that many seconds after the
+    bot was told to stop (`python -m bot`; not for a caller that goes on running)."""
     from bot.discord.client import create_bot
 
     point_at(settings)
     bot = create_bot(settings)
     async with bot:
-        await bot.start(settings.discord_token or "")
+        try:
+            await bot.start(settings.discord_token or "")
+        finally:
+            if shutdown_limit is not None:
+                exit_after(shutdown_limit)
 
 
-def run(settings: Settings | None = None) -> int:
-    """Run the bot from the settings; returns the process exit code."""
+def run(settings: Settings | None = None, shutdown_limit: float | None = None) -> int:
+    """Run the bot from the settings; returns the process exit code. `shutdown_limit`: see
+    `serve` (the process entry point passes `SHUTDOWN_LIMIT`)."""
     settings = settings or load_settings()
     if not settings.discord_token or not settings.discord_token.strip():
         print(NO_TOKEN, file=sys.stderr)
         return 2
     setup_logging(settings)
     try:
-        asyncio.run(serve(settings))
+        asyncio.run(serve(settings, shutdown_limit))
     except discord.LoginFailure:
         print(BAD_TOKEN, file=sys.stderr)
         return 2

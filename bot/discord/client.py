@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -113,16 +114,23 @@ class Deucebot(commands.Bot):
 
     async def close(self) -> None:
         """Stop the front's tasks and close the storage before the connection."""
+        if self.is_closed():
+            return
+        started = time.perf_counter()
+        log.info("shutting down")
         if self.front is not None:
             await self.front.close()
         if self.tables is not None:
             await self.tables.close()
+            log.info("tables and AI workers stopped (%.1f s)", time.perf_counter() - started)
             # Let cancelled AI turns and timers unwind while the database is still open.
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(self.tables.idle(), 5)
         if self.storage is not None:
             await self.storage.close()
+            log.info("database closed (%.1f s)", time.perf_counter() - started)
         await super().close()
+        log.info("disconnected (%.1f s)", time.perf_counter() - started)
 
     def language(self, interaction: discord.Interaction) -> str:
         """The language to answer `interaction` in: the user's locale, else the guild's, else

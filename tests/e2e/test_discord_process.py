@@ -127,7 +127,7 @@ async def test_a_new_process_on_the_same_database_goes_on_with_the_old_board_but
         await _take_turn(standin, ana)
     finally:
         second.proc.send_signal(signal.SIGINT)
-        await second.wait(15)
+        await second.wait(30)  # it stops itself within SHUTDOWN_LIMIT (20 s) at worst
     text = second.err()
     assert "Traceback" not in text and " ERROR " not in text, text[-3000:]
     assert "standin-token" not in text + first.err()

@@ -77,3 +77,25 @@ def test_an_unreachable_discord_gives_one_line(
         DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL("wss://gateway.discord.gg/")
     err = capsys.readouterr().err
     assert "cannot reach Discord" in err and "Traceback" not in err
+
+
+def test_a_shutdown_that_hangs_still_ends_the_process() -> None:
+    import subprocess
+    import sys
+    import time
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[3]
+    hang = "from bot.discord.app import exit_after; exit_after(0.5); import time; time.sleep(60)"
+    started = time.monotonic()
+    done = subprocess.run(
+        [sys.executable, "-c", hang],
+        capture_output=True,
+        text=True,
+        cwd=root,
+        env={"PYTHONPATH": str(root), "PATH": ""},
+        timeout=30,
+    )
+    assert done.returncode == 1
+    assert time.monotonic() - started < 20
+    assert "every accepted action was already saved" in done.stderr
