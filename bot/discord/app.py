@@ -9,11 +9,14 @@ stand-in of the end-to-end tests), and runs the bot until it is stopped.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import os
+import signal
 import sys
 import threading
 import time
+from typing import Any
 
 import aiohttp
 import discord
@@ -91,20 +94,44 @@ def exit_after(seconds: float) -> None:
     threading.Thread(target=watchdog, name="exit-after", daemon=True).start()
 
 
+def stop_on_signals(task: asyncio.Task[Any], limit: float) -> None:
+    """SIGINT (Ctrl+C) and SIGTERM (systemd, docker stop) stop the bot gracefully: `task`
+    is cancelled, so the bot closes its tables, database and connection, and the process
+    ends within `limit` seconds whatever happens (`exit_after`). Installed on the loop,
+    so it works even where the process was started with SIGINT ignored (a background
+    job); a second signal exits at once."""
+    loop = asyncio.get_running_loop()
+    stopping = False
+
+    def stop(name: str) -> None:
+        nonlocal stopping
+        if stopping:
+            sys.stderr.write(f"deucebot: second {name}: exiting now\n")
+            os._exit(1)
+        stopping = True
+        log.info("%s received: shutting down", name)
+        exit_after(limit)
+        task.cancel()
+
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        with contextlib.suppress(NotImplementedError, RuntimeError):  # no such API on Windows
+            loop.add_signal_handler(sig, stop, sig.name)
+
+
 async def serve(settings: Settings, shutdown_limit: float | None = None) -> None:
     """Log in and run the bot until it is closed (raises `discord.LoginFailure` on a bad
-    token). With `shutdown_limit`, the process ends at most that many seconds after the
-    bot was told to stop (`python -m bot`; not for a caller that goes on running)."""
+    token). With `shutdown_limit` (the process entry point), SIGINT and SIGTERM stop it
+    and the process ends at most that many seconds later (`stop_on_signals`)."""
     from bot.discord.client import create_bot
 
     point_at(settings)
     bot = create_bot(settings)
+    if shutdown_limit is not None:
+        task = asyncio.current_task()
+        assert task is not None
+        stop_on_signals(task, shutdown_limit)
     async with bot:
-        try:
-            await bot.start(settings.discord_token or "")
-        finally:
-            if shutdown_limit is not None:
-                exit_after(shutdown_limit)
+        await bot.start(settings.discord_token or "")
 
 
 def run(settings: Settings | None = None, shutdown_limit: float | None = None) -> int:
@@ -135,4 +162,6 @@ def run(settings: Settings | None = None, shutdown_limit: float | None = None) -
         return 1
     except KeyboardInterrupt:
         return 130
+    except asyncio.CancelledError:  # stopped by SIGINT or SIGTERM (`stop_on_signals`)
+        return 0
     return 0

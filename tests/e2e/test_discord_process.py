@@ -126,10 +126,12 @@ async def test_a_new_process_on_the_same_database_goes_on_with_the_old_board_but
         # And the game goes on: Ana plays her next turn from a restored hand.
         await _take_turn(standin, ana)
     finally:
-        second.proc.send_signal(signal.SIGINT)
-        await second.wait(30)  # it stops itself within SHUTDOWN_LIMIT (20 s) at worst
+        # SIGTERM, as systemd or `docker stop` send it: a graceful stop.
+        second.proc.send_signal(signal.SIGTERM)
+        assert await second.wait(30) == 0  # it ends itself within 20 s at worst
     text = second.err()
     assert "Traceback" not in text and " ERROR " not in text, text[-3000:]
+    assert "SIGTERM received: shutting down" in text and "database closed" in text
     assert "standin-token" not in text + first.err()
 
 
