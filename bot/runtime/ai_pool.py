@@ -73,11 +73,28 @@ _policies: dict[tuple[Any, int, str], tuple[int, Policy[Any, Any]]] = {}
 
 
 def _exit_with_parent(parent: int, every: float = 0.5) -> None:
-    """Exit as soon as the parent process is gone (killed without shutting us down): an
-    orphaned worker would otherwise wait forever and keep the parent's stdout open."""
-    while os.getppid() == parent:
-        time.sleep(every)
+    """Exit as soon as the pool's owner `parent` is gone (killed without shutting us down):
+    an orphaned worker would otherwise wait forever and keep the owner's stdout open.
+    A worker the owner started itself ("spawn") watches its own parent id change; one
+    started by a fork server, or one whose owner died before it got here, checks that
+    the owner's process still exists."""
+    if os.getppid() == parent:
+        while os.getppid() == parent:
+            time.sleep(every)
+    else:
+        while _exists(parent):
+            time.sleep(every)
     os._exit(0)
+
+
+def _exists(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # someone else's process now holds the number
+        return False
+    return True
 
 
 WORKER_NICENESS = 10
