@@ -1,7 +1,10 @@
 """AI players for French draw poker. Every policy decides from a `DrawView` only.
 
-- `random`: a random legal action (amounts between the minimum and all-in),
-  buys back one cave unit when broke.
+- `random`: a random legal action (amounts between the minimum and all-in).
+
+Broke, every policy buys back one cave unit, except in a match with no deal limit once
+it has bought `AI_CAVES` caves in all: then it sits out, so a table of AI players alone
+(or of people who all went away) still comes to an end.
 - `calling`: always checks or calls (comes in at the entry price when the
   blind may not just be matched), opens a jackpot whenever it can, stands
   pat with a pair or better, else keeps its two best cards and draws three.
@@ -10,7 +13,7 @@
   bluff); bets, calls, raises and opens by its winning chances, estimated by
   a quick Monte Carlo over the cards it cannot see where each opponent's
   hand is shaped by how many cards that opponent drew (public), and by the
-  pot odds; takes the surblind short-handed; buys back one unit when broke.
+  pot odds; takes the surblind short-handed.
 """
 
 from __future__ import annotations
@@ -33,6 +36,7 @@ from engines.draw.actions import (
     Open,
     Raise,
     Rebuy,
+    SitOut,
     Surblind,
 )
 from engines.draw.view import DrawView
@@ -68,11 +72,24 @@ class RandomPolicy:
     def decide(self, view: DrawView) -> DrawAction:
         """A random legal action; a random amount for bets; one cave unit when broke."""
         if view.phase == "rebuy":
-            return Rebuy(1)
+            return rebuy_or_sit_out(view)
         action = self.rng.choice(view.legal)
         if isinstance(action, (Open, Bet, Raise)) and view.max_to > view.min_raise_to:
             return _with_amount(action, self.rng.randint(view.min_raise_to, view.max_to))
         return action
+
+
+AI_CAVES = 5
+"""Caves (buy-in included) an AI buys at most in a match with no deal limit."""
+
+
+def rebuy_or_sit_out(view: DrawView) -> DrawAction:
+    """Broke: one cave unit, or sit out in a match with no deal limit once `AI_CAVES`
+    caves are spent."""
+    seat = view.seat if view.seat is not None else 0
+    if view.deal_limit is None and view.bought[seat] >= AI_CAVES * view.cave_unit:
+        return SitOut()
+    return Rebuy(1)
 
 
 def keep_for_pat(hand: Sequence[Card]) -> bool:
@@ -100,7 +117,7 @@ class CallingPolicy:
     def decide(self, view: DrawView) -> DrawAction:
         """See the module docstring."""
         if view.phase == "rebuy":
-            return Rebuy(1)
+            return rebuy_or_sit_out(view)
         if view.phase == "surblind":
             return NoSurblind()
         if view.phase == "draw":
@@ -275,7 +292,7 @@ class StrongPolicy:
             self.deal = view.deal
             self.bluffing = False
         if view.phase == "rebuy":
-            return Rebuy(1)
+            return rebuy_or_sit_out(view)
         if view.phase == "surblind":
             players = sum(view.in_deal)
             deep = view.stacks[view.seat or 0] >= 40 * view.blind_unit

@@ -764,6 +764,7 @@ class DrawState:
             to_call=to_call,
             min_raise_to=min_to,
             max_to=max_to,
+            deal_limit=self.config.deals,
         )
 
     # ------------------------------------------------------------- snapshots

@@ -56,3 +56,5 @@ class DrawView:
     to_call: int
     min_raise_to: int
     max_to: int
+    deal_limit: int | None = None
+    """Deals in the match (None: no limit, it ends when fewer than two players have chips)."""

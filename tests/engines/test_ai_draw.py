@@ -8,6 +8,7 @@ import pytest
 
 from bot.simulate import simulate
 from engines.ai.draw import (
+    AI_CAVES,
     CallingPolicy,
     RandomPolicy,
     StrongPolicy,
@@ -17,7 +18,7 @@ from engines.ai.draw import (
 )
 from engines.cards import parse_cards
 from engines.draw import SPEC, DrawConfig, DrawState
-from engines.draw.actions import STAND, Draw, Open, Rebuy
+from engines.draw.actions import STAND, Draw, Open, Rebuy, SitOut
 from engines.draw.hands import sort_hand
 
 
@@ -49,6 +50,39 @@ def test_ai_players_buy_back_one_cave_unit() -> None:
         StrongPolicy(random.Random(1)),
     ):
         assert policy.decide(broke) == Rebuy(1)
+
+
+def _broke_view(deals: int | None, caves_bought: int):  # type: ignore[no-untyped-def]
+    state = DrawState(DrawConfig(seats=2, deals=deals), random.Random(0))
+    view = state.view(0)
+    fields = {f: getattr(view, f) for f in view.__dataclass_fields__}
+    bought = (caves_bought * view.cave_unit, view.bought[1])
+    return view.__class__(**{**fields, "phase": "rebuy", "bought": bought})
+
+
+@pytest.mark.parametrize("name", ["random", "calling", "strong"])
+def test_without_a_deal_limit_ai_players_stop_buying_after_some_caves(name: str) -> None:
+    policy = SPEC.make_policy(name, random.Random(1))
+    assert policy.decide(_broke_view(None, AI_CAVES - 1)) == Rebuy(1)
+    assert policy.decide(_broke_view(None, AI_CAVES)) == SitOut()
+    # With a deal limit the match ends anyway: they buy back as often as they need.
+    assert policy.decide(_broke_view(30, AI_CAVES + 3)) == Rebuy(1)
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_a_match_of_ai_players_alone_with_no_deal_limit_ends(seed: int) -> None:
+    rng = random.Random(seed)
+    policies = [
+        SPEC.make_policy(rng.choice(["random", "calling"]), random.Random(s)) for s in range(3)
+    ]
+    state = DrawState(DrawConfig(seats=3, deals=None, cave_unit=40), random.Random(seed))
+    for _ in range(500_000):
+        if state.finished:
+            break
+        seat = state.to_act
+        assert seat is not None
+        state.apply(seat, policies[seat].decide(state.view(seat)))
+    assert state.finished
 
 
 @pytest.mark.parametrize(
