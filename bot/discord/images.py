@@ -92,14 +92,23 @@ _EXACT = (TABLE_GREEN, WHITE, RED, BLACK, BACK_BLUE, OUTLINE, BACK_LINE)
 """The colours cards are drawn with: kept exact in the palette (index 0 is the table)."""
 
 
+def _row_size(count: int) -> tuple[int, int]:
+    """Width and height of a row of `count` cards (at least one card's room)."""
+    count = max(1, count)
+    return MARGIN * 2 + count * CARD_W + (count - 1) * GAP, CARD_H + MARGIN * 2
+
+
+def _card_x(index: int) -> int:
+    """Left edge of the `index`-th card of a row."""
+    return MARGIN + index * (CARD_W + GAP)
+
+
 def draw_cards(cards: Sequence[Card | None]) -> Image.Image:
     """A row of cards drawn in full colour on a green table (the slow way: `render_cards`
     is the same picture from cached tiles). An empty row shows the table."""
-    count = max(1, len(cards))
-    width = MARGIN * 2 + count * CARD_W + (count - 1) * GAP
-    canvas = Image.new("RGBA", (width, CARD_H + MARGIN * 2), TABLE_GREEN)
+    canvas = Image.new("RGBA", _row_size(len(cards)), TABLE_GREEN)
     for i, card in enumerate(cards):
-        _draw_card(canvas, card, MARGIN + i * (CARD_W + GAP), MARGIN)
+        _draw_card(canvas, card, _card_x(i), MARGIN)
     return canvas
 
 
@@ -116,6 +125,11 @@ def _palette() -> Image.Image:
     return image
 
 
+@lru_cache(maxsize=1)
+def _palette_values() -> list[int]:
+    return _palette().getpalette() or []
+
+
 @lru_cache(maxsize=53)
 def _tile(code: int | None) -> Image.Image:
     """One card (or the back), drawn once and mapped to the palette."""
@@ -124,31 +138,35 @@ def _tile(code: int | None) -> Image.Image:
     return canvas.convert("RGB").quantize(palette=_palette(), dither=Image.Dither.NONE)
 
 
+def _codes(cards: Sequence[Card | None]) -> tuple[int | None, ...]:
+    return tuple(None if c is None else c.code for c in cards)
+
+
+def _row(codes: Sequence[int | None]) -> Image.Image:
+    """The row of the cards with these codes (None: a back), pasted from the tiles."""
+    canvas = Image.new("P", _row_size(len(codes)), 0)
+    canvas.putpalette(_palette_values())
+    for i, code in enumerate(codes):
+        canvas.paste(_tile(code), (_card_x(i), MARGIN))
+    return canvas
+
+
 def render_cards(cards: Sequence[Card | None]) -> Image.Image:
     """A row of cards on a green table (a palette image); `None` draws a card back. An
     empty row shows the table."""
-    count = max(1, len(cards))
-    width = MARGIN * 2 + count * CARD_W + (count - 1) * GAP
-    canvas = Image.new("P", (width, CARD_H + MARGIN * 2), 0)
-    canvas.putpalette(_palette().getpalette() or [])
-    for i, card in enumerate(cards):
-        canvas.paste(
-            _tile(None if card is None else card.code), (MARGIN + i * (CARD_W + GAP), MARGIN)
-        )
-    return canvas
+    return _row(_codes(cards))
 
 
 @lru_cache(maxsize=2048)
 def _png(codes: tuple[int | None, ...]) -> bytes:
-    cards = [None if c is None else Card.from_code(c) for c in codes]
     buffer = io.BytesIO()
-    render_cards(cards).save(buffer, format="PNG", compress_level=1)
+    _row(codes).save(buffer, format="PNG", compress_level=1)
     return buffer.getvalue()
 
 
 def cards_png(cards: Sequence[Card | None]) -> bytes:
     """PNG bytes of a row of cards (cached by the exact cards and order)."""
-    return _png(tuple(None if c is None else c.code for c in cards))
+    return _png(_codes(cards))
 
 
 def warm() -> None:
