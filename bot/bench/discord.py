@@ -275,22 +275,11 @@ async def _run(
     await fake.stop()
     if fake.errors or "Traceback" in log:
         raise RuntimeError("the bot misbehaved:\n" + "\n".join(fake.errors[:10]) + log[-3000:])
-    timed = [
-        (fake.sent_at[iid], (response.at - fake.sent_at[iid]) * 1000)
-        for iid, response in fake.responses.items()
-        if iid in fake.sent_at
-    ]
-    ours = [ms for _, ms in timed]
     # Once every table has started: play alone, without the opening burst of commands.
-    steady = [ms for at, ms in timed if at > max(seated, default=0.0)]
     started_all = max(seated, default=0.0)
-    inside_at = [
-        (fake.sent_at[iid], (answered[iid] - fake.sent_at[iid]) * 1000)
-        for iid in fake.responses
-        if iid in answered and iid in fake.sent_at
-    ]
-    inside = [ms for _, ms in inside_at]
-    inside_steady = [ms for at, ms in inside_at if at > started_all]
+    received = {iid: response.at for iid, response in fake.responses.items()}
+    ours, steady = _latencies(fake.sent_at, received, started_all)
+    inside, inside_steady = _latencies(fake.sent_at, answered, started_all)
     acts = [a * 1000 for a in action_times]
     total_deals = tables * deals
     return {
@@ -317,6 +306,15 @@ async def _run(
         "bot_calls_per_deal": calls["bot"] / total_deals,
         "answer_calls_per_deal": calls["answers"] / total_deals,
     }
+
+
+def _latencies(
+    sent: dict[int, float], done: dict[int, float], after: float
+) -> tuple[list[float], list[float]]:
+    """Milliseconds from `sent` to `done` per interaction: all of them, and those sent
+    after `after`."""
+    pairs = [(sent[iid], (at - sent[iid]) * 1000) for iid, at in done.items() if iid in sent]
+    return [ms for _, ms in pairs], [ms for start, ms in pairs if start > after]
 
 
 async def _changed(moved: Any, channel: int, timeout: float) -> None:
