@@ -31,9 +31,9 @@ from engines.cards import Card
 if TYPE_CHECKING:
     from bot.runtime import Table
 
-"""Games whose moves are "play <cards>" or "pass": a card menu and Play/Pass buttons. Every
-other game gets one button per legal action (and `/act` for amounts)."""
 MAX_ACTION_BUTTONS = 20
+"""Games not played with a card menu (`GameRenderer.plays_cards`) get one button per legal
+action, at most this many (and `/act` for amounts)."""
 BOARD_COLOUR = discord.Colour.from_rgb(21, 94, 56)
 HAND_COLOUR = discord.Colour.from_rgb(40, 70, 150)
 

@@ -22,11 +22,6 @@ if TYPE_CHECKING:
 PERIODS = ("all", "week", "month")
 
 
-def scoring(game: str) -> str:
-    """How a game is ranked: Big Two by penalties, the poker games by chips."""
-    return get_game(game).scoring
-
-
 def _row(row: Any, lang: str) -> str:
     if hasattr(row, "average_penalty"):
         return t(
@@ -90,7 +85,7 @@ class Info(commands.Cog):
             self.bot.storage.leaderboard(
                 guild=str(interaction.guild_id),
                 game=game.value,
-                scoring=scoring(game.value),
+                scoring=get_game(game.value).scoring,
                 period=span,
                 now=time.time(),
             ),
@@ -137,7 +132,7 @@ class Info(commands.Cog):
                 self.bot.storage.leaderboard(
                     guild=str(interaction.guild_id),
                     game=game,
-                    scoring=scoring(game),
+                    scoring=get_game(game).scoring,
                     period="all",
                     now=time.time(),
                     min_deals=0,
