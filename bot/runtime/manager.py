@@ -180,6 +180,7 @@ class TableManager:
             self.tables[record.place] = table
             restored.append(table)
         for table in restored:
+            await table._settle_timer()  # also arms a human turn stored without a deadline
             await table._deliver([])
             table._after_change()
         return restored

@@ -1,0 +1,37 @@
+"""Tables that never hang and resist misuse, end to end through the Discord stand-in."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+from tests.e2e.conftest import bot_running
+from tests.e2e.standin import FakeDiscord
+
+
+async def test_joining_an_ai_seat_while_it_thinks_arms_the_turn_timer(
+    standin: FakeDiscord, tmp_path: Path
+) -> None:
+    # The issue's repro: AI delay 0.7 s, a short turn timer, a member joins while the AI
+    # seat to act is "thinking", then does nothing. The table must time them out.
+    ana = standin.owner
+    bo = standin.add_user("Bo")
+    async with bot_running(standin, tmp_path / "db.sqlite3", ai_delay=0.7) as bot:
+        await standin.command(ana, "table create", game="bigtwo", turn_seconds=1)
+        await standin.command(ana, "table start")
+        table = bot.tables.find(str(standin.channel_id))
+        assert table is not None and table.match is not None
+        async with asyncio.timeout(10):
+            while table.to_act != 1:  # seat 1 is the first seat without a human
+                await asyncio.sleep(0.01)
+        assert table.seats[1].ai_plays
+        joined = await standin.command(bo, "table join")
+        assert joined.ephemeral and table.seat_of(str(bo.id)) == 1
+        assert table.to_act == 1, "the AI played before the join arrived"
+        turn = table.turn
+        assert table.deadline is not None and table.deadline_turn == turn
+        async with asyncio.timeout(5):
+            while table.turn == turn:
+                await asyncio.sleep(0.05)
+        actions = await bot.storage.actions(table.match.id)
+        assert [(a.seat, a.actor) for a in actions if a.seq == turn] == [(1, "timeout")]
