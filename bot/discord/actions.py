@@ -18,6 +18,7 @@ from bot.discord.replies import in_time, reply_error, say
 from bot.i18n import t
 from bot.render import get_renderer
 from bot.runtime import errors
+from bot.runtime.errors import TableError
 from engines.base import IllegalAction
 
 if TYPE_CHECKING:
@@ -27,11 +28,25 @@ if TYPE_CHECKING:
 HINT_SECONDS = 2.0
 
 
-def table_by_id(bot: Deucebot, table_id: int) -> Table | None:
-    """The live table with this id (None once it was stopped or is unknown)."""
+def wrong_channel() -> TableError:
+    """Refusal for a control of a table used from another channel or server."""
+    return TableError(
+        "that control belongs to a table in another channel; use this channel's board",
+        code="discord.wrong_channel",
+    )
+
+
+def table_by_id(bot: Deucebot, table_id: int, interaction: discord.Interaction) -> Table | None:
+    """The live table with this id (None once it was stopped or is unknown). A table answers
+    only interactions from its own place (server and channel): a custom id copied into
+    another channel or server is refused with `wrong_channel`, and nothing is done."""
     for table in bot.tables.tables.values():
         if table.id == table_id and table.status != "stopped":
             found: Table = table
+            if found.place != str(interaction.channel_id) or found.guild != str(
+                interaction.guild_id
+            ):
+                raise wrong_channel()
             return found
     return None
 
@@ -65,7 +80,7 @@ async def show_hand(
     update of the ephemeral hand the click came from."""
     lang = bot.language(interaction)
     try:
-        table = table_by_id(bot, table_id)
+        table = table_by_id(bot, table_id, interaction)
         if table is None:
             await say(interaction, "⛔ " + t("discord.stale_table", lang))
             return
@@ -144,7 +159,7 @@ async def act_from_hand(
     """Act for the clicker's seat from a button; redraw the ephemeral hand after it."""
     lang = bot.language(interaction)
     try:
-        table = table_by_id(bot, table_id)
+        table = table_by_id(bot, table_id, interaction)
         if table is None:
             await say(interaction, "⛔ " + t("discord.stale_table", lang))
             return

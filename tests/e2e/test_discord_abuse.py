@@ -5,7 +5,8 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
-from tests.e2e.conftest import bot_running
+from tests.e2e.conftest import bot_running, settle
+from tests.e2e.helpers import board, mentioned, open_hand
 from tests.e2e.standin import FakeDiscord
 
 
@@ -35,3 +36,46 @@ async def test_joining_an_ai_seat_while_it_thinks_arms_the_turn_timer(
                 await asyncio.sleep(0.05)
         actions = await bot.storage.actions(table.match.id)
         assert [(a.seat, a.actor) for a in actions if a.seq == turn] == [(1, "timeout")]
+
+
+async def test_a_table_answers_only_controls_used_in_its_own_channel(
+    standin: FakeDiscord, tmp_path: Path
+) -> None:
+    ana = standin.owner
+    bo = standin.add_user("Bo", locale="fr")
+    other = standin.snowflake()
+    standin.channel_ids.append(other)  # a second channel of the same server
+    foreign = standin.add_foreign_channel()  # a channel of another server
+    async with bot_running(standin, tmp_path / "db.sqlite3") as bot:
+        await standin.command(ana, "table create", game="bigtwo", deals=1)
+        await standin.command(bo, "table join")
+        await standin.command(ana, "table start")
+        await settle(bot)
+        table = bot.tables.find(str(standin.channel_id))
+        assert table is not None
+        users = {ana.id: ana, bo.id: bo}
+        who = users[
+            await standin.wait_for(lambda: mentioned(standin) in users and mentioned(standin))
+        ]
+        hand, shared = await open_hand(standin, who), board(standin)
+        turn, logged = table.turn, len(await bot.storage.actions(table.match.id))
+        for channel in (other, foreign):
+            for control in ("db:pass:", "db:hand:", "db:sort:"):
+                answer = await standin.click_copy(
+                    who,
+                    hand if control != "db:hand:" else shared,
+                    control,
+                    channel_id=channel,
+                )
+                shown = answer.final()
+                assert shown is not None and shown.ephemeral, control
+                assert shown.content.startswith("⛔"), shown.content
+                assert not shown.embeds and not shown.components and not shown.attachments
+        assert shown is not None  # the last refusal speaks the clicker's language
+        assert ("autre salon" if who is bo else "another channel") in shown.content
+        await settle(bot)
+        assert table.turn == turn
+        assert len(await bot.storage.actions(table.match.id)) == logged
+        # The same controls still work in the table's own channel.
+        again = (await standin.click(who, shared, "db:hand:")).final()
+        assert again is not None and again.ephemeral and again.component("db:pass:")
