@@ -26,6 +26,10 @@ class Settings(BaseSettings):
     """Discord: least seconds between two edits of a board (bursts are coalesced)."""
     ai_processes: int = Field(default=1, ge=0, validation_alias="DEUCEBOT_AI_PROCESSES")
     """Worker processes for AI decisions (0: threads in the bot process)."""
+    max_tables_per_server: int = Field(
+        default=20, ge=0, validation_alias="DEUCEBOT_MAX_TABLES_PER_SERVER"
+    )
+    """Live (not stopped) tables one Discord server may have at once; 0: no cap."""
 
 
 def load_settings(**overrides: object) -> Settings:

@@ -92,6 +92,7 @@ class Deucebot(commands.Bot):
                 ai_delay=self.settings.ai_delay,
                 latency_sink=self.latency_sink,
                 ai_processes=self.settings.ai_processes,
+                max_tables_per_guild=self.settings.max_tables_per_server,
             ),
         )
         self.add_dynamic_items(*DYNAMIC_ITEMS)

@@ -108,6 +108,9 @@ class RuntimeConfig:
     play at full speed."""
     latency_sink: Callable[[float], None] | None = None
     """Called with seconds from engine accept to front hand-off, for every action (bench)."""
+    max_tables_per_guild: int = 0
+    """Live (not stopped) tables one guild may have at once (`TableManager.create` refuses
+    more with `too_many_tables`); 0: no cap."""
     ai_processes: int = 0
     """AI worker processes (`bot.runtime.ai_pool.AiPool`, owned by the manager); 0: decide
     in this process (a thread or inline, per `ai_in_thread`). Processes keep pure-Python AI

@@ -79,3 +79,27 @@ async def test_a_table_answers_only_controls_used_in_its_own_channel(
         # The same controls still work in the table's own channel.
         again = (await standin.click(who, shared, "db:hand:")).final()
         assert again is not None and again.ephemeral and again.component("db:pass:")
+
+
+async def test_a_server_at_its_table_cap_gets_a_clear_refusal(
+    standin: FakeDiscord, tmp_path: Path
+) -> None:
+    ana = standin.owner
+    bo = standin.add_user("Bo", locale="uk")
+    second = standin.snowflake()
+    standin.channel_ids.append(second)
+    db = tmp_path / "db.sqlite3"
+    async with bot_running(standin, db, DEUCEBOT_MAX_TABLES_PER_SERVER=1) as bot:
+        created = await standin.command(ana, "table create", game="bigtwo")
+        assert not created.ephemeral
+        refused = (
+            await standin.command(bo, "table create", game="duel", channel_id=second)
+        ).final()
+        assert refused is not None and refused.ephemeral
+        assert refused.content.startswith("⛔") and "/table stop" in refused.content
+        assert "1" in refused.content and "столів" in refused.content  # Bo's language
+        assert bot.tables.find(str(second)) is None
+        assert not standin.public_messages(second)
+        await standin.command(ana, "table stop")
+        again = await standin.command(bo, "table create", game="duel", channel_id=second)
+        assert not again.ephemeral and bot.tables.find(str(second)) is not None
