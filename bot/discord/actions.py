@@ -12,6 +12,7 @@ import random
 from typing import TYPE_CHECKING, Any
 
 import discord
+from discord import app_commands
 
 from bot.discord.board import hand_message
 from bot.discord.replies import in_time, reply_error, say
@@ -98,7 +99,7 @@ async def show_hand(
             await _edit_hand(interaction, message)
         else:
             await _send_hand(interaction, message)
-    except (IllegalAction, discord.HTTPException) as error:
+    except (IllegalAction, app_commands.CommandOnCooldown, discord.HTTPException) as error:
         await reply_error(bot, interaction, error)
 
 
@@ -132,6 +133,7 @@ async def _hint(
     """The AI's suggestion for the seat's turn, as a note and cards to preselect."""
     if table.to_act != seat:
         raise errors.not_your_turn(seat, table.to_act)
+    bot.cooldowns.hit("hint", interaction)  # /hint and the Hint button share one cooldown
     view = table.view(seat)
     spec = table.spec
     policy = spec.make_policy(spec.default_policy, random.Random())

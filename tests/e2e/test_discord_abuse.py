@@ -103,3 +103,54 @@ async def test_a_server_at_its_table_cap_gets_a_clear_refusal(
         await standin.command(ana, "table stop")
         again = await standin.command(bo, "table create", game="duel", channel_id=second)
         assert not again.ephemeral and bot.tables.find(str(second)) is not None
+
+
+async def test_costly_commands_have_a_per_member_cooldown(
+    standin: FakeDiscord, tmp_path: Path
+) -> None:
+    ana = standin.owner
+    bo = standin.add_user("Bo", locale="fr")
+    second = standin.snowflake()
+    standin.channel_ids.append(second)
+    db = tmp_path / "db.sqlite3"
+    async with bot_running(
+        standin, db, stats_cooldown=1.5, hint_cooldown=60, create_cooldown=60
+    ) as bot:
+        first = (await standin.command(ana, "stats")).final()
+        assert first is not None and first.embeds
+        again = (await standin.command(ana, "stats")).final()
+        assert again is not None and again.ephemeral and not again.embeds
+        assert again.content.startswith("⏳") and " s." in again.content
+        assert int(again.content.split()[-2]) in (1, 2)  # when to try again
+        # Per member: Bo is not slowed down by Ana, and /leaderboard has its own count.
+        bos = (await standin.command(bo, "stats")).final()
+        assert bos is not None and bos.embeds
+        board_answer = (await standin.command(ana, "leaderboard", game="bigtwo")).final()
+        assert board_answer is not None and board_answer.embeds
+        await asyncio.sleep(1.6)
+        later = (await standin.command(ana, "stats")).final()
+        assert later is not None and later.embeds
+        # /table create: a second table by the same member soon after is refused.
+        await standin.command(ana, "table create", game="bigtwo")
+        slow = (await standin.command(ana, "table create", game="duel", channel_id=second)).final()
+        assert slow is not None and slow.ephemeral and slow.content.startswith("⏳")
+        assert bot.tables.find(str(second)) is None
+        # Hints: /hint and the hand's Hint button share one cooldown, in the member's language.
+        await standin.command(bo, "table join")
+        await standin.command(ana, "table start")
+        await settle(bot)
+        table = bot.tables.find(str(standin.channel_id))
+        assert table is not None
+        users = {ana.id: ana, bo.id: bo}
+        who = users[
+            await standin.wait_for(lambda: mentioned(standin) in users and mentioned(standin))
+        ]
+        asked = await standin.command(who, "hint")
+        await standin.wait_for(lambda: asked.followups)  # deferred while the AI thinks
+        hinted = asked.final()
+        assert hinted is not None and "💡" in hinted.text()
+        hand = await open_hand(standin, who)
+        clicked = (await standin.click(who, hand, "db:hint:")).final()
+        assert clicked is not None and clicked.ephemeral and clicked.content.startswith("⏳")
+        assert ("réessayez" if who is bo else "try that again") in clicked.content
+        assert "💡" not in hand.text()
