@@ -239,12 +239,14 @@ def test_draw_surblind_entry_and_short_all_in_below_entry() -> None:
     assert r.min_raise_to() == 40
     move = r.act(2, AllIn())  # 30: short, below the entry price
     assert move.all_in and not move.full
-    # Matching the short all-in is not coming in; a raise goes at least a full 20 above it.
+    # Matching the short all-in is not coming in; the entry price stays 40 (not 30 + 20).
+    assert r.min_raise_to() == 40
     refused(r, 3, Call(), "no_limp")
-    refused(r, 3, Raise(40), "raise_below_min")
-    r.act(3, Raise(50))
+    refused(r, 3, Raise(39), "raise_below_min")
+    assert r.act(3, Raise(40)).full
     r.act(0, Fold())
-    r.act(1, Raise(80))  # surblind raises when the turn comes back: +30
+    refused(r, 1, Raise(59), "raise_below_min")
+    r.act(1, Raise(60))  # surblind raises when the turn comes back: a full 20
     assert r.to_act == 3
 
 
