@@ -140,10 +140,9 @@ def simulate(
     luck cancels out over the run. Samples are indexed by policy slot, not seat.
     """
     seats = len(policies)
-    if not spec.min_seats <= seats <= spec.max_seats:
-        raise ValueError(
-            f"{spec.name} takes {spec.min_seats}-{spec.max_seats} players, not {seats}"
-        )
+    refusal = spec.seats_refusal(seats)
+    if refusal:
+        raise ValueError(refusal)
     master = random.Random(seed)
     agents = [spec.make_policy(name, random.Random(master.getrandbits(64))) for name in policies]
     samples: list[dict[str, list[float]]] = [defaultdict(list) for _ in policies]
