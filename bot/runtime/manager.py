@@ -121,7 +121,9 @@ class TableManager:
         # out-of-range count gets the same message (GameSpec.seats_refusal).
         wanted = (settings or {}).get("seats")
         if wanted is None:
-            wanted = options.seats if isinstance(options, TableOptions) else (options or {}).get("seats")
+            wanted = (
+                options.seats if isinstance(options, TableOptions) else (options or {}).get("seats")
+            )
         if isinstance(wanted, int) and spec.seats_refusal(wanted):
             raise errors.bad_seats(spec.name, spec.seat_range, wanted)
         try:
