@@ -1,4 +1,4 @@
-"""The live state of a French draw poker match (RULES.md §3).
+"""The live state of a French draw poker match (rules: docs/draw.md).
 
 A match is a series of deals. Between deals, each seat at 0 chips is asked to
 buy back in ("rebuy N") or sit out. A deal is a blind deal or, when chips

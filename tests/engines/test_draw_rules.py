@@ -1,4 +1,4 @@
-"""French draw poker, RULES.md §3, one rule at a time on stacked decks.
+"""French draw poker (docs/draw.md), one rule at a time on stacked decks.
 
 Hands are given by their position after the dealer (1 = the first player after
 the dealer: the blind in a blind deal), so the tests do not depend on which

@@ -1,4 +1,4 @@
-"""Deuce Duel rules, one test per line of RULES.md §4 (and its rulings)."""
+"""Deuce Duel rules, one test per rule of docs/duel.md (and its rulings)."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
-"""One no-limit betting round (engines.poker.betting): RULES.md §2 betting lines, and the
-options draw poker (§3 blind entry) and the duel (§4) rely on."""
+"""One no-limit betting round (engines.poker.betting): docs/holdem.md "Betting" rules, and the
+options draw poker (docs/draw.md, the blind entry) and the duel (docs/duel.md) rely on."""
 
 from __future__ import annotations
 
