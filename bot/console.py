@@ -20,7 +20,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, TextIO
 
-from bot.i18n import explain, normalise_language, t
+from bot.i18n import explain, normalise_language, pretty_cards, t
 from bot.render import GameRenderer, get_renderer
 from bot.runtime import (
     MatchStarted,
@@ -272,7 +272,7 @@ class Console:
             if command == "hint":
                 policy = table.spec.make_policy(table.spec.default_policy, hint_rng)
                 suggestion = await asyncio.to_thread(policy.decide, view)
-                self.say("console.hint", action=str(suggestion))
+                self.say("console.hint", action=pretty_cards(str(suggestion)))
                 continue
             try:
                 action = self.renderer.parse_input(text, view)

@@ -9,11 +9,13 @@ so a missing translation is visible but never crashes a front.
 from __future__ import annotations
 
 import json
+import re
 from functools import cache
 from pathlib import Path
 from typing import Any
 
 from engines.base import IllegalAction
+from engines.cards import parse_card
 
 LANGUAGES = ("en", "fr", "uk")
 DEFAULT_LANGUAGE = "en"
@@ -51,12 +53,26 @@ def t(key: str, lang: str = DEFAULT_LANGUAGE, /, **params: Any) -> str:
         return template
 
 
+_CANONICAL_CARD = re.compile(r"\b[2-9TJQKA][DCHS]\b")
+
+
+def pretty_cards(text: str) -> str:
+    """`text` with every canonical card (``TS``, ``3D``) written as hands show it (``10♠``,
+    ``3♦``); engines speak canonical text, people read the pretty form."""
+    return _CANONICAL_CARD.sub(lambda match: parse_card(match.group()).pretty, text)
+
+
 def explain(error: Exception, lang: str = DEFAULT_LANGUAGE) -> str:
     """A refused action's message in `lang`: the catalog's `error.<code>` if there is one,
-    else the engine's own English message."""
+    else the engine's own English message. Cards are written as hands show them (10♠, not
+    TS), except in the `text` a person typed, which is quoted as typed."""
     if isinstance(error, IllegalAction):
         key = f"error.{error.code}"
         if key in catalog(lang) or key in catalog(DEFAULT_LANGUAGE):
-            return t(key, lang, **error.params)
-        return error.message
+            params = {
+                name: pretty_cards(value) if isinstance(value, str) and name != "text" else value
+                for name, value in error.params.items()
+            }
+            return t(key, lang, **params)
+        return pretty_cards(error.message)
     return str(error)

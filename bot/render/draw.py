@@ -43,6 +43,18 @@ def _name(names: Sequence[str], seat: int) -> str:
     return names[seat] if 0 <= seat < len(names) else f"#{seat + 1}"
 
 
+def _all_cards(words: Sequence[str]) -> bool:
+    """Whether every word is a position or a card (what a bare draw looks like)."""
+    for word in words:
+        if word.isdigit():
+            continue
+        try:
+            parse_card(word)
+        except CardParseError:
+            return False
+    return True
+
+
 def _requirement(name: str | None, lang: str) -> str:
     return t(f"draw.rank.{name}", lang) if name else ""
 
@@ -257,11 +269,12 @@ class DrawRenderer:
         words = text.strip().lower().split()
         if words in (["pat"], ["keep"]):
             return STAND
-        if view.phase == "draw" and words and words[0] != "stand":
+        if view.phase == "draw" and words and (words[0] == "draw" or _all_cards(words)):
             rest = words[1:] if words[0] == "draw" else words
             if rest and not all(w.isdigit() for w in rest):
                 return Draw(tuple(sorted(self._positions(rest, view))))
             return parse_action("draw " + " ".join(rest))
+        # Anything else (check, fold ...) goes to the engine, which names the step it is.
         return parse_action(text)
 
     @staticmethod
@@ -283,9 +296,13 @@ class DrawRenderer:
                     card=str(card),
                 )
             positions.append(view.hand.index(card) + 1)
-        if len(set(positions)) != len(positions):
+        twice = next((p for p in positions if positions.count(p) > 1), None)
+        if twice is not None:
+            card = view.hand[twice - 1]
             raise IllegalAction(
-                "draw: a card is named twice", code="draw_bad_input", text=" ".join(words)
+                f"draw: {card} is named twice; name each card to change once",
+                code="draw_card_twice",
+                card=str(card),
             )
         return positions
 

@@ -27,7 +27,7 @@ from engines.duel import (
     SignalsShown,
     YouLocked,
 )
-from engines.poker.actions import parse_betting_action
+from engines.poker.actions import BETTING_WORDS, parse_betting_action
 from engines.poker.events import UncalledReturned
 
 
@@ -212,7 +212,7 @@ class DuelRenderer:
     def parse_input(self, text: str, view: DuelView) -> DuelAction:
         """Read "lock 1" / "1" / "lock 7s" / "7s" while locking, else a betting action."""
         words = text.strip().lower().split()
-        if view.phase == "lock" and words:
+        if view.phase == "lock" and words and words[0] not in BETTING_WORDS:
             choice = words[1:] if words[0] == "lock" else words
             if len(choice) == 1:
                 return self._lock_choice(choice[0], view)

@@ -253,6 +253,14 @@ class BettingRound:
         stack = self.stacks[seat]
         committed = self.committed[seat]
         if isinstance(action, Check):
+            if owed > 0 and not self._may_call(seat):
+                entry = self.min_raise_to()
+                raise IllegalAction(
+                    f"check is refused: nobody has come in over the blind yet; come in with a "
+                    f"raise to at least {entry}, or fold",
+                    code="check_before_entry",
+                    entry=entry,
+                )
             if owed > 0:
                 raise IllegalAction(
                     f"check is refused: you owe {owed} to call {self.current_bet}; "

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import os
+import re
 import signal
 import sqlite3
 import subprocess
@@ -81,6 +82,8 @@ async def test_bad_input_is_refused_specifically_and_changes_nothing(tmp_path: P
     assert len(refusals) == 4
     assert "there is no card number 14" in output.lower() or "no card number 14" in output
     assert "Hint: " in output and "hint (suggests a play)" in output
+    hint = next(line for line in output.splitlines() if line.startswith("Hint: "))
+    assert re.search(r"[♦♣♥♠]", hint) and not re.search(r"\b[2-9TJQKA][DCHS]\b", hint), hint
     assert f"Resuming the saved match at turn {before}" in output
 
 

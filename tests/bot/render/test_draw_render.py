@@ -91,3 +91,76 @@ def test_refusals_are_translated(lang: str) -> None:
         state.apply(seat, parse_action("rebuy 1"))
     text = explain(info.value, lang)
     assert text != info.value.message and "{" not in text
+
+
+def _draw_step() -> tuple[DrawState, int]:
+    """A 3-seat blind deal at the draw (nobody doubled, one came in, both others called)."""
+    state = DrawState(DrawConfig(seats=3), random.Random(1))
+    for text in ("no", "raise 4", "call", "call"):
+        seat = state.to_act
+        assert seat is not None
+        state.apply(seat, parse_action(text))
+    assert state.phase == "draw" and state.to_act is not None
+    return state, state.to_act
+
+
+@pytest.mark.parametrize(
+    ("text", "code", "english"),
+    [
+        ("draw 6", "draw_no_such_position", "There is no card 6: your cards are numbered 1 to 5."),
+        ("6", "draw_no_such_position", "There is no card 6: your cards are numbered 1 to 5."),
+        ("draw 0", "draw_no_such_position", "There is no card 0: your cards are numbered 1 to 5."),
+        (
+            "draw 1 5 5",
+            "draw_position_twice",
+            "Card 5 is named twice: name each card to change once.",
+        ),
+        ("check", "draw_now", "It is the draw: change cards with draw 1 3 4, or stand."),
+        ("fold", "draw_now", "It is the draw: change cards with draw 1 3 4, or stand."),
+    ],
+)
+def test_draw_step_refusals_name_the_mistake(text: str, code: str, english: str) -> None:
+    state, seat = _draw_step()
+    before = state.snapshot()
+    with pytest.raises(IllegalAction) as info:
+        state.check(seat, RENDERER.parse_input(text, state.view(seat)))
+    assert info.value.code == code
+    assert explain(info.value, "en") == english
+    assert all("{" not in explain(info.value, lang) for lang in LANGUAGES)
+    assert state.snapshot() == before
+
+
+def test_a_card_named_twice_at_the_draw_is_named() -> None:
+    state, seat = _draw_step()
+    card = state.view(seat).hand[0]
+    with pytest.raises(IllegalAction) as info:
+        RENDERER.parse_input(f"draw {card} {card}", state.view(seat))
+    assert info.value.code == "draw_card_twice"
+    assert explain(info.value, "en").startswith(f"{card.pretty} is named twice")
+
+
+def test_check_before_anyone_came_in_says_to_come_in_not_to_call() -> None:
+    state = DrawState(DrawConfig(seats=3), random.Random(1))
+    state.apply(state.to_act or 0, parse_action("no"))
+    seat = state.to_act
+    assert seat is not None
+    with pytest.raises(IllegalAction) as info:
+        state.check(seat, parse_action("check"))
+    assert info.value.code == "check_before_entry"
+    assert explain(info.value, "en") == (
+        "You cannot check: nobody has come in over the blind yet. "
+        "Come in with a raise to at least 4, or fold."
+    )
+
+
+@pytest.mark.parametrize("text", ["raise 99999999999999999999999", "open 99999999999999999999"])
+def test_a_huge_amount_is_more_than_you_have(text: str) -> None:
+    state = DrawState(DrawConfig(seats=3), random.Random(1))
+    state.apply(state.to_act or 0, parse_action("no"))
+    seat = state.to_act
+    assert seat is not None
+    action = parse_action(text)
+    with pytest.raises(IllegalAction) as info:
+        state.check(seat, action)
+    expected = "open_not_now" if text.startswith("open") else "more_than_stack"
+    assert info.value.code == expected
