@@ -88,26 +88,7 @@ class DrawRenderer:
         ]
         for seat in range(view.seats):
             marker = "▶ " if view.to_act == seat else "  "
-            tags = []
-            if seat == view.dealer:
-                tags.append(t("draw.tag.dealer", lang))
-            if seat == view.blind_seat:
-                tags.append(t("draw.tag.blind", lang))
-            if seat == view.surblind_seat:
-                tags.append(t("draw.tag.surblind", lang))
-            if seat == view.opener:
-                tags.append(t("draw.tag.opener", lang))
-            if not view.in_deal[seat]:
-                tags.append(t("draw.tag.out", lang))
-            elif view.folded[seat]:
-                tags.append(t("draw.tag.folded", lang))
-            elif view.stacks[seat] == 0 and view.phase != "rebuy":
-                tags.append(t("draw.tag.all_in", lang))
-            drawn = view.drawn[seat]
-            if drawn is not None and view.in_deal[seat]:
-                tags.append(
-                    t("draw.tag.pat", lang) if drawn == 0 else t("draw.tag.drew", lang, n=drawn)
-                )
+            tags = [] if view.finished else self._tags(view, seat, lang)
             lines.append(
                 marker
                 + t(
@@ -121,10 +102,37 @@ class DrawRenderer:
                 )
             )
         if view.finished:
-            lines.append(t("draw.board.over", lang))
+            totals = ", ".join(
+                f"{_name(names, s)} {view.stacks[s] - view.bought[s]:+d}" for s in range(view.seats)
+            )
+            lines.append(t("draw.board.over", lang, totals=totals))
         elif view.to_act is not None:
             lines.append(t(f"draw.board.turn_{view.phase}", lang, name=_name(names, view.to_act)))
         return "\n".join(lines)
+
+    @staticmethod
+    def _tags(view: DrawView, seat: int, lang: str) -> list[str]:
+        """The seat's roles in the deal (dealer, blind, surblind, opener) and status; a seat
+        not in the deal is only "sitting out" (the last deal's roles are not theirs now)."""
+        if not view.in_deal[seat]:
+            return [t("draw.tag.out", lang)]
+        roles = [
+            ("draw.tag.dealer", view.dealer),
+            ("draw.tag.blind", view.blind_seat),
+            ("draw.tag.surblind", view.surblind_seat),
+            ("draw.tag.opener", view.opener),
+        ]
+        tags = [t(key, lang) for key, holder in roles if holder == seat]
+        if view.folded[seat]:
+            tags.append(t("draw.tag.folded", lang))
+        elif view.stacks[seat] == 0 and view.phase != "rebuy":
+            tags.append(t("draw.tag.all_in", lang))
+        drawn = view.drawn[seat]
+        if drawn is not None:
+            tags.append(
+                t("draw.tag.pat", lang) if drawn == 0 else t("draw.tag.drew", lang, n=drawn)
+            )
+        return tags
 
     def hand(self, view: DrawView, lang: str) -> str:
         """The seat's five numbered cards, its chips and its options when it is to act."""
@@ -151,9 +159,11 @@ class DrawRenderer:
             )
         )
         if view.legal:
+            # "to call" only when something is owed in a betting round (not at the draw).
+            owed = view.phase in ("bet1", "bet2") and view.to_call > 0
             lines.append(
                 t(
-                    "draw.hand.options",
+                    "draw.hand.options" if owed else "draw.hand.options_no_call",
                     lang,
                     options=", ".join(self._options(view)),
                     to_call=view.to_call,

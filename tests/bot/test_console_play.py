@@ -63,7 +63,7 @@ async def test_a_scripted_match_plays_to_the_end(tmp_path: Path) -> None:
     assert "Play order: You → " in output
     assert output.count("wins the deal. Penalties:") == 2
     assert "Match over." in output
-    assert "The match is over. Run the same command again" in output
+    assert "Run the same command again to play another match." in output
     with sqlite3.connect(db) as conn:
         (status,) = conn.execute("SELECT status FROM tables").fetchone()
         humans = conn.execute("SELECT count(*) FROM actions WHERE seat = 0 AND actor = 'human'")

@@ -164,3 +164,61 @@ def test_a_huge_amount_is_more_than_you_have(text: str) -> None:
         state.check(seat, action)
     expected = "open_not_now" if text.startswith("open") else "more_than_stack"
     assert info.value.code == expected
+
+
+def test_to_call_is_shown_only_when_something_is_owed_in_a_betting_round() -> None:
+    state, seat = _draw_step()
+    assert "to call" not in RENDERER.hand(state.view(seat), "en")  # the draw
+    fresh = DrawState(DrawConfig(seats=3), random.Random(1))
+    surblind = fresh.to_act
+    assert surblind is not None and fresh.phase == "surblind"
+    assert "to call" not in RENDERER.hand(fresh.view(surblind), "en")
+    fresh.apply(surblind, parse_action("no"))
+    speaker = fresh.to_act
+    assert speaker is not None
+    assert "to call 2" in RENDERER.hand(fresh.view(speaker), "en")
+
+
+def _finished_match() -> DrawState:
+    rng = random.Random(1)
+    state = DrawState(DrawConfig(seats=3, cave_unit=8, deals=40), random.Random(1))
+    while not state.finished:
+        seat = state.to_act
+        assert seat is not None
+        action = rng.choice(state.legal_actions(seat))
+        if str(action).startswith(("rebuy", "sitout")):
+            action = parse_action("sitout")
+        state.apply(seat, action)
+    return state
+
+
+def test_a_finished_match_shows_results_once_and_no_roles_of_the_last_deal() -> None:
+    state = _finished_match()
+    board = RENDERER.board(state.view(None), NAMES[:3], "en")
+    for tag in ("dealer", "blind", "surblind", "sitting out"):
+        assert tag not in board.split("\n", 2)[-1], board
+    assert "The match is over" not in board
+    totals = [state.stacks[s] - state.bought[s] for s in range(3)]
+    assert f"Final results (chips minus buy-ins): Ann {totals[0]:+d}, Bob {totals[1]:+d}" in board
+
+
+def test_a_seat_sitting_out_shows_no_role() -> None:
+    # Between deals, a broke seat that sat out keeps no role of the last deal.
+    rng = random.Random(5)
+    state = DrawState(DrawConfig(seats=3, cave_unit=8), random.Random(5))
+    seen = 0
+    for _ in range(3000):
+        if state.finished:
+            break
+        seat = state.to_act
+        assert seat is not None
+        action = rng.choice(state.legal_actions(seat))
+        if str(action).startswith("rebuy"):
+            action = parse_action("sitout")
+        state.apply(seat, action)
+        view = state.view(None)
+        for line in RENDERER.board(view, NAMES[:3], "en").splitlines():
+            if "sitting out" in line:
+                seen += 1
+                assert line.rstrip().endswith("  sitting out"), line
+    assert seen, "no seat sat out: the test proved nothing"
