@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from bot.i18n import t
+from bot.i18n import join_names, t
 from engines.base import ChipsBought, DealSettled, DealStarted, Event, IllegalAction, MatchEnded
 from engines.cards import Card, CardParseError, parse_card
 from engines.draw.actions import STAND, Draw, DrawAction, Open, parse_action
@@ -268,7 +268,7 @@ class DrawRenderer:
         if isinstance(event, DealSettled):
             return None
         if isinstance(event, MatchEnded):
-            winners = ", ".join(_name(names, s) for s in event.winners)
+            winners = join_names(_name(names, s) for s in event.winners)
             totals = ", ".join(f"{_name(names, s)} {n:+d}" for s, n in enumerate(event.totals))
             return t("draw.event.match_over", lang, winners=winners, totals=totals)
         return None

@@ -43,14 +43,14 @@ def test_board_shows_seats_in_order_cards_left_dealer_table_and_turn() -> None:
     text = R.board(state.view(None), NAMES, "en")
     lines = text.splitlines()
     assert "Ann → Bob → Cyd → Dee" in text
-    seat_lines = [line for line in lines if re.search(r"\d+ cards", line)]
+    seat_lines = [line for line in lines if re.search(r"cards left \d+", line)]
     assert [line.strip("▶ ").split(":")[0] for line in seat_lines] == [
         "Ann",
         "Bob",
         "Cyd",
         "Dee (dealer)",
     ]
-    assert "2 cards" in seat_lines[0] and "3 cards" in seat_lines[3]
+    assert "cards left 2" in seat_lines[0] and "cards left 3" in seat_lines[3]
     assert seat_lines[1].startswith("▶")  # Bob's turn
     assert "3♦" in text and "Ann" in text.split("To beat:")[1]
     assert "Bob to play" in text
