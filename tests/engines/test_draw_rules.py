@@ -35,6 +35,7 @@ from engines.draw.events import (
 from engines.draw.hands import opening_proof, requirement, sort_hand
 from engines.draw.state import timeout_action
 from engines.poker.events import UncalledReturned
+from tests.refusals import assert_refused
 
 # Six hands with no pair, straight or flush, all cards distinct.
 JUNK = [
@@ -107,12 +108,7 @@ class Table:
     def refuse(self, k: int, text: str, code: str) -> IllegalAction:
         """Seat at position `k` tries `text`; it is refused with `code` and nothing changes."""
         self.sync()
-        before = self.state.snapshot()
-        with pytest.raises(IllegalAction) as info:
-            self.state.apply(self.seat(k), parse_action(text))
-        assert info.value.code == code, info.value.message
-        assert self.state.snapshot() == before
-        return info.value
+        return assert_refused(self.state, self.seat(k), parse_action(text), code)
 
 
 def of(events: Sequence[Event], kind: type[Event]) -> list[Event]:
@@ -848,11 +844,7 @@ def scripted(seats: int, cave: int, script: str) -> DrawState:
 
 def refuse_at(state: DrawState, seat: int, text: str, code: str) -> None:
     """`text` by `seat` is refused with `code` and nothing changes."""
-    before = state.snapshot()
-    with pytest.raises(IllegalAction) as info:
-        state.apply(seat, parse_action(text))
-    assert info.value.code == code, info.value.message
-    assert state.snapshot() == before
+    assert_refused(state, seat, parse_action(text), code)
 
 
 def test_facing_an_all_in_blind_nobody_can_answer_a_player_may_call_it() -> None:
