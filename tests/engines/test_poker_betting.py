@@ -384,3 +384,15 @@ def test_random_rounds_conserve_chips_and_end(stacks: list[int], seed: int, blin
         assert r.committed[s] == top or r.stacks[s] == 0
     # Nothing uncalled is left: the top total is matched by someone else.
     assert sorted(r.committed)[-2:][0] == top or n == 1
+
+
+def test_a_draw_round_saved_before_the_entry_level_existed_keeps_its_entry_price() -> None:
+    # Old snapshots had no "level": their entry price was the current bet plus min_raise.
+    r = BettingRound([500, 500, 500], [1, 2, 0], min_bet=10, min_raise=10, no_limp=True)
+    r.post(0, 10)
+    r.start()
+    old = r.to_json()
+    del old["level"]
+    restored = BettingRound.from_json(old)
+    assert restored.min_raise_to() == r.min_raise_to() == 20
+    assert restored.to_json() == r.to_json()
