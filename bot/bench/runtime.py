@@ -20,6 +20,7 @@ from typing import Any, Literal
 from bot.bench.report import publish
 from bot.runtime import NullFront, RuntimeConfig, TableManager, tune_gc
 from bot.simulate import percentile
+from engines.play import play_out
 from engines.registry import get_game
 from storage import SqliteStorage
 
@@ -50,11 +51,7 @@ def reference(tables: int, deals: int) -> tuple[float, int]:
     for i in range(tables):
         state = spec.new_state(config, random.Random(i))
         policies = [spec.make_policy(POLICY, random.Random(i * 4 + s)) for s in range(4)]
-        while not state.finished:
-            seat = state.to_act
-            assert seat is not None
-            state.apply(seat, policies[seat].decide(state.view(seat)))
-            done += 1
+        done += play_out(state, policies).actions
     return done / (time.perf_counter() - start), done
 
 
@@ -122,6 +119,9 @@ async def run_tables(
         batches = storage.batches - batches_before
         await manager.close()
         await storage.close()
+    # Leave the collector as it was for the next run.
+    gc.unfreeze()
+    gc.set_threshold(*thresholds)
     actions = len(latencies)
     return {
         "tables": tables,
@@ -137,9 +137,6 @@ async def run_tables(
         "synchronous": synchronous,
         "thread": ai_in_thread,
     }
-    # Leave the collector as it was for the next run.
-    gc.unfreeze()
-    gc.set_threshold(*thresholds)
 
 
 async def traced_kib_per_table(tables: int = 100) -> float:
