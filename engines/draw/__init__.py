@@ -2,9 +2,10 @@
 
 The rules are RULES.md §3; docs/draw.md lists the choices made where the
 rules are silent. Modules: `config` (table settings), `actions` (what players
-type), `events`, `hands` (ranking and jackpot openings), `betting` (one
-betting round with the entry price), `pots` (side pots, odd chips), `state`
-(the match), `view`. `SPEC` registers the game.
+type), `events`, `hands` (ranking and jackpot openings), `state` (the match),
+`view`. The betting rounds (with the entry price) and the side pots and odd chips
+are the shared `engines.poker.betting` and `engines.poker.pots`. `SPEC` registers
+the game.
 """
 
 from __future__ import annotations
