@@ -467,7 +467,8 @@ class BigTwoState:
         )
 
     def snapshot(self) -> JSON:
-        """Everything needed to rebuild this state exactly (see `restore`)."""
+        """Everything `restore` needs to rebuild this state exactly (a test and replay
+        tool, never stored: see `engines.base`)."""
         return {
             "game": "bigtwo",
             "config": self.config.model_dump(),

@@ -626,7 +626,8 @@ class DuelState:
     # --- serialisation ---------------------------------------------------
 
     def snapshot(self) -> JSON:
-        """Every field as plain JSON; `restore` rebuilds the state exactly."""
+        """Every field as plain JSON; `restore` rebuilds the state exactly (a test and
+        replay tool, never stored: see `engines.base`)."""
         last = None
         if self.last is not None:
             last = {

@@ -617,7 +617,8 @@ class HoldemState:
     # ------------------------------------------------------ serialisation
 
     def snapshot(self) -> JSON:
-        """Plain JSON data from which `restore` rebuilds this state exactly."""
+        """Plain JSON data from which `restore` rebuilds this state exactly (a test and
+        replay tool, never stored: see `engines.base`)."""
         return {
             "game": "holdem",
             "config": self.config.model_dump(mode="json"),

@@ -5,6 +5,7 @@ group commit; an action is handed to the front only after its transaction commit
 Reported: accepted actions per second, action latency p50/p99 (engine accept -> commit ->
 handed to the front), the worst event-loop lag, and peak memory per table. The reference
 in the same run is the bare engine + the same AI policy with no runtime and no storage.
+Then what a restart costs: `bot.bench.replay` (start-up replay against snapshots).
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ import time
 from pathlib import Path
 from typing import Any, Literal
 
+from bot.bench import replay
 from bot.bench.report import publish
 from bot.runtime import NullFront, RuntimeConfig, TableManager, tune_gc
 from bot.simulate import percentile
@@ -236,4 +238,5 @@ def main(quick: bool, write: bool) -> int:
     if unfinished:
         lines.append(f"\nWARNING: {unfinished} table(s) did not finish their match.")
     publish("Runtime: concurrent tables", "\n".join(lines), write)
+    replay.main(quick, write)  # what a restart costs: its own section
     return 0 if not unfinished else 1
