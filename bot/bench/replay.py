@@ -33,7 +33,7 @@ MATCHES: tuple[tuple[str, dict[str, Any], str, int | None, str], ...] = (
         "up to 100 deals (fewer once one player has every chip)",
     ),
     ("holdem", {}, "calling", 10_000, "4 seats; calling players never bust: cut at 10,000"),
-    ("duel", {}, "random", None, "a whole match"),
+    ("duel", {}, "strong", None, "a whole match of strong players"),
 )
 """(game, table settings, AI policy of every seat, action cap, what the match is)."""
 
