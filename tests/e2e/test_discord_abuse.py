@@ -5,9 +5,9 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
+from bot.devtools.discord_standin import FakeDiscord
 from tests.e2e.conftest import bot_running, settle
 from tests.e2e.helpers import board, mentioned, open_hand
-from tests.e2e.standin import FakeDiscord
 
 
 async def test_joining_an_ai_seat_while_it_thinks_arms_the_turn_timer(
