@@ -5,9 +5,24 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
-from bot.devtools.discord_standin import FakeDiscord
+from bot.devtools.discord_standin import FakeDiscord, User
+from bot.discord.client import Deucebot
+from bot.runtime import Table
 from tests.e2e.conftest import bot_running, settle
 from tests.e2e.helpers import board, mentioned, open_hand
+
+
+async def start_with(standin: FakeDiscord, bot: Deucebot, other: User) -> tuple[Table, User]:
+    """`other` joins the owner's table in the first channel, the owner starts it; the table
+    and the member the board then asks to play (the AI plays at once)."""
+    await standin.command(other, "table join")
+    await standin.command(standin.owner, "table start")
+    await settle(bot)
+    table = bot.tables.find(str(standin.channel_id))
+    assert table is not None
+    users = {standin.owner.id: standin.owner, other.id: other}
+    asked = await standin.wait_for(lambda: mentioned(standin) in users and mentioned(standin))
+    return table, users[asked]
 
 
 async def test_joining_an_ai_seat_while_it_thinks_arms_the_turn_timer(
@@ -48,15 +63,8 @@ async def test_a_table_answers_only_controls_used_in_its_own_channel(
     foreign = standin.add_foreign_channel()  # a channel of another server
     async with bot_running(standin, tmp_path / "db.sqlite3") as bot:
         await standin.command(ana, "table create", game="bigtwo", deals=1)
-        await standin.command(bo, "table join")
-        await standin.command(ana, "table start")
-        await settle(bot)
-        table = bot.tables.find(str(standin.channel_id))
-        assert table is not None
-        users = {ana.id: ana, bo.id: bo}
-        who = users[
-            await standin.wait_for(lambda: mentioned(standin) in users and mentioned(standin))
-        ]
+        table, who = await start_with(standin, bot, bo)
+        assert table.match is not None
         hand, shared = await open_hand(standin, who), board(standin)
         turn, logged = table.turn, len(await bot.storage.actions(table.match.id))
         for channel in (other, foreign):
@@ -136,15 +144,7 @@ async def test_costly_commands_have_a_per_member_cooldown(
         assert slow is not None and slow.ephemeral and slow.content.startswith("⏳")
         assert bot.tables.find(str(second)) is None
         # Hints: /hint and the hand's Hint button share one cooldown, in the member's language.
-        await standin.command(bo, "table join")
-        await standin.command(ana, "table start")
-        await settle(bot)
-        table = bot.tables.find(str(standin.channel_id))
-        assert table is not None
-        users = {ana.id: ana, bo.id: bo}
-        who = users[
-            await standin.wait_for(lambda: mentioned(standin) in users and mentioned(standin))
-        ]
+        _, who = await start_with(standin, bot, bo)
         asked = await standin.command(who, "hint")
         await standin.wait_for(lambda: asked.followups)  # deferred while the AI thinks
         hinted = asked.final()

@@ -27,6 +27,20 @@ async def play_out(table: Table) -> None:
         await table.act(owner.id, str(action), table.turn)
 
 
+async def one_deal_table(env: Any) -> Table:
+    """A one-deal Big Two match, Ana in seat 0 and greedy AI elsewhere, just started."""
+    table: Table = await env.manager.create(
+        guild="g1",
+        place="c",
+        game="bigtwo",
+        settings={"deals": 1},
+        options={"ai_policy": "greedy"},
+        owner=ANA,
+    )
+    await table.start(seed=7)
+    return table
+
+
 async def rows_by_player(env: Any) -> dict[str, Any]:
     board = await env.storage.leaderboard(
         guild="g1",
@@ -40,15 +54,7 @@ async def rows_by_player(env: Any) -> dict[str, Any]:
 
 
 async def test_taking_over_after_the_ai_played_the_seat_earns_no_match_result(env: Any) -> None:
-    table = await env.manager.create(
-        guild="g1",
-        place="c",
-        game="bigtwo",
-        settings={"deals": 1},
-        options={"ai_policy": "greedy"},
-        owner=ANA,
-    )
-    await table.start(seed=7)
+    table = await one_deal_table(env)
     await table.idle()
     while not env.rows("SELECT 1 FROM actions WHERE seat = 1 AND actor = 'ai'"):
         await play_out_one(table)
@@ -62,15 +68,7 @@ async def test_taking_over_after_the_ai_played_the_seat_earns_no_match_result(en
 
 
 async def test_taking_a_seat_before_the_ai_moved_for_it_earns_the_result(env: Any) -> None:
-    table = await env.manager.create(
-        guild="g1",
-        place="c",
-        game="bigtwo",
-        settings={"deals": 1},
-        options={"ai_policy": "greedy"},
-        owner=ANA,
-    )
-    await table.start(seed=7)
+    table = await one_deal_table(env)
     await table.join(CY, seat=2)  # before the AI turns scheduled by the start have run
     await play_out(table)
     assert env.rows("SELECT count(*) FROM actions WHERE seat = 2 AND actor = 'ai'") == [(0,)]

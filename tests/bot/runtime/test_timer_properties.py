@@ -14,9 +14,9 @@ from pathlib import Path
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bot.runtime import FakeClock, Player, RecordingFront, RuntimeConfig, Table, TableManager
+from bot.runtime import FakeClock, Player, RuntimeConfig, Table
 from engines.base import IllegalAction
-from storage import SqliteStorage
+from tests.bot.runtime.conftest import open_runtime
 
 PLAYERS = [Player("u-ana", "Ana"), Player("u-bo", "Bo"), Player("u-cy", "Cy")]
 TURN_SECONDS = 30
@@ -64,14 +64,7 @@ async def session(path: Path, ops: list[tuple[str, int]], seed: int) -> None:
     clock = FakeClock()
     config = RuntimeConfig(ai_delay=AI_DELAY, ai_in_thread=False)
 
-    async def open_manager() -> tuple[SqliteStorage, TableManager]:
-        storage = SqliteStorage(str(path))
-        await storage.open()
-        manager = TableManager(storage, RecordingFront(), clock=clock, config=config)
-        await manager.restore()
-        return storage, manager
-
-    storage, manager = await open_manager()
+    storage, manager = await open_runtime(path, clock, config)
     try:
         table = await manager.create(
             guild="g",
@@ -111,7 +104,7 @@ async def session(path: Path, ops: list[tuple[str, int]], seed: int) -> None:
                 elif op == "restart":
                     await manager.close()
                     await storage.close()
-                    storage, manager = await open_manager()
+                    storage, manager = await open_runtime(path, clock, config)
                     table = manager.get("p")
             except IllegalAction:
                 pass
