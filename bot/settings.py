@@ -26,6 +26,16 @@ class Settings(BaseSettings):
     """Discord: least seconds between two edits of a board (bursts are coalesced)."""
     ai_processes: int = Field(default=1, ge=0, validation_alias="DEUCEBOT_AI_PROCESSES")
     """Worker processes for AI decisions (0: threads in the bot process)."""
+    max_tables_per_server: int = Field(
+        default=20, ge=0, validation_alias="DEUCEBOT_MAX_TABLES_PER_SERVER"
+    )
+    """Live (not stopped) tables one Discord server may have at once; 0: no cap."""
+    stats_cooldown: float = Field(default=30.0, ge=0, validation_alias="DEUCEBOT_STATS_COOLDOWN")
+    """Seconds before a member may run /stats (or /leaderboard) again; 0: no cooldown."""
+    hint_cooldown: float = Field(default=5.0, ge=0, validation_alias="DEUCEBOT_HINT_COOLDOWN")
+    """Seconds before a member may ask for a hint again (/hint or the Hint button)."""
+    create_cooldown: float = Field(default=10.0, ge=0, validation_alias="DEUCEBOT_CREATE_COOLDOWN")
+    """Seconds before a member may run /table create again."""
 
 
 def load_settings(**overrides: object) -> Settings:

@@ -555,7 +555,11 @@ class SqliteStorage:
     async def _match_stats(
         self, guild: str, game: str, since: float
     ) -> dict[tuple[str, bool], dict[str, Any]]:
-        """Per (player, is_ai): name, finished matches, wins, best (lowest) total."""
+        """Per (player, is_ai): name, finished matches, wins, best (lowest) total.
+
+        A match result is credited to a person only if they made every move of their seat
+        in it: if the AI made any (before they took the seat mid-match, or while they were
+        away), that seat's result counts for nobody. The per-deal ledgers are not affected."""
         rows = await self._all(
             """
             SELECT mp.player_id, mp.is_ai, mp.name, m.id AS match_id,
@@ -565,6 +569,9 @@ class SqliteStorage:
             JOIN matches m ON m.id = mp.match_id
             JOIN tables t ON t.id = m.table_id
             WHERE t.guild = ? AND t.game = ? AND m.finished_at IS NOT NULL AND m.finished_at >= ?
+              AND (mp.is_ai = 1 OR NOT EXISTS (
+                  SELECT 1 FROM actions a
+                  WHERE a.match_id = m.id AND a.seat = mp.seat AND a.actor = 'ai'))
             ORDER BY m.id
             """,
             (guild, game, since),

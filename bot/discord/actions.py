@@ -12,12 +12,14 @@ import random
 from typing import TYPE_CHECKING, Any
 
 import discord
+from discord import app_commands
 
 from bot.discord.board import hand_message
 from bot.discord.replies import in_time, reply_error, say
 from bot.i18n import t
 from bot.render import get_renderer
 from bot.runtime import errors
+from bot.runtime.errors import TableError
 from engines.base import IllegalAction
 
 if TYPE_CHECKING:
@@ -27,11 +29,25 @@ if TYPE_CHECKING:
 HINT_SECONDS = 2.0
 
 
-def table_by_id(bot: Deucebot, table_id: int) -> Table | None:
-    """The live table with this id (None once it was stopped or is unknown)."""
+def wrong_channel() -> TableError:
+    """Refusal for a control of a table used from another channel or server."""
+    return TableError(
+        "that control belongs to a table in another channel; use this channel's board",
+        code="discord.wrong_channel",
+    )
+
+
+def table_by_id(bot: Deucebot, table_id: int, interaction: discord.Interaction) -> Table | None:
+    """The live table with this id (None once it was stopped or is unknown). A table answers
+    only interactions from its own place (server and channel): a custom id copied into
+    another channel or server is refused with `wrong_channel`, and nothing is done."""
     for table in bot.tables.tables.values():
         if table.id == table_id and table.status != "stopped":
             found: Table = table
+            if found.place != str(interaction.channel_id) or found.guild != str(
+                interaction.guild_id
+            ):
+                raise wrong_channel()
             return found
     return None
 
@@ -65,7 +81,7 @@ async def show_hand(
     update of the ephemeral hand the click came from."""
     lang = bot.language(interaction)
     try:
-        table = table_by_id(bot, table_id)
+        table = table_by_id(bot, table_id, interaction)
         if table is None:
             await say(interaction, "⛔ " + t("discord.stale_table", lang))
             return
@@ -83,7 +99,7 @@ async def show_hand(
             await _edit_hand(interaction, message)
         else:
             await _send_hand(interaction, message)
-    except (IllegalAction, discord.HTTPException) as error:
+    except (IllegalAction, app_commands.CommandOnCooldown, discord.HTTPException) as error:
         await reply_error(bot, interaction, error)
 
 
@@ -117,6 +133,7 @@ async def _hint(
     """The AI's suggestion for the seat's turn, as a note and cards to preselect."""
     if table.to_act != seat:
         raise errors.not_your_turn(seat, table.to_act)
+    bot.cooldowns.hit("hint", interaction)  # /hint and the Hint button share one cooldown
     view = table.view(seat)
     spec = table.spec
     policy = spec.make_policy(spec.default_policy, random.Random())
@@ -144,7 +161,7 @@ async def act_from_hand(
     """Act for the clicker's seat from a button; redraw the ephemeral hand after it."""
     lang = bot.language(interaction)
     try:
-        table = table_by_id(bot, table_id)
+        table = table_by_id(bot, table_id, interaction)
         if table is None:
             await say(interaction, "⛔ " + t("discord.stale_table", lang))
             return

@@ -19,6 +19,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.discord.cooldowns import Cooldowns
 from bot.i18n import normalise_language
 from bot.runtime import tune_gc
 from bot.settings import Settings
@@ -66,6 +67,8 @@ class Deucebot(commands.Bot):
             **options,
         )
         self.settings = settings
+        self.cooldowns = Cooldowns.from_settings(settings)
+        """Per-member cooldowns on costly commands and buttons."""
         self.storage: Any = None
         self.tables: Any = None
         self.front: Any = None
@@ -92,6 +95,7 @@ class Deucebot(commands.Bot):
                 ai_delay=self.settings.ai_delay,
                 latency_sink=self.latency_sink,
                 ai_processes=self.settings.ai_processes,
+                max_tables_per_guild=self.settings.max_tables_per_server,
             ),
         )
         self.add_dynamic_items(*DYNAMIC_ITEMS)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import math
 from collections.abc import Awaitable
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -53,6 +54,8 @@ def refusal_text(error: BaseException, lang: str) -> str:
         return "⛔ " + t("discord.need_manage_channels", lang)
     if isinstance(error, app_commands.NoPrivateMessage):
         return "⛔ " + t("discord.guild_only", lang)
+    if isinstance(error, app_commands.CommandOnCooldown):
+        return "⏳ " + t("discord.cooldown", lang, seconds=math.ceil(error.retry_after))
     return "⚠️ " + t("discord.internal_error", lang)
 
 
@@ -66,7 +69,8 @@ async def reply_error(
         IllegalAction
         | CardParseError
         | app_commands.MissingPermissions
-        | app_commands.NoPrivateMessage,
+        | app_commands.NoPrivateMessage
+        | app_commands.CommandOnCooldown,
     )
     if not expected:
         log.error("interaction failed", exc_info=original)

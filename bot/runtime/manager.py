@@ -77,6 +77,8 @@ class TableManager:
         self._games = games
         self._seed_source = seed_source or (lambda: secrets.randbits(63))
         self.tables: dict[str, Table] = {}
+        self._creating = asyncio.Lock()
+        """Held from the per-guild cap check to the table's registration."""
         self._ai_slots = asyncio.Semaphore(max(1, self.config.ai_concurrency))
         self.ai_pool: AiPool | None = None
         """AI worker processes (`config.ai_processes` > 0); closed by `close`."""
@@ -112,11 +114,28 @@ class TableManager:
         owner: Player | None = None,
     ) -> Table:
         """Create a table in the lobby (`owner`, if given, takes seat 0). Validates the game,
-        its settings and the options; `table_exists` if `place` already has a live table."""
+        its settings and the options; `table_exists` if `place` already has a live table,
+        `too_many_tables` if `guild` has `config.max_tables_per_guild` live ones."""
+        async with self._creating:
+            return await self._create(guild, place, game, settings, options, owner)
+
+    async def _create(
+        self,
+        guild: str,
+        place: str,
+        game: str,
+        settings: dict[str, Any] | None,
+        options: TableOptions | dict[str, Any] | None,
+        owner: Player | None,
+    ) -> Table:
         spec = self.spec(game)
         existing = self.tables.get(place)
         if existing is not None and existing.status != "stopped":
             raise errors.table_exists(place, existing.game)
+        limit = self.config.max_tables_per_guild
+        live = [t for t in self.tables.values() if t.guild == guild and t.status != "stopped"]
+        if limit > 0 and len(live) >= limit:
+            raise errors.too_many_tables(guild, limit)
         # The seat count is checked against the game's range before any validation, so every
         # out-of-range count gets the same message (GameSpec.seats_refusal).
         wanted = (settings or {}).get("seats")
@@ -186,6 +205,7 @@ class TableManager:
             self.tables[record.place] = table
             restored.append(table)
         for table in restored:
+            await table._settle_timer()  # also arms a human turn stored without a deadline
             await table._deliver([])
             table._after_change()
         return restored

@@ -108,6 +108,9 @@ class RuntimeConfig:
     play at full speed."""
     latency_sink: Callable[[float], None] | None = None
     """Called with seconds from engine accept to front hand-off, for every action (bench)."""
+    max_tables_per_guild: int = 0
+    """Live (not stopped) tables one guild may have at once (`TableManager.create` refuses
+    more with `too_many_tables`); 0: no cap."""
     ai_processes: int = 0
     """AI worker processes (`bot.runtime.ai_pool.AiPool`, owned by the manager); 0: decide
     in this process (a thread or inline, per `ai_in_thread`). Processes keep pure-Python AI
@@ -292,6 +295,7 @@ class Table:
             self.seats[seat] = new
             for entry in credit:
                 self.credits[entry.seat] = entry
+            await self._settle_timer()
             await self._deliver([PlayerJoined(seat=seat, name=player.name)])
             self._after_change()
             return seat
@@ -310,13 +314,9 @@ class Table:
                 events.append(SeatAway(seat=index, name=seat.name, reason="left"))
             else:
                 new = replace(seat, owner=None, name=ai_name(seat.policy, index), away=False)
-            deadline, deadline_turn = self._deadline_for(
-                [*self.seats[:index], new, *self.seats[index + 1 :]]
-            )
             await self._storage.save_seats(self.id, [new.record()])
-            await self._storage.set_timer(self.id, deadline, deadline_turn)
             self.seats[index] = new
-            self.deadline, self.deadline_turn = deadline, deadline_turn
+            await self._settle_timer()
             await self._deliver(events)
             self._after_change()
             return index
@@ -330,12 +330,9 @@ class Table:
             if not seat.away:
                 raise errors.not_away(index)
             new = replace(seat, away=False, timeouts=0)
-            seats = [*self.seats[:index], new, *self.seats[index + 1 :]]
-            deadline, deadline_turn = self._deadline_for(seats)
             await self._storage.save_seats(self.id, [new.record()])
-            await self._storage.set_timer(self.id, deadline, deadline_turn)
             self.seats[index] = new
-            self.deadline, self.deadline_turn = deadline, deadline_turn
+            await self._settle_timer()
             await self._deliver([SeatBack(seat=index, name=new.name)])
             self._after_change()
             return index
@@ -457,14 +454,29 @@ class Table:
     def _deadline_for(
         self, seats: Sequence[Seat], turn: int | None = None
     ) -> tuple[float | None, int | None]:
-        """The turn deadline after a change: only a human-played seat to act gets a timer."""
+        """The turn deadline after a change: only a human-played seat to act gets a timer.
+        A deadline already running for that turn is kept (someone else's join, leave or
+        back gives the player to act no extra time)."""
         seconds = self.options.turn_seconds
         if seconds <= 0 or self.status != "playing" or self.state is None:
             return None, None
         index = self.state.to_act
         if index is None or self.state.finished or seats[index].ai_plays:
             return None, None
-        return self._clock.now() + seconds, self.turn if turn is None else turn
+        turn = self.turn if turn is None else turn
+        if self.deadline is not None and self.deadline_turn == turn:
+            return self.deadline, turn
+        return self._clock.now() + seconds, turn
+
+    async def _settle_timer(self) -> None:
+        """Make the turn timer match who is to act now, whichever way that came about (a
+        join taking over an AI seat on its turn, a leave, a back, a restart): a human-played
+        seat to act gets a stored deadline, anything else none. Lock held (or start-up).
+        Actions and match starts store their deadline in their own transaction instead."""
+        deadline, turn = self._deadline_for(self.seats)
+        if (deadline, turn) != (self.deadline, self.deadline_turn):
+            await self._storage.set_timer(self.id, deadline, turn)
+            self.deadline, self.deadline_turn = deadline, turn
 
     def _make_policies(self, seed: int) -> None:
         master = random.Random(seed ^ 0x5EA7)

@@ -64,6 +64,10 @@ def settings_for(fake: FakeDiscord, db: Path, **extra: Any) -> Any:
         DEUCEBOT_DB=str(db),
         DEUCEBOT_AI_DELAY=extra.pop("ai_delay", 0.0),
         DEUCEBOT_TURN_SECONDS=extra.pop("turn_seconds", 0),
+        # No cooldowns unless a test asks (tests click Hint every turn).
+        DEUCEBOT_STATS_COOLDOWN=extra.pop("stats_cooldown", 0),
+        DEUCEBOT_HINT_COOLDOWN=extra.pop("hint_cooldown", 0),
+        DEUCEBOT_CREATE_COOLDOWN=extra.pop("create_cooldown", 0),
         **extra,
     )
 

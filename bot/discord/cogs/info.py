@@ -11,6 +11,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.discord.cogs.tables import game_choices, playable_games
+from bot.discord.cooldowns import cooldown
 from bot.discord.replies import in_time, say
 from bot.discord.translator import tr
 from bot.i18n import t
@@ -71,6 +72,7 @@ class Info(commands.Cog):
         ],
     )
     @app_commands.guild_only()
+    @cooldown("leaderboard")
     async def leaderboard(
         self,
         interaction: discord.Interaction,
@@ -119,6 +121,7 @@ class Info(commands.Cog):
     @app_commands.describe(user=tr("Whose results (you by default)", "discord.opt.user.desc"))
     @app_commands.rename(user=tr("user", "discord.opt.user"))
     @app_commands.guild_only()
+    @cooldown("stats")
     async def stats(
         self, interaction: discord.Interaction, user: discord.User | None = None
     ) -> None:
