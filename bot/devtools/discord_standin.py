@@ -33,7 +33,7 @@ from typing import Any
 
 from aiohttp import BodyPartReader, WSMsgType, web
 
-from tests.e2e.discord_limits import DiscordLimits
+from bot.devtools.discord_limits import DiscordLimits
 
 DISCORD_EPOCH_MS = 1420070400000
 EPHEMERAL = 64

@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
+from bot.devtools.discord_standin import FakeDiscord
 from tests.e2e.conftest import bot_running
 from tests.e2e.helpers import boards, play_until, settle
-from tests.e2e.standin import FakeDiscord
 
 pytestmark = pytest.mark.slow
 
