@@ -24,6 +24,9 @@ class Settings(BaseSettings):
         default=1.0, ge=0, validation_alias="DEUCEBOT_BOARD_EDIT_SECONDS"
     )
     """Discord: least seconds between two edits of a board (bursts are coalesced)."""
+    rest_per_second: int = Field(default=45, ge=1, le=50, validation_alias="DEUCEBOT_REST_PER_SECOND")
+    """Discord: REST requests per second the bot allows itself (Discord's global limit is 50;
+    interaction answers are not counted)."""
     ai_processes: int = Field(default=1, ge=0, validation_alias="DEUCEBOT_AI_PROCESSES")
     """Worker processes for AI decisions (0: threads in the bot process)."""
     max_tables_per_server: int = Field(

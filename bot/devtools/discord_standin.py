@@ -33,6 +33,8 @@ from typing import Any
 
 from aiohttp import BodyPartReader, WSMsgType, web
 
+from bot.devtools.discord_limits import DiscordLimits
+
 DISCORD_EPOCH_MS = 1420070400000
 EPHEMERAL = 64
 GUILD_TEXT = 0
@@ -202,6 +204,8 @@ class FakeDiscord:
         """Fail at once when an answer misses the window (tests); off, record it (benchmark)."""
         self.public_hook: Callable[[Message], None] | None = None
         """Called with every new version of a public message (privacy checks)."""
+        self.limits = DiscordLimits()
+        """Discord's global and per-channel rate limits; `limits.refused` lists every 429."""
         self._routes: list[tuple[str, re.Pattern[str], Callable[..., Awaitable[Any]]]] = []
         self._pending: dict[int, dict[str, Any]] = {}
         self._originals: dict[str, int | None] = {}
@@ -351,12 +355,18 @@ class FakeDiscord:
                     auth = request.headers.get("Authorization", "")
                     if auth != "Bot standin-token":
                         return self._json({"message": "401: Unauthorized", "code": 0}, 401)
+                verdict = self.limits.check(request.method, request.path)
+                if verdict.refusal is not None:
+                    refused = self._json(verdict.refusal, 429)
+                    refused.headers.update(verdict.headers)
+                    return refused
                 try:
                     result: web.StreamResponse = await handler(request, **match.groupdict())
                 except BotSideError as error:
                     self.errors.append(str(error))
                     self.changed.set()
                     return self._json({"message": str(error), "code": 50035}, 400)
+                result.headers.update(verdict.headers)
                 self.changed.set()
                 return result
         self.errors.append(f"unknown route: {request.method} {request.path}")

@@ -20,6 +20,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.discord.cooldowns import Cooldowns
+from bot.discord.rest_budget import RequestBudget, budget_trace
 from bot.i18n import normalise_language
 from bot.runtime import tune_gc
 from bot.settings import Settings
@@ -56,6 +57,9 @@ class Deucebot(commands.Bot):
         discord.VoiceClient.warn_nacl = False
         discord.VoiceClient.warn_dave = False
         self.edit_interval = settings.board_edit_seconds if edit_interval is None else edit_interval
+        self.rest_budget = RequestBudget(settings.rest_per_second)
+        """Every counted REST request waits here for its place under Discord's global limit."""
+        options.setdefault("http_trace", budget_trace(self.rest_budget))
         self.latency_sink = latency_sink
         super().__init__(
             command_prefix=commands.when_mentioned,

@@ -42,6 +42,10 @@ class _ErrorCollector(logging.Handler):
 async def standin() -> AsyncIterator[FakeDiscord]:
     """A running stand-in; fails the test if the bot misbehaved against it."""
     fake = FakeDiscord()
+    # Discord's per-channel buckets (5 messages or edits per 5 s) would make every test
+    # that plays a match at machine speed wait for minutes; the global limit stays on, and
+    # test_rest_limits.py plays a whole match under every limit.
+    fake.limits.channel_buckets = False
     await fake.start()
     collector = _ErrorCollector(fake)
     logging.getLogger().addHandler(collector)
