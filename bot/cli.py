@@ -54,13 +54,13 @@ def build_parser() -> argparse.ArgumentParser:
     )
     play.add_argument(
         "--ai-delay",
-        type=cli_type(AiDelay, "--ai-delay"),
+        type=cli_type(AiDelay),
         default=None,
         help="seconds between AI moves (0 to 60)",
     )
     play.add_argument(
         "--turn-seconds",
-        type=cli_type(TurnSeconds, "--turn-seconds"),
+        type=cli_type(TurnSeconds),
         default=None,
         help="turn timer for you in seconds (0 to 3600; off by default)",
     )

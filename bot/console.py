@@ -14,7 +14,9 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import random
+import signal
 import sys
 import tempfile
 import time
@@ -44,6 +46,8 @@ from engines.cards import CardParseError
 from storage import ChipRow, Leaderboard, PenaltyRow, SqliteStorage
 from storage.opening import is_memory
 
+INTERRUPTED = 130
+"""Exit code after Ctrl-C (128 + SIGINT, as shells report it)."""
 HUMAN_ID = "terminal"
 GUILD = "terminal"
 BOLD, DIM, RESET = "\x1b[1m", "\x1b[2m", "\x1b[0m"
@@ -153,7 +157,33 @@ class Console:
         self.front.line(t(key, self.lang, **params), style)
 
     async def run(self) -> int:
-        """Play until the match ends, you quit, or stdin closes. Returns the exit code."""
+        """Play until the match ends, you quit, stdin closes or Ctrl-C (exit code 130, once
+        the runtime and the database are closed). Returns the exit code. Ctrl-C is handled
+        on the loop, so it works even where SIGINT was ignored at start (a background job)."""
+        task = asyncio.current_task()
+        assert task is not None
+        pressed: list[bool] = []
+
+        def ctrl_c() -> None:
+            pressed.append(True)
+            task.cancel()
+
+        loop = asyncio.get_running_loop()
+        with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
+            loop.add_signal_handler(signal.SIGINT, ctrl_c)
+        try:
+            return await self._open_and_play()
+        except asyncio.CancelledError:
+            if not pressed:
+                raise
+            task.uncancel()
+            self.interrupted()
+            return INTERRUPTED
+        finally:
+            with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
+                loop.remove_signal_handler(signal.SIGINT)
+
+    async def _open_and_play(self) -> int:
         with tempfile.TemporaryDirectory(prefix="deucebot-") as tmp:
             path = self.args.db or str(Path(tmp) / "play.sqlite3")
             storage = SqliteStorage(path, synchronous=self.settings.db_synchronous)
@@ -326,9 +356,9 @@ def run_console(args: argparse.Namespace) -> int:
     except TableError as error:
         print(f"deucebot: {explain(error, console.lang)}", file=sys.stderr)
         return 2
-    except KeyboardInterrupt:  # Ctrl-C: the runtime and the database are closed by now
+    except KeyboardInterrupt:  # Ctrl-C where the loop cannot catch it (Windows)
         console.interrupted()
-        return 130
+        return INTERRUPTED
 
 
 def format_leaderboard(board: Leaderboard, lang: str) -> str:

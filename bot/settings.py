@@ -105,7 +105,7 @@ def describe_error(error: ValidationError) -> str:
     return f"{name}={problem.get('input')!s} is not allowed: use {allowed}"
 
 
-def cli_type(kind: Any, flag: str) -> Callable[[str], Any]:
+def cli_type(kind: Any) -> Callable[[str], Any]:
     """An argparse `type=` that checks a flag's value against the setting type `kind` and
     says, on refusal, what the flag allows (the type's description)."""
     adapter: TypeAdapter[Any] = TypeAdapter(kind)
@@ -118,6 +118,6 @@ def cli_type(kind: Any, flag: str) -> Callable[[str], Any]:
         try:
             return adapter.validate_python(text, strict=False)
         except ValidationError:
-            raise argparse.ArgumentTypeError(f"{flag} {text} is not allowed: use {allowed}") from None
+            raise argparse.ArgumentTypeError(f"{text} is not allowed: use {allowed}") from None
 
     return parse

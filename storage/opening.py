@@ -8,6 +8,7 @@ of a traceback.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shlex
 import sqlite3
@@ -106,43 +107,60 @@ def holder() -> str:
 class ProcessLock:
     """An exclusive lock on a database for as long as this process has it open.
 
-    `fcntl.flock` on a file beside it (`<db>-lock`) holding the holder's pid and command.
-    The kernel drops the lock when the process ends, however it ends (kill -9 included),
-    so a stale lock file never blocks anyone. Not on Windows (there, no lock is taken)."""
+    `fcntl.flock` on a file beside it (`<db>-lock`) holding the holder's pid and command;
+    the holder removes the file when it closes the database. The kernel drops the lock when
+    the process ends, however it ends (kill -9 included), so a left-over file never blocks
+    anyone. Not on Windows (there, no lock is taken)."""
 
-    def __init__(self, fd: int | None) -> None:
-        """Wrap the locked file descriptor (None: no lock on this platform)."""
+    def __init__(self, fd: int | None, path: Path | None) -> None:
+        """Wrap the locked file descriptor of the lock file `path` (None: no lock)."""
         self._fd = fd
+        self._path = path
 
     @classmethod
     def acquire(cls, path: str) -> ProcessLock:
         """Take the lock of the database `path`; `CannotOpenDatabase` naming the holder if
         another process (or another open storage in this one) has it."""
         if sys.platform == "win32":
-            return cls(None)
+            return cls(None, None)
         where = lock_path(path)
-        try:
-            fd = os.open(where, os.O_RDWR | os.O_CREAT, 0o644)
-        except OSError as error:
-            raise CannotOpenDatabase(
-                f"cannot create the lock file {where} ({error.strerror}): make its folder "
-                "writable or put the database elsewhere"
-            ) from error
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            who = os.read(fd, 4096).decode("utf-8", "replace").strip() or "another process"
-            os.close(fd)
-            raise CannotOpenDatabase(
-                f"{path} is in use by another Deucebot ({who}): stop it first, or give "
-                "another database file"
-            ) from None
+        while True:
+            try:
+                fd = os.open(where, os.O_RDWR | os.O_CREAT, 0o644)
+            except OSError as error:
+                raise CannotOpenDatabase(
+                    f"cannot create the lock file {where} ({error.strerror}): make its folder "
+                    "writable or put the database elsewhere"
+                ) from error
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                who = os.read(fd, 4096).decode("utf-8", "replace").strip() or "another process"
+                os.close(fd)
+                raise CannotOpenDatabase(
+                    f"{path} is in use by another Deucebot ({who}): stop it first, or give "
+                    "another database file"
+                ) from None
+            if _same_file(fd, where):
+                break
+            os.close(fd)  # the holder removed it as we opened it: lock the new one
         os.ftruncate(fd, 0)
         os.pwrite(fd, holder().encode("utf-8") + b"\n", 0)
-        return cls(fd)
+        return cls(fd, where)
 
     def release(self) -> None:
-        """Drop the lock (closing the file releases it); the file stays, unlocked."""
+        """Remove the lock file and drop the lock (closing the file releases it)."""
         if self._fd is not None:
+            if self._path is not None:
+                with contextlib.suppress(OSError):
+                    self._path.unlink()
             os.close(self._fd)
             self._fd = None
+
+
+def _same_file(fd: int, path: Path) -> bool:
+    """Whether `fd` is still the file at `path` (not one removed and replaced meanwhile)."""
+    try:
+        return os.path.samestat(os.fstat(fd), os.stat(path))
+    except OSError:
+        return False

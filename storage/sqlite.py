@@ -270,14 +270,11 @@ class SqliteStorage:
         return self._db
 
     async def open(self) -> None:
-        """Check the path, take the writer's lock, connect, recognise the file, set WAL /
+        """Check the path, connect, recognise the file, take the writer's lock, set WAL /
         foreign keys / synchronous and migrate to the latest schema (read-only: no lock, no
         change at all). `CannotOpenDatabase` if any step fails, with nothing left open."""
-        lock: ProcessLock | None = None
         if self.persistent:
             check_path(self.path, read_only=self.read_only)
-            if not self.read_only:
-                lock = ProcessLock.acquire(self.path)
         try:
             db = await self._connect()
             try:
@@ -285,16 +282,14 @@ class SqliteStorage:
             except BaseException:
                 await db.close()
                 raise
-        except sqlite3.Error as error:
-            if lock is not None:
-                lock.release()
-            raise cannot_open(error, self.path, self.busy_seconds) from error
-        except BaseException:
-            if lock is not None:
-                lock.release()
+        except BaseException as error:
+            if self._process_lock is not None:
+                self._process_lock.release()
+                self._process_lock = None
+            if isinstance(error, sqlite3.Error):
+                raise cannot_open(error, self.path, self.busy_seconds) from error
             raise
         self._db = db
-        self._process_lock = lock
 
     async def _connect(self) -> aiosqlite.Connection:
         if self.read_only and self.persistent:
@@ -306,13 +301,15 @@ class SqliteStorage:
         return db
 
     async def _prepare(self, db: aiosqlite.Connection) -> None:
-        """Everything between connecting and the first query of the runtime."""
+        """Everything between connecting and the first query of the runtime. Nothing is
+        written before the file is recognised as Deucebot's and the lock is held."""
         await db.execute(f"PRAGMA busy_timeout = {int(self.busy_seconds * 1000)}")
         recognise(await identity(db), self.path, read_only=self.read_only)
         if self.read_only:
             await db.execute("PRAGMA query_only = ON")
             return
         if self.persistent:
+            self._process_lock = ProcessLock.acquire(self.path)
             await db.execute("PRAGMA journal_mode = WAL")
         await db.execute("PRAGMA foreign_keys = ON")
         await db.execute(f"PRAGMA synchronous = {self.synchronous}")
