@@ -51,16 +51,17 @@ class LineReader:
     async def readline(self) -> str | None:
         """The next line, or None once the input is closed."""
         if self._fd is None:
-            line = self._stream.readline()
-            return line or None
+            text = self._stream.readline()
+            return text or None
         while b"\n" not in self._buffer and not self._eof:
             chunk = await self._read(self._fd)
             self._eof = not chunk
             self._buffer += chunk
         if not self._buffer:
             return None
-        line, newline, self._buffer = self._buffer.partition(b"\n")
-        return self._decoder.decode(line + newline, final=self._eof and not self._buffer)
+        line, newline, rest = self._buffer.partition(b"\n")
+        self._buffer = rest
+        return self._decoder.decode(line + newline, final=self._eof and not rest)
 
     async def _read(self, fd: int) -> bytes:
         """What is available on `fd` once it is readable (b"" at end of input)."""
@@ -68,7 +69,7 @@ class LineReader:
         ready: asyncio.Future[None] = loop.create_future()
         if self._watchable:
             try:
-                loop.add_reader(fd, lambda: ready.done() or ready.set_result(None))
+                loop.add_reader(fd, _settle, ready)
             except (NotImplementedError, OSError, ValueError):
                 self._watchable = False
         if not self._watchable:
@@ -79,6 +80,12 @@ class LineReader:
             with contextlib.suppress(Exception):
                 loop.remove_reader(fd)
         return os.read(fd, 65536)
+
+
+def _settle(future: asyncio.Future[None]) -> None:
+    """Mark `future` done (the descriptor is readable); later calls do nothing."""
+    if not future.done():
+        future.set_result(None)
 
 
 def _in_daemon_thread(loop: asyncio.AbstractEventLoop, fd: int) -> asyncio.Future[bytes]:

@@ -110,7 +110,11 @@ def cli_type(kind: Any) -> Callable[[str], Any]:
     says, on refusal, what the flag allows (the type's description)."""
     adapter: TypeAdapter[Any] = TypeAdapter(kind)
     allowed = next(
-        (m.description for m in getattr(kind, "__metadata__", ()) if getattr(m, "description", None)),
+        (
+            m.description
+            for m in getattr(kind, "__metadata__", ())
+            if getattr(m, "description", None)
+        ),
         "another value",
     )
 

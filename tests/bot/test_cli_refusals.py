@@ -4,6 +4,7 @@ Deucebot, bad settings and flags. Ctrl-C at the prompt ends the game at once."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import pty
 import select
@@ -39,9 +40,11 @@ def deucebot(
 ) -> subprocess.CompletedProcess[str]:
     """Run `deucebot ARGS` (or `python -m bot` for ["bot"]) with stdin closed; as an
     unprivileged user when `user` (root may write read-only files)."""
-    command = [sys.executable, "-m", "bot"] if args == ["bot"] else [
-        sys.executable, "-m", "bot.cli", *args
-    ]
+    command = (
+        [sys.executable, "-m", "bot"]
+        if args == ["bot"]
+        else [sys.executable, "-m", "bot.cli", *args]
+    )
     if user and os.geteuid() == 0:
         command = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", *command]
     return subprocess.run(
@@ -63,35 +66,42 @@ def one_line(result: subprocess.CompletedProcess[str], *, code: int = 2) -> str:
     return lines[0]
 
 
-def other_program(path: Path) -> None:
+def random_bytes(folder: Path) -> Path:
+    path = folder / "x.db"
+    path.write_bytes(os.urandom(8192))
+    return path
+
+
+def text_file(folder: Path) -> Path:
+    path = folder / "x.db"
+    path.write_text("hello\n" * 300)
+    return path
+
+
+def other_program(folder: Path) -> Path:
+    path = folder / "x.db"
     with sqlite3.connect(path) as db:
         db.execute("CREATE TABLE tables (legs INTEGER)")
     db.close()
+    return path
 
 
-def newer(path: Path) -> None:
+def newer(folder: Path) -> Path:
+    path = folder / "x.db"
     with sqlite3.connect(path) as db:
         db.execute("PRAGMA application_id = 1148543845")
         db.execute("PRAGMA user_version = 999")
     db.close()
+    return path
 
 
 BAD: dict[str, tuple[Callable[[Path], Path], str]] = {
-    "random bytes": (
-        lambda d: (d / "x.db").write_bytes(os.urandom(8192)) and d / "x.db",
-        "is not a SQLite database",
-    ),
-    "a text file": (
-        lambda d: (d / "x.db").write_text("hello\n" * 300) and d / "x.db",
-        "is not a SQLite database",
-    ),
-    "/dev/null": (lambda d: Path(os.devnull), "is not a regular file"),
-    "another program's": (
-        lambda d: other_program(d / "x.db") or d / "x.db",
-        "another program's SQLite database",
-    ),
-    "a newer Deucebot": (lambda d: newer(d / "x.db") or d / "x.db", "written by a newer Deucebot"),
-    "a folder": (lambda d: d, "is a folder"),
+    "random bytes": (random_bytes, "is not a SQLite database"),
+    "a text file": (text_file, "is not a SQLite database"),
+    "/dev/null": (lambda folder: Path(os.devnull), "is not a regular file"),
+    "another program's": (other_program, "another program's SQLite database"),
+    "a newer Deucebot": (newer, "written by a newer Deucebot"),
+    "a folder": (lambda folder: folder, "is a folder"),
 }
 
 
@@ -247,10 +257,8 @@ def interrupt_at_the_prompt(args: list[str], cwd: Path) -> tuple[int, str, float
         after = b""
         while status is None and time.monotonic() < pressed + LIMIT:
             if select.select([fd], [], [], 0.05)[0]:
-                try:
+                with contextlib.suppress(OSError):  # the child closed the terminal
                     after += os.read(fd, 4096)
-                except OSError:  # the child closed the terminal
-                    pass
             done, code = os.waitpid(pid, os.WNOHANG)
             status = code if done else None
         assert status is not None, "still running after Ctrl-C"

@@ -162,6 +162,6 @@ def test_other_files_are_refused(found: Identity, message: str) -> None:
 def test_read_only_needs_data_it_can_read() -> None:
     with pytest.raises(CannotOpenDatabase, match="holds no Deucebot data yet"):
         recognise(Identity(0, 0, frozenset()), "f.db", read_only=True)
-    with pytest.raises(CannotOpenDatabase, match="old schema .version 1.: run `deucebot play`"):
+    with pytest.raises(CannotOpenDatabase, match=r"old schema \(version 1\): run `deucebot play`"):
         recognise(Identity(0, 1, known_tables(1)), "f.db", read_only=True)
     assert recognise(Identity(0, 2, known_tables(2)), "f.db", read_only=True) == 2

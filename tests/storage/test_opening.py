@@ -129,7 +129,9 @@ async def test_one_writer_at_a_time_and_readers_alongside(tmp_path: Path) -> Non
             guild="g", place="p", game="bigtwo", settings={}, options={}, seats=[], now=NOW
         )
         second = SqliteStorage(path)
-        with pytest.raises(CannotOpenDatabase, match=rf"in use by another Deucebot \(pid {os.getpid()}: "):
+        with pytest.raises(
+            CannotOpenDatabase, match=rf"in use by another Deucebot \(pid {os.getpid()}: "
+        ):
             await second.open()
         reader = SqliteStorage(path, read_only=True)
         await reader.open()
@@ -156,10 +158,10 @@ async def test_a_reader_never_migrates(tmp_path: Path) -> None:
         )
         assert board.humans == [] and board.ai == []
     assert path.read_bytes() == before
-    with sqlite3.connect(path) as db:
-        assert db.execute("PRAGMA user_version").fetchone()[0] == 2
-        assert db.execute("PRAGMA journal_mode").fetchone()[0] == "delete"
-    db.close()
+    with sqlite3.connect(path) as check:
+        assert check.execute("PRAGMA user_version").fetchone()[0] == 2
+        assert check.execute("PRAGMA journal_mode").fetchone()[0] == "delete"
+    check.close()
 
 
 async def test_a_database_locked_by_another_program_is_refused_after_the_wait(
@@ -199,7 +201,9 @@ def test_sqlite_errors_at_opening_say_what_to_do(tmp_path: Path) -> None:
     )
 
 
-async def test_in_memory_needs_no_file_and_no_lock(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+async def test_in_memory_needs_no_file_and_no_lock(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.chdir(tmp_path)
     async with SqliteStorage(":memory:") as storage:
         assert not storage.persistent
