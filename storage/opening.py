@@ -99,9 +99,14 @@ def lock_path(path: str) -> Path:
 
 
 def holder() -> str:
-    """Who this process is, as written in the lock file: pid and command line."""
-    command = shlex.join([Path(sys.argv[0]).name, *sys.argv[1:]]) if sys.argv else "python"
-    return f"pid {os.getpid()}: {command}"
+    """Who this process is, as written in the lock file: pid and command line as typed
+    ("deucebot play bigtwo ...", "python -m bot")."""
+    typed = getattr(sys, "orig_argv", [])
+    if typed[1:2] == ["-m"]:
+        words = [Path(typed[0]).name, *typed[1:]]
+    else:
+        words = [Path(sys.argv[0]).name, *sys.argv[1:]] if sys.argv else ["python"]
+    return f"pid {os.getpid()}: {shlex.join(words)}"
 
 
 class ProcessLock:
