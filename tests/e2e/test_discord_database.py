@@ -10,10 +10,10 @@ import pytest
 from discord.gateway import DiscordWebSocket
 from discord.http import Route
 
+from bot.devtools.discord_standin import FakeDiscord
 from bot.discord.app import serve
 from storage import CannotOpenDatabase
 from tests.e2e.conftest import settings_for
-from tests.e2e.standin import FakeDiscord
 
 
 async def test_a_database_that_is_not_the_bots_stops_it_unchanged(
