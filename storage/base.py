@@ -36,6 +36,12 @@ class StaleWrite(StorageError):
     """An action row for that (match, seq) already exists: it would be applied twice."""
 
 
+class CannotOpenDatabase(StorageError):
+    """The database cannot be opened: a bad path, not a Deucebot database, a newer schema,
+    locked, read-only, or in use by another Deucebot process. The message is one line that
+    says what is wrong and what to do; entry points print it as it is."""
+
+
 @dataclass(frozen=True, slots=True)
 class TableRecord:
     """One table as stored: where it is, which game, its settings and its timer."""

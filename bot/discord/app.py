@@ -25,6 +25,7 @@ from discord.gateway import DiscordWebSocket
 from discord.http import Route
 
 from bot.settings import Settings, load_settings
+from storage.base import CannotOpenDatabase
 
 log = logging.getLogger("deucebot.discord")
 
@@ -161,6 +162,9 @@ def run(settings: Settings | None = None, shutdown_limit: float | None = None) -
         asyncio.run(serve(settings, shutdown_limit))
     except discord.LoginFailure:
         print(BAD_TOKEN, file=sys.stderr)
+        return 2
+    except CannotOpenDatabase as error:  # DEUCEBOT_DB, opened by the bot's setup
+        print(f"deucebot: {error}", file=sys.stderr)
         return 2
     except discord.PrivilegedIntentsRequired:
         print(

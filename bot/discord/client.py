@@ -90,7 +90,7 @@ class Deucebot(commands.Bot):
         from storage.sqlite import SqliteStorage
 
         self.front = DiscordFront(self, edit_interval=self.edit_interval)
-        self.storage = SqliteStorage(self.settings.db)
+        self.storage = SqliteStorage(self.settings.db, synchronous=self.settings.db_synchronous)
         await self.storage.open()
         self.tables = TableManager(
             self.storage,

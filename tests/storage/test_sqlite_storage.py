@@ -16,6 +16,7 @@ from storage import (
     ActionCommit,
     ActionRecord,
     ChipEntry,
+    DealRecord,
     MatchPlayer,
     MatchResult,
     PenaltyEntry,
@@ -155,22 +156,65 @@ async def test_close_ends_the_commit_thread_and_later_writes_are_refused(tmp_pat
         await storage.commit_action(commit(table_id, match_id, 1))
 
 
+APPEND_ONLY = {
+    # table: (a column to change, the columns of a full row, its key columns)
+    "actions": ("action", "match_id, seq, deal, seat, action, actor, at", "match_id, seq"),
+    "deals": ("seed", "match_id, deal, dealer, seed, first_seq", "match_id, deal"),
+    "chip_ledger": (
+        "delta",
+        "id, guild, game, match_id, hand, seat, player_id, is_ai, delta, reason, at",
+        "id",
+    ),
+    "penalty_ledger": (
+        "penalty",
+        "id, guild, game, match_id, deal, seat, player_id, is_ai, penalty, at",
+        "id",
+    ),
+}
+
+
+def rewrites(table: str) -> list[str]:
+    """Every way an SQLite client could change or remove a row of `table`: each must fail."""
+    column, columns, key = APPEND_ONLY[table]
+    same_row = f"SELECT {columns} FROM {table} LIMIT 1"
+    same_key_new_row = (
+        f"SELECT {columns.replace(column, '0 AS ' + column, 1)} FROM {table} WHERE true LIMIT 1"
+    )
+    return [
+        f"UPDATE {table} SET {column} = {column}",
+        f"UPDATE OR REPLACE {table} SET {column} = 0",
+        f"DELETE FROM {table}",
+        f"REPLACE INTO {table} ({columns}) {same_row}",
+        f"REPLACE INTO {table} ({columns}) {same_key_new_row}",
+        f"INSERT OR REPLACE INTO {table} ({columns}) {same_key_new_row}",
+        f"INSERT INTO {table} ({columns}) {same_key_new_row}"
+        f" ON CONFLICT ({key}) DO UPDATE SET {column} = 0",
+        f"INSERT INTO {table} ({columns}) {same_key_new_row}",
+    ]
+
+
 async def test_logs_and_ledgers_are_append_only(store: SqliteStorage, tmp_path: Path) -> None:
     table_id, match_id = await new_match(store, "p", [("a", False)])
+    deals = [DealRecord(match_id, 1, 0, 2**70, 0)]
     chips = [ChipEntry("g", "holdem", match_id, 1, 0, "a", False, 10, "hand", NOW)]
     penalties = [PenaltyEntry("g", "bigtwo", match_id, 1, 0, "a", False, 3, NOW)]
-    await store.commit_action(commit(table_id, match_id, 0, chips=chips, penalties=penalties))
-    with sqlite3.connect(tmp_path / "s.sqlite3") as db:
-        for sql in (
-            "UPDATE actions SET action = 'x'",
-            "DELETE FROM actions",
-            "UPDATE chip_ledger SET delta = 0",
-            "DELETE FROM chip_ledger",
-            "UPDATE penalty_ledger SET penalty = 0",
-            "DELETE FROM penalty_ledger",
-        ):
-            with pytest.raises(sqlite3.IntegrityError, match="append-only"):
-                db.execute(sql)
+    await store.commit_action(
+        commit(table_id, match_id, 0, deals=deals, chips=chips, penalties=penalties)
+    )
+    path = tmp_path / "s.sqlite3"
+    with sqlite3.connect(path) as db:
+        before = {t: db.execute(f"SELECT * FROM {t}").fetchall() for t in APPEND_ONLY}
+        for table in APPEND_ONLY:
+            assert before[table], table
+            for sql in rewrites(table):
+                with pytest.raises(sqlite3.IntegrityError, match="append-only"):
+                    db.execute(sql)
+        after = {t: db.execute(f"SELECT * FROM {t}").fetchall() for t in APPEND_ONLY}
+    assert after == before
+    # Appending still works, and the log keeps refusing a turn twice as StaleWrite.
+    await store.commit_action(commit(table_id, match_id, 1))
+    with pytest.raises(StaleWrite):
+        await store.commit_action(commit(table_id, match_id, 1))
 
 
 def test_period_starts() -> None:
