@@ -1,0 +1,65 @@
+"""Matches played straight on an engine, as the storage rows a history is built from."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from bot.history.build import MatchLog
+from engines.registry import get_game
+from storage.base import ActionRecord, MatchPlayer, MatchRecord, TableRecord
+
+Chooser = Callable[[random.Random, Any, int], Any]
+
+
+def engine_match(
+    game: str,
+    config: dict[str, Any],
+    seed: int,
+    choose: Chooser,
+    *,
+    players: Sequence[str] | None = None,
+    finished: bool = True,
+    max_actions: int = 5000,
+) -> MatchLog:
+    """Play a match of `game` with `choose(rng, state, seat)` deciding every turn, and return
+    it as the rows storage would hold (no ledgers: histories are built from the log)."""
+    spec = get_game(game)
+    cfg = spec.make_config(**config)
+    state = spec.new_state(cfg, random.Random(seed))
+    rng = random.Random(seed + 1)
+    actions: list[ActionRecord] = []
+    while state.to_act is not None and len(actions) < max_actions:
+        if not finished and rng.random() < 0.002:
+            break
+        seat = state.to_act
+        action = choose(rng, state, seat)
+        state.apply(seat, action)
+        actions.append(ActionRecord(1, len(actions), 0, seat, str(action), "ai", 0.0))
+    seats = int(cfg.model_dump().get("seats", 4))
+    ids = list(players) if players is not None else [f"ai:random{s}" for s in range(seats)]
+    done = state.finished
+    return MatchLog(
+        table=TableRecord(1, "g", "place", spec.name, {}, {}, "finished", 0.0),
+        match=MatchRecord(
+            1,
+            1,
+            1,
+            seed,
+            cfg.model_dump(mode="json"),
+            0,
+            0.0,
+            finished_at=1.0 if done else None,
+        ),
+        players=[MatchPlayer(s, ids[s], f"P{s}", ids[s].startswith("ai:")) for s in range(seats)],
+        actions=actions,
+        chips=[],
+        penalties=[],
+    )
+
+
+def random_legal(rng: random.Random, state: Any, seat: int) -> Any:
+    """Any legal action, amounts anywhere in their range when the game has them."""
+    legal = list(state.legal_actions(seat))
+    return rng.choice(legal)
