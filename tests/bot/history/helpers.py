@@ -7,8 +7,18 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from bot.history.build import MatchLog
+from bot.runtime import FakeClock, Player, RecordingFront, RuntimeConfig, TableManager
 from engines.registry import get_game
+from storage import SqliteStorage
 from storage.base import ActionRecord, MatchPlayer, MatchRecord, TableRecord
+
+GAMES: dict[str, dict[str, Any]] = {
+    "bigtwo": {"deals": 2},
+    "holdem": {"seats": 4, "starting_chips": 200},
+    "draw": {"seats": 3, "deals": 4},
+    "duel": {"starting_chips": 6},
+}
+"""Small matches of every game (settings of their tables)."""
 
 Chooser = Callable[[random.Random, Any, int], Any]
 
@@ -63,3 +73,29 @@ def random_legal(rng: random.Random, state: Any, seat: int) -> Any:
     """Any legal action, amounts anywhere in their range when the game has them."""
     legal = list(state.legal_actions(seat))
     return rng.choice(legal)
+
+
+async def played(store: SqliteStorage, game: str, place: str, seed: int) -> int:
+    """A match where member u1 sits in seat 0, then leaves so the AI plays it out."""
+    manager = TableManager(
+        store,
+        RecordingFront(),
+        clock=FakeClock(),
+        config=RuntimeConfig(ai_delay=0.0, ai_in_thread=False, timers=False),
+    )
+    try:
+        table = await manager.create(
+            guild="g1",
+            place=place,
+            game=game,
+            settings=GAMES[game],
+            options={"ai_policy": "random"},
+            owner=Player("u1", "Ana"),
+        )
+        await table.start(seed=seed)
+        await table.leave("u1")
+        await table.idle()
+        assert table.finished and table.match is not None
+        return table.match.id
+    finally:
+        await manager.close()

@@ -6,8 +6,6 @@ from __future__ import annotations
 import json
 import random
 import re
-from collections.abc import AsyncIterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -20,19 +18,12 @@ from bot.history.build import (
     recent_deals,
 )
 from bot.history.model import HistoryFile
-from bot.runtime import FakeClock, Player, RecordingFront, RuntimeConfig, TableManager
 from engines.base import DealStarted, Event
 from engines.registry import get_game
 from storage import SqliteStorage
-from tests.bot.history.helpers import engine_match, random_legal
+from tests.bot.history.helpers import GAMES, engine_match, played, random_legal
 
 CARD = re.compile(r"\b(?:10|[2-9TJQKA])[DCHS]\b")
-GAMES = {
-    "bigtwo": {"deals": 2},
-    "holdem": {"seats": 4, "starting_chips": 200},
-    "draw": {"seats": 3, "deals": 4},
-    "duel": {"starting_chips": 6},
-}
 
 
 def cards_in(text: str) -> set[str]:
@@ -128,40 +119,6 @@ def test_a_history_file_round_trips_and_a_broken_one_is_refused() -> None:
 
 
 # Stored matches, played by the runtime ------------------------------------------------------
-
-
-@pytest.fixture
-async def store(tmp_path: Path) -> AsyncIterator[SqliteStorage]:
-    storage = SqliteStorage(str(tmp_path / "h.sqlite3"))
-    await storage.open()
-    yield storage
-    await storage.close()
-
-
-async def played(store: SqliteStorage, game: str, place: str, seed: int) -> int:
-    """A match where member u1 sits in seat 0, then leaves so the AI plays it out."""
-    manager = TableManager(
-        store,
-        RecordingFront(),
-        clock=FakeClock(),
-        config=RuntimeConfig(ai_delay=0.0, ai_in_thread=False, timers=False),
-    )
-    try:
-        table = await manager.create(
-            guild="g1",
-            place=place,
-            game=game,
-            settings=GAMES[game],
-            options={"ai_policy": "random"},
-            owner=Player("u1", "Ana"),
-        )
-        await table.start(seed=seed)
-        await table.leave("u1")
-        await table.idle()
-        assert table.finished and table.match is not None
-        return table.match.id
-    finally:
-        await manager.close()
 
 
 @pytest.mark.parametrize("game", sorted(GAMES))
