@@ -11,6 +11,7 @@ built for a finished match.
 
 from __future__ import annotations
 
+import asyncio
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -305,7 +306,8 @@ async def recent_deals(
     storage: Storage, player_id: str, *, deals: int, guild: str | None = None
 ) -> HistoryFile:
     """`player_id`'s last `deals` ended deals (newest matches first, each match's deals in
-    order), as they saw them: what `/history` sends."""
+    order), as they saw them: what `/history` sends. Replays run in a worker thread, so a
+    long match never holds the event loop."""
     matches: list[MatchHistory] = []
     wanted = deals
     for match in await storage.matches(player_id=player_id, guild=guild):
@@ -315,7 +317,7 @@ async def recent_deals(
         seat = log.seat_of(player_id)
         if seat is None:
             continue
-        history = build_match_history(log, seat=seat)
+        history = await asyncio.to_thread(build_match_history, log, seat=seat)
         ended = [d for d in history.deals if d.ended][-wanted:]
         if ended:
             wanted -= len(ended)

@@ -75,8 +75,17 @@ def random_legal(rng: random.Random, state: Any, seat: int) -> Any:
     return rng.choice(legal)
 
 
-async def played(store: SqliteStorage, game: str, place: str, seed: int) -> int:
-    """A match where member u1 sits in seat 0, then leaves so the AI plays it out."""
+async def played(
+    store: SqliteStorage,
+    game: str,
+    place: str,
+    seed: int,
+    *,
+    guild: str = "g1",
+    player: str = "u1",
+) -> int:
+    """A match where `player` sits in seat 0, then leaves so the AI plays it out; the table
+    is then closed (a bot started on the database has nothing to restore)."""
     manager = TableManager(
         store,
         RecordingFront(),
@@ -85,17 +94,18 @@ async def played(store: SqliteStorage, game: str, place: str, seed: int) -> int:
     )
     try:
         table = await manager.create(
-            guild="g1",
+            guild=guild,
             place=place,
             game=game,
             settings=GAMES[game],
             options={"ai_policy": "random"},
-            owner=Player("u1", "Ana"),
+            owner=Player(player, "Ana"),
         )
         await table.start(seed=seed)
-        await table.leave("u1")
+        await table.leave(player)
         await table.idle()
         assert table.finished and table.match is not None
+        await table.stop()
         return table.match.id
     finally:
         await manager.close()
