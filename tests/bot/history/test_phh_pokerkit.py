@@ -14,7 +14,7 @@ import random
 from typing import Any
 
 import pytest
-from pokerkit import HandHistory, StandardHighHand, State
+from pokerkit import HandHistory, State
 from pokerkit.notation import parse_action
 
 from bot.history.build import build_match_history
@@ -24,26 +24,15 @@ from engines.holdem import HoldemState
 from engines.poker.actions import AllIn, Bet, Call, Check, Raise
 from engines.registry import get_game
 from tests.bot.history.helpers import engine_match
+from tests.pokerkit_speed import memoise_pokerkit
 
 HANDS = 3000
 POLICIES = get_game("holdem").policies
 
 
 @pytest.fixture(autouse=True)
-def _memoised_pokerkit_hands(monkeypatch: pytest.MonkeyPatch) -> None:
-    """pokerkit evaluates the same hands many times per showdown in pure Python; memoise its
-    own evaluation (same results, computed once) to keep this test fast."""
-    original = StandardHighHand.from_game.__func__  # type: ignore[attr-defined]
-    cache: dict[tuple[object, ...], object] = {}
-
-    def from_game(cls: type, hole_cards: Any, board_cards: Any = ()) -> object:
-        key = (cls, tuple(hole_cards), tuple(board_cards))
-        found = cache.get(key)
-        if found is None:
-            found = cache[key] = original(cls, *key[1:])
-        return found
-
-    monkeypatch.setattr(StandardHighHand, "from_game", classmethod(from_game))
+def _fast_pokerkit(monkeypatch: pytest.MonkeyPatch) -> None:
+    memoise_pokerkit(monkeypatch)
 
 
 def chooser(kind: str) -> Any:
