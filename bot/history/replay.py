@@ -22,7 +22,7 @@ from bot.history.events import decode_event, event_classes
 from bot.history.model import DealHistory, HistoryFile, MatchHistory
 from bot.i18n import t
 from bot.render import GameRenderer, get_renderer
-from bot.runtime.table import opening_events
+from engines.base import IllegalAction
 from engines.registry import get_game
 
 
@@ -85,12 +85,12 @@ def _boards(
     match: MatchHistory, deal: DealHistory, seat: int | None, renderer: GameRenderer, lang: str
 ) -> list[str] | None:
     """Board (and the seat's hand) before the deal's first action and after each action,
-    from the match seed; None without one."""
+    from the match seed; None without one, or when the file's actions do not replay (a file
+    holding only some of the match's deals)."""
     if match.seed is None:
         return None
     spec = get_game(match.game)
     state = spec.new_state(spec.make_config(**match.config), random.Random(int(match.seed)))
-    opening_events(state)
     names = [s.name for s in match.seats]
 
     def show() -> str:
@@ -104,14 +104,17 @@ def _boards(
         return None
     first, last = deal.actions[0].seq, deal.actions[-1].seq
     out: list[str] = []
-    for entry in every:
-        if entry.seq == first:
-            out.append(show())
-        state.apply(entry.seat, spec.parse_action(str(entry.action)))
-        if first <= entry.seq <= last:
-            out.append(show())
-        if entry.seq == last:
-            break
+    try:
+        for entry in every:
+            if entry.seq == first:
+                out.append(show())
+            state.apply(entry.seat, spec.parse_action(str(entry.action)))
+            if first <= entry.seq <= last:
+                out.append(show())
+            if entry.seq == last:
+                break
+    except IllegalAction:
+        return None
     return out
 
 

@@ -17,8 +17,8 @@ import pytest
 from pokerkit import HandHistory, State
 from pokerkit.notation import parse_action
 
-from bot.history.build import build_match_history
-from bot.history.model import DealHistory, HistoryFile, MatchHistory
+from bot.history.build import MatchLog, build_match_history
+from bot.history.model import DealHistory, HistoryFile
 from bot.history.phh import deal_to_phh, history_to_phhs
 from engines.holdem import HoldemState
 from engines.poker.actions import AllIn, Bet, Call, Check, Raise
@@ -63,7 +63,8 @@ def chooser(kind: str) -> Any:
 STYLES = ("random", "calling", "tight", "shove", "station", "station", "wild")
 
 
-def holdem_match(seed: int) -> tuple[MatchHistory, list[int]]:
+def holdem_log(seed: int) -> MatchLog:
+    """A generated hold'em match (see the module docstring)."""
     rng = random.Random(seed)
     n = rng.randint(2, 9)
     stacks = [
@@ -79,8 +80,10 @@ def holdem_match(seed: int) -> tuple[MatchHistory, list[int]]:
         "big_blind": 20,
         "max_hands": rng.randint(4, 12),
     }
-    log = engine_match("holdem", config, seed, lambda r, st, seat: styles[seat](r, st, seat))
-    return build_match_history(log), stacks
+    players = [f"u{seat}" for seat in range(n)]
+    return engine_match(
+        "holdem", config, seed, lambda r, st, seat: styles[seat](r, st, seat), players=players
+    )
 
 
 def replay_in_pokerkit(text: str) -> tuple[HandHistory, State]:
@@ -131,7 +134,7 @@ def test_thousands_of_exported_hands_replay_in_pokerkit_to_the_engines_stacks() 
     seed = 0
     while hands < HANDS:
         seed += 1
-        match, _stacks = holdem_match(seed)
+        match = build_match_history(holdem_log(seed))
         for deal in match.deals:
             assert deal.ended and deal.result is not None and deal.stacks is not None
             text = deal_to_phh(match, deal)
@@ -153,8 +156,37 @@ def test_thousands_of_exported_hands_replay_in_pokerkit_to_the_engines_stacks() 
     assert odd < HANDS // 50
 
 
+def test_a_seats_phh_hides_unshown_cards_and_still_replays_to_the_same_stacks() -> None:
+    hidden = 0
+    for seed in range(1, 20):
+        log = holdem_log(seed)
+        for seat in range(len(log.players)):
+            match = build_match_history(log, seat=seat)
+            for deal in match.deals:
+                text = deal_to_phh(match, deal)
+                history, state = replay_in_pokerkit(text)
+                assert state.stacks == history.finishing_stacks or odd_chips_only(
+                    deal,
+                    history.finishing_stacks or [],
+                    list(state.stacks),
+                    [s - 1 for s in history.seats or []],
+                )
+                shown = {
+                    h["seat"]
+                    for e in deal.events
+                    if e.event["kind"] == "showdown"
+                    for h in e.event["hands"]
+                }
+                for player, number in enumerate(history.seats or []):
+                    line = next(a for a in history.actions if a.startswith(f"d dh p{player + 1} "))
+                    known = number - 1 == seat or number - 1 in shown
+                    assert line.endswith("????") != known, (line, seat, shown)
+                    hidden += not known
+    assert hidden > 50
+
+
 def test_a_phhs_file_holds_every_ended_deal_and_loads_whole() -> None:
-    match, _ = holdem_match(7)
+    match = build_match_history(holdem_log(7))
     text = history_to_phhs(HistoryFile(matches=[match]))
     loaded = list(HandHistory.loads_all(text))
     assert [h.hand for h in loaded] == [d.deal for d in match.deals if d.ended]
