@@ -192,9 +192,19 @@ def _ledger(log: MatchLog, deal: int | None, deal_numbers: set[int]) -> list[Led
     return rows
 
 
+def _credited(log: MatchLog) -> dict[tuple[int, int], str]:
+    """(deal, seat) -> the player that deal's result was credited to (its ledger rows)."""
+    found = {(c.hand, c.seat): c.player_id for c in log.chips if c.reason == "hand"}
+    found.update({(p.deal, p.seat): p.player_id for p in log.penalties})
+    return found
+
+
 def build_match_history(log: MatchLog, *, seat: int | None = None) -> MatchHistory:
     """The match as the owner of `seat` saw it, or everything when `seat` is None (refused
-    with ``history_not_finished`` while the match is still being played)."""
+    with ``history_not_finished`` while the match is still being played).
+
+    A seat's history leaves out the deals its ledger rows credit to someone else: a member
+    who took an AI seat over mid-match never sees that seat's earlier hands."""
     omniscient = seat is None
     if omniscient and not log.finished:
         raise HistoryError(
@@ -208,11 +218,14 @@ def build_match_history(log: MatchLog, *, seat: int | None = None) -> MatchHisto
     before, deals = _deals(replay_steps(spec, log.match, log.actions), chips)
     numbers = {d.started.deal for d in deals}
     viewer_id = next((p.player_id for p in log.players if p.seat == seat), None)
+    credited = _credited(log)
     out: list[DealHistory] = []
     for index, deal in enumerate(deals):
         events = list(deal.events)
         if index == 0:
             events = before + events
+        if not omniscient and credited.get((deal.started.deal, seat), viewer_id) != viewer_id:
+            continue
         ended = deal.settled is not None
         show_deck = omniscient and ended
         deck = deal_cards(spec.name, deal.started.seed) if show_deck else None

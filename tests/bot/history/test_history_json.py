@@ -3,6 +3,7 @@ results and ledger rows; a member's history never holds a card they did not see.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import random
 import re
@@ -18,6 +19,7 @@ from bot.history.build import (
     recent_deals,
 )
 from bot.history.model import HistoryFile
+from bot.runtime import FakeClock, Player, RecordingFront, RuntimeConfig, TableManager
 from engines.base import DealStarted, Event
 from engines.registry import get_game
 from storage import SqliteStorage
@@ -166,3 +168,39 @@ async def test_recent_deals_are_the_members_last_ended_deals(store: SqliteStorag
     with pytest.raises(HistoryError) as refused:
         await load_match(store, 999)
     assert refused.value.code == "history_no_match"
+
+
+async def test_a_member_who_took_over_an_ai_seat_sees_only_their_own_deals(
+    store: SqliteStorage,
+) -> None:
+    manager = TableManager(
+        store,
+        RecordingFront(),
+        clock=FakeClock(),
+        config=RuntimeConfig(ai_delay=0.0, ai_in_thread=False, timers=False),
+    )
+    try:
+        table = await manager.create(
+            guild="g1",
+            place="takeover",
+            game="bigtwo",
+            settings={"deals": 4},
+            options={"ai_policy": "random"},
+        )
+        await table.start(seed=11)
+        while table.deal < 2:
+            await asyncio.sleep(0.001)
+        await table.join(Player("u9", "Cy"), seat=2)
+        joined = table.deal
+        await table.leave("u9")
+        await table.idle()
+        assert table.finished and table.match is not None
+        match_id = table.match.id
+    finally:
+        await manager.close()
+    credited = {p.deal for p in await store.penalty_entries(match_id) if p.player_id == "u9"}
+    assert credited and min(credited) == joined >= 2
+    mine = (await recent_deals(store, "u9", deals=50)).matches[0]
+    assert {d.deal for d in mine.deals} == credited
+    everything = (await export_matches(store, match_id=match_id)).matches[0]
+    assert len(everything.deals) == 4
