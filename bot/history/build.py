@@ -224,7 +224,7 @@ def build_match_history(log: MatchLog, *, seat: int | None = None) -> MatchHisto
         events = list(deal.events)
         if index == 0:
             events = before + events
-        if not omniscient and credited.get((deal.started.deal, seat), viewer_id) != viewer_id:
+        if seat is not None and credited.get((deal.started.deal, seat), viewer_id) != viewer_id:
             continue
         ended = deal.settled is not None
         show_deck = omniscient and ended
