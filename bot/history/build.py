@@ -4,7 +4,8 @@ what one viewer may know.
 The one rule of visibility (`visible`): a seat's history holds the public events and that
 seat's private events, exactly as the table delivered them, its own action texts (another
 seat's action text can name hidden cards: a duel lock, a draw discard; what the table showed
-of it is in the public events), and no seed (a shuffle seed gives the whole deck). The
+of it is in the public events), and no seed (a shuffle seed gives the whole deck); deals
+credited to someone else (before a member took an AI seat over) are left out. The
 omniscient history (every hidden card, the seeds and the deck order of ended deals) is only
 built for a finished match.
 """
