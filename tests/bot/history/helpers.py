@@ -75,6 +75,16 @@ def random_legal(rng: random.Random, state: Any, seat: int) -> Any:
     return rng.choice(legal)
 
 
+def runtime(store: SqliteStorage) -> TableManager:
+    """A table manager on `store` whose AI players play at once, in the event loop."""
+    return TableManager(
+        store,
+        RecordingFront(),
+        clock=FakeClock(),
+        config=RuntimeConfig(ai_delay=0.0, ai_in_thread=False, timers=False),
+    )
+
+
 async def played(
     store: SqliteStorage,
     game: str,
@@ -86,12 +96,7 @@ async def played(
 ) -> int:
     """A match where `player` sits in seat 0, then leaves so the AI plays it out; the table
     is then closed (a bot started on the database has nothing to restore)."""
-    manager = TableManager(
-        store,
-        RecordingFront(),
-        clock=FakeClock(),
-        config=RuntimeConfig(ai_delay=0.0, ai_in_thread=False, timers=False),
-    )
+    manager = runtime(store)
     try:
         table = await manager.create(
             guild=guild,

@@ -14,9 +14,9 @@ from pokerkit import HandHistory
 
 from bot.cli import main
 from bot.history.model import HistoryFile
-from bot.runtime import FakeClock, Player, RecordingFront, RuntimeConfig, TableManager
+from bot.runtime import Player
 from storage import SqliteStorage
-from tests.bot.history.helpers import played
+from tests.bot.history.helpers import played, runtime
 
 ROOT = Path(__file__).resolve().parents[3]
 CARD = re.compile(r"(?:10|[2-9JQKA])[♣♦♥♠]")
@@ -28,9 +28,7 @@ async def db(tmp_path: Path, store: SqliteStorage) -> Path:
     member u1 in seat 0, and a hold'em match still waiting for u2."""
     await played(store, "holdem", "one", 3)
     await played(store, "bigtwo", "two", 4)
-    manager = TableManager(
-        store, RecordingFront(), clock=FakeClock(), config=RuntimeConfig(ai_in_thread=False)
-    )
+    manager = runtime(store)
     table = await manager.create(
         guild="g1",
         place="three",

@@ -19,11 +19,11 @@ from bot.history.build import (
     recent_deals,
 )
 from bot.history.model import HistoryFile
-from bot.runtime import FakeClock, Player, RecordingFront, RuntimeConfig, TableManager
+from bot.runtime import Player
 from engines.base import DealStarted, Event
 from engines.registry import get_game
 from storage import SqliteStorage
-from tests.bot.history.helpers import GAMES, engine_match, played, random_legal
+from tests.bot.history.helpers import GAMES, engine_match, played, random_legal, runtime
 
 CARD = re.compile(r"\b(?:10|[2-9TJQKA])[DCHS]\b")
 
@@ -173,12 +173,7 @@ async def test_recent_deals_are_the_members_last_ended_deals(store: SqliteStorag
 async def test_a_member_who_took_over_an_ai_seat_sees_only_their_own_deals(
     store: SqliteStorage,
 ) -> None:
-    manager = TableManager(
-        store,
-        RecordingFront(),
-        clock=FakeClock(),
-        config=RuntimeConfig(ai_delay=0.0, ai_in_thread=False, timers=False),
-    )
+    manager = runtime(store)
     try:
         table = await manager.create(
             guild="g1",
