@@ -3,8 +3,9 @@
 One harness serves every game. The game's `SimHooks` say what `-n` counts
 and turn its settlement events into per-seat samples; this module plays,
 times every decision, rotates seats and reports each figure as a mean with
-its 95% interval. The JSON shape is the contract documented in
-docs/simulate.md.
+its 95% interval: the Wilson score interval for a rate (a figure named
+``*_rate``, whose samples are 0 or 1), mean ± 1.96 standard errors for any
+other average. The JSON shape is the contract documented in docs/simulate.md.
 """
 
 from __future__ import annotations
@@ -20,10 +21,18 @@ from typing import Any
 
 from engines.registry import GameSpec
 
+Z95 = 1.96
+"""The standard normal quantile of a two-sided 95% interval (to two decimals, as documented)."""
+
+
+def is_rate(figure: str) -> bool:
+    """Whether `figure` is a proportion (named ``*_rate``: samples are 0 or 1 per unit)."""
+    return figure.endswith("_rate")
+
 
 @dataclass(frozen=True)
 class Interval:
-    """A sample mean with its 95% confidence interval (normal approximation)."""
+    """A sample mean with its 95% confidence interval."""
 
     mean: float
     low: float
@@ -31,13 +40,17 @@ class Interval:
     n: int
 
     @classmethod
-    def of(cls, samples: list[float]) -> Interval:
-        """The mean of `samples` and mean ± 1.96 standard errors."""
+    def of(cls, samples: list[float], *, rate: bool = False) -> Interval:
+        """The mean of `samples` with its 95% interval: for a `rate` the Wilson score interval
+        (always inside [0, 1], sensible for tiny runs and rates of 0 or 1), otherwise mean ±
+        1.96 standard errors (infinite for a single sample)."""
         n = len(samples)
         if n == 0:
             return cls(math.nan, math.nan, math.nan, 0)
         mean = math.fsum(samples) / n
-        half = 1.96 * statistics.stdev(samples) / math.sqrt(n) if n > 1 else math.inf
+        if rate:
+            return cls(mean, *wilson(mean, n), n)
+        half = Z95 * statistics.stdev(samples) / math.sqrt(n) if n > 1 else math.inf
         return cls(mean, mean - half, mean + half, n)
 
     def to_json(self, digits: int = 4) -> dict[str, float]:
@@ -47,6 +60,15 @@ class Interval:
             "low": round(self.low, digits),
             "high": round(self.high, digits),
         }
+
+
+def wilson(rate: float, n: int, z: float = Z95) -> tuple[float, float]:
+    """The Wilson score interval (low, high) of a proportion `rate` observed over `n` trials."""
+    z2n = z * z / n
+    centre = (rate + z2n / 2) / (1 + z2n)
+    half = z / (1 + z2n) * math.sqrt(rate * (1 - rate) / n + z2n / (4 * n))
+    # Exact at 0 and 1 (the formula leaves rounding crumbs there).
+    return max(0.0, min(rate, centre - half)), min(1.0, max(rate, centre + half))
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -78,7 +100,7 @@ class SimulationResult:
         for slot, policy in enumerate(self.policies):
             entry: dict[str, Any] = {"seat": slot, "policy": policy}
             for figure, values in sorted(self.samples[slot].items()):
-                entry[figure] = Interval.of(values).to_json()
+                entry[figure] = Interval.of(values, rate=is_rate(figure)).to_json()
             times = self.decision_ms[slot]
             entry["decision_ms"] = {
                 "p50": round(percentile(times, 50), 3),
@@ -140,10 +162,9 @@ def simulate(
     luck cancels out over the run. Samples are indexed by policy slot, not seat.
     """
     seats = len(policies)
-    if not spec.min_seats <= seats <= spec.max_seats:
-        raise ValueError(
-            f"{spec.name} takes {spec.min_seats}-{spec.max_seats} players, not {seats}"
-        )
+    refusal = spec.seats_refusal(seats)
+    if refusal:
+        raise ValueError(refusal)
     master = random.Random(seed)
     agents = [spec.make_policy(name, random.Random(master.getrandbits(64))) for name in policies]
     samples: list[dict[str, list[float]]] = [defaultdict(list) for _ in policies]

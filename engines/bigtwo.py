@@ -1,4 +1,4 @@
-"""Big Two (RULES.md §1): four players, penalty scoring, a match of N deals.
+"""Big Two (rules: docs/bigtwo.md): four players, penalty scoring, a match of N deals.
 
 The engine follows the surface of `engines.base`: a `BigTwoConfig`, a
 `BigTwoState` built from it and an injected `random.Random`, actions `Play`

@@ -1,4 +1,4 @@
-"""Deuce Duel (RULES.md §4): two players, two cards each, one locked face down, 2 beats A.
+"""Deuce Duel (rules: docs/duel.md): two players, two cards each, one locked face down, 2 beats A.
 
 A match is a series of deals from one 104-card shoe until a player has no
 chips. Each deal: both pay the ante; each holds two cards (the card kept from

@@ -1,4 +1,4 @@
-"""No-limit Texas hold'em, chip match (RULES.md §2).
+"""No-limit Texas hold'em, chip match (rules: docs/holdem.md).
 
 `HoldemConfig` (2-10 seats, 1000 chips, blinds 10/20 by default) and
 `HoldemState`, built from the config and an injected `random.Random`. The

@@ -1,4 +1,4 @@
-"""Big Two, RULES.md §1, one test (or a small group) per rule line, worked examples included."""
+"""Big Two (docs/bigtwo.md), one test (or a small group) per rule line, worked examples included."""
 
 from __future__ import annotations
 

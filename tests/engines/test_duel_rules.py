@@ -1,4 +1,4 @@
-"""Deuce Duel rules, one test per line of RULES.md §4 (and its rulings)."""
+"""Deuce Duel rules, one test per rule of docs/duel.md (and its rulings)."""
 
 from __future__ import annotations
 
@@ -45,6 +45,7 @@ from engines.duel import (
     timeout_action,
 )
 from engines.poker.events import UncalledReturned
+from tests.refusals import assert_refused
 
 
 def c(text: str) -> Card:
@@ -94,12 +95,7 @@ def of(events: Sequence[Event], kind: type[Event]) -> list[Event]:
 
 
 def refused(state: DuelState, seat: int, action: str, code: str) -> IllegalAction:
-    before = state.snapshot()
-    with pytest.raises(IllegalAction) as info:
-        state.apply(seat, parse_action(action))
-    assert info.value.code == code, info.value.message
-    assert state.snapshot() == before
-    return info.value
+    return assert_refused(state, seat, parse_action(action), code)
 
 
 def total_cards(state: DuelState) -> Counter[Card]:
