@@ -30,7 +30,7 @@ from bot.history.model import (
     Viewer,
 )
 from bot.runtime.table import opening_events
-from engines.base import ChipsBought, DealSettled, DealStarted, Event, IllegalAction
+from engines.base import ChipsBought, DealSettled, DealStarted, Event, GameState, IllegalAction
 from engines.cards import Card, Deck
 from engines.registry import GameSpec, get_game
 from storage.base import (
@@ -112,9 +112,17 @@ class Step:
     events: tuple[Event, ...]
 
 
-def replay_steps(spec: GameSpec, match: MatchRecord, actions: Sequence[ActionRecord]) -> list[Step]:
-    """Replay a match from its seed and log, keeping every action's events."""
-    state = spec.new_state(spec.make_config(**match.config), random.Random(match.seed))
+def replay_steps(
+    spec: GameSpec,
+    match: MatchRecord,
+    actions: Sequence[ActionRecord],
+    start: GameState[Any, Any] | None = None,
+) -> list[Step]:
+    """Replay a match from its seed (or from `start`, a state made otherwise) and its log,
+    keeping every action's events."""
+    state = start
+    if state is None:
+        state = spec.new_state(spec.make_config(**match.config), random.Random(match.seed))
     steps = [Step(None, tuple(opening_events(state)))]
     for row in actions:
         if state.to_act != row.seat:
@@ -200,9 +208,13 @@ def _credited(log: MatchLog) -> dict[tuple[int, int], str]:
     return found
 
 
-def build_match_history(log: MatchLog, *, seat: int | None = None) -> MatchHistory:
+def build_match_history(
+    log: MatchLog, *, seat: int | None = None, start: GameState[Any, Any] | None = None
+) -> MatchHistory:
     """The match as the owner of `seat` saw it, or everything when `seat` is None (refused
-    with ``history_not_finished`` while the match is still being played).
+    with ``history_not_finished`` while the match is still being played). `start` is the
+    match's state before its first action when it was not made from the match seed (a
+    recorded hand dealt from a stacked deck).
 
     A seat's history leaves out the deals its ledger rows credit to someone else: a member
     who took an AI seat over mid-match never sees that seat's earlier hands."""
@@ -216,7 +228,7 @@ def build_match_history(log: MatchLog, *, seat: int | None = None) -> MatchHisto
         )
     spec = get_game(log.table.game)
     chips = [0] * len(log.players) if spec.scoring == "chips" else None
-    before, deals = _deals(replay_steps(spec, log.match, log.actions), chips)
+    before, deals = _deals(replay_steps(spec, log.match, log.actions, start), chips)
     numbers = {d.started.deal for d in deals}
     viewer_id = next((p.player_id for p in log.players if p.seat == seat), None)
     credited = _credited(log)

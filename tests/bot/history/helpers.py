@@ -69,6 +69,25 @@ def engine_match(
     )
 
 
+def recorded_log(
+    config: dict[str, Any], seats_acting: Sequence[Sequence[Any]], texts: Sequence[str], seed: int
+) -> MatchLog:
+    """A finished one-hand hold'em match as storage would hold it: `texts` played by the
+    seats of `seats_acting` (rows whose first item is the seat)."""
+    seats = int(config["seats"])
+    return MatchLog(
+        table=TableRecord(1, "g", "recorded", "holdem", {}, {}, "finished", 0.0),
+        match=MatchRecord(1, 1, 1, seed, config, 0, 0.0, finished_at=1.0),
+        players=[MatchPlayer(s, f"p{s}", f"P{s}", False) for s in range(seats)],
+        actions=[
+            ActionRecord(1, i, 1, int(row[0]), text, "human", 0.0)
+            for i, (row, text) in enumerate(zip(seats_acting, texts, strict=True))
+        ],
+        chips=[],
+        penalties=[],
+    )
+
+
 def random_legal(rng: random.Random, state: Any, seat: int) -> Any:
     """Any legal action, amounts anywhere in their range when the game has them."""
     legal = list(state.legal_actions(seat))

@@ -20,10 +20,11 @@ from pokerkit.notation import parse_action
 from bot.history.build import MatchLog, build_match_history
 from bot.history.model import DealHistory, HistoryFile
 from bot.history.phh import deal_to_phh, history_to_phhs
-from engines.holdem import HoldemState
+from engines.holdem import HoldemConfig, HoldemState
 from engines.poker.actions import AllIn, Bet, Call, Check, Raise
 from engines.registry import get_game
-from tests.bot.history.helpers import engine_match
+from tests.bot.history.helpers import engine_match, recorded_log
+from tests.engines.test_holdem_replay import load_hands, stacked_deck, to_action
 from tests.pokerkit_speed import memoise_pokerkit
 
 HANDS = 3000
@@ -191,3 +192,32 @@ def test_a_phhs_file_holds_every_ended_deal_and_loads_whole() -> None:
     loaded = list(HandHistory.loads_all(text))
     assert [h.hand for h in loaded] == [d.deal for d in match.deals if d.ended]
     assert all(h.variant == "NT" for h in loaded)
+
+
+@pytest.mark.slow
+def test_the_recorded_hands_exported_as_phh_replay_in_pokerkit_to_their_recorded_stacks() -> None:
+    """The 10,019 recorded hands (tests/data), played on the engine from their cards and
+    actions, exported and replayed in pokerkit: the recorded final stacks, odd chips aside."""
+    hands = load_hands()
+    assert len(hands) == 10_019
+    odd = 0
+    for number, hand in enumerate(hands):
+        config = HoldemConfig(
+            seats=hand["seats"],
+            stacks=tuple(hand["stacks"]),
+            small_blind=hand["blinds"][0],
+            big_blind=hand["blinds"][1],
+            button=hand["button"],
+            max_hands=1,
+        )
+        start = HoldemState(config, random.Random(0), first_deck=stacked_deck(hand))
+        texts = [str(to_action(verb, amount)) for _, verb, amount in hand["actions"]]
+        log = recorded_log(config.model_dump(mode="json"), hand["actions"], texts, number)
+        match = build_match_history(log, start=start)
+        (deal,) = match.deals
+        history, state = replay_in_pokerkit(deal_to_phh(match, deal))
+        assert history.finishing_stacks == hand["expected_final_stacks"], hand["id"]
+        if list(state.stacks) != hand["expected_final_stacks"]:
+            assert hand["odd_chip"], hand["id"]
+            odd += 1
+    assert odd <= sum(1 for h in hands if h["odd_chip"])
