@@ -17,8 +17,10 @@ import statistics
 import time
 from collections import defaultdict
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Generic, TypeVar
 
+from engines.base import Event, Policy
+from engines.play import play_out
 from engines.registry import GameSpec
 
 Z95 = 1.96
@@ -28,6 +30,28 @@ Z95 = 1.96
 def is_rate(figure: str) -> bool:
     """Whether `figure` is a proportion (named ``*_rate``: samples are 0 or 1 per unit)."""
     return figure.endswith("_rate")
+
+
+V = TypeVar("V")
+A = TypeVar("A")
+
+
+class TimedPolicy(Generic[V, A]):
+    """A policy that appends the milliseconds each decision took to `times` (the view is
+    built before the clock starts: only the policy's own work is timed)."""
+
+    def __init__(self, policy: Policy[V, A], times: list[float]) -> None:
+        """Wrap `policy`; every `decide` appends its duration in ms to `times`."""
+        self.policy = policy
+        self.name = policy.name
+        self.times = times
+
+    def decide(self, view: V) -> A:
+        """The wrapped policy's decision, timed."""
+        tick = time.perf_counter()
+        action = self.policy.decide(view)
+        self.times.append((time.perf_counter() - tick) * 1000)
+        return action
 
 
 @dataclass(frozen=True)
@@ -166,35 +190,37 @@ def simulate(
     if refusal:
         raise ValueError(refusal)
     master = random.Random(seed)
-    agents = [spec.make_policy(name, random.Random(master.getrandbits(64))) for name in policies]
-    samples: list[dict[str, list[float]]] = [defaultdict(list) for _ in policies]
     decision_ms: list[list[float]] = [[] for _ in policies]
+    agents = [
+        TimedPolicy(spec.make_policy(name, random.Random(master.getrandbits(64))), times)
+        for name, times in zip(policies, decision_ms, strict=True)
+    ]
+    samples: list[dict[str, list[float]]] = [defaultdict(list) for _ in policies]
     config = spec.sim.config(seats)
     units = 0
     session = 0
+    slot_of_seat = list(range(seats))
+
+    def record(seat: int, action: object, events: list[Event]) -> bool:
+        """Turn the public events of one action into samples; True once `n` units are in."""
+        nonlocal units
+        for event in events:
+            if event.to is not None:
+                continue
+            for figure, per_seat in spec.sim.figures(event, state).items():
+                for s, value in enumerate(per_seat):
+                    samples[slot_of_seat[s]][figure].append(float(value))
+            if isinstance(event, spec.sim.unit_event):
+                units += 1
+        return units >= n
+
     started = time.perf_counter()
     while units < n:
         offset = session % seats if rotate else 0
         slot_of_seat = [(seat + offset) % seats for seat in range(seats)]
         state = spec.new_state(config, random.Random(master.getrandbits(64)))
         session += 1
-        while not state.finished and units < n:
-            seat = state.to_act
-            if seat is None:
-                raise RuntimeError(f"{spec.name}: nobody to act but the match is not finished")
-            agent = agents[slot_of_seat[seat]]
-            view = state.view(seat)
-            tick = time.perf_counter()
-            action = agent.decide(view)
-            decision_ms[slot_of_seat[seat]].append((time.perf_counter() - tick) * 1000)
-            for event in state.apply(seat, action):
-                if event.to is not None:
-                    continue
-                for figure, per_seat in spec.sim.figures(event, state).items():
-                    for s, value in enumerate(per_seat):
-                        samples[slot_of_seat[s]][figure].append(float(value))
-                if isinstance(event, spec.sim.unit_event):
-                    units += 1
+        play_out(state, [agents[slot] for slot in slot_of_seat], on_action=record)
     return SimulationResult(
         game=spec.name,
         unit=spec.sim.unit,

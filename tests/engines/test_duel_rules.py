@@ -44,6 +44,7 @@ from engines.duel import (
     signal_of,
     timeout_action,
 )
+from engines.play import play_out
 from engines.poker.events import UncalledReturned
 from tests.refusals import assert_refused
 
@@ -546,12 +547,12 @@ def test_replay_same_seed_same_actions_same_state() -> None:
     moves: list[str] = []
     first = new_state(DuelConfig(), random.Random(77))
     policy = SPEC.make_policy("random", random.Random(4))
-    while not first.finished and len(moves) < 300:
-        seat = first.to_act
-        assert seat is not None
-        action = policy.decide(first.view(seat))
+
+    def record(seat: int, action: object, events: list[Event]) -> bool:
         moves.append(str(action))
-        first.apply(seat, action)
+        return len(moves) >= 300
+
+    play_out(first, [policy, policy], on_action=record)
     second = new_state(DuelConfig(), random.Random(77))
     for text in moves:
         seat = second.to_act
