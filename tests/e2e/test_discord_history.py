@@ -9,12 +9,12 @@ from pathlib import Path
 
 from pokerkit import HandHistory
 
+from bot.devtools.discord_standin import FakeDiscord
 from bot.history.build import build_match_history, load_match
 from bot.history.model import HistoryFile
 from storage import SqliteStorage
 from tests.bot.history.helpers import played
 from tests.e2e.conftest import bot_running
-from tests.e2e.standin import FakeDiscord
 
 CARD = re.compile(r"\b[2-9TJQKA][DCHS]\b")
 
