@@ -5,6 +5,8 @@
     deucebot bench TARGET [--quick] [--write]                 figures for docs/benchmarks.md
     deucebot bot                                              the Discord bot
     deucebot leaderboard GAME --db PATH [--period all|week|month]
+    deucebot history --db PATH [--match N] [--player ID] [--format json|phh] [--out FILE]
+    deucebot replay FILE [--seat N]                           step through a deal
 
 Each sub-command imports its module lazily so `deucebot play` starts fast. A refusal
 (a bad flag or setting, a database that cannot be opened) is one line on stderr and exit
@@ -22,6 +24,7 @@ from typing import NoReturn
 
 from pydantic import ValidationError
 
+from bot.history import command as history_command
 from bot.settings import AiDelay, TurnSeconds, cli_type, describe_error
 from engines.registry import UnknownName, available_games, get_game
 from storage.base import CannotOpenDatabase
@@ -97,6 +100,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--guild", default="terminal", help="guild id (the terminal's is 'terminal')"
     )
     board.add_argument("--period", choices=("all", "week", "month"), default="all")
+    history_command.add_parsers(sub)
     return parser
 
 
@@ -142,6 +146,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             from bot.console import print_leaderboard
 
             return print_leaderboard(args)
+        if args.command in history_command.COMMANDS:
+            return history_command.main(args)
     except (UnknownName, CannotOpenDatabase) as error:
         print(f"deucebot: {error}", file=sys.stderr)
         return 2

@@ -331,6 +331,21 @@ class Storage(Protocol):
         """The table's latest match (finished or not), or None before the first start."""
         ...
 
+    async def table(self, table_id: int) -> TableRecord | None:
+        """The table `table_id` (live or stopped), if it exists."""
+        ...
+
+    async def match(self, match_id: int) -> MatchRecord | None:
+        """The match `match_id`, if it exists."""
+        ...
+
+    async def matches(
+        self, *, player_id: str | None = None, guild: str | None = None, limit: int | None = None
+    ) -> list[MatchRecord]:
+        """Matches newest first: all of them, or those `player_id` played (a seat credited to
+        them), or those of tables in `guild`; at most `limit` (hand histories)."""
+        ...
+
     async def match_players(self, match_id: int) -> list[MatchPlayer]:
         """Who each seat of a match is credited to."""
         ...

@@ -554,6 +554,34 @@ class SqliteStorage:
         )
         return _match(rows[0]) if rows else None
 
+    async def table(self, table_id: int) -> TableRecord | None:
+        """The table `table_id` (live or stopped), if it exists."""
+        rows = await self._all("SELECT * FROM tables WHERE id = ?", (table_id,))
+        return _table(rows[0]) if rows else None
+
+    async def match(self, match_id: int) -> MatchRecord | None:
+        """The match `match_id`, if it exists."""
+        rows = await self._all("SELECT * FROM matches WHERE id = ?", (match_id,))
+        return _match(rows[0]) if rows else None
+
+    async def matches(
+        self, *, player_id: str | None = None, guild: str | None = None, limit: int | None = None
+    ) -> list[MatchRecord]:
+        """Matches newest first: all, those `player_id` played, or those of `guild`'s tables."""
+        sql = "SELECT m.* FROM matches m JOIN tables t ON t.id = m.table_id WHERE 1 = 1"
+        params: list[Any] = []
+        if player_id is not None:
+            sql += " AND m.id IN (SELECT match_id FROM match_players WHERE player_id = ?)"
+            params.append(player_id)
+        if guild is not None:
+            sql += " AND t.guild = ?"
+            params.append(guild)
+        sql += " ORDER BY m.id DESC"
+        if limit is not None:
+            sql += " LIMIT ?"
+            params.append(limit)
+        return [_match(r) for r in await self._all(sql, tuple(params))]
+
     async def match_players(self, match_id: int) -> list[MatchPlayer]:
         """Credit rows of a match in seat order."""
         rows = await self._all(

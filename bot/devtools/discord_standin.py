@@ -196,6 +196,9 @@ class FakeDiscord:
         """Seconds the bot has to answer an interaction (Discord's limit)."""
         self.uploads = 0
         """Files the bot uploaded (pictures)."""
+        self.keep_files = False
+        """Keep every uploaded file's name and content in `files` (off: benchmarks upload many)."""
+        self.files: list[tuple[str, bytes]] = []
         self.late: list[float] = []
         self.sent_at: dict[int, float] = {}
         """Interaction id -> when its INTERACTION_CREATE went to the gateway socket (perf_counter)."""
@@ -400,6 +403,8 @@ class FakeDiscord:
                     if not data:
                         raise BotSideError(f"empty file {part.filename!r}")
                     files.append(str(part.filename))
+                    if self.keep_files:
+                        self.files.append((str(part.filename), bytes(data)))
                     self.uploads += 1
             return payload, files
         if request.can_read_body:

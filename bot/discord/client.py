@@ -27,7 +27,12 @@ from bot.settings import Settings
 
 log = logging.getLogger("deucebot.discord")
 
-COGS = ("bot.discord.cogs.tables", "bot.discord.cogs.play", "bot.discord.cogs.info")
+COGS = (
+    "bot.discord.cogs.tables",
+    "bot.discord.cogs.play",
+    "bot.discord.cogs.info",
+    "bot.discord.cogs.history",
+)
 
 
 def intents() -> discord.Intents:
