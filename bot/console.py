@@ -33,6 +33,7 @@ from bot.runtime import (
     Table,
     TableError,
     TableManager,
+    TableSnapshot,
     TurnTimedOut,
 )
 from bot.settings import load_settings
@@ -82,7 +83,7 @@ class ConsoleFront:
             return t("console.event.left", lang, name=event.name)
         return None
 
-    def show(self, table: Table, events: Sequence[Event]) -> None:
+    def show(self, table: TableSnapshot, events: Sequence[Event]) -> None:
         """Print a line for each event worth one."""
         names = table.names
         for event in events:
@@ -92,17 +93,17 @@ class ConsoleFront:
             if text:
                 self.line(text, DIM if event.to is not None else "")
 
-    async def public(self, table: Table, events: Sequence[Event]) -> None:
+    async def public(self, table: TableSnapshot, events: Sequence[Event]) -> None:
         """Public events: one line each."""
         self.show(table, events)
 
     async def private(
-        self, table: Table, seat: int, player: Player, events: Sequence[Event]
+        self, table: TableSnapshot, seat: int, player: Player, events: Sequence[Event]
     ) -> None:
         """Your private events (your cards)."""
         self.show(table, events)
 
-    async def refresh(self, table: Table) -> None:
+    async def refresh(self, table: TableSnapshot) -> None:
         """The board is printed when it is your turn, not at every change."""
 
 
