@@ -1,42 +1,30 @@
 """What clicks and commands do: find the table and the clicker's seat, act, answer privately.
 
-Shared by the buttons (`views`) and the slash commands (`cogs`). Every path
-answers the interaction exactly once, within Discord's window; refusals are
-ephemeral and localised.
+The handlers behind the buttons (`views`, through `Controls`) and the slash commands
+(`cogs`). Every path answers the interaction exactly once, within Discord's window;
+refusals are ephemeral and localised. Handlers read the table through `TableSnapshot`s.
 """
 
 from __future__ import annotations
 
 import asyncio
-import random
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import discord
 
 from bot.discord.board import hand_message
+from bot.discord.host import Host
 from bot.discord.replies import in_time, reply_error, say
 from bot.i18n import t
 from bot.render import get_renderer
-from bot.runtime import errors
+from bot.render.text import describe, move_cards
+from bot.runtime import Table, TableSnapshot, errors
 from engines.base import IllegalAction
-
-if TYPE_CHECKING:
-    from bot.discord.client import Deucebot
-    from bot.runtime import Table
 
 HINT_SECONDS = 2.0
 
 
-def table_by_id(bot: Deucebot, table_id: int) -> Table | None:
-    """The live table with this id (None once it was stopped or is unknown)."""
-    for table in bot.tables.tables.values():
-        if table.id == table_id and table.status != "stopped":
-            found: Table = table
-            return found
-    return None
-
-
-def seat_for(table: Table, interaction: discord.Interaction) -> int:
+def seat_for(table: Table | TableSnapshot, interaction: discord.Interaction) -> int:
     """The clicker's seat at `table`; refuses people who are not seated."""
     seat = table.seat_of(str(interaction.user.id))
     if seat is None:
@@ -50,7 +38,7 @@ def _is_ephemeral_hand(interaction: discord.Interaction) -> bool:
 
 
 async def show_hand(
-    bot: Deucebot,
+    bot: Host,
     interaction: discord.Interaction,
     table_id: int,
     sort: str,
@@ -65,26 +53,28 @@ async def show_hand(
     update of the ephemeral hand the click came from."""
     lang = bot.language(interaction)
     try:
-        table = table_by_id(bot, table_id)
+        table = bot.tables.by_id(table_id)
         if table is None:
             await say(interaction, "⛔ " + t("discord.stale_table", lang))
             return
         seat = seat_for(table, interaction)
-        if table.view(seat) is None:
+        shown = table.snapshot(seat)
+        if shown.view(seat) is None:
             raise errors.match_not_started()
-        if turn is not None and turn != table.turn and (selected or hint):
+        if turn is not None and turn != shown.turn and (selected or hint):
             # A choice made on an old menu: show the fresh hand and say why.
             note = "🔄 " + t("discord.hand.refreshed", lang)
             selected, hint = [], False
         if hint:
-            note, selected = await _hint(bot, interaction, table, seat, lang)
-        message = hand_message(table, seat, lang, sort, selected=selected or [], note=note)
+            note, selected = await _hint(interaction, table, lang)
+            shown = table.snapshot(seat)  # the table may have moved on meanwhile
+        message = hand_message(shown, seat, lang, sort, selected=selected or [], note=note)
         if edit and _is_ephemeral_hand(interaction):
             await _edit_hand(interaction, message)
         else:
             await _send_hand(interaction, message)
     except (IllegalAction, discord.HTTPException) as error:
-        await reply_error(bot, interaction, error)
+        await reply_error(interaction, error, lang)
 
 
 async def _send_hand(interaction: discord.Interaction, message: dict[str, Any]) -> None:
@@ -111,30 +101,29 @@ async def _edit_hand(interaction: discord.Interaction, message: dict[str, Any]) 
         await interaction.response.edit_message(**kwargs)
 
 
-async def _hint(
-    bot: Deucebot, interaction: discord.Interaction, table: Table, seat: int, lang: str
-) -> tuple[str, list[str]]:
-    """The AI's suggestion for the seat's turn, as a note and cards to preselect."""
-    if table.to_act != seat:
-        raise errors.not_your_turn(seat, table.to_act)
-    view = table.view(seat)
-    spec = table.spec
-    policy = spec.make_policy(spec.default_policy, random.Random())
-    await interaction.response.defer()
+async def _hint(interaction: discord.Interaction, table: Table, lang: str) -> tuple[str, list[str]]:
+    """The AI's suggestion for the clicker's turn, as a note and cards to preselect. Decided
+    by the runtime's AI service (`Table.hint`), off the event loop."""
+    decision = table.hint(str(interaction.user.id))  # refusals are raised before deferring
     try:
-        action = await asyncio.wait_for(asyncio.to_thread(policy.decide, view), HINT_SECONDS)
+        await interaction.response.defer()
+    except BaseException:
+        decision.cancel()
+        raise
+    try:
+        action = await asyncio.wait_for(decision, HINT_SECONDS)
     except TimeoutError:
         return "💡 " + t("discord.hint.slow", lang), []
-    cards = [str(c) for c in getattr(action, "cards", ()) or ()]
+    text = str(action)
+    cards = move_cards(text)
     if cards and get_renderer(table.game).plays_cards:
-        return "💡 " + t(
-            "discord.hint.play", lang, cards=" ".join(c.pretty for c in action.cards)
-        ), cards
-    return "💡 " + t("discord.hint.other", lang, action=describe(str(action))), []
+        pretty = " ".join(card.pretty for card in cards)
+        return "💡 " + t("discord.hint.play", lang, cards=pretty), [str(c) for c in cards]
+    return "💡 " + t("discord.hint.other", lang, action=describe(text)), []
 
 
 async def act_from_hand(
-    bot: Deucebot,
+    bot: Host,
     interaction: discord.Interaction,
     table_id: int,
     turn: int,
@@ -144,7 +133,7 @@ async def act_from_hand(
     """Act for the clicker's seat from a button; redraw the ephemeral hand after it."""
     lang = bot.language(interaction)
     try:
-        table = table_by_id(bot, table_id)
+        table = bot.tables.by_id(table_id)
         if table is None:
             await say(interaction, "⛔ " + t("discord.stale_table", lang))
             return
@@ -152,14 +141,15 @@ async def act_from_hand(
         await in_time(interaction, table.act(str(interaction.user.id), text, turn))
         note = "✅ " + t("discord.done", lang, action=describe(text))
         if _is_ephemeral_hand(interaction):
-            await _edit_hand(interaction, hand_message(table, seat, lang, sort, note=note))
+            message = hand_message(table.snapshot(seat), seat, lang, sort, note=note)
+            await _edit_hand(interaction, message)
         else:
             await say(interaction, note)
     except (IllegalAction, discord.HTTPException) as error:
-        await reply_error(bot, interaction, error)
+        await reply_error(interaction, error, lang)
 
 
-async def act_from_command(bot: Deucebot, interaction: discord.Interaction, text: str) -> None:
+async def act_from_command(bot: Host, interaction: discord.Interaction, text: str) -> None:
     """Act for the user's seat at the channel's table from a slash command."""
     lang = bot.language(interaction)
     table = bot.tables.get(str(interaction.channel_id))
@@ -168,14 +158,39 @@ async def act_from_command(bot: Deucebot, interaction: discord.Interaction, text
     await say(interaction, "✅ " + t("discord.done", lang, action=describe(text)))
 
 
-def describe(text: str) -> str:
-    """An action's canonical text with suit symbols (``play 3D 3S`` -> ``play 3♦ 3♠``)."""
-    from engines.cards import CardParseError, parse_card
+class Controls:
+    """The `host.Controls` the client hands to components: the handlers above, bound to the
+    bot."""
 
-    words = []
-    for word in text.split():
-        try:
-            words.append(parse_card(word).pretty)
-        except CardParseError:
-            words.append(word)
-    return " ".join(words)
+    def __init__(self, bot: Host) -> None:
+        """Handlers acting through `bot`."""
+        self._bot = bot
+
+    async def show_hand(
+        self,
+        interaction: discord.Interaction,
+        table_id: int,
+        sort: str,
+        *,
+        edit: bool,
+        selected: list[str] | None = None,
+        hint: bool = False,
+        turn: int | None = None,
+    ) -> None:
+        """`show_hand` for the bot."""
+        await show_hand(
+            self._bot,
+            interaction,
+            table_id,
+            sort,
+            edit=edit,
+            selected=selected,
+            hint=hint,
+            turn=turn,
+        )
+
+    async def act_from_hand(
+        self, interaction: discord.Interaction, table_id: int, turn: int, text: str, sort: str
+    ) -> None:
+        """`act_from_hand` for the bot."""
+        await act_from_hand(self._bot, interaction, table_id, turn, text, sort)

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from typing import Any
 
 from bot.i18n import t
+from bot.render import GameRenderer
 from engines.base import DealSettled, DealStarted, Event, IllegalAction, MatchEnded
 from engines.bigtwo import (
     PASS,
@@ -197,6 +197,25 @@ class BigTwoRenderer:
         """How to type a Big Two action."""
         return t("bigtwo.help", lang)
 
+    def table_cards(self, view: BigTwoView) -> list[Card]:
+        """The last play of the current trick (none when the trick is new or all passed)."""
+        for entry in reversed(view.trick):
+            if entry.cards:
+                return list(entry.cards)
+        return []
 
-RENDERER: Any = BigTwoRenderer()
+    def hand_cards(self, view: BigTwoView) -> list[Card]:
+        """The seat's cards, lowest first."""
+        return list(view.hand)
+
+    def legal_moves(self, view: BigTwoView) -> list[str]:
+        """Every legal play and pass, as canonical text."""
+        return [str(action) for action in view.legal]
+
+    def hand_changed(self, event: Event) -> int | None:
+        """A play takes cards from the player's hand."""
+        return event.seat if isinstance(event, Played) else None
+
+
+RENDERER: GameRenderer = BigTwoRenderer()
 """The Big Two renderer."""

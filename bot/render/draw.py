@@ -9,9 +9,9 @@ Built from views and events only; every string goes through `bot.i18n.t` (catalo
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 from bot.i18n import t
+from bot.render import GameRenderer
 from engines.base import ChipsBought, DealSettled, DealStarted, Event, IllegalAction, MatchEnded
 from engines.cards import Card, CardParseError, parse_card
 from engines.draw.actions import STAND, Draw, DrawAction, Open, parse_action
@@ -293,6 +293,22 @@ class DrawRenderer:
         """How to type actions in draw poker."""
         return t("draw.help", lang)
 
+    def table_cards(self, view: DrawView) -> list[Card]:
+        """Draw poker has no cards on the table."""
+        return []
 
-RENDERER: Any = DrawRenderer()
+    def hand_cards(self, view: DrawView) -> list[Card]:
+        """The seat's five cards."""
+        return list(view.hand)
+
+    def legal_moves(self, view: DrawView) -> list[str]:
+        """Every legal action, as canonical text."""
+        return [str(action) for action in view.legal]
+
+    def hand_changed(self, event: Event) -> int | None:
+        """New cards arrive privately; no public event changes a hand."""
+        return None
+
+
+RENDERER: GameRenderer = DrawRenderer()
 """Draw poker's renderer (see `bot.render.GameRenderer`)."""

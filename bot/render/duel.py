@@ -8,9 +8,9 @@ Built from views and events only; every string goes through `bot.i18n.t` (catalo
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 from bot.i18n import t
+from bot.render import GameRenderer
 from engines.base import ChipsBought, DealStarted, Event, IllegalAction, MatchEnded
 from engines.cards import Card, CardParseError, parse_card
 from engines.duel import (
@@ -259,6 +259,22 @@ class DuelRenderer:
         """How to type actions in the duel."""
         return t("duel.help", lang)
 
+    def table_cards(self, view: DuelView) -> list[Card]:
+        """The duel shows no cards on the table."""
+        return []
 
-RENDERER: Any = DuelRenderer()
+    def hand_cards(self, view: DuelView) -> list[Card]:
+        """The seat's cards."""
+        return list(view.hand)
+
+    def legal_moves(self, view: DuelView) -> list[str]:
+        """Every legal action, as canonical text."""
+        return [str(action) for action in view.legal]
+
+    def hand_changed(self, event: Event) -> int | None:
+        """Cards arrive privately; no public event changes a hand."""
+        return None
+
+
+RENDERER: GameRenderer = DuelRenderer()
 """The duel's renderer (see `bot.render.GameRenderer`)."""

@@ -9,9 +9,9 @@ Built from views and events only; every string goes through `bot.i18n.t` (catalo
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 from bot.i18n import t
+from bot.render import GameRenderer
 from engines.base import ChipsBought, DealStarted, Event, IllegalAction, MatchEnded
 from engines.cards import Card
 from engines.holdem import (
@@ -228,6 +228,22 @@ class HoldemRenderer:
         """How to type actions in hold'em."""
         return t("holdem.help", lang)
 
+    def table_cards(self, view: HoldemView) -> list[Card]:
+        """The community cards."""
+        return list(view.board)
 
-RENDERER: Any = HoldemRenderer()
+    def hand_cards(self, view: HoldemView) -> list[Card]:
+        """The seat's two hole cards (none for a spectator or a seat out of the hand)."""
+        return list(view.hole or ())
+
+    def legal_moves(self, view: HoldemView) -> list[str]:
+        """Every legal betting action, as canonical text."""
+        return [str(action) for action in view.legal]
+
+    def hand_changed(self, event: Event) -> int | None:
+        """Hole cards arrive privately; no public event changes a hand."""
+        return None
+
+
+RENDERER: GameRenderer = HoldemRenderer()
 """Hold'em's renderer (see `bot.render.GameRenderer`)."""

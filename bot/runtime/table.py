@@ -324,15 +324,18 @@ class Table:
             events = await self._accept(index, parsed, "human")
             return [e for e in events if e.to is None or e.to == index]
 
-    async def hint(self, player_id: str) -> Any:
-        """What the game's default AI would play for `player_id`'s seat now (the Hint button):
-        decided by the same AI service as the AI seats, off the event loop. Refused (as `act`
-        would be) when it is not their turn; nothing changes at the table."""
+    def hint(self, player_id: str) -> asyncio.Task[Any]:
+        """What the game's default AI would play for `player_id`'s seat now (the Hint button),
+        decided by the same AI service as the AI seats, off the event loop. Refusals (not
+        seated, not their turn) are raised here, before anything starts; the decision itself
+        runs in the returned task (started now). Nothing changes at the table."""
         self._require_not_stopped()
         index = self._seat_or_raise(player_id)
         if self.to_act != index or self.state is None:
             raise errors.not_your_turn(index, self.to_act)
-        return await self._ai.hint(self.id, self.spec, index, self.state.view(index), self.turn)
+        view = self.state.view(index)
+        decision = self._ai.hint(self.id, self.spec, index, view, self.turn)
+        return asyncio.get_running_loop().create_task(decision)
 
     async def expire(self) -> bool:
         """If the turn deadline passed, play the game's safe default for the seat to act and
