@@ -37,46 +37,6 @@ def _is_ephemeral_hand(interaction: discord.Interaction) -> bool:
     return message is not None and message.flags.ephemeral
 
 
-async def show_hand(
-    bot: Host,
-    interaction: discord.Interaction,
-    table_id: int,
-    sort: str,
-    *,
-    edit: bool,
-    selected: list[str] | None = None,
-    hint: bool = False,
-    turn: int | None = None,
-    note: str = "",
-) -> None:
-    """Answer with the clicker's hand and controls: a new ephemeral message, or (`edit`) an
-    update of the ephemeral hand the click came from."""
-    lang = bot.language(interaction)
-    try:
-        table = bot.tables.by_id(table_id)
-        if table is None:
-            await say(interaction, "⛔ " + t("discord.stale_table", lang))
-            return
-        seat = seat_for(table, interaction)
-        shown = table.snapshot(seat)
-        if shown.view(seat) is None:
-            raise errors.match_not_started()
-        if turn is not None and turn != shown.turn and (selected or hint):
-            # A choice made on an old menu: show the fresh hand and say why.
-            note = "🔄 " + t("discord.hand.refreshed", lang)
-            selected, hint = [], False
-        if hint:
-            note, selected = await _hint(interaction, table, lang)
-            shown = table.snapshot(seat)  # the table may have moved on meanwhile
-        message = hand_message(shown, seat, lang, sort, selected=selected or [], note=note)
-        if edit and _is_ephemeral_hand(interaction):
-            await _edit_hand(interaction, message)
-        else:
-            await _send_hand(interaction, message)
-    except (IllegalAction, discord.HTTPException) as error:
-        await reply_error(interaction, error, lang)
-
-
 async def _send_hand(interaction: discord.Interaction, message: dict[str, Any]) -> None:
     kwargs = {k: v for k, v in message.items() if k in ("content", "embed", "view", "file")}
     if interaction.response.is_done():
@@ -122,45 +82,9 @@ async def _hint(interaction: discord.Interaction, table: Table, lang: str) -> tu
     return "💡 " + t("discord.hint.other", lang, action=describe(text)), []
 
 
-async def act_from_hand(
-    bot: Host,
-    interaction: discord.Interaction,
-    table_id: int,
-    turn: int,
-    text: str,
-    sort: str,
-) -> None:
-    """Act for the clicker's seat from a button; redraw the ephemeral hand after it."""
-    lang = bot.language(interaction)
-    try:
-        table = bot.tables.by_id(table_id)
-        if table is None:
-            await say(interaction, "⛔ " + t("discord.stale_table", lang))
-            return
-        seat = seat_for(table, interaction)
-        await in_time(interaction, table.act(str(interaction.user.id), text, turn))
-        note = "✅ " + t("discord.done", lang, action=describe(text))
-        if _is_ephemeral_hand(interaction):
-            message = hand_message(table.snapshot(seat), seat, lang, sort, note=note)
-            await _edit_hand(interaction, message)
-        else:
-            await say(interaction, note)
-    except (IllegalAction, discord.HTTPException) as error:
-        await reply_error(interaction, error, lang)
-
-
-async def act_from_command(bot: Host, interaction: discord.Interaction, text: str) -> None:
-    """Act for the user's seat at the channel's table from a slash command."""
-    lang = bot.language(interaction)
-    table = bot.tables.get(str(interaction.channel_id))
-    seat_for(table, interaction)
-    await in_time(interaction, table.act(str(interaction.user.id), text, table.turn))
-    await say(interaction, "✅ " + t("discord.done", lang, action=describe(text)))
-
-
 class Controls:
-    """The `host.Controls` the client hands to components: the handlers above, bound to the
-    bot."""
+    """The handlers, bound to the bot: what the components call (as `host.Controls`) and
+    what the slash commands call."""
 
     def __init__(self, bot: Host) -> None:
         """Handlers acting through `bot`."""
@@ -176,21 +100,65 @@ class Controls:
         selected: list[str] | None = None,
         hint: bool = False,
         turn: int | None = None,
+        note: str = "",
     ) -> None:
-        """`show_hand` for the bot."""
-        await show_hand(
-            self._bot,
-            interaction,
-            table_id,
-            sort,
-            edit=edit,
-            selected=selected,
-            hint=hint,
-            turn=turn,
-        )
+        """Answer with the clicker's hand and controls: a new ephemeral message, or (`edit`) an
+        update of the ephemeral hand the click came from."""
+        lang = self._bot.language(interaction)
+        try:
+            table = self._bot.tables.by_id(table_id)
+            if table is None:
+                await say(interaction, "⛔ " + t("discord.stale_table", lang))
+                return
+            seat = seat_for(table, interaction)
+            shown = table.snapshot(seat)
+            if shown.view(seat) is None:
+                raise errors.match_not_started()
+            if turn is not None and turn != shown.turn and (selected or hint):
+                # A choice made on an old menu: show the fresh hand and say why.
+                note = "🔄 " + t("discord.hand.refreshed", lang)
+                selected, hint = [], False
+            if hint:
+                note, selected = await _hint(interaction, table, lang)
+                shown = table.snapshot(seat)  # the table may have moved on meanwhile
+            message = hand_message(shown, seat, lang, sort, selected=selected or [], note=note)
+            if edit and _is_ephemeral_hand(interaction):
+                await _edit_hand(interaction, message)
+            else:
+                await _send_hand(interaction, message)
+        except (IllegalAction, discord.HTTPException) as error:
+            await reply_error(interaction, error, lang)
 
     async def act_from_hand(
-        self, interaction: discord.Interaction, table_id: int, turn: int, text: str, sort: str
+        self,
+        interaction: discord.Interaction,
+        table_id: int,
+        turn: int,
+        text: str,
+        sort: str,
     ) -> None:
-        """`act_from_hand` for the bot."""
-        await act_from_hand(self._bot, interaction, table_id, turn, text, sort)
+        """Act for the clicker's seat from a button; redraw the ephemeral hand after it."""
+        lang = self._bot.language(interaction)
+        try:
+            table = self._bot.tables.by_id(table_id)
+            if table is None:
+                await say(interaction, "⛔ " + t("discord.stale_table", lang))
+                return
+            seat = seat_for(table, interaction)
+            await in_time(interaction, table.act(str(interaction.user.id), text, turn))
+            note = "✅ " + t("discord.done", lang, action=describe(text))
+            if _is_ephemeral_hand(interaction):
+                message = hand_message(table.snapshot(seat), seat, lang, sort, note=note)
+                await _edit_hand(interaction, message)
+            else:
+                await say(interaction, note)
+        except (IllegalAction, discord.HTTPException) as error:
+            await reply_error(interaction, error, lang)
+
+    async def act_from_command(self, interaction: discord.Interaction, text: str) -> None:
+        """Act for the user's seat at the channel's table from a slash command."""
+        lang = self._bot.language(interaction)
+        table = self._bot.tables.get(str(interaction.channel_id))
+        seat_for(table, interaction)
+        await in_time(interaction, table.act(str(interaction.user.id), text, table.turn))
+        await say(interaction, "✅ " + t("discord.done", lang, action=describe(text)))

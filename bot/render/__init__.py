@@ -69,6 +69,34 @@ class GameRenderer(Protocol):
         ...
 
 
+class _WithLegal(Protocol):
+    @property
+    def legal(self) -> Sequence[object]: ...
+
+
+class ViewAccessors:
+    """The `GameRenderer` view accessors of most games, for a renderer to inherit: its views
+    have `hand` (the seat's cards) and `legal` (the actions it may take), no cards on the
+    table, and hands change only through private events. Override what differs."""
+
+    def table_cards(self, view: Any) -> list[Card]:
+        """No cards on the table."""
+        return []
+
+    def hand_cards(self, view: Any) -> list[Card]:
+        """The seat's cards (the view's `hand`), in the view's order."""
+        hand: Sequence[Card] = view.hand
+        return list(hand)
+
+    def legal_moves(self, view: _WithLegal) -> list[str]:
+        """Every legal action, as canonical text."""
+        return [str(action) for action in view.legal]
+
+    def hand_changed(self, event: Event) -> int | None:
+        """No public event changes a hand (cards arrive privately)."""
+        return None
+
+
 def get_renderer(game: str) -> GameRenderer:
     """The renderer of `game` (its module is `bot.render.<game>`)."""
     module = importlib.import_module(f"bot.render.{game}")

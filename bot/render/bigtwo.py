@@ -11,7 +11,7 @@ import re
 from collections.abc import Sequence
 
 from bot.i18n import t
-from bot.render import GameRenderer
+from bot.render import GameRenderer, ViewAccessors
 from engines.base import DealSettled, DealStarted, Event, IllegalAction, MatchEnded
 from engines.bigtwo import (
     PASS,
@@ -48,7 +48,7 @@ def _combo(combo: Combo, lang: str) -> str:
     return t("bigtwo.combo", lang, cards=_cards(combo.cards), kind=_kind(combo.kind, lang))
 
 
-class BigTwoRenderer:
+class BigTwoRenderer(ViewAccessors):
     """The `GameRenderer` of Big Two."""
 
     plays_cards = True
@@ -203,14 +203,6 @@ class BigTwoRenderer:
             if entry.cards:
                 return list(entry.cards)
         return []
-
-    def hand_cards(self, view: BigTwoView) -> list[Card]:
-        """The seat's cards, lowest first."""
-        return list(view.hand)
-
-    def legal_moves(self, view: BigTwoView) -> list[str]:
-        """Every legal play and pass, as canonical text."""
-        return [str(action) for action in view.legal]
 
     def hand_changed(self, event: Event) -> int | None:
         """A play takes cards from the player's hand."""

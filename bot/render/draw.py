@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from bot.i18n import t
-from bot.render import GameRenderer
+from bot.render import GameRenderer, ViewAccessors
 from engines.base import ChipsBought, DealSettled, DealStarted, Event, IllegalAction, MatchEnded
 from engines.cards import Card, CardParseError, parse_card
 from engines.draw.actions import STAND, Draw, DrawAction, Open, parse_action
@@ -47,7 +47,7 @@ def _requirement(name: str | None, lang: str) -> str:
     return t(f"draw.rank.{name}", lang) if name else ""
 
 
-class DrawRenderer:
+class DrawRenderer(ViewAccessors):
     """The `GameRenderer` of French draw poker."""
 
     plays_cards = False
@@ -292,22 +292,6 @@ class DrawRenderer:
     def input_help(self, lang: str) -> str:
         """How to type actions in draw poker."""
         return t("draw.help", lang)
-
-    def table_cards(self, view: DrawView) -> list[Card]:
-        """Draw poker has no cards on the table."""
-        return []
-
-    def hand_cards(self, view: DrawView) -> list[Card]:
-        """The seat's five cards."""
-        return list(view.hand)
-
-    def legal_moves(self, view: DrawView) -> list[str]:
-        """Every legal action, as canonical text."""
-        return [str(action) for action in view.legal]
-
-    def hand_changed(self, event: Event) -> int | None:
-        """New cards arrive privately; no public event changes a hand."""
-        return None
 
 
 RENDERER: GameRenderer = DrawRenderer()

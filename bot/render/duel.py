@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from bot.i18n import t
-from bot.render import GameRenderer
+from bot.render import GameRenderer, ViewAccessors
 from engines.base import ChipsBought, DealStarted, Event, IllegalAction, MatchEnded
 from engines.cards import Card, CardParseError, parse_card
 from engines.duel import (
@@ -43,7 +43,7 @@ def _name(names: Sequence[str], seat: int) -> str:
     return names[seat] if 0 <= seat < len(names) else f"#{seat + 1}"
 
 
-class DuelRenderer:
+class DuelRenderer(ViewAccessors):
     """The `GameRenderer` of Deuce Duel."""
 
     plays_cards = False
@@ -258,22 +258,6 @@ class DuelRenderer:
     def input_help(self, lang: str) -> str:
         """How to type actions in the duel."""
         return t("duel.help", lang)
-
-    def table_cards(self, view: DuelView) -> list[Card]:
-        """The duel shows no cards on the table."""
-        return []
-
-    def hand_cards(self, view: DuelView) -> list[Card]:
-        """The seat's cards."""
-        return list(view.hand)
-
-    def legal_moves(self, view: DuelView) -> list[str]:
-        """Every legal action, as canonical text."""
-        return [str(action) for action in view.legal]
-
-    def hand_changed(self, event: Event) -> int | None:
-        """Cards arrive privately; no public event changes a hand."""
-        return None
 
 
 RENDERER: GameRenderer = DuelRenderer()

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from bot.i18n import t
-from bot.render import GameRenderer
+from bot.render import GameRenderer, ViewAccessors
 from engines.base import ChipsBought, DealStarted, Event, IllegalAction, MatchEnded
 from engines.cards import Card
 from engines.holdem import (
@@ -48,7 +48,7 @@ def hand_label(value: int, lang: str) -> str:
     return t(f"holdem.category.{key}", lang, ranks="-".join(r.label for r in shown))
 
 
-class HoldemRenderer:
+class HoldemRenderer(ViewAccessors):
     """The `GameRenderer` of no-limit hold'em."""
 
     plays_cards = False
@@ -235,14 +235,6 @@ class HoldemRenderer:
     def hand_cards(self, view: HoldemView) -> list[Card]:
         """The seat's two hole cards (none for a spectator or a seat out of the hand)."""
         return list(view.hole or ())
-
-    def legal_moves(self, view: HoldemView) -> list[str]:
-        """Every legal betting action, as canonical text."""
-        return [str(action) for action in view.legal]
-
-    def hand_changed(self, event: Event) -> int | None:
-        """Hole cards arrive privately; no public event changes a hand."""
-        return None
 
 
 RENDERER: GameRenderer = HoldemRenderer()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from storage.base import SeatRecord
@@ -64,3 +65,11 @@ def credit_id(seat: Seat) -> tuple[str, bool]:
     if seat.owner is not None:
         return seat.owner.id, False
     return f"ai:{seat.policy}", True
+
+
+def owned_by(seats: Sequence[Seat], player_id: str) -> int | None:
+    """The seat `player_id` owns among `seats`, if any."""
+    for seat in seats:
+        if seat.owner is not None and seat.owner.id == player_id:
+            return seat.index
+    return None

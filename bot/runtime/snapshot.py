@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from bot.runtime.options import TableOptions
-from bot.runtime.seats import Seat
+from bot.runtime.seats import Seat, owned_by
 from engines.registry import GameSpec
 from storage.base import TableStatus
 
@@ -60,10 +60,7 @@ class TableSnapshot:
 
     def seat_of(self, player_id: str) -> int | None:
         """The seat `player_id` owns, if any."""
-        for seat in self.seats:
-            if seat.owner is not None and seat.owner.id == player_id:
-                return seat.index
-        return None
+        return owned_by(self.seats, player_id)
 
     def view(self, seat: int | None) -> Any:
         """The spectator view (`seat` None) or the view of the snapshot's own seat."""

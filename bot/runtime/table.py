@@ -44,7 +44,14 @@ from bot.runtime.front import (
 from bot.runtime.ledger import LedgerIds, ledger_rows
 from bot.runtime.options import RuntimeConfig, TableOptions
 from bot.runtime.replay import opening_events, replay
-from bot.runtime.seats import TIMEOUTS_BEFORE_AWAY, Player, Seat, ai_name, credit_id
+from bot.runtime.seats import (
+    TIMEOUTS_BEFORE_AWAY,
+    Player,
+    Seat,
+    ai_name,
+    credit_id,
+    owned_by,
+)
 from bot.runtime.snapshot import TableSnapshot
 from bot.runtime.timer import TurnTimer
 from engines.base import Event, GameState, IllegalAction, MatchEnded
@@ -137,10 +144,7 @@ class Table:
 
     def seat_of(self, player_id: str) -> int | None:
         """The seat `player_id` owns, if any."""
-        for seat in self.seats:
-            if seat.owner is not None and seat.owner.id == player_id:
-                return seat.index
-        return None
+        return owned_by(self.seats, player_id)
 
     def view(self, seat: int | None) -> Any:
         """The engine's view for `seat` (None: a spectator); None before the first match."""

@@ -8,7 +8,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.discord.actions import act_from_command, seat_for, show_hand
+from bot.discord.actions import seat_for
 from bot.discord.replies import in_time, say
 from bot.discord.translator import tr
 from bot.i18n import t
@@ -35,7 +35,7 @@ class Play(commands.Cog):
     async def hand(self, interaction: discord.Interaction) -> None:
         """The ephemeral hand, like the board's "My hand" button."""
         table = self.bot.tables.get(str(interaction.channel_id))
-        await show_hand(self.bot, interaction, table.id, "r", edit=False)
+        await self.bot.controls.show_hand(interaction, table.id, "r", edit=False)
 
     @app_commands.command(
         name=tr("play", "discord.cmd.play"),
@@ -49,7 +49,8 @@ class Play(commands.Cog):
         parsed = parse_cards(cards)
         if not parsed:
             raise CardParseError(cards)
-        await act_from_command(self.bot, interaction, "play " + " ".join(str(c) for c in parsed))
+        text = "play " + " ".join(str(c) for c in parsed)
+        await self.bot.controls.act_from_command(interaction, text)
 
     @play.autocomplete("cards")
     async def play_cards(
@@ -102,7 +103,7 @@ class Play(commands.Cog):
         seat = seat_for(table, interaction)
         view = table.snapshot(seat).view(seat)
         move = get_renderer(table.game).parse_input(action, view)
-        await act_from_command(self.bot, interaction, str(move))
+        await self.bot.controls.act_from_command(interaction, str(move))
 
     @app_commands.command(
         name=tr("pass", "discord.cmd.pass"),
@@ -111,7 +112,7 @@ class Play(commands.Cog):
     @app_commands.guild_only()
     async def pass_(self, interaction: discord.Interaction) -> None:
         """Pass."""
-        await act_from_command(self.bot, interaction, "pass")
+        await self.bot.controls.act_from_command(interaction, "pass")
 
     @app_commands.command(
         name=tr("hint", "discord.cmd.hint"),
@@ -122,7 +123,7 @@ class Play(commands.Cog):
         """The hand with the AI's suggestion preselected."""
         table = self.bot.tables.get(str(interaction.channel_id))
         seat_for(table, interaction)
-        await show_hand(self.bot, interaction, table.id, "r", edit=False, hint=True)
+        await self.bot.controls.show_hand(interaction, table.id, "r", edit=False, hint=True)
 
     @app_commands.command(
         name=tr("back", "discord.cmd.back"),
