@@ -90,6 +90,17 @@ class Controls:
         """Handlers acting through `bot`."""
         self._bot = bot
 
+    async def _seated(
+        self, interaction: discord.Interaction, table_id: int, lang: str
+    ) -> tuple[Table, int] | None:
+        """The live table `table_id` and the clicker's seat at it; None (answered as stale)
+        once the table is gone. Refuses people who are not seated."""
+        table = self._bot.tables.by_id(table_id)
+        if table is None:
+            await say(interaction, "⛔ " + t("discord.stale_table", lang))
+            return None
+        return table, seat_for(table, interaction)
+
     async def show_hand(
         self,
         interaction: discord.Interaction,
@@ -106,11 +117,10 @@ class Controls:
         update of the ephemeral hand the click came from."""
         lang = self._bot.language(interaction)
         try:
-            table = self._bot.tables.by_id(table_id)
-            if table is None:
-                await say(interaction, "⛔ " + t("discord.stale_table", lang))
+            found = await self._seated(interaction, table_id, lang)
+            if found is None:
                 return
-            seat = seat_for(table, interaction)
+            table, seat = found
             shown = table.snapshot(seat)
             if shown.view(seat) is None:
                 raise errors.match_not_started()
@@ -140,11 +150,10 @@ class Controls:
         """Act for the clicker's seat from a button; redraw the ephemeral hand after it."""
         lang = self._bot.language(interaction)
         try:
-            table = self._bot.tables.by_id(table_id)
-            if table is None:
-                await say(interaction, "⛔ " + t("discord.stale_table", lang))
+            found = await self._seated(interaction, table_id, lang)
+            if found is None:
                 return
-            seat = seat_for(table, interaction)
+            table, seat = found
             await in_time(interaction, table.act(str(interaction.user.id), text, turn))
             note = "✅ " + t("discord.done", lang, action=describe(text))
             if _is_ephemeral_hand(interaction):
