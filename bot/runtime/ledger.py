@@ -9,14 +9,13 @@ helper, so the credited player, the AI flag and the time are filled in one place
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from engines.base import ChipsBought, DealSettled, DealStarted, Event
 from storage.base import ChipEntry, DealRecord, MatchPlayer, PenaltyEntry
 
 
-@dataclass(frozen=True, slots=True)
-class LedgerIds:
+class LedgerIds(NamedTuple):
     """Where rows belong: the table's guild and game, the match, and the time they carry."""
 
     guild: str
@@ -25,14 +24,13 @@ class LedgerIds:
     at: float
 
 
-@dataclass(frozen=True, slots=True)
-class LedgerRows:
+class LedgerRows(NamedTuple):
     """The rows of one batch of events, and the deal in progress after it."""
 
     deal: int
-    deals: list[DealRecord] = field(default_factory=list)
-    chips: list[ChipEntry] = field(default_factory=list)
-    penalties: list[PenaltyEntry] = field(default_factory=list)
+    deals: list[DealRecord]
+    chips: list[ChipEntry]
+    penalties: list[PenaltyEntry]
 
 
 def ledger_rows(

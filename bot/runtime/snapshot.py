@@ -9,8 +9,7 @@ asking it for another seat's view is an error, so it cannot leak a hand.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from bot.runtime.options import TableOptions
 from bot.runtime.seats import Seat, owned_by
@@ -18,9 +17,9 @@ from engines.registry import GameSpec
 from storage.base import TableStatus
 
 
-@dataclass(frozen=True, slots=True)
-class TableSnapshot:
-    """A table at one committed turn (see the module docstring)."""
+class TableSnapshot(NamedTuple):
+    """A table at one committed turn (see the module docstring). Immutable; a named tuple
+    because one is built for every delivery (it costs a fifth of a frozen dataclass)."""
 
     id: int
     guild: str
