@@ -38,6 +38,7 @@ from bot.runtime import (
     Table,
     TableError,
     TableManager,
+    TableSnapshot,
     TurnTimedOut,
 )
 from bot.settings import load_settings
@@ -53,7 +54,7 @@ GUILD = "terminal"
 BOLD, DIM, RESET = "\x1b[1m", "\x1b[2m", "\x1b[0m"
 
 
-def addressed_names(table: Table) -> list[str]:
+def addressed_names(table: Table | TableSnapshot) -> list[str]:
     """The table's names with yours as an `Addressee`, so lines about you read "You sit down"
     (the catalogs' second-person forms)."""
     mine = table.seat_of(HUMAN_ID)
@@ -99,7 +100,7 @@ class ConsoleFront:
             return t(key, lang, name=names[event.seat] if same else event.name)
         return None
 
-    def show(self, table: Table, events: Sequence[Event]) -> None:
+    def show(self, table: TableSnapshot, events: Sequence[Event]) -> None:
         """Print a line for each event worth one."""
         names = addressed_names(table)
         for event in events:
@@ -109,17 +110,17 @@ class ConsoleFront:
             if text:
                 self.line(text, DIM if event.to is not None else "")
 
-    async def public(self, table: Table, events: Sequence[Event]) -> None:
+    async def public(self, table: TableSnapshot, events: Sequence[Event]) -> None:
         """Public events: one line each."""
         self.show(table, events)
 
     async def private(
-        self, table: Table, seat: int, player: Player, events: Sequence[Event]
+        self, table: TableSnapshot, seat: int, player: Player, events: Sequence[Event]
     ) -> None:
         """Your private events (your cards)."""
         self.show(table, events)
 
-    async def refresh(self, table: Table) -> None:
+    async def refresh(self, table: TableSnapshot) -> None:
         """The board is printed when it is your turn, not at every change."""
 
 

@@ -18,7 +18,6 @@ import discord
 from discord import app_commands
 
 if TYPE_CHECKING:
-    from bot.discord.client import Deucebot
     from bot.settings import Settings
 
 T = TypeVar("T")
@@ -68,8 +67,8 @@ def cooldown(kind: Costly) -> Callable[[T], T]:
     """Decorator for an app command: each use costs one use of `kind` (see `Cooldowns`)."""
 
     async def predicate(interaction: discord.Interaction) -> bool:
-        bot: Deucebot = interaction.client  # type: ignore[assignment]
-        bot.cooldowns.hit(kind, interaction)
+        cooldowns: Cooldowns = interaction.client.cooldowns  # type: ignore[attr-defined]
+        cooldowns.hit(kind, interaction)
         return True
 
     decorate: Callable[[T], T] = app_commands.check(predicate)

@@ -6,7 +6,7 @@ import asyncio
 import logging
 import math
 from collections.abc import Awaitable
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import Any, TypeVar
 
 import discord
 from discord import app_commands
@@ -14,9 +14,6 @@ from discord import app_commands
 from bot.i18n import explain, t
 from engines.base import IllegalAction
 from engines.cards import CardParseError
-
-if TYPE_CHECKING:
-    from bot.discord.client import Deucebot
 
 log = logging.getLogger("deucebot.discord")
 T = TypeVar("T")
@@ -59,10 +56,8 @@ def refusal_text(error: BaseException, lang: str) -> str:
     return "⚠️ " + t("discord.internal_error", lang)
 
 
-async def reply_error(
-    bot: Deucebot, interaction: discord.Interaction, error: BaseException
-) -> None:
-    """Answer a refusal privately; log anything that is not an expected refusal."""
+async def reply_error(interaction: discord.Interaction, error: BaseException, lang: str) -> None:
+    """Answer a refusal privately, in `lang`; log anything that is not an expected refusal."""
     original = error.original if isinstance(error, app_commands.CommandInvokeError) else error
     expected = isinstance(
         original,
@@ -75,7 +70,7 @@ async def reply_error(
     if not expected:
         log.error("interaction failed", exc_info=original)
     try:
-        await say(interaction, refusal_text(original, bot.language(interaction)))
+        await say(interaction, refusal_text(original, lang))
     except discord.HTTPException:
         log.warning("could not answer interaction %s", interaction.id)
 

@@ -29,7 +29,7 @@ from bot.history.model import (
     SeatInfo,
     Viewer,
 )
-from bot.runtime.table import opening_events
+from bot.runtime.replay import opening_events
 from engines.base import ChipsBought, DealSettled, DealStarted, Event, GameState, IllegalAction
 from engines.cards import Card, Deck
 from engines.registry import GameSpec, get_game

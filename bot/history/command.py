@@ -14,7 +14,7 @@ import argparse
 import asyncio
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from bot.history.model import HistoryFile
@@ -22,7 +22,7 @@ if TYPE_CHECKING:
 COMMANDS = ("history", "replay")
 
 
-def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+def add_parsers(sub: argparse._SubParsersAction[Any]) -> None:
     """Register `history` and `replay` on the `deucebot` parser."""
     history = sub.add_parser(
         "history", help="export hand histories from a database (JSON, or PHH for hold'em)"

@@ -138,7 +138,7 @@ class Tables(commands.Cog):
             ),
             ephemeral=False,
         )
-        await self.bot.front.post_board(table)
+        await self.bot.front.post_board(table.snapshot())
 
     @table.command(
         name=tr("join", "discord.cmd.table.join"),
@@ -214,7 +214,7 @@ class Tables(commands.Cog):
         """The board, privately."""
         lang = self.bot.language(interaction)
         table = self._here(interaction)
-        message = board_message(table, lang, [], with_image=False)
+        message = board_message(table.snapshot(), lang, [], with_image=False)
         await interaction.response.send_message(
             content=message["content"] or None, embed=message["embed"], ephemeral=True
         )
