@@ -34,6 +34,7 @@ from bot.discord.views import DYNAMIC_ITEMS
 from bot.i18n import normalise_language
 from bot.runtime import RuntimeConfig, TableManager, tune_gc
 from bot.settings import Settings
+from storage.deliveries import SqliteDeliveries
 from storage.sqlite import SqliteStorage
 
 log = logging.getLogger("deucebot.discord")
@@ -129,9 +130,11 @@ class Deucebot(commands.Bot):
 
     async def setup_hook(self) -> None:
         """Storage, runtime, persistent views, cogs, translator, command sync, table restore."""
-        front = self._front = DiscordFront(self, self, edit_interval=self.edit_interval)
         storage = self._storage = SqliteStorage(self.settings.db, synchronous=self.settings.db_synchronous)
         await storage.open()
+        front = self._front = DiscordFront(
+            self, self, edit_interval=self.edit_interval, deliveries=SqliteDeliveries(storage)
+        )
         tables = self._tables = TableManager(
             storage,
             front,

@@ -84,9 +84,37 @@ async def test_one_member_and_three_ai_finish_a_match_and_the_leaderboard_shows_
         )
         await settle(bot)
         assert len(boards(standin)) == 3  # the lobby, then one board per deal
-        for old in boards(standin)[:-1]:  # older boards point to the newest, only My hand left
+        for old in boards(standin)[:-1]:  # older boards point to the newest, without buttons
             assert old.content == "Play has moved on to the newest board below."
-            assert [c.split(":")[1] for c in old.custom_ids()] == ["hand"]
+            assert old.custom_ids() == []
+        # In log order: each deal's board, then its result (its last play and penalties),
+        # then the next deal's board; the match result last.
+        titles = [
+            (m.embeds[0].get("title") or "") if m.embeds else m.content
+            for m in standin.public_messages()
+        ]
+        assert titles[2:] == [
+            "Big Two",
+            "Big Two · deal 1: result",
+            "Big Two",
+            "Big Two · deal 2: result",
+            "Big Two: match result",
+        ], titles
+        results = [
+            m
+            for m in standin.public_messages()
+            if m.embeds and ": result" in (m.embeds[0].get("title") or "")
+        ]
+        assert len(results) == 2
+        for deal, message in zip((1, 2), results, strict=True):
+            penalties = [
+                row for row in await bot.storage.penalty_entries(table.match.id) if row.deal == deal
+            ]
+            text = message.text()
+            assert "plays" in text or "played" in text, text  # the deal's last play is shown
+            for row in penalties:
+                name = table.seats[row.seat].name
+                assert f"{name} {row.penalty}" in text, (row, text)
         assert "🤖" in board(standin).text()  # the AI seats wear their badge
         totals = table.state.view(None).totals
         wins = 1 if totals[0] == min(totals) else 0
@@ -261,10 +289,8 @@ async def test_only_the_creator_or_a_channel_manager_stops_or_restarts_the_table
         # The last board says the table is closed and has no buttons left.
         last = board_or_closed(standin)
         assert "closed" in last.text() and last.components == []
-        # Its old buttons (from a board posted before) answer politely.
-        old = boards(standin)[0]
-        answer = await standin.click(guest, old, "db:hand:")
-        assert answer.ephemeral and "closed" in answer.message.content
+        # Boards posted before were marked replaced, without buttons: nothing live is left.
+        assert all(old.custom_ids() == [] for old in boards(standin))
         # A new table can be opened in the channel again.
         again = await standin.command(boss, "table create", game="bigtwo")
         assert again.final() is not None and not again.final().ephemeral
