@@ -40,7 +40,15 @@ from typing import Any, TypeVar
 import discord
 
 from bot.discord import effects as fx
-from bot.discord.board import board_message, hand_cards, hand_message, last_play_key, seat_names
+from bot.discord.board import (
+    BOARD_COLOUR,
+    board_message,
+    hand_cards,
+    hand_message,
+    last_play_key,
+    seat_names,
+)
+from bot.discord.crashpoints import CrashPoints
 from bot.discord.effects import Effect
 from bot.discord.host import Host
 from bot.discord.textlimits import fit_message
@@ -134,6 +142,7 @@ class DiscordFront:
         """Messages sent and edited (for the benchmark)."""
         self.retries = 0
         """REST calls retried after a 429 or 5xx."""
+        self.crash = CrashPoints.from_env()
 
     # ----------------------------------------------------------------- Front protocol
 
@@ -330,6 +339,7 @@ class DiscordFront:
         """Deliver one effect (unless done), then record it."""
         if effect.key in box.done or box.match is None:
             return
+        self.crash.reached(effect.kind)
         if effect.kind == "board":
             message_id = await self._post_board(box, effect)
         else:
@@ -338,14 +348,17 @@ class DiscordFront:
         if self.deliveries is not None:
             await self.deliveries.mark_delivered(box.match, effect.key, effect.upto, message_id)
 
-    def _board_of(self, box: _Outbox, effect: Effect) -> tuple[TableSnapshot, bool]:
-        """The snapshot a board of `effect.deal` is drawn from, and whether its deal is over."""
+    def _board_of(self, box: _Outbox, effect: Effect) -> tuple[TableSnapshot | None, bool]:
+        """The snapshot a board of `effect.deal` is drawn from, and whether its deal is over
+        (None: no view of that deal exists, it began and ended within one action)."""
         live = box.snapshot
         if live.deal == effect.deal and live.match == box.match:
             return live, False
         shown = box.deal_snaps.get(effect.deal)
         if shown is not None:
             return shown, True
+        if effect.view is None:
+            return None, True
         return (
             live._replace(
                 deal=effect.deal, public_view=effect.view, to_act=None, deadline=None, turn=0
@@ -353,22 +366,38 @@ class DiscordFront:
             True,
         )
 
+    def _bare_board(self, box: _Outbox, deal: int, lang: str) -> dict[str, Any]:
+        """The board of a deal that began and ended within one action (no view of it was
+        ever committed): its result's lines, no picture, no buttons."""
+        table = box.snapshot
+        result = next((e for e in box.effects if e.key == f"result:{deal}"), None)
+        embed = discord.Embed(
+            colour=BOARD_COLOUR,
+            title=t("discord.board.title", lang, game=table.spec.title, deal=deal),
+            description=result_text(table, result, lang) if result else None,
+        )
+        embed.set_footer(text=t("discord.board.footer", lang, table=table.id, deal=deal, turn=0))
+        content = t("discord.board.deal_over", lang, deal=deal)
+        return fit_message({"content": content, "embed": embed})
+
     async def _post_board(self, box: _Outbox, effect: Effect) -> int:
         shown, over = self._board_of(box, effect)
-        lang = self.language(shown)
+        lang = self.language(box.snapshot)
         recent = [] if over else list(box.recent)
 
         def build() -> dict[str, Any]:
+            if shown is None:
+                return self._bare_board(box, effect.deal, lang)
             message = board_message(shown, lang, recent, with_image=True)
             if over:
                 message["content"] = t("discord.board.deal_over", lang, deal=effect.deal)
                 message["view"] = None
             return _send_kwargs(message)
 
-        sent = await self._retry("board", lambda: self._channel(shown).send(**build()))
+        sent = await self._retry("board", lambda: self._channel(box.snapshot).send(**build()))
         self.rest_calls += 1
         previous, box.board, box.board_deal = box.board, sent, effect.deal
-        box.image_key = last_play_key(shown)
+        box.image_key = None if shown is None else last_play_key(shown)
         if not over:
             box.dirty = False
         if previous is not None:
@@ -420,6 +449,7 @@ class DiscordFront:
         elif box.image_key:
             message["embed"].set_image(url="attachment://table.png")
         board = box.board
+        self.crash.reached("edit")
 
         def edit() -> Awaitable[Any]:
             if image and "file" in message:
