@@ -33,8 +33,10 @@ async def _member_turn(fake: FakeDiscord, bot: object, user: User, game: str, n:
     buttons = [c for c in hand.custom_ids() if c.startswith("db:act:")]
     if not buttons:
         return  # the board lagged a moment behind: look again
-    # Mostly the last button (all in, the largest raise: short matches), sometimes another.
-    choice = buttons[n % len(buttons)] if n % 4 == 1 else buttons[-1]
+    # Mostly all in or a call (short matches), now and then whatever comes first (a fold).
+    moves = {c.rsplit(":", 1)[1].split(" ")[0]: c for c in buttons}
+    wanted = next((moves[m] for m in ("allin", "call", "check") if m in moves), buttons[0])
+    choice = buttons[0] if n % 7 == 3 else wanted
     await fake.click(user, hand, choice)
 
 
