@@ -59,7 +59,14 @@ def split(events: Sequence[Event], upto: int, deal: int) -> tuple[list[Effect], 
             deal = event.deal
             effects.append(Effect(f"board:{deal}", upto, deal))
         elif isinstance(event, DealSettled):
-            effects.append(Effect(f"result:{event.deal}", upto, event.deal, (*since, event)))
+            key = f"result:{event.deal}"
+            if effects and effects[-1].key == key:
+                # A second settlement of the same deal (a carried pot handed back when the
+                # match ends): one result, its amounts summed as the ledger sums them.
+                last = effects[-1]
+                effects[-1] = Effect(key, upto, last.deal, (*last.events, *since, event))
+            else:
+                effects.append(Effect(key, upto, event.deal, (*since, event)))
             since = []
         elif isinstance(event, MatchEnded):
             effects.append(Effect(MATCH_RESULT, upto, deal, (*since, event)))

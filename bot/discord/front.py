@@ -564,20 +564,27 @@ class DiscordFront:
 def result_text(table: TableSnapshot, effect: Effect, lang: str) -> str:
     """The text of a deal's or the match's result: the lines of the events that ended it
     (the last play, hands shown, pots won, chips returned), then each seat's net amount
-    exactly as the ledger has it, or the final standings."""
+    in the deal exactly as the ledger sums it, or the final standings."""
     names = seat_names(table)
     renderer = _renderer(table)
     lines: list[str] = []
+    settled = [e for e in effect.events if isinstance(e, DealSettled)]
+    ended = [e for e in effect.events if isinstance(e, MatchEnded)]
     for event in effect.events:
+        if isinstance(event, MatchEnded):
+            continue
         line = renderer.event(event, names, lang) if renderer else None
         if line is None:
             line = _runtime_line(event, names, lang)
         if line is not None:
             lines.append(line)
-        if isinstance(event, DealSettled):
-            lines.append(_settled_line(event, names, lang))
-        if isinstance(event, MatchEnded):
-            lines.append(_standings(table, event, names, lang))
+    if settled:
+        lines.append(_settled_line(settled, names, lang))
+    for end in ended:
+        line = renderer.event(end, names, lang) if renderer else None
+        if line is not None:
+            lines.append(line)
+        lines.append(_standings(table, end, names, lang))
     return "\n".join(lines)
 
 
@@ -585,19 +592,25 @@ def _name(names: Sequence[str], seat: int) -> str:
     return names[seat] if 0 <= seat < len(names) else f"#{seat + 1}"
 
 
-def _settled_line(event: DealSettled, names: Sequence[str], lang: str) -> str:
-    """Each dealt seat's chip change (signed) or penalty in the deal: the ledger's rows."""
-    if event.chips is not None:
+def _settled_line(settled: Sequence[DealSettled], names: Sequence[str], lang: str) -> str:
+    """Each seat's chip change (signed) or penalty in the deal, summed over its settlements:
+    the ledger's rows (a seat dealt in, even at zero; a seat left out only if chips came
+    back to it)."""
+    if any(event.chips is not None for event in settled):
+        size = max(len(event.chips or ()) for event in settled)
+        totals = [
+            sum((e.chips or ())[s] if s < len(e.chips or ()) else 0 for e in settled)
+            for s in range(size)
+        ]
+        dealt = [any(e.was_dealt(s) and e.chips is not None for e in settled) for s in range(size)]
         parts = [
             f"{_name(names, s)} {amount:+d}"
-            for s, amount in enumerate(event.chips)
-            if event.was_dealt(s) or amount
+            for s, amount in enumerate(totals)
+            if dealt[s] or amount
         ]
         return t("discord.result.net", lang, amounts=" · ".join(parts))
-    penalties = event.penalties or ()
-    parts = [
-        f"{_name(names, s)} {amount}" for s, amount in enumerate(penalties) if event.was_dealt(s)
-    ]
+    event = settled[-1]
+    parts = [f"{_name(names, s)} {amount}" for s, amount in enumerate(event.penalties or ())]
     return t("discord.result.penalties", lang, amounts=" · ".join(parts))
 
 
