@@ -6,8 +6,10 @@ buttons; the amounts are the ledger's."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import signal
 import sqlite3
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -20,9 +22,7 @@ from tests.e2e.test_discord_process import BotProcess, _env, _spawn
 KILLED = -signal.SIGKILL
 
 
-async def _until_killed_or(
-    bot: BotProcess, standin: FakeDiscord, done: object, timeout: float = 40
-) -> bool:
+async def _until_killed_or(bot: BotProcess, done: Callable[[], bool], timeout: float = 40) -> bool:
     """Wait until the process kills itself (True) or `done()` holds (False)."""
     async with asyncio.timeout(timeout):
         while True:
@@ -30,12 +30,10 @@ async def _until_killed_or(
                 assert bot.proc.returncode == KILLED, (bot.proc.returncode, bot.err()[-3000:])
                 assert "killing the process" in bot.err()
                 return True
-            if done():  # type: ignore[operator]
+            if done():
                 return False
-            try:
+            with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(bot.proc.wait(), 0.1)
-            except TimeoutError:
-                pass
 
 
 def _finished(standin: FakeDiscord) -> bool:
@@ -79,7 +77,7 @@ async def _run_chain(
                 await standin.command(ana, "table create", game=game, **options)
                 await standin.command(ana, "table start")
                 await standin.command(ana, "table leave")  # the AI plays every seat
-            if await _until_killed_or(bot, standin, lambda: _finished(standin)):
+            if await _until_killed_or(bot, lambda: _finished(standin)):
                 kills += 1
         finally:
             if bot.proc.returncode is None:
