@@ -34,8 +34,10 @@ def clip(text: str, limit: int) -> str:
 
 
 def echo(text: str, limit: int = ECHO) -> str:
-    """A person's input as a message may repeat it: one line, at most `limit` characters."""
-    return clip(" ".join(str(text).split()), limit)
+    """A person's input as a message may repeat it: one line of printable characters
+    (control and direction marks dropped), at most `limit` characters."""
+    printable = "".join(ch if ch.isprintable() else " " for ch in str(text))
+    return clip(" ".join(printable.split()), limit)
 
 
 def fit_embed(embed: discord.Embed) -> discord.Embed:

@@ -27,6 +27,7 @@ def test_echo_is_one_short_line() -> None:
     said = echo("play " + "3♠ " * 700 + "\n\nend")
     assert len(said) <= 100 and "\n" not in said and said.endswith("…")
     assert echo("  pass \n") == "pass"
+    assert echo("\u202efold\x00\x1b[2J") == "fold [2J"
 
 
 texts = st.text(min_size=0, max_size=7000)
