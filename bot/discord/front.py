@@ -109,10 +109,18 @@ class _Outbox:
     dm_wake: asyncio.Event = field(default_factory=asyncio.Event)
     dm_task: asyncio.Task[None] | None = None
     dm_refused: set[int] = field(default_factory=set)
+    dm_sending: bool = False
 
     def busy(self) -> bool:
-        """True while something is queued."""
-        return bool(self.effects or self.notices or self.dirty or self.dms or not self.recovered)
+        """True while something is queued or a DM is on its way."""
+        return bool(
+            self.effects
+            or self.notices
+            or self.dirty
+            or self.dms
+            or self.dm_sending
+            or not self.recovered
+        )
 
 
 class DiscordFront:
@@ -504,9 +512,12 @@ class DiscordFront:
             await box.dm_wake.wait()
             box.dm_wake.clear()
             while box.dms:
-                user, seat, shown = box.dms.popleft()
-                if any(u == user for u, _, _ in box.dms):
+                user, seat, shown = box.dms[0]
+                if any(u == user for u, _, _ in list(box.dms)[1:]):
+                    box.dms.popleft()
                     continue  # a newer hand for the same user is queued: send that one
+                box.dm_sending = True
+                box.dms.popleft()
                 try:
                     await self._send_dm(box, user, seat, shown)
                 except asyncio.CancelledError:
@@ -515,6 +526,8 @@ class DiscordFront:
                     log.exception(
                         "could not DM the hand of seat %s in table %s", seat, box.snapshot.id
                     )
+                finally:
+                    box.dm_sending = False
 
     async def _send_dm(
         self, box: _Outbox, user: int, seat: int, shown: TableSnapshot | None

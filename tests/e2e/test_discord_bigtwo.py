@@ -304,3 +304,37 @@ def board_or_closed(standin: FakeDiscord):  # type: ignore[no-untyped-def]
         if any("db:hand:" in str(v["components"]) for v in m.history)
     ]
     return was_board[-1]
+
+
+async def test_closed_dms_are_announced_once_even_across_a_restart(
+    standin: FakeDiscord, tmp_path: Path
+) -> None:
+    ana = standin.owner
+    shy = standin.add_user("Shy", dms_open=False)
+    db = tmp_path / "db.sqlite3"
+
+    def notices() -> int:
+        return sum(
+            f"<@{shy.id}>" in m.content and "DM" in m.content for m in standin.public_messages()
+        )
+
+    async with bot_running(standin, db) as bot:
+        await standin.command(ana, "table create", game="bigtwo", deals=2)
+        await standin.command(shy, "table join")
+        await standin.command(ana, "table start")
+        await settle(bot)
+        assert notices() == 1
+    async with bot_running(standin, db) as bot:  # a restart: the table is restored
+        table = bot.tables.find(str(standin.channel_id))
+        assert table is not None
+        await play_until(
+            standin,
+            bot,
+            {ana.id: (ana, "pass"), shy.id: (shy, "menu")},
+            done=lambda: table.status == "finished",
+        )
+        await settle(bot)
+    assert notices() == 1  # deal 2's cards were refused too, and nobody was told again
+    assert standin.dms(shy) == []
+    # Nobody is DMed an empty hand (the deal's winner has none left).
+    assert standin.dms(ana) and all("(0)" not in m.text() for m in standin.dms(ana))
