@@ -153,7 +153,9 @@ class Controls:
                 note = "🔄 " + t("discord.hand.refreshed", lang)
                 selected, hint = [], False
             if hint:
-                note, selected = await _hint(interaction, table, lang, self._charge_hint(interaction))
+                note, selected = await _hint(
+                    interaction, table, lang, self._charge_hint(interaction)
+                )
                 shown = table.snapshot(seat)  # the table may have moved on meanwhile
             message = hand_message(shown, seat, lang, sort, selected=selected or [], note=note)
             if edit and _is_ephemeral_hand(interaction):
@@ -182,10 +184,16 @@ class Controls:
             if found is None:
                 return
             table, seat = found
+            deal = table.deal
             await in_time(interaction, table.act(str(interaction.user.id), text, turn))
             note = "✅ " + t("discord.done", lang, action=describe(text))
             if _is_ephemeral_hand(interaction):
-                message = hand_message(table.snapshot(seat), seat, lang, sort, note=note)
+                shown = table.snapshot(seat)
+                if shown.deal != deal:  # the play ended the deal: this is the next hand
+                    note = "✅ " + t(
+                        "discord.done_new_deal", lang, action=describe(text), deal=shown.deal
+                    )
+                message = hand_message(shown, seat, lang, sort, note=note)
                 await _edit_hand(interaction, message)
             else:
                 await say(interaction, note)

@@ -106,3 +106,34 @@ async def test_a_storm_on_every_post_and_edit_loses_nothing_and_the_board_conver
         last = board(standin)
         assert "The match is over" in last.content
         assert f"deal {table.deal} ·" in last.text()
+
+
+async def test_a_fold_that_ends_the_deal_says_so_above_the_next_hand(
+    standin: FakeDiscord, tmp_path: Path
+) -> None:
+    ana = standin.owner
+    others = [standin.add_user(name) for name in ("Bo", "Cy", "Di")]
+    members = {u.id: u for u in (ana, *others)}
+    async with bot_running(standin, tmp_path / "db.sqlite3") as bot:
+        await standin.command(ana, "table create", game="holdem")
+        for user in others:
+            await standin.command(user, "table join")
+        await standin.command(ana, "table start")
+        table = bot.tables.find(str(standin.channel_id))
+        assert table is not None
+        notes: list[tuple[int, int, str]] = []  # (deal before, deal after, the hand's note)
+        while len(notes) < 4:  # three folds end the first deal; one more in the next
+            await settle(bot)
+            user = members[mentioned(standin) or 0]
+            hand = await open_hand(standin, user)
+            fold = next(c for c in hand.custom_ids() if c.endswith(":fold"))
+            deal = table.deal
+            clicked = await standin.click(user, hand, fold)
+            assert clicked.kind == 7
+            notes.append((deal, table.deal, hand.content))
+        for before, after, note in notes:
+            if after == before:
+                assert note == "✅ Done: fold.", note
+            else:  # the fold ended the deal: the hand shown is the next deal's
+                assert f"deal {after} has begun" in note, note
+        assert [after - before for before, after, _ in notes] == [0, 0, 1, 0]
