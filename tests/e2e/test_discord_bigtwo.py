@@ -7,7 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from bot.devtools.discord_standin import FakeDiscord
+from bot.devtools.discord_standin import FakeDiscord, User
+from bot.discord.client import Deucebot
 from tests.e2e.conftest import bot_running, settle
 from tests.e2e.helpers import board, boards, mentioned, open_hand, play_until, privacy_hook
 
@@ -209,20 +210,8 @@ async def test_closed_dms_are_announced_once_and_the_ephemeral_hand_still_works(
         await standin.command(ana, "table create", game="bigtwo", deals=1)
         await standin.command(shy, "table join")
         await standin.command(ana, "table start")
-        table = bot.tables.find(str(standin.channel_id))
-        assert table is not None
-        await play_until(
-            standin,
-            bot,
-            {ana.id: (ana, "pass"), shy.id: (shy, "menu")},
-            done=lambda: table.status == "finished",
-        )
-        notices = [
-            m
-            for m in standin.public_messages()
-            if f"<@{shy.id}>" in m.content and "DM" in m.content
-        ]
-        assert len(notices) == 1
+        await _finish_with(standin, bot, ana, shy)
+        assert _dm_notices(standin, shy) == 1
         assert standin.dms(shy) == []
         assert standin.dms(ana)
 
@@ -312,29 +301,37 @@ async def test_closed_dms_are_announced_once_even_across_a_restart(
     ana = standin.owner
     shy = standin.add_user("Shy", dms_open=False)
     db = tmp_path / "db.sqlite3"
-
-    def notices() -> int:
-        return sum(
-            f"<@{shy.id}>" in m.content and "DM" in m.content for m in standin.public_messages()
-        )
-
     async with bot_running(standin, db) as bot:
         await standin.command(ana, "table create", game="bigtwo", deals=2)
         await standin.command(shy, "table join")
         await standin.command(ana, "table start")
         await settle(bot)
-        assert notices() == 1
+        assert _dm_notices(standin, shy) == 1
     async with bot_running(standin, db) as bot:  # a restart: the table is restored
-        table = bot.tables.find(str(standin.channel_id))
-        assert table is not None
-        await play_until(
-            standin,
-            bot,
-            {ana.id: (ana, "pass"), shy.id: (shy, "menu")},
-            done=lambda: table.status == "finished",
-        )
+        await _finish_with(standin, bot, ana, shy)
         await settle(bot)
-    assert notices() == 1  # deal 2's cards were refused too, and nobody was told again
+    assert (
+        _dm_notices(standin, shy) == 1
+    )  # deal 2's cards were refused too, and nobody was told again
     assert standin.dms(shy) == []
     # Nobody is DMed an empty hand (the deal's winner has none left).
     assert standin.dms(ana) and all("(0)" not in m.text() for m in standin.dms(ana))
+
+
+async def _finish_with(standin: FakeDiscord, bot: Deucebot, ana: User, shy: User) -> None:
+    """Play the channel's match to its end, Ana passing, Shy with the card menu."""
+    table = bot.tables.find(str(standin.channel_id))
+    assert table is not None
+    await play_until(
+        standin,
+        bot,
+        {ana.id: (ana, "pass"), shy.id: (shy, "menu")},
+        done=lambda: table.status == "finished",
+    )
+
+
+def _dm_notices(standin: FakeDiscord, user: User) -> int:
+    """How many public messages say `user`'s DMs are closed."""
+    return sum(
+        f"<@{user.id}>" in m.content and "DM" in m.content for m in standin.public_messages()
+    )
