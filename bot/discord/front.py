@@ -74,6 +74,8 @@ RECENT_LINES = 5
 KEEP_DEALS = 3
 """Snapshots of the last few deals kept per table (to draw a late board of its own deal)."""
 DM_CLOSED = "dm_closed"
+REDRAW_AFTER = 5.0
+"""Seconds before a board edit that failed (after its retries) is tried again."""
 
 T = TypeVar("T")
 Board = discord.Message | discord.PartialMessage
@@ -271,7 +273,13 @@ class DiscordFront:
                         self.rest_calls += 1
                         continue
                     box.dirty = False
-                    await self._edit_board(box)
+                    try:
+                        await self._edit_board(box)
+                    except discord.HTTPException:
+                        # Not now (a storm outlasted the retries): try again in a while, so
+                        # the board still converges without waiting for the next action.
+                        asyncio.get_running_loop().call_later(REDRAW_AFTER, _redraw, box)
+                        raise
                     if self.edit_interval > 0 and not box.effects:
                         await asyncio.sleep(self.edit_interval)
                 except asyncio.CancelledError:
@@ -392,6 +400,8 @@ class DiscordFront:
         shown, over = self._board_of(box, effect)
         lang = self.language(box.snapshot)
         recent = [] if over else list(box.recent)
+        if not over:
+            box.dirty = False  # drawn now: a refresh during the send marks it dirty again
 
         def build() -> dict[str, Any]:
             if shown is None:
@@ -406,8 +416,6 @@ class DiscordFront:
         self.rest_calls += 1
         previous, box.board, box.board_deal = box.board, sent, effect.deal
         box.image_key = None if shown is None else last_play_key(shown)
-        if not over:
-            box.dirty = False
         if previous is not None:
             await self._replace(previous, lang)
         return sent.id
@@ -572,6 +580,12 @@ class DiscordFront:
             return
         if self.deliveries is not None and await self.deliveries.said(str(user), DM_CLOSED):
             await self.deliveries.remember_said(str(user), DM_CLOSED, False)
+
+
+def _redraw(box: _Outbox) -> None:
+    """Mark a board to be drawn again (after a failed edit)."""
+    box.dirty = True
+    box.wake.set()
 
 
 def result_text(table: TableSnapshot, effect: Effect, lang: str) -> str:
