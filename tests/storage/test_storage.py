@@ -1,14 +1,15 @@
-"""The SQLite storage: one transaction per commit, append-only logs, group commit, and
-leaderboards as queries over the ledgers (periods, minimum deals, AI apart)."""
+"""The storage on both backends (SQLite and PostgreSQL, see conftest.py): one transaction
+per commit, append-only logs, group commit, and leaderboards as queries over the ledgers
+(periods, minimum deals, AI apart)."""
 
 from __future__ import annotations
 
 import asyncio
 import datetime as dt
 import sqlite3
-from collections.abc import AsyncIterator, Sequence
-from pathlib import Path
+from collections.abc import Sequence
 
+import asyncpg
 import pytest
 
 from storage import (
@@ -20,25 +21,18 @@ from storage import (
     PenaltyEntry,
     PlaceTaken,
     SeatRecord,
-    SqliteStorage,
     StaleWrite,
+    is_postgres_url,
 )
+from storage.backend import AnyStorage
 from storage.base import period_start
 
 NOW = dt.datetime(2026, 11, 26, 12, 0, tzinfo=dt.UTC).timestamp()  # a Thursday
 DAY = 86400.0
 
 
-@pytest.fixture
-async def store(tmp_path: Path) -> AsyncIterator[SqliteStorage]:
-    storage = SqliteStorage(str(tmp_path / "s.sqlite3"))
-    await storage.open()
-    yield storage
-    await storage.close()
-
-
 async def new_match(
-    store: SqliteStorage, place: str, players: Sequence[tuple[str, bool]], game: str = "bigtwo"
+    store: AnyStorage, place: str, players: Sequence[tuple[str, bool]], game: str = "bigtwo"
 ) -> tuple[int, int]:
     seats = [
         SeatRecord(i, None if ai else pid, pid, "greedy") for i, (pid, ai) in enumerate(players)
@@ -68,7 +62,7 @@ def commit(table_id: int, match_id: int, seq: int, **extra: object) -> ActionCom
     return ActionCommit(table_id=table_id, action=action, **extra)  # type: ignore[arg-type]
 
 
-async def test_place_is_unique_among_live_tables(store: SqliteStorage) -> None:
+async def test_place_is_unique_among_live_tables(store: AnyStorage) -> None:
     table_id, _ = await new_match(store, "p", [("a", False)])
     with pytest.raises(PlaceTaken):
         await new_match(store, "p", [("b", False)])
@@ -76,13 +70,13 @@ async def test_place_is_unique_among_live_tables(store: SqliteStorage) -> None:
     await new_match(store, "p", [("b", False)])
 
 
-async def test_big_seeds_round_trip(store: SqliteStorage) -> None:
+async def test_big_seeds_round_trip(store: AnyStorage) -> None:
     table_id, _ = await new_match(store, "p", [("a", False)])
     match = await store.current_match(table_id)
     assert match is not None and match.seed == 2**70
 
 
-async def test_a_turn_cannot_be_logged_twice(store: SqliteStorage) -> None:
+async def test_a_turn_cannot_be_logged_twice(store: AnyStorage) -> None:
     table_id, match_id = await new_match(store, "p", [("a", False)])
     await store.commit_action(commit(table_id, match_id, 0))
     entry = PenaltyEntry("g", "bigtwo", match_id, 1, 0, "a", False, 5, NOW)
@@ -93,7 +87,7 @@ async def test_a_turn_cannot_be_logged_twice(store: SqliteStorage) -> None:
     assert len(await store.actions(match_id)) == 1
 
 
-async def test_group_commit_isolates_a_faulty_commit(store: SqliteStorage) -> None:
+async def test_group_commit_isolates_a_faulty_commit(store: AnyStorage) -> None:
     table_id, match_id = await new_match(store, "p", [("a", False)])
     await store.commit_action(commit(table_id, match_id, 0))
     results = await asyncio.gather(
@@ -104,7 +98,7 @@ async def test_group_commit_isolates_a_faulty_commit(store: SqliteStorage) -> No
     assert [a.seq for a in await store.actions(match_id)] == [0, 1, 2, 3]
 
 
-async def test_many_commits_share_few_transactions(store: SqliteStorage) -> None:
+async def test_many_commits_share_few_transactions(store: AnyStorage) -> None:
     table_id, match_id = await new_match(store, "p", [("a", False)])
     before = store.batches
     await asyncio.gather(*(store.commit_action(commit(table_id, match_id, s)) for s in range(50)))
@@ -112,22 +106,48 @@ async def test_many_commits_share_few_transactions(store: SqliteStorage) -> None
     assert store.batches - before < 50
 
 
-async def test_logs_and_ledgers_are_append_only(store: SqliteStorage, tmp_path: Path) -> None:
+async def execute_raw(target: str, sql: str) -> None:
+    """Run `sql` on the database behind `target` with a connection of its own (as any
+    client of the database could), bypassing the storage."""
+    if is_postgres_url(target):
+        conn = await asyncpg.connect(target)
+        try:
+            await conn.execute(sql)
+        finally:
+            await conn.close()
+    else:
+        with sqlite3.connect(target) as db:
+            db.execute(sql)
+
+
+APPEND_ONLY = ("actions", "chip_ledger", "penalty_ledger")
+
+
+async def test_logs_and_ledgers_are_append_only(store: AnyStorage, target: str) -> None:
     table_id, match_id = await new_match(store, "p", [("a", False)])
     chips = [ChipEntry("g", "holdem", match_id, 1, 0, "a", False, 10, "hand", NOW)]
     penalties = [PenaltyEntry("g", "bigtwo", match_id, 1, 0, "a", False, 3, NOW)]
     await store.commit_action(commit(table_id, match_id, 0, chips=chips, penalties=penalties))
-    with sqlite3.connect(tmp_path / "s.sqlite3") as db:
-        for sql in (
-            "UPDATE actions SET action = 'x'",
-            "DELETE FROM actions",
-            "UPDATE chip_ledger SET delta = 0",
-            "DELETE FROM chip_ledger",
-            "UPDATE penalty_ledger SET penalty = 0",
-            "DELETE FROM penalty_ledger",
-        ):
-            with pytest.raises(sqlite3.IntegrityError, match="append-only"):
-                db.execute(sql)
+    statements = [
+        "UPDATE actions SET action = 'x'",
+        "DELETE FROM actions",
+        "UPDATE chip_ledger SET delta = 0",
+        "DELETE FROM chip_ledger",
+        "UPDATE penalty_ledger SET penalty = 0",
+        "DELETE FROM penalty_ledger",
+    ]
+    if is_postgres_url(target):
+        statements += [f"TRUNCATE {name} CASCADE" for name in APPEND_ONLY]
+    refused = (sqlite3.IntegrityError, asyncpg.IntegrityConstraintViolationError)
+    for sql in statements:
+        with pytest.raises(refused, match="append-only"):
+            await execute_raw(target, sql)
+    # Everything is still there, and appending still works.
+    assert [a.action for a in await store.actions(match_id)] == ["pass"]
+    assert await store.chip_entries(match_id) == chips
+    assert await store.penalty_entries(match_id) == penalties
+    await store.commit_action(commit(table_id, match_id, 1))
+    assert len(await store.actions(match_id)) == 2
 
 
 def test_period_starts() -> None:
@@ -138,7 +158,7 @@ def test_period_starts() -> None:
     assert (month.month, month.day, month.hour) == (11, 1, 0)
 
 
-async def finish_bigtwo(store: SqliteStorage, place: str, rows: list[list[int]], at: float) -> None:
+async def finish_bigtwo(store: AnyStorage, place: str, rows: list[list[int]], at: float) -> None:
     """A finished Big Two match between ana, bo, cy and one AI, deal penalties `rows`."""
     players = [("ana", False), ("bo", False), ("cy", False), ("ai:greedy", True)]
     table_id, match_id = await new_match(store, place, players)
@@ -162,7 +182,7 @@ async def finish_bigtwo(store: SqliteStorage, place: str, rows: list[list[int]],
         )
 
 
-async def test_bigtwo_leaderboard(store: SqliteStorage) -> None:
+async def test_bigtwo_leaderboard(store: AnyStorage) -> None:
     await finish_bigtwo(store, "old", [[0, 5, 9, 2], [3, 0, 4, 1]], NOW - 40 * DAY)
     await finish_bigtwo(store, "new", [[4, 0, 1, 2], [2, 2, 0, 3], [0, 6, 1, 1]], NOW - DAY)
     board = await store.leaderboard(
@@ -190,7 +210,7 @@ async def test_bigtwo_leaderboard(store: SqliteStorage) -> None:
     assert other.humans == other.unranked == other.ai == []
 
 
-async def test_chip_leaderboard(store: SqliteStorage) -> None:
+async def test_chip_leaderboard(store: AnyStorage) -> None:
     players = [("ana", False), ("ai:greedy", True)]
     table_id, match_id = await new_match(store, "h", players, game="holdem")
     deltas = [(1, [50, -50]), (2, [-20, 20]), (3, [970, -970])]

@@ -1,0 +1,331 @@
+"""The PostgreSQL backend of `storage.base.Storage` (asyncpg), for a `postgresql://` URL.
+
+Same guarantees as `storage.sqlite`, enforced by the database: one transaction per commit
+batch (group commit through `storage.group_commit`, the same class SQLite uses), the
+`(match_id, seq)` primary key that refuses a second write of one turn (`StaleWrite`), one
+live table per place as a partial unique index (`PlaceTaken`), and triggers that refuse
+UPDATE, DELETE and TRUNCATE on the action log and both ledgers.
+
+Durability: a commit is acknowledged once PostgreSQL reports the transaction committed,
+which with the server's default `synchronous_commit = on` means its WAL record is flushed
+to disk: a kill of the bot, of the server or a power cut of the database host loses
+nothing acknowledged.
+
+Statements, reads and leaderboards are the shared ones (`storage.statements`,
+`storage.queries`); `?` placeholders become `$1, $2, ...` here. Migrations are
+`storage/migrations_pg/NNN_*.sql`, twins of the SQLite ones, applied by `migrate_pg`.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from functools import lru_cache
+from typing import Any
+from urllib.parse import urlsplit, urlunsplit
+
+import asyncpg
+from asyncpg.pool import PoolConnectionProxy
+
+from storage.base import (
+    JSON,
+    ActionCommit,
+    ChipEntry,
+    DealRecord,
+    MatchPlayer,
+    MatchRecord,
+    PlaceTaken,
+    SeatRecord,
+    StaleWrite,
+    StorageError,
+    TableRecord,
+    TableStatus,
+)
+from storage.group_commit import GroupCommit
+from storage.migrate import MIGRATIONS_PG, pending
+from storage.queries import SqlReads
+from storage.statements import (
+    NewRow,
+    Statement,
+    commit_statements,
+    create_table_write,
+    seats_statements,
+    start_match_write,
+    status_statement,
+    timer_statement,
+)
+
+SCHEMES = ("postgresql://", "postgres://")
+"""URL prefixes that select this backend."""
+
+VERSION_TABLE = "schema_version"
+"""The one-row table holding the schema version (SQLite keeps it in `user_version`)."""
+
+_MIGRATION_LOCK = 0x6465_7563  # pg_advisory_xact_lock key: one migrator at a time
+
+PgJob = Sequence[Statement] | NewRow
+"""A write: statements run in order, or a row insert followed by rows that refer to it."""
+
+Conn = asyncpg.Connection | PoolConnectionProxy
+"""A connection, pooled or not."""
+
+_TARGET = re.compile(r"^\s*(?:INSERT\s+INTO|UPDATE)\s+(\w+)", re.IGNORECASE)
+
+
+@lru_cache(maxsize=256)
+def pg_sql(sql: str) -> str:
+    """`sql` with its `?` placeholders numbered `$1, $2, ...` (the statements hold no `?`
+    anywhere else)."""
+    count = 0
+
+    def number(_: re.Match[str]) -> str:
+        nonlocal count
+        count += 1
+        return f"${count}"
+
+    return re.sub(r"\?", number, sql)
+
+
+def redact(url: str) -> str:
+    """The URL without its password, for messages."""
+    parts = urlsplit(url)
+    if parts.password is None:
+        return url
+    host = parts.hostname or ""
+    if parts.port is not None:
+        host += f":{parts.port}"
+    user = f"{parts.username}:***@" if parts.username else ""
+    return urlunsplit(parts._replace(netloc=user + host))
+
+
+async def schema_version(conn: Conn) -> int:
+    """The database's schema version (0: empty)."""
+    exists = await conn.fetchval("SELECT to_regclass($1) IS NOT NULL", VERSION_TABLE)
+    if not exists:
+        return 0
+    version = await conn.fetchval(f"SELECT max(version) FROM {VERSION_TABLE}")
+    return int(version or 0)
+
+
+async def migrate_pg(conn: Conn, target: int | None = None) -> int:
+    """Apply every PostgreSQL migration above the database's version (up to `target`) in
+    one transaction, together with the version bump; return the new version. Concurrent
+    migrators wait for each other (advisory lock), and a failed upgrade changes nothing."""
+    async with conn.transaction():
+        await conn.execute("SELECT pg_advisory_xact_lock($1)", _MIGRATION_LOCK)
+        await conn.execute(f"CREATE TABLE IF NOT EXISTS {VERSION_TABLE} (version INTEGER NOT NULL)")
+        current = await schema_version(conn)
+        todo = pending(current, target, MIGRATIONS_PG)
+        if not todo:
+            return current
+        for migration in todo:
+            await conn.execute(migration.sql)
+        await conn.execute(f"DELETE FROM {VERSION_TABLE}")
+        await conn.execute(f"INSERT INTO {VERSION_TABLE} (version) VALUES ($1)", todo[-1].version)
+    return todo[-1].version
+
+
+def _by_table(statements: Sequence[Statement]) -> list[tuple[str, list[tuple[Any, ...]]]]:
+    """Batch statements for `executemany`: statements on different database tables commute
+    within one transaction (each batch's rows already exist), so they are grouped per table
+    in order; within a table, consecutive runs of the same statement become one call, so the
+    order of writes to any one table is kept."""
+    per_table: dict[str, list[Statement]] = {}
+    for sql, params in statements:
+        match = _TARGET.match(sql)
+        per_table.setdefault(match.group(1).lower() if match else sql, []).append((sql, params))
+    runs: list[tuple[str, list[tuple[Any, ...]]]] = []
+    for group in per_table.values():
+        for sql, params in group:
+            if runs and runs[-1][0] == sql:
+                runs[-1][1].append(params)
+            else:
+                runs.append((sql, [params]))
+    return runs
+
+
+async def _run_statements(conn: Conn, statements: Sequence[Statement]) -> None:
+    for sql, rows in _by_table(statements):
+        if len(rows) == 1:
+            await conn.execute(pg_sql(sql), *rows[0])
+        else:
+            await conn.executemany(pg_sql(sql), rows)
+
+
+class PostgresStorage(SqlReads):
+    """`Storage` on a PostgreSQL database: a small connection pool, one writer at a time."""
+
+    def __init__(self, url: str, *, pool_size: int = 8) -> None:
+        """Remember the server's URL; `open()` connects and migrates."""
+        if not url.startswith(SCHEMES):
+            raise ValueError(f"not a PostgreSQL URL: {redact(url)!r} (postgresql://...)")
+        self.url = url
+        self.pool_size = pool_size
+        self._pool: asyncpg.Pool | None = None
+        self._group: GroupCommit[PgJob] = GroupCommit(self._run_batch, self._translate)
+
+    @property
+    def batches(self) -> int:
+        """How many write transactions ran (group commit makes it fewer than the writes)."""
+        return self._group.batches
+
+    @property
+    def pool(self) -> asyncpg.Pool:
+        """The open connection pool."""
+        if self._pool is None:
+            raise RuntimeError("storage is not open: call `await storage.open()` first")
+        return self._pool
+
+    async def open(self) -> None:
+        """Connect (a pool) and migrate to the latest schema; `StorageError` naming the
+        server (password hidden) if it cannot be reached."""
+        try:
+            pool = await asyncpg.create_pool(self.url, min_size=1, max_size=self.pool_size)
+        except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError) as error:
+            raise StorageError(
+                f"cannot connect to PostgreSQL at {redact(self.url)}: {error}"
+            ) from error
+        try:
+            async with pool.acquire() as conn:
+                await migrate_pg(conn)
+        except BaseException:
+            await pool.close()
+            raise
+        self._pool = pool
+
+    async def close(self) -> None:
+        """Wait for pending commits, then close the pool."""
+        await self._group.drain()
+        if self._pool is not None:
+            await self._pool.close()
+            self._pool = None
+
+    async def __aenter__(self) -> PostgresStorage:
+        """`async with PostgresStorage(url) as storage:` opens and closes it."""
+        await self.open()
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        """Close on leaving the block."""
+        await self.close()
+
+    # ----------------------------------------------------------------- writes
+
+    async def _run_batch(self, jobs: Sequence[PgJob]) -> list[Any]:
+        """Group commit's executor: every job in one transaction. Runs of plain statements
+        go out as few `executemany` calls as possible (see `_by_table`)."""
+        results: list[Any] = []
+        async with self.pool.acquire() as conn, conn.transaction():
+            waiting: list[Statement] = []
+            for job in jobs:
+                if isinstance(job, NewRow):
+                    await _run_statements(conn, waiting)
+                    waiting = []
+                    sql, params = job.insert
+                    new_id = int(await conn.fetchval(pg_sql(sql), *params))
+                    await _run_statements(conn, job.then(new_id))
+                    results.append(new_id)
+                else:
+                    waiting.extend(job)
+                    results.append(None)
+            await _run_statements(conn, waiting)
+        return results
+
+    @staticmethod
+    def _translate(error: Exception) -> BaseException:
+        """A driver error as the `storage.base` error it means (else unchanged)."""
+        if isinstance(error, asyncpg.UniqueViolationError):
+            if error.constraint_name == "actions_pkey":
+                return StaleWrite(f"that turn is already in the log: {error}")
+            if error.constraint_name == "tables_live_place":
+                return PlaceTaken(f"a live table already exists there: {error}")
+        return error
+
+    async def create_table(
+        self,
+        *,
+        guild: str,
+        place: str,
+        game: str,
+        settings: JSON,
+        options: JSON,
+        seats: Sequence[SeatRecord],
+        now: float,
+    ) -> TableRecord:
+        """Insert a lobby table and its seats; `PlaceTaken` if the place has a live table."""
+        write = create_table_write(
+            guild=guild,
+            place=place,
+            game=game,
+            settings=settings,
+            options=options,
+            seats=seats,
+            now=now,
+        )
+        table_id = int(await self._group.submit(write))
+        return TableRecord(
+            table_id, guild, place, game, dict(settings), dict(options), "lobby", now
+        )
+
+    async def save_seats(
+        self,
+        table_id: int,
+        seats: Sequence[SeatRecord],
+        *,
+        match_id: int | None = None,
+        players: Sequence[MatchPlayer] = (),
+    ) -> None:
+        """Replace seat rows (and, with `match_id`, those seats' credit rows) in one transaction."""
+        await self._group.submit(seats_statements(table_id, seats, match_id, players))
+
+    async def start_match(
+        self,
+        *,
+        table_id: int,
+        number: int,
+        seed: int,
+        config: JSON,
+        first_seq: int,
+        players: Sequence[MatchPlayer],
+        seats: Sequence[SeatRecord],
+        deals: Sequence[DealRecord],
+        chips: Sequence[ChipEntry],
+        deadline: float | None,
+        deadline_turn: int | None,
+        now: float,
+    ) -> MatchRecord:
+        """Insert the match with its players, seats, first deal and buy-ins; table -> playing."""
+        write = start_match_write(
+            table_id=table_id,
+            number=number,
+            seed=seed,
+            config=config,
+            first_seq=first_seq,
+            players=players,
+            seats=seats,
+            deals=deals,
+            chips=chips,
+            deadline=deadline,
+            deadline_turn=deadline_turn,
+            now=now,
+        )
+        match_id = int(await self._group.submit(write))
+        return MatchRecord(match_id, table_id, number, seed, dict(config), first_seq, now)
+
+    async def commit_action(self, commit: ActionCommit) -> None:
+        """Write the commit in the next group transaction; return once it is committed."""
+        await self._group.submit(commit_statements(commit))
+
+    async def set_status(self, table_id: int, status: TableStatus) -> None:
+        """Change a table's status (and clear its timer when it stops)."""
+        await self._group.submit([status_statement(table_id, status)])
+
+    async def set_timer(self, table_id: int, deadline: float | None, turn: int | None) -> None:
+        """Store the table's turn deadline (or clear it)."""
+        await self._group.submit([timer_statement(table_id, deadline, turn)])
+
+    # ------------------------------------------------------------------ reads
+
+    async def _all(self, sql: str, params: tuple[Any, ...] = ()) -> list[Any]:
+        """Every row of one query, on a pooled connection."""
+        return list(await self.pool.fetch(pg_sql(sql), *params))
