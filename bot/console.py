@@ -38,7 +38,7 @@ from bot.runtime import (
 from bot.settings import load_settings
 from engines.base import Event, IllegalAction
 from engines.cards import CardParseError
-from storage import ChipRow, Leaderboard, PenaltyRow, SqliteStorage
+from storage import ChipRow, Leaderboard, PenaltyRow, Storage, is_postgres_url, open_storage
 
 HUMAN_ID = "terminal"
 GUILD = "terminal"
@@ -141,14 +141,13 @@ class Console:
         """Play until the match ends, you quit, or stdin closes. Returns the exit code."""
         with tempfile.TemporaryDirectory(prefix="deucebot-") as tmp:
             path = self.args.db or str(Path(tmp) / "play.sqlite3")
-            storage = SqliteStorage(path)
-            await storage.open()
+            storage = await open_storage(path)
             try:
                 return await self._run(storage)
             finally:
                 await storage.close()
 
-    async def _run(self, storage: SqliteStorage) -> int:
+    async def _run(self, storage: Storage) -> int:
         args = self.args
         delay = self.settings.ai_delay if args.ai_delay is None else args.ai_delay
         turn_seconds = args.turn_seconds or 0
@@ -342,10 +341,9 @@ async def _leaderboard(args: argparse.Namespace) -> str:
     spec = get_game(args.game)
     scoring = spec.scoring
     path = args.db or settings.db
-    if not Path(path).exists():
+    if not is_postgres_url(path) and not Path(path).exists():
         return t("console.board.no_db", lang, path=path)
-    storage = SqliteStorage(path)
-    await storage.open()
+    storage = await open_storage(path)
     try:
         board = await storage.leaderboard(
             guild=args.guild, game=spec.name, scoring=scoring, period=args.period, now=time.time()

@@ -1,7 +1,10 @@
-"""`deucebot bench runtime`: many concurrent all-AI Big Two tables on one event loop.
+"""`deucebot bench runtime [--db postgresql://...]`: many concurrent all-AI Big Two tables
+on one event loop.
 
 Every table runs on the real runtime and a real SQLite file with durable commits (WAL,
-group commit; an action is handed to the front only after its transaction committed).
+group commit; an action is handed to the front only after its transaction committed);
+with `--db URL` the same runs are repeated on that PostgreSQL database (each run's
+tables get places of their own there) and the PostgreSQL/SQLite ratios are reported.
 Reported: accepted actions per second, action latency p50/p99 (engine accept -> commit ->
 handed to the front), the worst event-loop lag, and peak memory per table. The reference
 in the same run is the bare engine + the same AI policy with no runtime and no storage.
@@ -12,6 +15,7 @@ from __future__ import annotations
 import asyncio
 import gc
 import random
+import secrets
 import tempfile
 import time
 from pathlib import Path
@@ -21,7 +25,9 @@ from bot.bench.report import publish
 from bot.runtime import NullFront, RuntimeConfig, TableManager, tune_gc
 from bot.simulate import percentile
 from engines.registry import get_game
-from storage import SqliteStorage
+from storage import SqliteStorage, make_storage, open_storage
+from storage.backend import AnyStorage
+from storage.postgres import redact
 
 START_CONCURRENCY = 32
 """Tables started at once (a start deals the cards: 500 in one burst would be one long
@@ -65,13 +71,20 @@ async def run_tables(
     synchronous: Literal["NORMAL", "FULL"] = "NORMAL",
     ai_in_thread: bool = False,
     tune: bool = True,
+    db: str | None = None,
 ) -> dict[str, Any]:
-    """Play `tables` all-AI matches at once; return the measured figures."""
+    """Play `tables` all-AI matches at once; return the measured figures. With `db` (a
+    `postgresql://` URL) the tables live there instead of in a fresh SQLite file."""
     latencies: list[float] = []
     thresholds = gc.get_threshold()
+    run = secrets.token_hex(4)  # places of this run's own in a database that is kept
     with tempfile.TemporaryDirectory(prefix="deucebot-bench-") as tmp:
-        storage = SqliteStorage(str(Path(tmp) / "bench.sqlite3"), synchronous=synchronous)
-        await storage.open()
+        storage: AnyStorage
+        if db is None:
+            storage = SqliteStorage(str(Path(tmp) / "bench.sqlite3"), synchronous=synchronous)
+            await storage.open()
+        else:
+            storage = await open_storage(db)
         config = RuntimeConfig(
             ai_delay=0.0, ai_in_thread=ai_in_thread, timers=False, latency_sink=latencies.append
         )
@@ -81,7 +94,7 @@ async def run_tables(
         created = [
             await manager.create(
                 guild="bench",
-                place=f"bench-{i}",
+                place=f"bench-{run}-{i}",
                 game="bigtwo",
                 settings={"deals": deals},
                 options={"ai_policy": POLICY},
@@ -134,7 +147,7 @@ async def run_tables(
         "kib_per_table": (rss_peak - rss_before) / tables,
         "per_commit": actions / max(1, batches),
         "unfinished": unfinished,
-        "synchronous": synchronous,
+        "synchronous": synchronous if db is None else "PostgreSQL",
         "thread": ai_in_thread,
     }
     # Leave the collector as it was for the next run.
@@ -178,8 +191,47 @@ def _row(label: str, r: dict[str, Any], ref_rate: float) -> str:
     )
 
 
-def main(quick: bool, write: bool) -> int:
-    """Run the benchmark, print it and (with `write`) publish it to docs/benchmarks.md."""
+def _postgres_lines(
+    db: str, tables: int, deals: int, sqlite_runs: list[tuple[str, dict[str, Any]]], ref: float
+) -> list[str]:
+    """The same runs on PostgreSQL, with their ratios to SQLite's (same run, same machine)."""
+    make_storage(db)  # refuses anything but a postgresql:// URL before the long runs
+    runs = [
+        ("PostgreSQL, AI inline", asyncio.run(run_tables(tables, deals, db=db))),
+        (
+            "PostgreSQL, AI in a thread",
+            asyncio.run(run_tables(tables, deals, ai_in_thread=True, db=db)),
+        ),
+    ]
+    lines = [
+        "",
+        f"The same tables on PostgreSQL (`{redact(db)}`, asyncpg, group commit, server "
+        "default `synchronous_commit = on`: every acknowledged action is flushed to the "
+        "server's WAL), next to SQLite `synchronous=NORMAL` from this run:",
+        "",
+        "| backend, AI | tables | actions | actions/s | x ref | p50 ms | p99 ms | worst loop "
+        "lag ms | peak KiB/table | actions/commit | goals met |",
+        "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |",
+    ]
+    lines += [_row(label, r, ref) for label, r in runs]
+    lines += [
+        "",
+        "| AI | PostgreSQL / SQLite actions/s | PostgreSQL / SQLite p99 |",
+        "| --- | --- | --- |",
+    ]
+    for (label, pg), (_, lite) in zip(runs, sqlite_runs[:2], strict=True):
+        lines.append(
+            f"| {label.split(', ', 1)[1]} | {pg['rate'] / lite['rate']:.2f} "
+            f"| {pg['p99_ms'] / lite['p99_ms']:.2f} |"
+        )
+    if any(r["unfinished"] for _, r in runs):
+        lines.append("\nWARNING: some PostgreSQL table(s) did not finish their match.")
+    return lines
+
+
+def main(quick: bool, write: bool, db: str | None = None) -> int:
+    """Run the benchmark, print it and (with `write`) publish it to docs/benchmarks.md;
+    with `db` (a postgresql:// URL) also on PostgreSQL, with the ratios."""
     tables, deals = (100, 1) if quick else (500, 2)
     ref_rate, ref_actions = reference(min(tables, 100), deals)
     asyncio.run(run_tables(20, 1))  # warm-up: one-time allocations stay out of the figures
@@ -235,6 +287,8 @@ def main(quick: bool, write: bool) -> int:
         "WAL at every commit batch and loses nothing acknowledged even on a power cut; it is "
         "the third row, and a setting of `SqliteStorage`.",
     ]
+    if db is not None:
+        lines += _postgres_lines(db, tables, deals, runs, ref_rate)
     unfinished = sum(r["unfinished"] for _, r in runs)
     if unfinished:
         lines.append(f"\nWARNING: {unfinished} table(s) did not finish their match.")

@@ -80,11 +80,10 @@ class Deucebot(commands.Bot):
         from bot.discord.translator import CatalogTranslator
         from bot.discord.views import DYNAMIC_ITEMS
         from bot.runtime import RuntimeConfig, TableManager
-        from storage.sqlite import SqliteStorage
+        from storage import open_storage
 
         self.front = DiscordFront(self, edit_interval=self.edit_interval)
-        self.storage = SqliteStorage(self.settings.db)
-        await self.storage.open()
+        self.storage = await open_storage(self.settings.db)
         self.tables = TableManager(
             self.storage,
             self.front,
