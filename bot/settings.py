@@ -16,6 +16,7 @@ class Settings(BaseSettings):
     discord_api_base: str | None = Field(default=None, validation_alias="DISCORD_API_BASE")
     discord_gateway_url: str | None = Field(default=None, validation_alias="DISCORD_GATEWAY_URL")
     db: str = Field(default="deucebot.sqlite3", validation_alias="DEUCEBOT_DB")
+    """A SQLite file path or a postgresql:// URL (`storage.open_storage`)."""
     language: str = Field(default="en", validation_alias="DEUCEBOT_LANGUAGE")
     ai_delay: float = Field(default=1.0, ge=0, validation_alias="DEUCEBOT_AI_DELAY")
     turn_seconds: int = Field(default=60, ge=0, validation_alias="DEUCEBOT_TURN_SECONDS")

@@ -54,6 +54,20 @@ async def test_an_unreachable_server_is_a_clear_error_without_the_password() -> 
     assert "s3cret" not in str(caught.value) and "bot:***@127.0.0.1" in str(caught.value)
 
 
+def test_missing_server_binaries_are_named(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """What the PostgreSQL tests print when they skip (and what CI fails with)."""
+    import storage.pg_server as pg_server
+
+    monkeypatch.setenv("PATH", str(tmp_path))
+    monkeypatch.setattr(pg_server, "SEARCH", (str(tmp_path / "*" / "bin"),))
+    with pytest.raises(pg_server.NoPostgres, match=r"initdb, pg_ctl.*apt-get install postgresql"):
+        pg_server.TempPostgres()
+    (tmp_path / "16" / "bin").mkdir(parents=True)
+    for name in ("initdb", "pg_ctl"):
+        (tmp_path / "16" / "bin" / name).touch()
+    assert pg_server.find_binaries() == tmp_path / "16" / "bin"
+
+
 # ------------------------------------------------------------- the runtime on both
 
 
