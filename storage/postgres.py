@@ -27,33 +27,10 @@ from urllib.parse import urlsplit, urlunsplit
 import asyncpg
 from asyncpg.pool import PoolConnectionProxy
 
-from storage.base import (
-    JSON,
-    ActionCommit,
-    ChipEntry,
-    DealRecord,
-    MatchPlayer,
-    MatchRecord,
-    PlaceTaken,
-    SeatRecord,
-    StaleWrite,
-    StorageError,
-    TableRecord,
-    TableStatus,
-)
-from storage.group_commit import GroupCommit
+from storage.base import PlaceTaken, StaleWrite, StorageError
 from storage.migrate import MIGRATIONS_PG, pending
-from storage.queries import SqlReads
-from storage.statements import (
-    NewRow,
-    Statement,
-    commit_statements,
-    create_table_write,
-    seats_statements,
-    start_match_write,
-    status_statement,
-    timer_statement,
-)
+from storage.sql_storage import SqlStorage
+from storage.statements import NewRow, Statement, Write
 
 SCHEMES = ("postgresql://", "postgres://")
 """URL prefixes that select this backend."""
@@ -62,9 +39,6 @@ VERSION_TABLE = "schema_version"
 """The one-row table holding the schema version (SQLite keeps it in `user_version`)."""
 
 _MIGRATION_LOCK = 0x6465_7563  # pg_advisory_xact_lock key: one migrator at a time
-
-PgJob = Sequence[Statement] | NewRow
-"""A write: statements run in order, or a row insert followed by rows that refer to it."""
 
 Conn = asyncpg.Connection | PoolConnectionProxy
 """A connection, pooled or not."""
@@ -152,7 +126,7 @@ async def _run_statements(conn: Conn, statements: Sequence[Statement]) -> None:
             await conn.executemany(pg_sql(sql), rows)
 
 
-class PostgresStorage(SqlReads):
+class PostgresStorage(SqlStorage):
     """`Storage` on a PostgreSQL database: a small connection pool, one writer at a time."""
 
     def __init__(self, url: str, *, pool_size: int = 8) -> None:
@@ -162,12 +136,7 @@ class PostgresStorage(SqlReads):
         self.url = url
         self.pool_size = pool_size
         self._pool: asyncpg.Pool | None = None
-        self._group: GroupCommit[PgJob] = GroupCommit(self._run_batch, self._translate)
-
-    @property
-    def batches(self) -> int:
-        """How many write transactions ran (group commit makes it fewer than the writes)."""
-        return self._group.batches
+        super().__init__()
 
     @property
     def pool(self) -> asyncpg.Pool:
@@ -200,18 +169,9 @@ class PostgresStorage(SqlReads):
             await self._pool.close()
             self._pool = None
 
-    async def __aenter__(self) -> PostgresStorage:
-        """`async with PostgresStorage(url) as storage:` opens and closes it."""
-        await self.open()
-        return self
-
-    async def __aexit__(self, *exc: object) -> None:
-        """Close on leaving the block."""
-        await self.close()
-
     # ----------------------------------------------------------------- writes
 
-    async def _run_batch(self, jobs: Sequence[PgJob]) -> list[Any]:
+    async def _run_batch(self, jobs: Sequence[Write]) -> list[Any]:
         """Group commit's executor: every job in one transaction. Runs of plain statements
         go out as few `executemany` calls as possible (see `_by_table`)."""
         results: list[Any] = []
@@ -240,89 +200,6 @@ class PostgresStorage(SqlReads):
             if error.constraint_name == "tables_live_place":
                 return PlaceTaken(f"a live table already exists there: {error}")
         return error
-
-    async def create_table(
-        self,
-        *,
-        guild: str,
-        place: str,
-        game: str,
-        settings: JSON,
-        options: JSON,
-        seats: Sequence[SeatRecord],
-        now: float,
-    ) -> TableRecord:
-        """Insert a lobby table and its seats; `PlaceTaken` if the place has a live table."""
-        write = create_table_write(
-            guild=guild,
-            place=place,
-            game=game,
-            settings=settings,
-            options=options,
-            seats=seats,
-            now=now,
-        )
-        table_id = int(await self._group.submit(write))
-        return TableRecord(
-            table_id, guild, place, game, dict(settings), dict(options), "lobby", now
-        )
-
-    async def save_seats(
-        self,
-        table_id: int,
-        seats: Sequence[SeatRecord],
-        *,
-        match_id: int | None = None,
-        players: Sequence[MatchPlayer] = (),
-    ) -> None:
-        """Replace seat rows (and, with `match_id`, those seats' credit rows) in one transaction."""
-        await self._group.submit(seats_statements(table_id, seats, match_id, players))
-
-    async def start_match(
-        self,
-        *,
-        table_id: int,
-        number: int,
-        seed: int,
-        config: JSON,
-        first_seq: int,
-        players: Sequence[MatchPlayer],
-        seats: Sequence[SeatRecord],
-        deals: Sequence[DealRecord],
-        chips: Sequence[ChipEntry],
-        deadline: float | None,
-        deadline_turn: int | None,
-        now: float,
-    ) -> MatchRecord:
-        """Insert the match with its players, seats, first deal and buy-ins; table -> playing."""
-        write = start_match_write(
-            table_id=table_id,
-            number=number,
-            seed=seed,
-            config=config,
-            first_seq=first_seq,
-            players=players,
-            seats=seats,
-            deals=deals,
-            chips=chips,
-            deadline=deadline,
-            deadline_turn=deadline_turn,
-            now=now,
-        )
-        match_id = int(await self._group.submit(write))
-        return MatchRecord(match_id, table_id, number, seed, dict(config), first_seq, now)
-
-    async def commit_action(self, commit: ActionCommit) -> None:
-        """Write the commit in the next group transaction; return once it is committed."""
-        await self._group.submit(commit_statements(commit))
-
-    async def set_status(self, table_id: int, status: TableStatus) -> None:
-        """Change a table's status (and clear its timer when it stops)."""
-        await self._group.submit([status_statement(table_id, status)])
-
-    async def set_timer(self, table_id: int, deadline: float | None, turn: int | None) -> None:
-        """Store the table's turn deadline (or clear it)."""
-        await self._group.submit([timer_statement(table_id, deadline, turn)])
 
     # ------------------------------------------------------------------ reads
 

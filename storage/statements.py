@@ -14,7 +14,6 @@ from dataclasses import dataclass
 from typing import Any
 
 from storage.base import (
-    JSON,
     ActionCommit,
     ChipEntry,
     DealRecord,
@@ -159,53 +158,8 @@ class NewRow:
     then: Callable[[int], list[Statement]]
 
 
-def create_table_write(
-    *,
-    guild: str,
-    place: str,
-    game: str,
-    settings: JSON,
-    options: JSON,
-    seats: Sequence[SeatRecord],
-    now: float,
-) -> NewRow:
-    """A lobby table and its seats."""
-    row = (guild, place, game, json.dumps(settings), json.dumps(options), now)
-    return NewRow(
-        (INSERT_TABLE, row),
-        lambda table_id: [(UPSERT_SEAT, seat_row(table_id, s)) for s in seats],
-    )
-
-
-def start_match_write(
-    *,
-    table_id: int,
-    number: int,
-    seed: int,
-    config: JSON,
-    first_seq: int,
-    players: Sequence[MatchPlayer],
-    seats: Sequence[SeatRecord],
-    deals: Sequence[DealRecord],
-    chips: Sequence[ChipEntry],
-    deadline: float | None,
-    deadline_turn: int | None,
-    now: float,
-) -> NewRow:
-    """A match with its players, seats, first deal and buy-ins; the table -> playing."""
-    match_row = (table_id, number, str(seed), json.dumps(config), first_seq, now)
-
-    def then(match_id: int) -> list[Statement]:
-        out: list[Statement] = [
-            (UPSERT_PLAYER, (match_id, p.seat, p.player_id, p.name, int(p.is_ai))) for p in players
-        ]
-        out += [(UPSERT_SEAT, seat_row(table_id, s)) for s in seats]
-        out += [(INSERT_DEAL, deal_row(d, match_id)) for d in deals]
-        out += [(INSERT_CHIP, chip_row(c, match_id)) for c in chips]
-        out.append((SET_TIMER_STATUS, (deadline, deadline_turn, "playing", table_id)))
-        return out
-
-    return NewRow((INSERT_MATCH, match_row), then)
+Write = list[Statement] | NewRow
+"""One job for group commit: statements run in order, or a `NewRow` (its result: the id)."""
 
 
 def seats_statements(

@@ -183,6 +183,15 @@ def _met(r: dict[str, Any]) -> bool:
     return bool(r["rate"] >= 1000 and r["p99_ms"] <= 50 and r["lag_ms"] <= 100)
 
 
+def _header(first: str) -> list[str]:
+    """The figures table's header, its first column named `first`."""
+    return [
+        f"| {first} | tables | actions | actions/s | x ref | p50 ms | p99 ms | worst loop "
+        "lag ms | peak KiB/table | actions/commit | goals met |",
+        "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |",
+    ]
+
+
 def _row(label: str, r: dict[str, Any], ref_rate: float) -> str:
     return (
         f"| {label} | {r['tables']} | {r['actions']} | {r['rate']:,.0f} | {r['rate'] / ref_rate:.2f} "
@@ -209,9 +218,7 @@ def _postgres_lines(
         "default `synchronous_commit = on`: every acknowledged action is flushed to the "
         "server's WAL), next to SQLite `synchronous=NORMAL` from this run:",
         "",
-        "| backend, AI | tables | actions | actions/s | x ref | p50 ms | p99 ms | worst loop "
-        "lag ms | peak KiB/table | actions/commit | goals met |",
-        "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |",
+        *_header("backend, AI"),
     ]
     lines += [_row(label, r, ref) for label, r in runs]
     lines += [
@@ -252,9 +259,7 @@ def main(quick: bool, write: bool, db: str | None = None) -> int:
         f"loop, {ref_rate:,.0f} actions/s ({ref_actions} actions); `x ref` is the runtime's rate "
         "divided by it. Memory is the peak resident-set growth (sampled every 10 ms) divided by the tables.",
         "",
-        "| synchronous, AI | tables | actions | actions/s | x ref | p50 ms | p99 ms | worst loop "
-        "lag ms | peak KiB/table | actions/commit | goals met |",
-        "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |",
+        *_header("synchronous, AI"),
     ]
     lines += [_row(label, r, ref_rate) for label, r in runs]
     lines += [
