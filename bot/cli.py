@@ -105,7 +105,7 @@ def _migrate_db(args: argparse.Namespace) -> int:
     import asyncio
 
     from storage import is_postgres_url
-    from storage.copy import copy_sqlite_to_postgres
+    from storage.transfer import copy_sqlite_to_postgres
 
     if not is_postgres_url(args.target):
         raise StorageError(f"--to must be a postgresql:// URL, not {args.target!r}")

@@ -27,13 +27,11 @@ from urllib.parse import urlsplit, urlunsplit
 import asyncpg
 from asyncpg.pool import PoolConnectionProxy
 
+from storage.backend import is_postgres_url
 from storage.base import PlaceTaken, StaleWrite, StorageError
 from storage.migrate import MIGRATIONS_PG, pending
 from storage.sql_storage import SqlStorage
 from storage.statements import NewRow, Statement, Write
-
-SCHEMES = ("postgresql://", "postgres://")
-"""URL prefixes that select this backend."""
 
 VERSION_TABLE = "schema_version"
 """The one-row table holding the schema version (SQLite keeps it in `user_version`)."""
@@ -131,7 +129,7 @@ class PostgresStorage(SqlStorage):
 
     def __init__(self, url: str, *, pool_size: int = 8) -> None:
         """Remember the server's URL; `open()` connects and migrates."""
-        if not url.startswith(SCHEMES):
+        if not is_postgres_url(url):
             raise ValueError(f"not a PostgreSQL URL: {redact(url)!r} (postgresql://...)")
         self.url = url
         self.pool_size = pool_size

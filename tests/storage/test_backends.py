@@ -16,6 +16,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from bot.cli import main
 from bot.runtime import FakeClock, NullFront, Player, RuntimeConfig, TableManager
 from storage import (
     ActionCommit,
@@ -32,7 +33,7 @@ from storage import (
 )
 from storage.backend import AnyStorage, UnsupportedDatabase
 from storage.pg_server import TempPostgres, free_port
-from storage.postgres import PostgresStorage
+from storage.postgres import PostgresStorage, _by_table, pg_sql
 
 NOW = dt.datetime(2026, 11, 26, 12, 0, tzinfo=dt.UTC).timestamp()
 DAY = 86400.0
@@ -278,3 +279,54 @@ def test_leaderboards_agree_on_any_history(
     # The boards are not trivially equal: finished matches put players on them.
     if any(m["finished"] and m["deals"] for m in history):
         assert any(b.humans or b.ai or b.unranked for b in lite)
+
+
+def test_batched_statements_keep_the_order_of_writes_to_each_table() -> None:
+    """PostgreSQL's executor sends a batch as few `executemany` calls as it can: rows for
+    different tables may be regrouped, but writes to one table keep their order (a stop
+    between two timer updates of one table must stay between them)."""
+    act = "INSERT INTO actions (match_id, seq) VALUES (?, ?)"
+    timer = "UPDATE tables SET deadline = ?, deadline_turn = ? WHERE id = ?"
+    stop = "UPDATE tables SET deadline = ?, deadline_turn = ?, status = ? WHERE id = ?"
+    batch = [
+        (act, (1, 0)),
+        (timer, (5.0, 1, 1)),
+        (act, (2, 0)),
+        (timer, (6.0, 1, 2)),
+        (stop, (None, None, "stopped", 1)),
+        (act, (1, 1)),
+        (timer, (7.0, 2, 1)),
+    ]
+    assert _by_table(batch) == [
+        (act, [(1, 0), (2, 0), (1, 1)]),
+        (timer, [(5.0, 1, 1), (6.0, 1, 2)]),
+        (stop, [(None, None, "stopped", 1)]),
+        (timer, [(7.0, 2, 1)]),
+    ]
+    assert pg_sql(stop) == (
+        "UPDATE tables SET deadline = $1, deadline_turn = $2, status = $3 WHERE id = $4"
+    )
+
+
+def test_the_leaderboard_command_reads_postgresql(
+    pg_url: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    history = {
+        "guild": "terminal",
+        "game": "bigtwo",
+        "seats": PLAYERS[:4],
+        "deals": 3,
+        "values": list(range(16)),
+        "days_ago": 1.0,
+        "finished": True,
+    }
+
+    async def write() -> None:
+        storage = await open_storage(pg_url)
+        await write_history(storage, [history])
+        await storage.close()
+
+    asyncio.run(write())
+    assert main(["leaderboard", "bigtwo", "--db", pg_url]) == 0
+    text = capsys.readouterr().out
+    assert "Ana" in text and "Bo" in text and "AI (greedy)" in text

@@ -15,8 +15,8 @@ import pytest
 from bot.cli import main
 from bot.runtime import FakeClock, NullFront, RuntimeConfig, TableManager
 from storage import SeatRecord, open_storage
-from storage.copy import COPY_ORDER, CopyRefused, copy_sqlite_to_postgres
 from storage.pg_server import TempPostgres
+from storage.transfer import COPY_ORDER, CopyRefused, copy_sqlite_to_postgres
 
 
 async def sqlite_history(path: Path, prefix: str = "") -> None:
