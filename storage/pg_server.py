@@ -89,7 +89,9 @@ class TempPostgres:
 
     def start(self) -> str:
         """initdb, then start on a free port; return the URL of the `postgres` database."""
-        folder = Path(tempfile.mkdtemp(prefix="deucebot-pg-"))
+        # Another user must reach the folder: /tmp, not a private TMPDIR.
+        parent = "/tmp" if self.run_as and Path("/tmp").is_dir() else None
+        folder = Path(tempfile.mkdtemp(prefix="deucebot-pg-", dir=parent))
         self.folder = folder
         if self.run_as:
             entry = pwd.getpwnam(self.run_as)

@@ -125,7 +125,8 @@ async def _run_statements(conn: Conn, statements: Sequence[Statement]) -> None:
 
 
 class PostgresStorage(SqlStorage):
-    """`Storage` on a PostgreSQL database: a small connection pool, one writer at a time."""
+    """`Storage` on a PostgreSQL database: one connection kept for the writes (group commit:
+    one transaction at a time), a small pool for the reads."""
 
     def __init__(self, url: str, *, pool_size: int = 8) -> None:
         """Remember the server's URL; `open()` connects and migrates."""
@@ -134,6 +135,7 @@ class PostgresStorage(SqlStorage):
         self.url = url
         self.pool_size = pool_size
         self._pool: asyncpg.Pool | None = None
+        self._writer: PoolConnectionProxy | None = None
         super().__init__()
 
     @property
@@ -153,16 +155,20 @@ class PostgresStorage(SqlStorage):
                 f"cannot connect to PostgreSQL at {redact(self.url)}: {error}"
             ) from error
         try:
-            async with pool.acquire() as conn:
-                await migrate_pg(conn)
+            # Kept, not returned to the pool after each batch: no reset round trip.
+            writer = await pool.acquire()
+            await migrate_pg(writer)
         except BaseException:
             await pool.close()
             raise
-        self._pool = pool
+        self._pool, self._writer = pool, writer
 
     async def close(self) -> None:
-        """Wait for pending commits, then close the pool."""
+        """Wait for pending commits, then close the writer and the pool."""
         await self._group.drain()
+        if self._pool is not None and self._writer is not None:
+            await self._pool.release(self._writer)
+            self._writer = None
         if self._pool is not None:
             await self._pool.close()
             self._pool = None
@@ -173,7 +179,13 @@ class PostgresStorage(SqlStorage):
         """Group commit's executor: every job in one transaction. Runs of plain statements
         go out as few `executemany` calls as possible (see `_by_table`)."""
         results: list[Any] = []
-        async with self.pool.acquire() as conn, conn.transaction():
+        conn = self._writer
+        if conn is None:
+            raise RuntimeError("storage is not open: call `await storage.open()` first")
+        if conn.is_closed():  # the server dropped it: take a fresh one from the pool
+            await self.pool.release(conn)
+            conn = self._writer = await self.pool.acquire()
+        async with conn.transaction():
             waiting: list[Statement] = []
             for job in jobs:
                 if isinstance(job, NewRow):

@@ -36,8 +36,11 @@ INSERT_PENALTY = (
     " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"
 )
 FINISH_MATCH = "UPDATE matches SET finished_at = ?, winners = ?, totals = ? WHERE id = ?"
-SET_TIMER = "UPDATE tables SET deadline = ?, deadline_turn = ? WHERE id = ?"
-SET_TIMER_STATUS = "UPDATE tables SET deadline = ?, deadline_turn = ?, status = ? WHERE id = ?"
+SET_TIMER_STATUS = (
+    "UPDATE tables SET deadline = ?, deadline_turn = ?, status = coalesce(?, status) WHERE id = ?"
+)
+"""The table's timer and, unless the status given is NULL, its status: one statement for
+both, so a batch's timer updates go out as one run."""
 UPSERT_SEAT = (
     "INSERT INTO seats (table_id, seat, player_id, name, policy, away, timeouts)"
     " VALUES (?, ?, ?, ?, ?, ?, ?)"
@@ -125,15 +128,8 @@ def commit_statements(commit: ActionCommit) -> list[Statement]:
                 (r.finished_at, json.dumps(r.winners), json.dumps(r.totals), r.match_id),
             )
         )
-    if commit.status is None:
-        out.append((SET_TIMER, (commit.deadline, commit.deadline_turn, commit.table_id)))
-    else:
-        out.append(
-            (
-                SET_TIMER_STATUS,
-                (commit.deadline, commit.deadline_turn, commit.status, commit.table_id),
-            )
-        )
+    timer = (commit.deadline, commit.deadline_turn, commit.status, commit.table_id)
+    out.append((SET_TIMER_STATUS, timer))
     out += [(UPSERT_SEAT, seat_row(commit.table_id, s)) for s in commit.seats]
     return out
 
@@ -186,4 +182,4 @@ def status_statement(table_id: int, status: TableStatus) -> Statement:
 
 def timer_statement(table_id: int, deadline: float | None, turn: int | None) -> Statement:
     """Store the table's turn deadline (or clear it)."""
-    return (SET_TIMER, (deadline, turn, table_id))
+    return (SET_TIMER_STATUS, (deadline, turn, None, table_id))
