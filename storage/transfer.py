@@ -14,7 +14,7 @@ The source must be at the schema version this program writes (open it once with
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -82,7 +82,7 @@ class CopyReport:
 def _source(path: str) -> sqlite3.Connection:
     if not Path(path).is_file():
         raise CopyRefused(f"no SQLite database at {path}")
-    db = sqlite3.connect(f"file:{Path(path).resolve()}?mode=ro", uri=True)
+    db = sqlite3.connect(f"file:{Path(path).resolve()}?mode=ro", uri=True, isolation_level=None)
     try:
         version = db.execute("PRAGMA user_version").fetchone()[0]
         names = {
@@ -143,17 +143,36 @@ async def copy_sqlite_to_postgres(source: str, target: str, *, append: bool = Fa
     not set, or when a check fails (then nothing is left copied)."""
     db = _source(source)
     try:
-        report = CopyReport()
-        columns: dict[str, list[str]] = {}
-        data: dict[str, list[tuple[Any, ...]]] = {}
-        for name in COPY_ORDER:
-            cursor = db.execute(f"SELECT * FROM {name}")
-            columns[name] = [d[0] for d in cursor.description]
-            data[name] = cursor.fetchall()
-            report.rows[name] = len(data[name])
-        report.sums = _sqlite_sums(db)
+        return await _copy(db, target, append)
     finally:
         db.close()
+
+
+def _rows(
+    db: sqlite3.Connection, name: str, columns: list[str], shifted: dict[str, int]
+) -> Iterator[tuple[Any, ...]]:
+    """A table's rows, read as they are copied, with their ids moved by `shifted`."""
+    shifts = {
+        columns.index(col): shifted[identity]
+        for col, identity in ID_COLUMNS[name].items()
+        if shifted[identity]
+    }
+    for row in db.execute(f"SELECT * FROM {name}"):
+        yield (
+            tuple(v + shifts[i] if i in shifts else v for i, v in enumerate(row)) if shifts else row
+        )
+
+
+async def _copy(db: sqlite3.Connection, target: str, append: bool) -> CopyReport:
+    """The copy and its checks, from an open source (see `copy_sqlite_to_postgres`)."""
+    db.execute("BEGIN")  # one read snapshot of the source, even if something still writes it
+    report = CopyReport()
+    columns: dict[str, list[str]] = {}
+    for name in COPY_ORDER:
+        cursor = db.execute(f"SELECT * FROM {name} LIMIT 0")
+        columns[name] = [d[0] for d in cursor.description]
+        report.rows[name] = int(db.execute(f"SELECT count(*) FROM {name}").fetchone()[0])
+    report.sums = _sqlite_sums(db)
 
     storage = PostgresStorage(target)
     await storage.open()  # migrates the target to the latest schema
@@ -175,18 +194,8 @@ async def copy_sqlite_to_postgres(source: str, target: str, *, append: bool = Fa
                 top = await conn.fetchval(f"SELECT coalesce(max(id), 0) FROM {identity}")
                 report.shifted[identity] = int(top) if append else 0
             for name in COPY_ORDER:
-                rows = data[name]
-                shifts = {
-                    columns[name].index(col): report.shifted[identity]
-                    for col, identity in ID_COLUMNS[name].items()
-                }
-                if any(shifts.values()):
-                    rows = [
-                        tuple(v + shifts[i] if i in shifts else v for i, v in enumerate(row))
-                        for row in rows
-                    ]
-                if rows:
-                    await conn.copy_records_to_table(name, records=rows, columns=columns[name])
+                rows = _rows(db, name, columns[name], report.shifted)
+                await conn.copy_records_to_table(name, records=rows, columns=columns[name])
             for identity in IDENTITIES:
                 await conn.execute(
                     "SELECT setval(pg_get_serial_sequence($1, 'id'),"
