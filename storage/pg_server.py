@@ -9,7 +9,7 @@ PostgreSQL refuses to run as root: as root, the server runs as the `postgres` sy
     with TempPostgres() as server:
         url = server.create_database("demo")   # postgresql://postgres@127.0.0.1:PORT/demo
 
-`python -m storage.pg_server` starts one and prints its URL until Ctrl+C.
+`python -m storage.pg_server` starts one and prints its URL, until Ctrl+C or SIGTERM.
 """
 
 from __future__ import annotations
@@ -18,8 +18,10 @@ import glob
 import os
 import pwd
 import shutil
+import signal
 import socket
 import subprocess
+import sys
 import tempfile
 import time
 from pathlib import Path
@@ -198,7 +200,10 @@ class TempPostgres:
 
 
 def main() -> None:
-    """Start a server, print its URL, keep it until Ctrl+C."""
+    """Start a server, print its URL, keep it until Ctrl+C or SIGTERM (then stop it)."""
+    # In the background a shell ignores SIGINT for its children: take both back.
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
     with TempPostgres() as server:
         print(server.url("postgres"), flush=True)
         try:
