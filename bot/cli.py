@@ -5,11 +5,16 @@
     deucebot bench TARGET [--quick] [--write]                 figures for docs/benchmarks.md
     deucebot bot                                              the Discord bot
     deucebot leaderboard GAME --db PATH [--period all|week|month]
+    deucebot history --db PATH [--match N] [--player ID] [--format json|phh] [--out FILE]
+    deucebot replay FILE [--seat N]                           step through a deal
     deucebot migrate-db --from PATH --to postgresql://... [--append]
 
 `--db` (and DEUCEBOT_DB) is a SQLite file path or a postgresql:// URL.
 
-Each sub-command imports its module lazily so `deucebot play` starts fast.
+Each sub-command imports its module lazily so `deucebot play` starts fast. A refusal
+(a bad flag or setting, a database that cannot be opened or reached) is one line on stderr
+and exit code 2, never a traceback; a copy `migrate-db` refuses or whose check fails is one
+line and exit code 1.
 """
 
 from __future__ import annotations
@@ -19,18 +24,29 @@ import importlib
 import os
 import sys
 from collections.abc import Sequence
+from typing import NoReturn
 
+from pydantic import ValidationError
+
+from bot.history import command as history_command
+from bot.settings import AiDelay, TurnSeconds, cli_type, describe_error
 from engines.registry import UnknownName, available_games, get_game
-from storage.base import StorageError
+from storage.base import CannotOpenDatabase, StorageError
 
 BENCH_TARGETS = ("bigtwo", "holdem", "draw", "duel", "runtime", "discord")
 
 
+class Parser(argparse.ArgumentParser):
+    """argparse, but a usage error is one line (and where to get help), not usage + error."""
+
+    def error(self, message: str) -> NoReturn:
+        """Print `message` on one line and exit with code 2."""
+        self.exit(2, f"{self.prog}: {message} (see {self.prog} --help)\n")
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser for every sub-command."""
-    parser = argparse.ArgumentParser(
-        prog="deucebot", description="Card tables for friends, on Discord or here."
-    )
+    parser = Parser(prog="deucebot", description="Card tables for friends, on Discord or here.")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     play = sub.add_parser("play", help="play a game in the terminal against AI players")
@@ -45,9 +61,17 @@ def build_parser() -> argparse.ArgumentParser:
         default=None,
         help="SQLite file or postgresql:// URL: the match is saved and resumed from it",
     )
-    play.add_argument("--ai-delay", type=float, default=None, help="seconds between AI moves")
     play.add_argument(
-        "--turn-seconds", type=int, default=None, help="turn timer for you (off by default)"
+        "--ai-delay",
+        type=cli_type(AiDelay),
+        default=None,
+        help="seconds between AI moves (0 to 60)",
+    )
+    play.add_argument(
+        "--turn-seconds",
+        type=cli_type(TurnSeconds),
+        default=None,
+        help="turn timer for you in seconds (0 to 3600; off by default)",
     )
     play.add_argument("--ai", default=None, help="AI policy for the other seats (default: strong)")
     play.add_argument("--name", default="You", help="your name at the table")
@@ -87,6 +111,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--guild", default="terminal", help="guild id (the terminal's is 'terminal')"
     )
     board.add_argument("--period", choices=("all", "week", "month"), default="all")
+    history_command.add_parsers(sub)
 
     copy = sub.add_parser(
         "migrate-db", help="copy a SQLite database with its whole history into PostgreSQL"
@@ -133,15 +158,9 @@ def _simulate(args: argparse.Namespace) -> int:
             raise UnknownName(
                 f"{spec.name} has no AI policy {name!r}; choose one of: {', '.join(sorted(spec.policies))}"
             )
-    if not spec.min_seats <= len(policies) <= spec.max_seats:
-        seats = (
-            f"{spec.min_seats}-{spec.max_seats}"
-            if spec.min_seats != spec.max_seats
-            else str(spec.min_seats)
-        )
-        raise UnknownName(
-            f"{spec.name} takes {seats} players, not {len(policies)} (--players a,b,...)"
-        )
+    refusal = spec.seats_refusal(len(policies))
+    if refusal:
+        raise UnknownName(f"{refusal} (--players a,b,...)")
     if args.n < 1:
         raise UnknownName("-n must be at least 1")
     result = simulate(spec, policies, args.n, seed=args.seed, rotate=args.rotate)
@@ -175,12 +194,17 @@ def main(argv: Sequence[str] | None = None) -> int:
             from bot.console import print_leaderboard
 
             return print_leaderboard(args)
+        if args.command in history_command.COMMANDS:
+            return history_command.main(args)
         if args.command == "migrate-db":
             return _migrate_db(args)
-    except UnknownName as error:
+    except (UnknownName, CannotOpenDatabase) as error:
         print(f"deucebot: {error}", file=sys.stderr)
         return 2
-    except StorageError as error:  # a database that cannot be opened, copied or reached
+    except ValidationError as error:
+        print(f"deucebot: {describe_error(error)}", file=sys.stderr)
+        return 2
+    except StorageError as error:  # a copy refused or failing its check (migrate-db)
         print(f"deucebot: {error}", file=sys.stderr)
         return 1
     except KeyboardInterrupt:

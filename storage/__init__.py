@@ -10,6 +10,7 @@ from storage.backend import is_postgres_url, make_storage, open_storage
 from storage.base import (
     ActionCommit,
     ActionRecord,
+    CannotOpenDatabase,
     ChipEntry,
     ChipRow,
     DealRecord,
@@ -31,6 +32,7 @@ from storage.sqlite import SqliteStorage
 __all__ = [
     "ActionCommit",
     "ActionRecord",
+    "CannotOpenDatabase",
     "ChipEntry",
     "ChipRow",
     "DealRecord",

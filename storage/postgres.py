@@ -28,8 +28,14 @@ import asyncpg
 from asyncpg.pool import PoolConnectionProxy
 
 from storage.backend import is_postgres_url
-from storage.base import PlaceTaken, StaleWrite, StorageError
-from storage.migrate import MIGRATIONS_PG, pending
+from storage.base import CannotOpenDatabase, PlaceTaken, StaleWrite
+from storage.migrate import (
+    MIGRATIONS_PG,
+    READABLE_FROM,
+    latest_version,
+    newer_than_this_program,
+    pending,
+)
 from storage.sql_storage import SqlStorage
 from storage.statements import NewRow, Statement, Write
 
@@ -70,6 +76,11 @@ def redact(url: str) -> str:
     return urlunsplit(parts._replace(netloc=user + host))
 
 
+def one_line(error: BaseException) -> str:
+    """The error's text on one line (the driver's may span several)."""
+    return " ".join(str(error).split()) or type(error).__name__
+
+
 async def schema_version(conn: Conn) -> int:
     """The database's schema version (0: empty)."""
     exists = await conn.fetchval("SELECT to_regclass($1) IS NOT NULL", VERSION_TABLE)
@@ -79,12 +90,49 @@ async def schema_version(conn: Conn) -> int:
     return int(version or 0)
 
 
-async def migrate_pg(conn: Conn, target: int | None = None) -> int:
+async def other_tables(conn: Conn) -> list[str]:
+    """The tables of the connection's schema other than the version table, by name."""
+    rows = await conn.fetch(
+        "SELECT tablename FROM pg_tables WHERE schemaname = current_schema()"
+        " AND tablename <> $1 ORDER BY tablename",
+        VERSION_TABLE,
+    )
+    return [str(r[0]) for r in rows]
+
+
+async def recognise_pg(conn: Conn, where: str, *, read_only: bool = False) -> int:
+    """The schema version of a usable database (0: empty, to be created), or
+    `CannotOpenDatabase` saying why the database at `where` must not be touched: another
+    program's tables without our version table, a newer schema, or (`read_only`) nothing
+    readable yet."""
+    version = await schema_version(conn)
+    if version == 0:
+        tables = await other_tables(conn)
+        if tables:
+            raise CannotOpenDatabase(
+                f"{where} is another program's PostgreSQL database (tables: "
+                f"{', '.join(tables)}), not Deucebot's: choose another database"
+            )
+    if version > latest_version(MIGRATIONS_PG):
+        raise newer_than_this_program(where, version)
+    if read_only and version == 0:
+        raise CannotOpenDatabase(f"{where} holds no Deucebot data yet: play a match first")
+    if read_only and version < READABLE_FROM:
+        raise CannotOpenDatabase(
+            f"{where} has an old schema (version {version}): run `deucebot play` or the bot "
+            "on it once to upgrade it"
+        )
+    return version
+
+
+async def migrate_pg(conn: Conn, target: int | None = None, *, where: str = "the database") -> int:
     """Apply every PostgreSQL migration above the database's version (up to `target`) in
     one transaction, together with the version bump; return the new version. Concurrent
-    migrators wait for each other (advisory lock), and a failed upgrade changes nothing."""
+    migrators wait for each other (advisory lock), and a failed upgrade changes nothing.
+    Another program's database or a newer one is refused (`CannotOpenDatabase`), unchanged."""
     async with conn.transaction():
         await conn.execute("SELECT pg_advisory_xact_lock($1)", _MIGRATION_LOCK)
+        await recognise_pg(conn, where)
         await conn.execute(f"CREATE TABLE IF NOT EXISTS {VERSION_TABLE} (version INTEGER NOT NULL)")
         current = await schema_version(conn)
         todo = pending(current, target, MIGRATIONS_PG)
@@ -128,12 +176,22 @@ class PostgresStorage(SqlStorage):
     """`Storage` on a PostgreSQL database: one connection kept for the writes (group commit:
     one transaction at a time), a small pool for the reads."""
 
-    def __init__(self, url: str, *, pool_size: int = 8) -> None:
-        """Remember the server's URL; `open()` connects and migrates."""
+    def __init__(
+        self,
+        url: str,
+        *,
+        pool_size: int = 8,
+        read_only: bool = False,
+        connect_seconds: float = 10.0,
+    ) -> None:
+        """Remember the server's URL; `open()` connects and migrates (`read_only`: only
+        checks the schema, and every transaction is read-only)."""
         if not is_postgres_url(url):
             raise ValueError(f"not a PostgreSQL URL: {redact(url)!r} (postgresql://...)")
         self.url = url
         self.pool_size = pool_size
+        self.read_only = read_only
+        self.connect_seconds = connect_seconds
         self._pool: asyncpg.Pool | None = None
         self._writer: PoolConnectionProxy | None = None
         super().__init__()
@@ -146,18 +204,35 @@ class PostgresStorage(SqlStorage):
         return self._pool
 
     async def open(self) -> None:
-        """Connect (a pool) and migrate to the latest schema; `StorageError` naming the
-        server (password hidden) if it cannot be reached."""
+        """Connect (a pool) and migrate to the latest schema (`read_only`: check it is
+        readable). `CannotOpenDatabase`, one line naming the server (password hidden), if it
+        cannot be reached or used; nothing is left open behind it."""
+        where = redact(self.url)
+        settings = {"default_transaction_read_only": "on"} if self.read_only else None
         try:
-            pool = await asyncpg.create_pool(self.url, min_size=1, max_size=self.pool_size)
+            pool = await asyncpg.create_pool(
+                self.url,
+                min_size=1,
+                max_size=self.pool_size,
+                timeout=self.connect_seconds,
+                server_settings=settings,
+            )
         except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError) as error:
-            raise StorageError(
-                f"cannot connect to PostgreSQL at {redact(self.url)}: {error}"
+            raise CannotOpenDatabase(
+                f"cannot connect to PostgreSQL at {where}: {one_line(error)}"
             ) from error
         try:
             # Kept, not returned to the pool after each batch: no reset round trip.
             writer = await pool.acquire()
-            await migrate_pg(writer)
+            if self.read_only:
+                await recognise_pg(writer, where, read_only=True)
+            else:
+                await migrate_pg(writer, where=where)
+        except (asyncpg.PostgresError, asyncpg.InterfaceError) as error:
+            await pool.close()
+            raise CannotOpenDatabase(
+                f"cannot use the PostgreSQL database at {where}: {one_line(error)}"
+            ) from error
         except BaseException:
             await pool.close()
             raise

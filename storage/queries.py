@@ -113,6 +113,35 @@ class SqlReads:
         )
         return match_record(rows[0]) if rows else None
 
+    async def table(self, table_id: int) -> TableRecord | None:
+        """The table `table_id` (live or stopped), if it exists."""
+        rows = await self._all("SELECT * FROM tables WHERE id = ?", (table_id,))
+        return table_record(rows[0]) if rows else None
+
+    async def match(self, match_id: int) -> MatchRecord | None:
+        """The match `match_id`, if it exists."""
+        rows = await self._all("SELECT * FROM matches WHERE id = ?", (match_id,))
+        return match_record(rows[0]) if rows else None
+
+    async def matches(
+        self, *, player_id: str | None = None, guild: str | None = None, limit: int | None = None
+    ) -> list[MatchRecord]:
+        """Matches newest first: all, those `player_id` played, or those of `guild`'s tables;
+        at most `limit`."""
+        sql = "SELECT m.* FROM matches m JOIN tables t ON t.id = m.table_id WHERE 1 = 1"
+        params: list[Any] = []
+        if player_id is not None:
+            sql += " AND m.id IN (SELECT match_id FROM match_players WHERE player_id = ?)"
+            params.append(player_id)
+        if guild is not None:
+            sql += " AND t.guild = ?"
+            params.append(guild)
+        sql += " ORDER BY m.id DESC"
+        if limit is not None:
+            sql += " LIMIT ?"
+            params.append(limit)
+        return [match_record(r) for r in await self._all(sql, tuple(params))]
+
     async def match_players(self, match_id: int) -> list[MatchPlayer]:
         """Credit rows of a match in seat order."""
         rows = await self._all(
@@ -184,7 +213,11 @@ class SqlReads:
     async def _match_stats(
         self, guild: str, game: str, since: float
     ) -> dict[tuple[str, bool], dict[str, Any]]:
-        """Per (player, is_ai): name, finished matches, wins, best (lowest) total."""
+        """Per (player, is_ai): name, finished matches, wins, best (lowest) total.
+
+        A match result is credited to a person only if they made every move of their seat
+        in it: if the AI made any (before they took the seat mid-match, or while they were
+        away), that seat's result counts for nobody. The per-deal ledgers are not affected."""
         rows = await self._all(
             """
             SELECT mp.player_id, mp.is_ai, mp.name, mp.seat, m.winners, m.totals
@@ -192,6 +225,9 @@ class SqlReads:
             JOIN matches m ON m.id = mp.match_id
             JOIN tables t ON t.id = m.table_id
             WHERE t.guild = ? AND t.game = ? AND m.finished_at IS NOT NULL AND m.finished_at >= ?
+              AND (mp.is_ai = 1 OR NOT EXISTS (
+                  SELECT 1 FROM actions a
+                  WHERE a.match_id = m.id AND a.seat = mp.seat AND a.actor = 'ai'))
             ORDER BY m.id, mp.seat
             """,
             (guild, game, since),

@@ -1,11 +1,20 @@
 """The SQLite backend of `storage.base.Storage` (aiosqlite, WAL, foreign keys on).
 
-Durability: the connection runs in WAL mode with `synchronous=NORMAL` by default. When
-`commit_action` returns, the transaction is in the WAL file (at least in the OS's page
-cache), so killing the process never loses an acknowledged action. A power cut or kernel
-crash may lose what the OS had not written back yet (SQLite syncs the WAL only at
-checkpoints); the file stays consistent. `synchronous="FULL"` syncs at every commit
-batch, so nothing acknowledged is lost even then.
+Durability: the connection runs in WAL mode with `synchronous=FULL` by default: SQLite
+syncs the WAL at every commit, so when `commit_action` returns the action survives a
+power cut or a kernel crash too. Group commit (below) shares one sync among every action
+that arrived meanwhile, which keeps thousands of durable actions per second (see
+docs/benchmarks.md). `synchronous="NORMAL"` (`DEUCEBOT_DB_SYNCHRONOUS=normal`) syncs only
+at checkpoints: a killed process still loses nothing acknowledged, but a power cut may
+lose the last acknowledged actions (the file stays consistent).
+
+Opening (`open`): a writer takes an exclusive lock beside the file for as long as it has
+it open (`storage.opening.ProcessLock`), so a second process is refused at start with
+the holder's pid and command; a reader (`read_only=True`, the leaderboard) needs no lock,
+opens the file with `mode=ro` and never migrates it. A file that is not a Deucebot
+database, or is newer than this program, is refused unchanged
+(`storage.migrate.recognise`). Every refusal is a `CannotOpenDatabase` with one line to
+show, and nothing (connection thread, lock) is left open behind it.
 
 Group commit: `commit_action` calls from many tables that arrive while a transaction is
 being written are written together in the next single transaction. Nobody is answered
@@ -13,7 +22,8 @@ before the transaction holding their action has committed, so batching never
 acknowledges anything a kill could lose. If a batch fails, its commits are retried one
 transaction each, so one faulty commit cannot fail the others. The writes, reads and group
 commit are shared with `storage.postgres` (`storage.sql_storage.SqlStorage`); this module
-is the SQLite connection and its executor.
+is the SQLite connection and its executor: group commits run on a commit thread of the
+storage's own over the plain sqlite3 connection (no private aiosqlite call).
 """
 
 from __future__ import annotations
@@ -21,17 +31,21 @@ from __future__ import annotations
 import asyncio
 import sqlite3
 from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from functools import partial
+from pathlib import Path
 from typing import Any, Literal, TypeVar
 
 import aiosqlite
 
 from storage.base import PlaceTaken, StaleWrite
-from storage.migrate import migrate
+from storage.migrate import identity, migrate, recognise
+from storage.opening import ProcessLock, cannot_open, check_path, is_memory
 from storage.sql_storage import SqlStorage
 from storage.statements import NewRow, Statement, Write
 
 T = TypeVar("T")
+Synchronous = Literal["NORMAL", "FULL"]
 
 
 def _run_statements(conn: sqlite3.Connection, statements: Sequence[Statement]) -> None:
@@ -64,17 +78,36 @@ def _run_jobs(conn: sqlite3.Connection, jobs: Sequence[Write]) -> list[Any]:
 
 
 class SqliteStorage(SqlStorage):
-    """`Storage` on one SQLite file (":memory:" works too, without WAL)."""
+    """`Storage` on one SQLite file (":memory:" works too, without WAL or lock)."""
 
-    def __init__(self, path: str, *, synchronous: Literal["NORMAL", "FULL"] = "NORMAL") -> None:
-        """Remember where the database is; `open()` connects and migrates."""
+    def __init__(
+        self,
+        path: str,
+        *,
+        synchronous: Synchronous = "FULL",
+        read_only: bool = False,
+        busy_seconds: float = 5.0,
+    ) -> None:
+        """Remember where the database is; `open()` connects (and migrates, unless
+        `read_only`). `busy_seconds`: how long to wait for another program's lock."""
         if synchronous not in ("NORMAL", "FULL"):
             raise ValueError(f"synchronous must be NORMAL or FULL, not {synchronous!r}")
         self.path = path
         self.synchronous = synchronous
+        self.read_only = read_only
+        self.busy_seconds = busy_seconds
         self._db: aiosqlite.Connection | None = None
+        self._process_lock: ProcessLock | None = None
+        self._conn: sqlite3.Connection | None = None
+        """The sqlite3 connection under `_db`, for group commits on `_committer`."""
+        self._committer: ThreadPoolExecutor | None = None
         self._lock = asyncio.Lock()
         super().__init__()
+
+    @property
+    def persistent(self) -> bool:
+        """False for an in-memory database: nothing is kept once it is closed."""
+        return not is_memory(self.path)
 
     @property
     def db(self) -> aiosqlite.Connection:
@@ -84,31 +117,87 @@ class SqliteStorage(SqlStorage):
         return self._db
 
     async def open(self) -> None:
-        """Connect, set WAL / foreign keys / synchronous, and migrate to the latest schema."""
-        db = await aiosqlite.connect(self.path, isolation_level=None)
-        db.row_factory = aiosqlite.Row
-        await db.execute("PRAGMA journal_mode = WAL")
-        await db.execute("PRAGMA foreign_keys = ON")
-        await db.execute(f"PRAGMA synchronous = {self.synchronous}")
-        await db.execute("PRAGMA busy_timeout = 5000")
-        await migrate(db)
+        """Check the path, connect, recognise the file, take the writer's lock, set WAL /
+        foreign keys / synchronous and migrate to the latest schema (read-only: no lock, no
+        change at all). `CannotOpenDatabase` if any step fails, with nothing left open."""
+        if self.persistent:
+            check_path(self.path, read_only=self.read_only)
+        try:
+            db = await self._connect()
+            try:
+                await self._prepare(db)
+            except BaseException:
+                await db.close()
+                raise
+        except BaseException as error:
+            self._conn = None
+            if self._process_lock is not None:
+                self._process_lock.release()
+                self._process_lock = None
+            if isinstance(error, sqlite3.Error):
+                raise cannot_open(error, self.path, self.busy_seconds) from error
+            raise
+        self._committer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="sqlite-commit")
         self._db = db
 
+    async def _connect(self) -> aiosqlite.Connection:
+        read_only = self.read_only and self.persistent
+        target = Path(self.path).resolve().as_uri() + "?mode=ro" if read_only else self.path
+
+        def connect() -> sqlite3.Connection:
+            # Shared with the commit thread, which uses it only while holding `_lock`
+            # (so does every read): never two threads on it at once.
+            self._conn = sqlite3.connect(
+                target, isolation_level=None, check_same_thread=False, uri=read_only
+            )
+            return self._conn
+
+        db = await aiosqlite.Connection(connect, iter_chunk_size=64)
+        db.row_factory = aiosqlite.Row
+        return db
+
+    async def _prepare(self, db: aiosqlite.Connection) -> None:
+        """Everything between connecting and the first query of the runtime. Nothing is
+        written before the file is recognised as Deucebot's and the lock is held."""
+        await db.execute(f"PRAGMA busy_timeout = {int(self.busy_seconds * 1000)}")
+        recognise(await identity(db), self.path, read_only=self.read_only)
+        if self.read_only:
+            await db.execute("PRAGMA query_only = ON")
+            return
+        if self.persistent:
+            self._process_lock = ProcessLock.acquire(self.path)
+            await db.execute("PRAGMA journal_mode = WAL")
+        await db.execute("PRAGMA foreign_keys = ON")
+        await db.execute(f"PRAGMA synchronous = {self.synchronous}")
+        # Take the write lock once now: another program holding it shows up at start.
+        await db.execute("BEGIN IMMEDIATE")
+        await db.execute("ROLLBACK")
+        await migrate(db)
+
     async def close(self) -> None:
-        """Wait for pending commits, then disconnect."""
+        """Wait for pending commits, then disconnect, end the commit thread and drop the
+        process lock."""
         await self._group.drain()
         if self._db is not None:
             await self._db.close()
             self._db = None
+            self._conn = None
+        if self._committer is not None:
+            self._committer.shutdown()
+            self._committer = None
+        if self._process_lock is not None:
+            self._process_lock.release()
+            self._process_lock = None
 
     # ----------------------------------------------------------------- writes
 
     async def _in_thread(self, fn: Callable[[sqlite3.Connection], T]) -> T:
-        """Run `fn(connection)` on the connection's own thread in one hop (aiosqlite's
-        `_execute`, stable since 0.17). The caller holds the lock."""
-        db = self.db
-        result: T = await db._execute(fn, db._conn)  # type: ignore[no-untyped-call]
-        return result
+        """Run `fn(connection)` on the commit thread in one hop (a whole group commit on the
+        plain sqlite3 connection, not one aiosqlite call per statement). The caller holds
+        the lock."""
+        if self._conn is None or self._committer is None:
+            raise RuntimeError("storage is not open: call `await storage.open()` first")
+        return await asyncio.get_running_loop().run_in_executor(self._committer, fn, self._conn)
 
     async def _run_batch(self, jobs: Sequence[Write]) -> list[Any]:
         """Group commit's executor: the jobs in one transaction on the connection's thread."""

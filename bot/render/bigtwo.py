@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from typing import Any
 
-from bot.i18n import t
+from bot.i18n import join_names, t
+from bot.render import GameRenderer, ViewAccessors
 from engines.base import DealSettled, DealStarted, Event, IllegalAction, MatchEnded
 from engines.bigtwo import (
     PASS,
@@ -48,7 +48,7 @@ def _combo(combo: Combo, lang: str) -> str:
     return t("bigtwo.combo", lang, cards=_cards(combo.cards), kind=_kind(combo.kind, lang))
 
 
-class BigTwoRenderer:
+class BigTwoRenderer(ViewAccessors):
     """The `GameRenderer` of Big Two."""
 
     plays_cards = True
@@ -74,7 +74,7 @@ class BigTwoRenderer:
                 )
             )
         if view.finished:
-            winners = ", ".join(_name(names, s) for s in view.winners)
+            winners = join_names(_name(names, s) for s in view.winners)
             lines.append(t("bigtwo.board.over", lang, winners=winners))
             return "\n".join(lines)
         if view.table is not None and view.table_seat is not None:
@@ -148,7 +148,7 @@ class BigTwoRenderer:
             return None  # DealWon already says it all
         if isinstance(event, MatchEnded):
             totals = ", ".join(f"{_name(names, s)} {total}" for s, total in enumerate(event.totals))
-            winners = ", ".join(_name(names, s) for s in event.winners)
+            winners = join_names(_name(names, s) for s in event.winners)
             key = "bigtwo.event.match_shared" if len(event.winners) > 1 else "bigtwo.event.match"
             return t(key, lang, winners=winners, totals=totals)
         return None
@@ -197,6 +197,17 @@ class BigTwoRenderer:
         """How to type a Big Two action."""
         return t("bigtwo.help", lang)
 
+    def table_cards(self, view: BigTwoView) -> list[Card]:
+        """The last play of the current trick (none when the trick is new or all passed)."""
+        for entry in reversed(view.trick):
+            if entry.cards:
+                return list(entry.cards)
+        return []
 
-RENDERER: Any = BigTwoRenderer()
+    def hand_changed(self, event: Event) -> int | None:
+        """A play takes cards from the player's hand."""
+        return event.seat if isinstance(event, Played) else None
+
+
+RENDERER: GameRenderer = BigTwoRenderer()
 """The Big Two renderer."""

@@ -133,10 +133,31 @@ def not_away(seat: int) -> TableError:
     return TableError(f"you are not away (seat {seat + 1})", code="not_away", seat=seat)
 
 
+def too_many_tables(guild: str, limit: int) -> TableError:
+    """The guild already has as many live tables as it may."""
+    return TableError(
+        f"this server already has {limit} open tables; stop one before opening another",
+        code="too_many_tables",
+        guild=guild,
+        limit=limit,
+    )
+
+
 def bad_settings(game: str, reason: str) -> TableError:
     """The table settings do not validate for the game."""
     return TableError(
         f"invalid settings for {game}: {reason}", code="bad_settings", game=game, reason=reason
+    )
+
+
+def bad_seats(game: str, seats: str, count: int) -> TableError:
+    """A seat count outside the game's range (`GameSpec.seat_range`, e.g. "2-9")."""
+    return TableError(
+        f"{game} takes {seats} players, not {count}",
+        code="bad_seats",
+        game=game,
+        seats=seats,
+        count=count,
     )
 
 

@@ -7,7 +7,10 @@ from __future__ import annotations
 import asyncio
 import datetime as dt
 import sqlite3
+import threading
 from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
 
 import asyncpg
 import pytest
@@ -16,6 +19,7 @@ from storage import (
     ActionCommit,
     ActionRecord,
     ChipEntry,
+    DealRecord,
     MatchPlayer,
     MatchResult,
     PenaltyEntry,
@@ -24,8 +28,9 @@ from storage import (
     StaleWrite,
     is_postgres_url,
 )
-from storage.backend import AnyStorage
-from storage.base import period_start
+from storage.backend import AnyStorage, make_storage
+from storage.base import Actor, period_start
+from storage.sqlite import SqliteStorage
 
 NOW = dt.datetime(2026, 11, 26, 12, 0, tzinfo=dt.UTC).timestamp()  # a Thursday
 DAY = 86400.0
@@ -57,8 +62,17 @@ async def new_match(
     return table.id, match.id
 
 
-def commit(table_id: int, match_id: int, seq: int, **extra: object) -> ActionCommit:
-    action = ActionRecord(match_id, seq, 1, seq % 4, "pass", "ai", NOW)
+def commit(
+    table_id: int,
+    match_id: int,
+    seq: int,
+    *,
+    seat: int | None = None,
+    actor: Actor = "human",
+    **extra: object,
+) -> ActionCommit:
+    """The commit of action `seq` (by seat `seq % 4` unless `seat`, made by `actor`)."""
+    action = ActionRecord(match_id, seq, 1, seq % 4 if seat is None else seat, "pass", actor, NOW)
     return ActionCommit(table_id=table_id, action=action, **extra)  # type: ignore[arg-type]
 
 
@@ -106,48 +120,134 @@ async def test_many_commits_share_few_transactions(store: AnyStorage) -> None:
     assert store.batches - before < 50
 
 
-async def execute_raw(target: str, sql: str) -> None:
+async def test_reads_between_group_commits_see_whole_transactions(store: AnyStorage) -> None:
+    table_id, match_id = await new_match(store, "p", [("a", False)])
+    seen: list[list[int]] = []
+
+    async def read() -> None:
+        for _ in range(30):
+            seen.append([a.seq for a in await store.actions(match_id)])
+            await asyncio.sleep(0)
+
+    await asyncio.gather(
+        *(store.commit_action(commit(table_id, match_id, s)) for s in range(80)), read()
+    )
+    assert all(seqs == list(range(len(seqs))) for seqs in seen)  # a prefix, never a gap
+    assert len(await store.actions(match_id)) == 80
+
+
+def _commit_threads() -> set[threading.Thread]:
+    return {t for t in threading.enumerate() if t.name.startswith("sqlite-commit")}
+
+
+async def test_close_ends_the_commit_thread_and_later_writes_are_refused(tmp_path: Path) -> None:
+    before = _commit_threads()
+    storage = SqliteStorage(str(tmp_path / "c.sqlite3"))
+    await storage.open()
+    table_id, match_id = await new_match(storage, "p", [("a", False)])
+    await storage.commit_action(commit(table_id, match_id, 0))
+    assert _commit_threads() - before
+    await storage.close()
+    assert not _commit_threads() - before
+    with pytest.raises(RuntimeError, match="storage is not open"):
+        await storage.commit_action(commit(table_id, match_id, 1))
+
+
+async def test_writes_and_reads_after_close_are_refused(target: str) -> None:
+    storage = make_storage(target)
+    await storage.open()
+    table_id, match_id = await new_match(storage, "p", [("a", False)])
+    await storage.close()
+    with pytest.raises(RuntimeError, match="storage is not open"):
+        await storage.commit_action(commit(table_id, match_id, 0))
+    with pytest.raises(RuntimeError, match="storage is not open"):
+        await storage.actions(match_id)
+
+
+async def raw(target: str, sql: str) -> list[tuple[Any, ...]]:
     """Run `sql` on the database behind `target` with a connection of its own (as any
-    client of the database could), bypassing the storage."""
+    client of the database could), bypassing the storage; its rows."""
     if is_postgres_url(target):
         conn = await asyncpg.connect(target)
         try:
-            await conn.execute(sql)
+            return [tuple(r) for r in await conn.fetch(sql)]
         finally:
             await conn.close()
-    else:
-        with sqlite3.connect(target) as db:
-            db.execute(sql)
+    with sqlite3.connect(target) as db:
+        return db.execute(sql).fetchall()
 
 
-APPEND_ONLY = ("actions", "chip_ledger", "penalty_ledger")
+APPEND_ONLY = {
+    # table: (a column to change, the columns of a full row, its key columns)
+    "actions": ("action", "match_id, seq, deal, seat, action, actor, at", "match_id, seq"),
+    "deals": ("seed", "match_id, deal, dealer, seed, first_seq", "match_id, deal"),
+    "chip_ledger": (
+        "delta",
+        "id, guild, game, match_id, hand, seat, player_id, is_ai, delta, reason, at",
+        "id",
+    ),
+    "penalty_ledger": (
+        "penalty",
+        "id, guild, game, match_id, deal, seat, player_id, is_ai, penalty, at",
+        "id",
+    ),
+}
+
+
+def rewrites(table: str, *, postgres: bool) -> list[tuple[str, str]]:
+    """Every way a client of the database could change or remove a row of `table`, with
+    the error each must fail with. PostgreSQL has no REPLACE; its upsert runs the UPDATE
+    trigger, and a plain duplicate meets the key."""
+    column, columns, key = APPEND_ONLY[table]
+    same_row = f"SELECT {columns} FROM {table} LIMIT 1"
+    same_key_new_row = (
+        f"SELECT {columns.replace(column, '0 AS ' + column, 1)} FROM {table} WHERE true LIMIT 1"
+    )
+    common = [
+        (f"UPDATE {table} SET {column} = {column}", "append-only"),
+        (f"DELETE FROM {table}", "append-only"),
+        (
+            f"INSERT INTO {table} ({columns}) {same_key_new_row}"
+            f" ON CONFLICT ({key}) DO UPDATE SET {column} = 0",
+            "append-only",
+        ),
+    ]
+    if postgres:
+        return [
+            *common,
+            (f"TRUNCATE {table} CASCADE", "append-only"),
+            (f"INSERT INTO {table} ({columns}) {same_key_new_row}", "duplicate key"),
+        ]
+    return [
+        *common,
+        (f"UPDATE OR REPLACE {table} SET {column} = 0", "append-only"),
+        (f"REPLACE INTO {table} ({columns}) {same_row}", "append-only"),
+        (f"REPLACE INTO {table} ({columns}) {same_key_new_row}", "append-only"),
+        (f"INSERT OR REPLACE INTO {table} ({columns}) {same_key_new_row}", "append-only"),
+        (f"INSERT INTO {table} ({columns}) {same_key_new_row}", "append-only"),
+    ]
 
 
 async def test_logs_and_ledgers_are_append_only(store: AnyStorage, target: str) -> None:
     table_id, match_id = await new_match(store, "p", [("a", False)])
+    deals = [DealRecord(match_id, 1, 0, 2**70, 0)]
     chips = [ChipEntry("g", "holdem", match_id, 1, 0, "a", False, 10, "hand", NOW)]
     penalties = [PenaltyEntry("g", "bigtwo", match_id, 1, 0, "a", False, 3, NOW)]
-    await store.commit_action(commit(table_id, match_id, 0, chips=chips, penalties=penalties))
-    statements = [
-        "UPDATE actions SET action = 'x'",
-        "DELETE FROM actions",
-        "UPDATE chip_ledger SET delta = 0",
-        "DELETE FROM chip_ledger",
-        "UPDATE penalty_ledger SET penalty = 0",
-        "DELETE FROM penalty_ledger",
-    ]
-    if is_postgres_url(target):
-        statements += [f"TRUNCATE {name} CASCADE" for name in APPEND_ONLY]
+    await store.commit_action(
+        commit(table_id, match_id, 0, deals=deals, chips=chips, penalties=penalties)
+    )
     refused = (sqlite3.IntegrityError, asyncpg.IntegrityConstraintViolationError)
-    for sql in statements:
-        with pytest.raises(refused, match="append-only"):
-            await execute_raw(target, sql)
-    # Everything is still there, and appending still works.
-    assert [a.action for a in await store.actions(match_id)] == ["pass"]
-    assert await store.chip_entries(match_id) == chips
-    assert await store.penalty_entries(match_id) == penalties
+    before = {t: await raw(target, f"SELECT * FROM {t}") for t in APPEND_ONLY}
+    for table in APPEND_ONLY:
+        assert before[table], table
+        for sql, message in rewrites(table, postgres=is_postgres_url(target)):
+            with pytest.raises(refused, match=message):
+                await raw(target, sql)
+    assert {t: await raw(target, f"SELECT * FROM {t}") for t in APPEND_ONLY} == before
+    # Appending still works, and the log keeps refusing a turn twice as StaleWrite.
     await store.commit_action(commit(table_id, match_id, 1))
-    assert len(await store.actions(match_id)) == 2
+    with pytest.raises(StaleWrite):
+        await store.commit_action(commit(table_id, match_id, 1))
 
 
 def test_period_starts() -> None:
@@ -244,3 +344,52 @@ async def test_chip_leaderboard(store: AnyStorage) -> None:
     assert (ana.matches, ana.wins, ana.net_chips, ana.hands) == (1, 1, 1000, 3)
     (ai,) = board.ai
     assert (ai.wins, ai.net_chips, ai.hands) == (0, -995, 3)
+
+
+async def test_a_match_result_counts_only_for_who_made_every_move_of_the_seat(
+    store: AnyStorage,
+) -> None:
+    players = [("ana", False), ("bo", False), ("cy", False), ("ai:greedy", True)]
+    table_id, match_id = await new_match(store, "m", players)
+    # Bo took seat 1 after its AI had played a move; the AI played a move for Cy while
+    # she was away; Ana's only help was a timeout's safe default (her own seat's move).
+    moves: list[tuple[int, Actor]] = [
+        (0, "timeout"),
+        (1, "ai"),
+        (2, "human"),
+        (3, "ai"),
+        (0, "human"),
+        (1, "human"),
+        (2, "ai"),
+        (3, "ai"),
+    ]
+    row = [4, 0, 0, 9]
+    for seq, (seat, actor) in enumerate(moves):
+        last = seq == len(moves) - 1
+        penalties = [
+            PenaltyEntry("g", "bigtwo", match_id, 1, s, players[s][0], players[s][1], p, NOW)
+            for s, p in enumerate(row)
+        ]
+        await store.commit_action(
+            commit(
+                table_id,
+                match_id,
+                seq,
+                seat=seat,
+                actor=actor,
+                penalties=penalties if last else (),
+                result=MatchResult(match_id, NOW, (1, 2), tuple(row)) if last else None,
+                status="finished" if last else None,
+            )
+        )
+    board = await store.leaderboard(
+        guild="g", game="bigtwo", scoring="penalty", period="all", now=NOW, min_deals=1
+    )
+    by = {r.player_id: r for r in board.humans + board.unranked + board.ai}
+    assert (by["ana"].matches, by["ana"].wins, by["ana"].best_match) == (1, 0, 4)
+    # Bo and Cy "won", but the AI played for them: the result counts for nobody...
+    for who in ("bo", "cy"):
+        assert (by[who].matches, by[who].wins, by[who].best_match) == (0, 0, None)
+        # ...while their deal stays theirs in the ledger.
+        assert (by[who].deals, by[who].average_penalty) == (1, 0.0)
+    assert (by["ai:greedy"].matches, by["ai:greedy"].wins) == (1, 0)
