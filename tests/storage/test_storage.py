@@ -393,3 +393,56 @@ async def test_a_match_result_counts_only_for_who_made_every_move_of_the_seat(
         # ...while their deal stays theirs in the ledger.
         assert (by[who].deals, by[who].average_penalty) == (1, 0.0)
     assert (by["ai:greedy"].matches, by["ai:greedy"].wins) == (1, 0)
+
+
+async def test_tables_and_matches_by_id(store: AnyStorage) -> None:
+    table_id, match_id = await new_match(store, "p", [("ana", False), ("ai:greedy", True)])
+    await store.set_status(table_id, "stopped")
+    table = await store.table(table_id)
+    assert table is not None
+    assert (table.place, table.status, table.game) == ("p", "stopped", "bigtwo")
+    match = await store.match(match_id)
+    assert match is not None and (match.table_id, match.seed) == (table_id, 2**70)
+    assert await store.table(table_id + 1000) is None
+    assert await store.match(match_id + 1000) is None
+
+
+async def test_matches_newest_first_by_player_guild_and_limit(store: AnyStorage) -> None:
+    """Hand histories list a member's matches, a server's, or all, newest first."""
+
+    async def in_guild(guild: str, place: str, who: list[str]) -> int:
+        seats = [SeatRecord(i, pid, pid, "greedy") for i, pid in enumerate(who)]
+        table = await store.create_table(
+            guild=guild, place=place, game="bigtwo", settings={}, options={}, seats=seats, now=NOW
+        )
+        match = await store.start_match(
+            table_id=table.id,
+            number=1,
+            seed=7,
+            config={},
+            first_seq=0,
+            players=[MatchPlayer(i, pid, pid, False) for i, pid in enumerate(who)],
+            seats=seats,
+            deals=[],
+            chips=[],
+            deadline=None,
+            deadline_turn=None,
+            now=NOW,
+        )
+        return match.id
+
+    first = await in_guild("g1", "a", ["ana", "bo"])
+    second = await in_guild("g2", "b", ["bo", "cy"])
+    third = await in_guild("g1", "c", ["cy", "ana"])
+
+    def ids(found: list[Any]) -> list[int]:
+        return [m.id for m in found]
+
+    assert ids(await store.matches()) == [third, second, first]
+    assert ids(await store.matches(player_id="ana")) == [third, first]
+    assert ids(await store.matches(player_id="bo")) == [second, first]
+    assert ids(await store.matches(guild="g1")) == [third, first]
+    assert ids(await store.matches(player_id="bo", guild="g1")) == [first]
+    assert ids(await store.matches(player_id="cy", limit=1)) == [third]
+    assert await store.matches(player_id="nobody") == []
+    assert await store.matches(guild="g3") == []
