@@ -37,13 +37,17 @@ DAY = 86400.0
 
 
 async def new_match(
-    store: AnyStorage, place: str, players: Sequence[tuple[str, bool]], game: str = "bigtwo"
+    store: AnyStorage,
+    place: str,
+    players: Sequence[tuple[str, bool]],
+    game: str = "bigtwo",
+    guild: str = "g",
 ) -> tuple[int, int]:
     seats = [
         SeatRecord(i, None if ai else pid, pid, "greedy") for i, (pid, ai) in enumerate(players)
     ]
     table = await store.create_table(
-        guild="g", place=place, game=game, settings={}, options={}, seats=seats, now=NOW
+        guild=guild, place=place, game=game, settings={}, options={}, seats=seats, now=NOW
     )
     match = await store.start_match(
         table_id=table.id,
@@ -411,25 +415,8 @@ async def test_matches_newest_first_by_player_guild_and_limit(store: AnyStorage)
     """Hand histories list a member's matches, a server's, or all, newest first."""
 
     async def in_guild(guild: str, place: str, who: list[str]) -> int:
-        seats = [SeatRecord(i, pid, pid, "greedy") for i, pid in enumerate(who)]
-        table = await store.create_table(
-            guild=guild, place=place, game="bigtwo", settings={}, options={}, seats=seats, now=NOW
-        )
-        match = await store.start_match(
-            table_id=table.id,
-            number=1,
-            seed=7,
-            config={},
-            first_seq=0,
-            players=[MatchPlayer(i, pid, pid, False) for i, pid in enumerate(who)],
-            seats=seats,
-            deals=[],
-            chips=[],
-            deadline=None,
-            deadline_turn=None,
-            now=NOW,
-        )
-        return match.id
+        _, match_id = await new_match(store, place, [(pid, False) for pid in who], guild=guild)
+        return match_id
 
     first = await in_guild("g1", "a", ["ana", "bo"])
     second = await in_guild("g2", "b", ["bo", "cy"])
