@@ -193,7 +193,8 @@ def _header(first: str) -> list[str]:
 
 def _row(label: str, r: dict[str, Any], ref_rate: float) -> str:
     return (
-        f"| {label} | {r['tables']} | {r['actions']} | {r['rate']:,.0f} | {r['rate'] / ref_rate:.2f} "
+        f"| {label} | {r['tables']} | {r['actions']} | {r['rate']:,.0f} "
+        f"| {r['rate'] / ref_rate:.2f} "
         f"| {r['p50_ms']:.1f} | {r['p99_ms']:.1f} | {r['lag_ms']:.0f} | {r['kib_per_table']:.0f} "
         f"| {r['per_commit']:.1f} | {'yes' if _met(r) else 'NO'} |"
     )
@@ -265,7 +266,8 @@ def main(quick: bool, write: bool, db: str | None = None) -> int:
         "delay) on one event loop and one SQLite file in WAL mode. Latency is engine accept -> "
         "commit -> handed to the front. Reference: the bare engine and the same AI in a plain "
         f"loop, {ref_rate:,.0f} actions/s ({ref_actions} actions); `x ref` is the runtime's rate "
-        "divided by it. Memory is the peak resident-set growth (sampled every 10 ms) divided by the tables.",
+        "divided by it. Memory is the peak resident-set growth (sampled every 10 ms) divided by "
+        "the tables.",
         "",
         *_header("synchronous, AI"),
     ]
