@@ -331,7 +331,10 @@ class DiscordFront:
         )
         lang = self.language(box.snapshot)
         channel = self._channel(box.snapshot)
-        boards = [r for r in records if r.effect.startswith("board:") and r.message_id]
+        boards = sorted(
+            (r for r in records if r.effect.startswith("board:") and r.message_id),
+            key=lambda r: int(r.effect.split(":", 1)[1]),
+        )
         current = f"board:{box.snapshot.deal}"
         for record in boards[-2:]:
             assert record.message_id is not None
