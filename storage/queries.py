@@ -27,6 +27,7 @@ from storage.base import (
     TableRecord,
     period_start,
 )
+from storage.deliveries import DeliveryRecord
 
 
 class Row(Protocol):
@@ -83,6 +84,30 @@ class SqlReads:
     async def _all(self, sql: str, params: tuple[Any, ...] = ()) -> list[Any]:
         """Every row of one query (`?` placeholders), each readable by column name."""
         raise NotImplementedError
+
+    async def delivered(self, match_id: int) -> list[DeliveryRecord]:
+        """The match's delivered effects, by the turn they were committed up to."""
+        rows = await self._all(
+            "SELECT effect, upto, message_id FROM deliveries"
+            " WHERE match_id = ? AND delivered = 1 ORDER BY upto, at",
+            (match_id,),
+        )
+        return [
+            DeliveryRecord(
+                match_id,
+                str(r["effect"]),
+                int(r["upto"]),
+                int(r["message_id"]) if r["message_id"] else None,
+            )
+            for r in rows
+        ]
+
+    async def said(self, player_id: str, notice: str) -> bool:
+        """True if `notice` was already said to `player_id`."""
+        rows = await self._all(
+            "SELECT 1 FROM notices_said WHERE player_id = ? AND notice = ?", (player_id, notice)
+        )
+        return bool(rows)
 
     async def live_tables(self) -> list[TableRecord]:
         """Every table that is not stopped, oldest first."""

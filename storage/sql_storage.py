@@ -10,6 +10,7 @@ and how to read rows (`_all`).
 from __future__ import annotations
 
 import json
+import time
 from collections.abc import Sequence
 from typing import Any, Self
 
@@ -27,9 +28,12 @@ from storage.base import (
 from storage.group_commit import GroupCommit
 from storage.queries import SqlReads
 from storage.statements import (
+    DELETE_SAID,
     INSERT_CHIP,
     INSERT_DEAL,
+    INSERT_DELIVERY,
     INSERT_MATCH,
+    INSERT_SAID,
     INSERT_TABLE,
     SET_TIMER_STATUS,
     UPSERT_PLAYER,
@@ -165,3 +169,19 @@ class SqlStorage(SqlReads):
     async def set_timer(self, table_id: int, deadline: float | None, turn: int | None) -> None:
         """Store the table's turn deadline (or clear it)."""
         await self._group.submit([timer_statement(table_id, deadline, turn)])
+
+    async def mark_delivered(
+        self, match_id: int, effect: str, upto: int, message_id: int | None
+    ) -> None:
+        """Record a delivered effect of a match (`storage.deliveries`; the first record of
+        an effect wins)."""
+        text = None if message_id is None else str(message_id)
+        row = (match_id, effect, upto, text, time.time())
+        await self._group.submit([(INSERT_DELIVERY, row)])
+
+    async def remember_said(self, player_id: str, notice: str, said: bool) -> None:
+        """Remember (or forget: `said` False) that `notice` was said to `player_id`."""
+        if said:
+            await self._group.submit([(INSERT_SAID, (player_id, notice, time.time()))])
+        else:
+            await self._group.submit([(DELETE_SAID, (player_id, notice))])

@@ -54,6 +54,17 @@ UPSERT_PLAYER = (
     " name = excluded.name, is_ai = excluded.is_ai"
 )
 
+INSERT_DELIVERY = (
+    "INSERT INTO deliveries (match_id, effect, upto, message_id, delivered, at)"
+    " VALUES (?, ?, ?, ?, 1, ?) ON CONFLICT (match_id, effect) DO NOTHING"
+)
+"""A delivered effect of a match (the first record of an effect wins)."""
+INSERT_SAID = (
+    "INSERT INTO notices_said (player_id, notice, at) VALUES (?, ?, ?)"
+    " ON CONFLICT (player_id, notice) DO NOTHING"
+)
+DELETE_SAID = "DELETE FROM notices_said WHERE player_id = ? AND notice = ?"
+
 
 def seat_row(table_id: int, seat: SeatRecord) -> tuple[Any, ...]:
     """The `seats` row of `seat` at table `table_id` (UPSERT_SEAT's parameters)."""

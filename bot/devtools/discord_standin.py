@@ -162,6 +162,9 @@ class BotSideError(AssertionError):
 JSONResponse = Callable[..., Awaitable[web.StreamResponse]]
 
 
+_MESSAGE_PATH = re.compile(r"^/api/v10/channels/\d+/messages(/\d+)?$")
+
+
 class FakeDiscord:
     """The stand-in: one guild, one or more text channels, users, and a bot application."""
 
@@ -209,10 +212,38 @@ class FakeDiscord:
         """Called with every new version of a public message (privacy checks)."""
         self.limits = DiscordLimits()
         """Discord's global and per-channel rate limits; `limits.refused` lists every 429."""
+        self.storm_until = 0.0
+        """Until this `time.monotonic()`, every message post and edit is refused (`storm`)."""
+        self.storm_status = 429
+        self.storm_refused = 0
+        """How many posts and edits a storm refused."""
         self._routes: list[tuple[str, re.Pattern[str], Callable[..., Awaitable[Any]]]] = []
         self._pending: dict[int, dict[str, Any]] = {}
         self._originals: dict[str, int | None] = {}
         self._add_routes()
+
+    def storm(self, seconds: float, status: int = 429) -> None:
+        """For the next `seconds`, answer every message post and edit (channels and DMs) with
+        `status`: 429 (rate limited, retry after 0.2 s) or a 5xx (503: the bot's HTTP
+        library does not retry it itself), as Discord does in an outage."""
+        self.storm_until = time.monotonic() + seconds
+        self.storm_status = status
+
+    def _stormy(self, method: str, path: str) -> web.Response | None:
+        """The refusal of a post or edit during a storm, or None."""
+        if time.monotonic() >= self.storm_until or method not in ("POST", "PATCH"):
+            return None
+        if not _MESSAGE_PATH.match(path):
+            return None
+        self.storm_refused += 1
+        if self.storm_status == 429:
+            refused = self._json(
+                {"message": "You are being rate limited.", "retry_after": 0.2, "global": False},
+                429,
+            )
+            refused.headers.update({"Retry-After": "1", "X-RateLimit-Scope": "user"})
+            return refused
+        return self._json({"message": "Service Unavailable", "code": 0}, self.storm_status)
 
     # -- identities ---------------------------------------------------------------------------
 
@@ -358,6 +389,9 @@ class FakeDiscord:
                     auth = request.headers.get("Authorization", "")
                     if auth != "Bot standin-token":
                         return self._json({"message": "401: Unauthorized", "code": 0}, 401)
+                stormy = self._stormy(request.method, request.path)
+                if stormy is not None:
+                    return stormy
                 verdict = self.limits.check(request.method, request.path)
                 if verdict.refusal is not None:
                     refused = self._json(verdict.refusal, 429)

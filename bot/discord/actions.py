@@ -184,10 +184,16 @@ class Controls:
             if found is None:
                 return
             table, seat = found
+            deal = table.deal
             await in_time(interaction, table.act(str(interaction.user.id), text, turn))
             note = "✅ " + t("discord.done", lang, action=describe(text))
             if _is_ephemeral_hand(interaction):
-                message = hand_message(table.snapshot(seat), seat, lang, sort, note=note)
+                shown = table.snapshot(seat)
+                if shown.deal != deal:  # the play ended the deal: this is the next hand
+                    note = "✅ " + t(
+                        "discord.done_new_deal", lang, action=describe(text), deal=shown.deal
+                    )
+                message = hand_message(shown, seat, lang, sort, note=note)
                 await _edit_hand(interaction, message)
             else:
                 await say(interaction, note)

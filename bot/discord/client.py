@@ -36,6 +36,10 @@ from bot.runtime import RuntimeConfig, TableManager, tune_gc
 from bot.settings import Settings
 from storage.backend import AnyStorage, open_storage
 
+DELIVERY_RECORDS = True
+"""The front records what it delivered (storage.deliveries); off only in the benchmark's
+reference run that measures the records' cost."""
+
 log = logging.getLogger("deucebot.discord")
 
 COGS = (
@@ -129,9 +133,14 @@ class Deucebot(commands.Bot):
 
     async def setup_hook(self) -> None:
         """Storage, runtime, persistent views, cogs, translator, command sync, table restore."""
-        front = self._front = DiscordFront(self, self, edit_interval=self.edit_interval)
         storage = self._storage = await open_storage(
             self.settings.db, synchronous=self.settings.db_synchronous
+        )
+        front = self._front = DiscordFront(
+            self,
+            self,
+            edit_interval=self.edit_interval,
+            deliveries=storage if DELIVERY_RECORDS else None,
         )
         tables = self._tables = TableManager(
             storage,

@@ -1,21 +1,28 @@
 """The Discord front: the runtime's events become boards, result posts and DMs.
 
-The runtime calls `public`, `private` and `refresh` under the table's lock and
-expects them to return at once, so they only queue work. One outbox task per
-table sends it in order:
+What the channel shows is a function of the committed action log, not of the live table
+at send time. Every public effect (the board of deal d, each deal's result, the match
+result; see `effects`) is split out of the committed events the runtime hands over, with
+the turn it was committed up to, and delivered by one outbox task per table in log order:
 
-- a new board message when a deal starts (and at start-up or creation);
-- board edits, coalesced: a burst of refreshes becomes one edit, and edits
-  are spaced by `edit_interval` seconds (Discord rate-limits edits);
-- deal and match results as their own messages;
-- DMs (own task per table so a slow DM never holds up the board): the hand at
-  every deal and after each of the owner's plays. If Discord refuses a DM, the
-  channel is told once and the ephemeral "My hand" remains.
+- a board of deal d only ever shows deal d: it is drawn from the last snapshot of that
+  deal (a deal that ended before its board went out still gets one, in its final state,
+  without buttons); posting it edits the previous board to "replaced", without buttons;
+- each result is a message of its own, posted before the next deal's board;
+- every delivered effect is recorded (`storage.deliveries`) with its message id. At
+  start-up the outbox derives the effects of the log again, delivers those after the
+  last recorded one, once, in order; it keeps editing the current deal's board of the
+  earlier process and marks its older board as replaced;
+- board edits are coalesced (a burst of refreshes becomes one edit, spaced by
+  `edit_interval` seconds) and only ever show the board's own deal;
+- 429 and 5xx answers are retried with backoff for up to `retry_for` seconds (logged;
+  an effect given up on stays unrecorded, so the next start delivers it);
+- DMs (own task per table so a slow DM never holds up the board): the hand at every deal
+  and after each of the owner's plays. If Discord refuses a DM, the channel is told once
+  (remembered in the database across restarts) and the ephemeral "My hand" remains.
 
-Everything is rendered from the `TableSnapshot`s the runtime hands over (never
-the live table): public messages from the spectator view (see `board`), a DM from
-a snapshot holding the owner's seat view (handed to `private`, or, for a hand
-changed by a public event, taken once the change is committed).
+Everything is rendered from `TableSnapshot`s (never the live table) and held to
+Discord's text limits (`textlimits`).
 """
 
 from __future__ import annotations
@@ -24,16 +31,27 @@ import asyncio
 import collections
 import contextlib
 import logging
+import time
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from functools import partial
+from typing import Any, TypeVar
 
 import discord
 
-from bot.discord.board import board_message, hand_message, last_play_key, seat_names
+from bot.discord import effects as fx
+from bot.discord.board import (
+    BOARD_COLOUR,
+    board_message,
+    hand_cards,
+    hand_message,
+    last_play_key,
+    seat_names,
+)
+from bot.discord.crashpoints import CrashPoints
+from bot.discord.effects import Effect
 from bot.discord.host import Host
-from bot.discord.replies import frozen_view
-from bot.discord.views import HandButton
+from bot.discord.textlimits import fit_message
 from bot.i18n import t
 from bot.render import GameRenderer, get_renderer
 from bot.runtime import (
@@ -47,25 +65,41 @@ from bot.runtime import (
     TableStopped,
     TurnTimedOut,
 )
-from engines.base import DealStarted, Event, MatchEnded
+from engines.base import DealSettled, Event, MatchEnded
+from storage.deliveries import Deliveries
 
 log = logging.getLogger("deucebot.discord")
 
 RECENT_LINES = 5
+KEEP_DEALS = 3
+"""Snapshots of the last few deals kept per table (to draw a late board of its own deal)."""
+DM_CLOSED = "dm_closed"
+REDRAW_AFTER = 5.0
+"""Seconds before a board edit that failed (after its retries) is tried again."""
+
+T = TypeVar("T")
+Board = discord.Message | discord.PartialMessage
 
 
 @dataclass
 class _Outbox:
     """The pending Discord work of one table; `snapshot` is the table as last handed over
-    (the outbox renders from it, never from the live table, so every board shows a
-    committed turn)."""
+    (the outbox renders from snapshots, never from the live table)."""
 
     snapshot: TableSnapshot
-    ops: collections.deque[Callable[[], Awaitable[None]]] = field(default_factory=collections.deque)
+    match: int | None
+    effects: collections.deque[Effect] = field(default_factory=collections.deque)
+    done: set[str] = field(default_factory=set)
+    """Keys of the current match's effects delivered (here or by an earlier process)."""
+    recovered: bool = False
+    deal_snaps: dict[int, TableSnapshot] = field(default_factory=dict)
+    notices: collections.deque[str] = field(default_factory=collections.deque)
     dirty: bool = False
     wake: asyncio.Event = field(default_factory=asyncio.Event)
     task: asyncio.Task[None] | None = None
-    board: discord.Message | None = None
+    board: Board | None = None
+    board_deal: int | None = None
+    """The deal the board shows (None: a lobby board, or none yet)."""
     image_key: tuple[str, ...] | None = None
     recent: collections.deque[str] = field(
         default_factory=lambda: collections.deque(maxlen=RECENT_LINES)
@@ -77,55 +111,71 @@ class _Outbox:
     dm_wake: asyncio.Event = field(default_factory=asyncio.Event)
     dm_task: asyncio.Task[None] | None = None
     dm_refused: set[int] = field(default_factory=set)
+    dm_sending: bool = False
+
+    def busy(self) -> bool:
+        """True while something is queued or a DM is on its way."""
+        return bool(
+            self.effects
+            or self.notices
+            or self.dirty
+            or self.dms
+            or self.dm_sending
+            or not self.recovered
+        )
 
 
 class DiscordFront:
     """Implements the runtime's `Front` for Discord channels (place = channel id)."""
 
-    def __init__(self, client: discord.Client, host: Host, *, edit_interval: float = 1.0) -> None:
+    def __init__(
+        self,
+        client: discord.Client,
+        host: Host,
+        *,
+        edit_interval: float = 1.0,
+        deliveries: Deliveries | None = None,
+        retry_for: float = 120.0,
+    ) -> None:
         """A front posting through `client`, with the bot's languages and tables from `host`;
-        `edit_interval` spaces board edits (seconds)."""
+        `edit_interval` spaces board edits (seconds); `deliveries` records what was
+        delivered (None: nothing survives a restart); 429/5xx answers are retried for up
+        to `retry_for` seconds."""
         self.client = client
         self.host = host
         self.edit_interval = edit_interval
+        self.deliveries = deliveries
+        self.retry_for = retry_for
         self._boxes: dict[int, _Outbox] = {}
         self._dm_channels: dict[int, int] = {}
         self.rest_calls = 0
         """Messages sent and edited (for the benchmark)."""
+        self.retries = 0
+        """REST calls retried after a 429 or 5xx."""
+        self.crash = CrashPoints.from_env()
 
     # ----------------------------------------------------------------- Front protocol
 
     async def public(self, table: TableSnapshot, events: Sequence[Event]) -> None:
-        """Queue what the public events need: a new board, result posts, log lines."""
+        """Queue the effects of committed public events (boards, results) and log lines."""
         box = self._box(table)
         lang = self.language(table)
         names = seat_names(table)
         renderer = _renderer(table)
-        results: list[str] = []
-        for event in events:
-            if isinstance(event, DealStarted):
-                box.recent.clear()
-                box.ops.append(self._new_board_op(box))
-                continue
+        found, loose = fx.split(events, table.turn, table.deal)
+        if any(effect.kind == "board" for effect in found):
+            box.recent.clear()
+        box.effects.extend(found)
+        for event in loose:
             line = renderer.event(event, names, lang) if renderer else None
             if line is None:
                 line = _runtime_line(event, names, lang)
-            if line is None:
-                continue
-            if isinstance(event, MatchEnded):
-                if results:
-                    box.ops.append(self._post_results(table, results))
-                box.ops.append(self._post_results(table, [line]))
-                results = []
-            elif event.outcome:
-                results.append(line)
-            else:
+            if line is not None:
                 box.recent.append(line)
+        for event in events:
             changed = renderer.hand_changed(event) if renderer else None
             if changed is not None:
                 self._queue_dm(table, changed, None)
-        if results:
-            box.ops.append(self._post_results(table, results))
         if any(isinstance(event, TableStopped) for event in events):
             box.dirty = True
         box.wake.set()
@@ -150,14 +200,14 @@ class DiscordFront:
         return self.host.guild_language(guild)
 
     async def post_board(self, table: TableSnapshot) -> None:
-        """Post a fresh board for `table` (creation)."""
+        """Make sure `table` has a board (creation): posted unless one is on its way."""
         box = self._box(table)
-        box.ops.append(self._new_board_op(box))
+        box.dirty = True
         box.wake.set()
 
     async def settle(self) -> None:
         """Wait until every outbox is empty (tests and the benchmark)."""
-        while any(box.ops or box.dirty or box.dms for box in self._boxes.values()):
+        while any(box.busy() for box in self._boxes.values()):
             await asyncio.sleep(0.01)
 
     async def close(self) -> None:
@@ -174,9 +224,17 @@ class DiscordFront:
         """The outbox of `table`, now showing this snapshot (its tasks started if needed)."""
         box = self._boxes.get(table.id)
         if box is None:
-            box = self._boxes[table.id] = _Outbox(table)
+            box = self._boxes[table.id] = _Outbox(table, table.match)
         else:
             box.snapshot = table
+        if table.match != box.match:
+            box.match = table.match
+            box.done = set()
+            box.deal_snaps.clear()
+        if table.started:
+            box.deal_snaps[table.deal] = table
+            for old in [d for d in box.deal_snaps if d <= table.deal - KEEP_DEALS]:
+                del box.deal_snaps[old]
         if box.task is None or box.task.done():
             box.task = asyncio.get_running_loop().create_task(self._run(box))
         if box.dm_task is None or box.dm_task.done():
@@ -190,54 +248,213 @@ class DiscordFront:
 
     async def _run(self, box: _Outbox) -> None:
         while True:
-            await box.wake.wait()
-            box.wake.clear()
-            while box.ops or box.dirty:
+            if not box.recovered:
                 try:
-                    if box.ops:
-                        await box.ops.popleft()()
+                    await self._recover(box)
+                except asyncio.CancelledError:
+                    raise
+                except Exception:
+                    log.exception("could not recover the deliveries of table %s", box.snapshot.id)
+                box.recovered = True
+            while box.effects or box.notices or box.dirty:
+                try:
+                    if box.effects:
+                        effect = box.effects[0]
+                        try:
+                            await self._deliver(box, effect)
+                        finally:
+                            if box.effects and box.effects[0] is effect:
+                                box.effects.popleft()
+                        continue
+                    if box.notices:
+                        channel, text = self._channel(box.snapshot), box.notices[0]
+                        await self._retry("notice", partial(channel.send, text))
+                        box.notices.popleft()
+                        self.rest_calls += 1
                         continue
                     box.dirty = False
-                    await self._edit_board(box)
-                    if self.edit_interval > 0 and not box.ops:
+                    try:
+                        await self._edit_board(box)
+                    except discord.HTTPException:
+                        # Not now (a storm outlasted the retries): try again in a while, so
+                        # the board still converges without waiting for the next action.
+                        asyncio.get_running_loop().call_later(REDRAW_AFTER, _redraw, box)
+                        raise
+                    if self.edit_interval > 0 and not box.effects:
                         await asyncio.sleep(self.edit_interval)
                 except asyncio.CancelledError:
                     raise
                 except Exception:
-                    log.exception("could not update the board of table %s", box.snapshot.id)
+                    log.exception("could not update the channel of table %s", box.snapshot.id)
+            await box.wake.wait()
+            box.wake.clear()
 
-    def _new_board_op(self, box: _Outbox) -> Callable[[], Awaitable[None]]:
-        async def post() -> None:
-            await self._new_board(box)
+    async def _retry(self, what: str, call: Callable[[], Awaitable[T]]) -> T:
+        """`call()`, again with backoff while Discord answers 429 or 5xx, for up to
+        `retry_for` seconds (each retry logged); other errors are raised at once."""
+        started = time.monotonic()
+        delay = 0.25
+        while True:
+            try:
+                return await call()
+            except discord.HTTPException as error:
+                if error.status != 429 and error.status < 500:
+                    raise
+                if time.monotonic() - started + delay > self.retry_for:
+                    log.error("%s: Discord kept answering %s; giving up", what, error.status)
+                    raise
+                log.warning("%s: Discord answered %s; again in %.2f s", what, error.status, delay)
+                self.retries += 1
+                await asyncio.sleep(delay)
+                delay = min(delay * 2, 5.0)
 
-        return post
+    async def _recover(self, box: _Outbox) -> None:
+        """Start-up: deliver what the log committed but no process delivered (in order),
+        keep editing this deal's board of an earlier process, mark its older board replaced."""
+        if self.deliveries is None or box.match is None:
+            return
+        match_id = box.match
+        records = await self.deliveries.delivered(match_id)
+        if box.match != match_id:
+            return
+        done = {record.effect for record in records}
+        box.done |= done
+        match = await self.deliveries.match(match_id)
+        if match is None:
+            return
+        actions = await self.deliveries.actions(match_id)
+        derived = fx.derive(box.snapshot.spec, match, [a.action for a in actions])
+        todo = fx.pending(derived, box.done)
+        keys = {effect.key for effect in todo}
+        box.effects = collections.deque(
+            [*todo, *(e for e in box.effects if e.key not in keys and e.key not in done)]
+        )
+        lang = self.language(box.snapshot)
+        channel = self._channel(box.snapshot)
+        boards = sorted(
+            (r for r in records if r.effect.startswith("board:") and r.message_id),
+            key=lambda r: int(r.effect.split(":", 1)[1]),
+        )
+        current = f"board:{box.snapshot.deal}"
+        for record in boards[-2:]:
+            assert record.message_id is not None
+            message = channel.get_partial_message(record.message_id)
+            if record.effect == current and box.board is None:
+                box.board, box.board_deal, box.image_key = message, box.snapshot.deal, None
+                box.dirty = True
+                continue
+            await self._replace(message, lang)
 
-    async def _new_board(self, box: _Outbox) -> None:
-        shown = box.snapshot
-        lang = self.language(shown)
-        message = board_message(shown, lang, list(box.recent), with_image=True)
-        box.dirty = False
-        previous = box.board
-        sent = await self._channel(shown).send(**_send_kwargs(message))
+    async def _replace(self, message: Board, lang: str) -> None:
+        """Mark an earlier board as replaced, without buttons (gone already: nothing to do)."""
+        with contextlib.suppress(discord.NotFound):
+            await self._retry(
+                "replaced board",
+                lambda: message.edit(content=t("discord.board.replaced", lang), view=None),
+            )
+            self.rest_calls += 1
+
+    async def _deliver(self, box: _Outbox, effect: Effect) -> None:
+        """Deliver one effect (unless done), then record it."""
+        if effect.key in box.done or box.match is None:
+            return
+        self.crash.reached(effect.kind)
+        if effect.kind == "board":
+            message_id = await self._post_board(box, effect)
+        else:
+            message_id = await self._post_result(box, effect)
+        box.done.add(effect.key)
+        if self.deliveries is not None:
+            await self.deliveries.mark_delivered(box.match, effect.key, effect.upto, message_id)
+
+    def _board_of(self, box: _Outbox, effect: Effect) -> tuple[TableSnapshot | None, bool]:
+        """The snapshot a board of `effect.deal` is drawn from, and whether its deal is over
+        (None: no view of that deal exists, it began and ended within one action)."""
+        live = box.snapshot
+        if live.deal == effect.deal and live.match == box.match:
+            return live, False
+        shown = box.deal_snaps.get(effect.deal)
+        if shown is not None:
+            return shown, True
+        if effect.view is None:
+            return None, True
+        return (
+            live._replace(
+                deal=effect.deal, public_view=effect.view, to_act=None, deadline=None, turn=0
+            ),
+            True,
+        )
+
+    def _bare_board(self, box: _Outbox, deal: int, lang: str) -> dict[str, Any]:
+        """The board of a deal that began and ended within one action (no view of it was
+        ever committed): its result's lines, no picture, no buttons."""
+        table = box.snapshot
+        result = next((e for e in box.effects if e.key == f"result:{deal}"), None)
+        embed = discord.Embed(
+            colour=BOARD_COLOUR,
+            title=t("discord.board.title", lang, game=table.spec.title, deal=deal),
+            description=result_text(table, result, lang) if result else None,
+        )
+        embed.set_footer(text=t("discord.board.footer", lang, table=table.id, deal=deal, turn=0))
+        content = t("discord.board.deal_over", lang, deal=deal)
+        return fit_message({"content": content, "embed": embed})
+
+    async def _post_board(self, box: _Outbox, effect: Effect) -> int:
+        shown, over = self._board_of(box, effect)
+        lang = self.language(box.snapshot)
+        recent = [] if over else list(box.recent)
+        if not over:
+            box.dirty = False  # drawn now: a refresh during the send marks it dirty again
+
+        def build() -> dict[str, Any]:
+            if shown is None:
+                return self._bare_board(box, effect.deal, lang)
+            message = board_message(shown, lang, recent, with_image=True)
+            if over:
+                message["content"] = t("discord.board.deal_over", lang, deal=effect.deal)
+                message["view"] = None
+            return _send_kwargs(message)
+
+        sent = await self._retry("board", lambda: self._channel(box.snapshot).send(**build()))
         self.rest_calls += 1
-        box.board = sent
+        previous, box.board, box.board_deal = box.board, sent, effect.deal
+        box.image_key = None if shown is None else last_play_key(shown)
         if previous is not None:
-            # The old board stops announcing turns; its My hand button keeps working.
-            with contextlib.suppress(discord.HTTPException):
-                await previous.edit(
-                    content=t("discord.board.replaced", lang),
-                    view=frozen_view(
-                        HandButton(shown.id, shown.turn, t("discord.button.hand", lang))
-                    ),
-                )
-                self.rest_calls += 1
-        box.image_key = last_play_key(shown)
+            await self._replace(previous, lang)
+        return sent.id
+
+    async def _post_result(self, box: _Outbox, effect: Effect) -> int:
+        table = box.snapshot
+        lang = self.language(table)
+        text = result_text(table, effect, lang)
+        title = (
+            t("discord.result.match_title", lang, game=table.spec.title)
+            if effect.kind == fx.MATCH_RESULT
+            else t("discord.result.deal_title", lang, game=table.spec.title, deal=effect.deal)
+        )
+
+        def send() -> Awaitable[discord.Message]:
+            embed = discord.Embed(title=title, description=text, colour=discord.Colour.gold())
+            return self._channel(table).send(**fit_message({"embed": embed}))
+
+        sent = await self._retry("result", send)
+        self.rest_calls += 1
+        return sent.id
 
     async def _edit_board(self, box: _Outbox) -> None:
-        if box.board is None:
-            await self._new_board(box)
-            return
         shown = box.snapshot
+        own_deal = shown.deal if shown.started else None
+        if box.board is None or box.board_deal != own_deal:
+            if any(e.kind == "board" and e.deal == shown.deal for e in box.effects):
+                return  # this deal's board is on its way
+            wanted = f"board:{shown.deal}"
+            if own_deal is not None and box.match is not None and wanted not in box.done:
+                box.effects.append(Effect(wanted, shown.turn, shown.deal))
+                return
+            if own_deal is not None and box.board is not None:
+                return  # the board of a deal whose record exists elsewhere: leave it
+            await self._post_untracked(box)
+            return
         key = last_play_key(shown)
         image = key != box.image_key
         message = board_message(shown, self.language(shown), list(box.recent), with_image=image)
@@ -250,26 +467,39 @@ class DiscordFront:
             kwargs["attachments"] = [message["file"]] if "file" in message else []
         elif box.image_key:
             message["embed"].set_image(url="attachment://table.png")
+        board = box.board
+        self.crash.reached("edit")
+
+        def edit() -> Awaitable[Any]:
+            if image and "file" in message:
+                fresh = board_message(shown, self.language(shown), list(box.recent), True)
+                kwargs["attachments"] = [fresh["file"]]
+            return board.edit(**fit_message(kwargs))
+
         try:
-            await box.board.edit(**kwargs)
+            await self._retry("board edit", edit)
             self.rest_calls += 1
         except discord.NotFound:
             box.board = None
-            await self._new_board(box)
+            await self._post_untracked(box)
             return
         box.image_key = key
 
-    def _post_results(
-        self, table: TableSnapshot, lines: list[str]
-    ) -> Callable[[], Awaitable[None]]:
-        text = "\n".join(lines)[:1900]
+    async def _post_untracked(self, box: _Outbox) -> None:
+        """A board outside a match's effects (the lobby, a stopped table, a lost message)."""
+        shown = box.snapshot
+        lang = self.language(shown)
 
-        async def post() -> None:
-            embed = discord.Embed(description=text, colour=discord.Colour.gold())
-            await self._channel(table).send(embed=embed)
-            self.rest_calls += 1
+        def build() -> dict[str, Any]:
+            return _send_kwargs(board_message(shown, lang, list(box.recent), with_image=True))
 
-        return post
+        sent = await self._retry("board", lambda: self._channel(shown).send(**build()))
+        self.rest_calls += 1
+        previous, box.board = box.board, sent
+        box.board_deal = shown.deal if shown.started else None
+        box.image_key = last_play_key(shown)
+        if previous is not None:
+            await self._replace(previous, lang)
 
     # ----------------------------------------------------------------- DMs
 
@@ -293,9 +523,12 @@ class DiscordFront:
             await box.dm_wake.wait()
             box.dm_wake.clear()
             while box.dms:
-                user, seat, shown = box.dms.popleft()
-                if any(u == user for u, _, _ in box.dms):
+                user, seat, shown = box.dms[0]
+                if any(u == user for u, _, _ in list(box.dms)[1:]):
+                    box.dms.popleft()
                     continue  # a newer hand for the same user is queued: send that one
+                box.dm_sending = True
+                box.dms.popleft()
                 try:
                     await self._send_dm(box, user, seat, shown)
                 except asyncio.CancelledError:
@@ -304,6 +537,8 @@ class DiscordFront:
                     log.exception(
                         "could not DM the hand of seat %s in table %s", seat, box.snapshot.id
                     )
+                finally:
+                    box.dm_sending = False
 
     async def _send_dm(
         self, box: _Outbox, user: int, seat: int, shown: TableSnapshot | None
@@ -315,31 +550,108 @@ class DiscordFront:
             shown = await live.committed(seat)
         if shown.seat_of(str(user)) != seat or shown.view(seat) is None:
             return
+        if not hand_cards(shown, seat, "r"):
+            return  # nothing in hand (the deal is over for them): no "Your hand (0)"
         lang = self.host.locales.get(user) or self.language(shown)
-        message = hand_message(shown, seat, lang, "r", controls=False)
         channel_id = self._dm_channels.get(user)
         try:
             if channel_id is None:
-                data = await self.client.http.start_private_message(user)
+                data = await self._retry(
+                    "DM channel", lambda: self.client.http.start_private_message(user)
+                )
                 channel_id = self._dm_channels[user] = int(data["id"])
                 self.rest_calls += 1
             channel = self.client.get_partial_messageable(
                 channel_id, type=discord.ChannelType.private
             )
-            kwargs = _send_kwargs(message)
-            kwargs.pop("view", None)
-            await channel.send(**kwargs)
+
+            def send() -> Awaitable[discord.Message]:
+                fresh = _send_kwargs(hand_message(shown, seat, lang, "r", controls=False))
+                fresh.pop("view", None)
+                return channel.send(**fresh)
+
+            await self._retry("DM", send)
             self.rest_calls += 1
         except discord.Forbidden:
             box.dm_refused.add(user)
-            notice = t("discord.dm_closed", self.language(shown), mention=f"<@{user}>")
-            table = box.snapshot
-            box.ops.append(lambda: self._notice(table, notice))
+            if self.deliveries is not None:
+                if await self.deliveries.said(str(user), DM_CLOSED):
+                    return
+                await self.deliveries.remember_said(str(user), DM_CLOSED, True)
+            box.notices.append(t("discord.dm_closed", self.language(shown), mention=f"<@{user}>"))
             box.wake.set()
+            return
+        if self.deliveries is not None and await self.deliveries.said(str(user), DM_CLOSED):
+            await self.deliveries.remember_said(str(user), DM_CLOSED, False)
 
-    async def _notice(self, table: TableSnapshot, text: str) -> None:
-        await self._channel(table).send(text)
-        self.rest_calls += 1
+
+def _redraw(box: _Outbox) -> None:
+    """Mark a board to be drawn again (after a failed edit)."""
+    box.dirty = True
+    box.wake.set()
+
+
+def result_text(table: TableSnapshot, effect: Effect, lang: str) -> str:
+    """The text of a deal's or the match's result: the lines of the events that ended it
+    (the last play, hands shown, pots won, chips returned), then each seat's net amount
+    in the deal exactly as the ledger sums it, or the final standings."""
+    names = seat_names(table)
+    renderer = _renderer(table)
+    lines: list[str] = []
+    settled = [e for e in effect.events if isinstance(e, DealSettled)]
+    ended = [e for e in effect.events if isinstance(e, MatchEnded)]
+    for event in effect.events:
+        if isinstance(event, MatchEnded):
+            continue
+        line = renderer.event(event, names, lang) if renderer else None
+        if line is None:
+            line = _runtime_line(event, names, lang)
+        if line is not None:
+            lines.append(line)
+    if settled:
+        lines.append(_settled_line(settled, names, lang))
+    for end in ended:
+        line = renderer.event(end, names, lang) if renderer else None
+        if line is not None:
+            lines.append(line)
+        lines.append(_standings(table, end, names, lang))
+    return "\n".join(lines)
+
+
+def _name(names: Sequence[str], seat: int) -> str:
+    return names[seat] if 0 <= seat < len(names) else f"#{seat + 1}"
+
+
+def _settled_line(settled: Sequence[DealSettled], names: Sequence[str], lang: str) -> str:
+    """Each seat's chip change (signed) or penalty in the deal, summed over its settlements:
+    the ledger's rows (a seat dealt in, even at zero; a seat left out only if chips came
+    back to it)."""
+    if any(event.chips is not None for event in settled):
+        size = max(len(event.chips or ()) for event in settled)
+        totals = [
+            sum((e.chips or ())[s] if s < len(e.chips or ()) else 0 for e in settled)
+            for s in range(size)
+        ]
+        dealt = [any(e.was_dealt(s) and e.chips is not None for e in settled) for s in range(size)]
+        parts = [
+            f"{_name(names, s)} {amount:+d}"
+            for s, amount in enumerate(totals)
+            if dealt[s] or amount
+        ]
+        return t("discord.result.net", lang, amounts=" · ".join(parts))
+    event = settled[-1]
+    parts = [f"{_name(names, s)} {amount}" for s, amount in enumerate(event.penalties or ())]
+    return t("discord.result.penalties", lang, amounts=" · ".join(parts))
+
+
+def _standings(table: TableSnapshot, event: MatchEnded, names: Sequence[str], lang: str) -> str:
+    """Seats ranked by their final totals (lowest penalty first in a penalty game)."""
+    low_wins = table.spec.scoring == "penalty"
+    order = sorted(
+        range(len(event.totals)), key=lambda s: event.totals[s] if low_wins else -event.totals[s]
+    )
+    parts = [f"{rank}. {_name(names, s)} {event.totals[s]}" for rank, s in enumerate(order, 1)]
+    return t("discord.result.standings", lang, standings="\n".join(parts))
 
 
 def _send_kwargs(message: dict[str, Any]) -> dict[str, Any]:
@@ -348,7 +660,7 @@ def _send_kwargs(message: dict[str, Any]) -> dict[str, Any]:
         kwargs.pop("view", None)
     if not kwargs.get("content"):
         kwargs.pop("content", None)
-    return kwargs
+    return fit_message(kwargs)
 
 
 def _renderer(table: TableSnapshot) -> GameRenderer | None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import copy
 import logging
 import math
 from collections.abc import Awaitable
@@ -11,6 +12,7 @@ from typing import Any, TypeVar
 import discord
 from discord import app_commands
 
+from bot.discord.textlimits import CONTENT, clip, echo
 from bot.i18n import explain, t
 from engines.base import IllegalAction
 from engines.cards import CardParseError
@@ -32,7 +34,9 @@ def frozen_view(*items: discord.ui.Item[Any]) -> discord.ui.View:
 async def say(
     interaction: discord.Interaction, content: str, *, ephemeral: bool = True, **kwargs: Any
 ) -> None:
-    """Send `content` as the answer to `interaction` (or a followup if it was answered)."""
+    """Send `content` (held to Discord's 2,000 characters) as the answer to `interaction`
+    (or a followup if it was answered)."""
+    content = clip(content, CONTENT)
     if interaction.response.is_done():
         await interaction.followup.send(content, ephemeral=ephemeral, **kwargs)
     else:
@@ -44,9 +48,9 @@ def refusal_text(error: BaseException, lang: str) -> str:
     if isinstance(error, app_commands.CommandInvokeError):
         error = error.original
     if isinstance(error, IllegalAction):
-        return "⛔ " + explain(error, lang)
+        return clip("⛔ " + explain(_shortened(error), lang), CONTENT)
     if isinstance(error, CardParseError):
-        return "⛔ " + t("discord.bad_cards", lang, token=error.token)
+        return clip("⛔ " + t("discord.bad_cards", lang, token=echo(error.token, 40)), CONTENT)
     if isinstance(error, app_commands.MissingPermissions):
         return "⛔ " + t("discord.need_manage_channels", lang)
     if isinstance(error, app_commands.NoPrivateMessage):
@@ -54,6 +58,15 @@ def refusal_text(error: BaseException, lang: str) -> str:
     if isinstance(error, app_commands.CommandOnCooldown):
         return "⏳ " + t("discord.cooldown", lang, seconds=math.ceil(error.retry_after))
     return "⚠️ " + t("discord.internal_error", lang)
+
+
+def _shortened(error: IllegalAction) -> IllegalAction:
+    """`error` with the input it repeats (what a person typed) cut to a short line."""
+    if not any(isinstance(v, str) and len(v) > 100 for v in error.params.values()):
+        return error
+    short = copy.copy(error)
+    short.params = {k: echo(v) if isinstance(v, str) else v for k, v in error.params.items()}
+    return short
 
 
 async def reply_error(interaction: discord.Interaction, error: BaseException, lang: str) -> None:

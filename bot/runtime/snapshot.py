@@ -41,6 +41,8 @@ class TableSnapshot(NamedTuple):
     """The seat whose view `seat_view` is (None: a public snapshot)."""
     seat_view: Any = None
     """The view of `seat` (its hand); None in a public snapshot or before the first match."""
+    match: int | None = None
+    """The id of the match being played (None before the first match)."""
 
     @property
     def names(self) -> list[str]:

@@ -170,6 +170,7 @@ class Table:
             public_view=self.view(None),
             seat=seat,
             seat_view=None if seat is None else self.view(seat),
+            match=None if self.match is None else self.match.id,
         )
 
     async def committed(self, seat: int | None = None) -> TableSnapshot:

@@ -14,11 +14,21 @@ MENTION = re.compile(r"<@(\d+)>")
 CANONICAL = re.compile(r"(?<![0-9A-Za-z])(10|[2-9TJQKA])([DCHS])(?![0-9A-Za-z])")
 
 
+BOARD_COLOUR = 0x155E38
+"""The colour of every board's embed (bot.discord.board.BOARD_COLOUR)."""
+
+
 def boards(fake: FakeDiscord) -> list[Message]:
-    """Public board messages (they carry the "My hand" button), oldest first."""
+    """Public board messages (live or replaced: their embed has the board's colour),
+    oldest first."""
     return [
-        m for m in fake.public_messages() if any(c.startswith("db:hand:") for c in m.custom_ids())
+        m for m in fake.public_messages() if m.embeds and m.embeds[0].get("color") == BOARD_COLOUR
     ]
+
+
+def live_boards(fake: FakeDiscord) -> list[Message]:
+    """Boards that still carry buttons (the "My hand" button)."""
+    return [m for m in boards(fake) if any(c.startswith("db:hand:") for c in m.custom_ids())]
 
 
 def board(fake: FakeDiscord) -> Message:

@@ -7,7 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from bot.devtools.discord_standin import FakeDiscord
+from bot.devtools.discord_standin import FakeDiscord, User
+from bot.discord.client import Deucebot
 from tests.e2e.conftest import bot_running, settle
 from tests.e2e.helpers import board, boards, mentioned, open_hand, play_until, privacy_hook
 
@@ -84,9 +85,37 @@ async def test_one_member_and_three_ai_finish_a_match_and_the_leaderboard_shows_
         )
         await settle(bot)
         assert len(boards(standin)) == 3  # the lobby, then one board per deal
-        for old in boards(standin)[:-1]:  # older boards point to the newest, only My hand left
+        for old in boards(standin)[:-1]:  # older boards point to the newest, without buttons
             assert old.content == "Play has moved on to the newest board below."
-            assert [c.split(":")[1] for c in old.custom_ids()] == ["hand"]
+            assert old.custom_ids() == []
+        # In log order: each deal's board, then its result (its last play and penalties),
+        # then the next deal's board; the match result last.
+        titles = [
+            (m.embeds[0].get("title") or "") if m.embeds else m.content
+            for m in standin.public_messages()
+        ]
+        assert titles[2:] == [
+            "Big Two",
+            "Big Two · deal 1: result",
+            "Big Two",
+            "Big Two · deal 2: result",
+            "Big Two: match result",
+        ], titles
+        results = [
+            m
+            for m in standin.public_messages()
+            if m.embeds and ": result" in (m.embeds[0].get("title") or "")
+        ]
+        assert len(results) == 2
+        for deal, message in zip((1, 2), results, strict=True):
+            penalties = [
+                row for row in await bot.storage.penalty_entries(table.match.id) if row.deal == deal
+            ]
+            text = message.text()
+            assert "plays" in text or "played" in text, text  # the deal's last play is shown
+            for row in penalties:
+                name = table.seats[row.seat].name
+                assert f"{name} {row.penalty}" in text, (row, text)
         assert "🤖" in board(standin).text()  # the AI seats wear their badge
         totals = table.state.view(None).totals
         wins = 1 if totals[0] == min(totals) else 0
@@ -181,20 +210,8 @@ async def test_closed_dms_are_announced_once_and_the_ephemeral_hand_still_works(
         await standin.command(ana, "table create", game="bigtwo", deals=1)
         await standin.command(shy, "table join")
         await standin.command(ana, "table start")
-        table = bot.tables.find(str(standin.channel_id))
-        assert table is not None
-        await play_until(
-            standin,
-            bot,
-            {ana.id: (ana, "pass"), shy.id: (shy, "menu")},
-            done=lambda: table.status == "finished",
-        )
-        notices = [
-            m
-            for m in standin.public_messages()
-            if f"<@{shy.id}>" in m.content and "DM" in m.content
-        ]
-        assert len(notices) == 1
+        await _finish_with(standin, bot, ana, shy)
+        assert _dm_notices(standin, shy) == 1
         assert standin.dms(shy) == []
         assert standin.dms(ana)
 
@@ -261,10 +278,8 @@ async def test_only_the_creator_or_a_channel_manager_stops_or_restarts_the_table
         # The last board says the table is closed and has no buttons left.
         last = board_or_closed(standin)
         assert "closed" in last.text() and last.components == []
-        # Its old buttons (from a board posted before) answer politely.
-        old = boards(standin)[0]
-        answer = await standin.click(guest, old, "db:hand:")
-        assert answer.ephemeral and "closed" in answer.message.content
+        # Boards posted before were marked replaced, without buttons: nothing live is left.
+        assert all(old.custom_ids() == [] for old in boards(standin))
         # A new table can be opened in the channel again.
         again = await standin.command(boss, "table create", game="bigtwo")
         assert again.final() is not None and not again.final().ephemeral
@@ -278,3 +293,45 @@ def board_or_closed(standin: FakeDiscord):  # type: ignore[no-untyped-def]
         if any("db:hand:" in str(v["components"]) for v in m.history)
     ]
     return was_board[-1]
+
+
+async def test_closed_dms_are_announced_once_even_across_a_restart(
+    standin: FakeDiscord, tmp_path: Path
+) -> None:
+    ana = standin.owner
+    shy = standin.add_user("Shy", dms_open=False)
+    db = tmp_path / "db.sqlite3"
+    async with bot_running(standin, db) as bot:
+        await standin.command(ana, "table create", game="bigtwo", deals=2)
+        await standin.command(shy, "table join")
+        await standin.command(ana, "table start")
+        await settle(bot)
+        assert _dm_notices(standin, shy) == 1
+    async with bot_running(standin, db) as bot:  # a restart: the table is restored
+        await _finish_with(standin, bot, ana, shy)
+        await settle(bot)
+    assert (
+        _dm_notices(standin, shy) == 1
+    )  # deal 2's cards were refused too, and nobody was told again
+    assert standin.dms(shy) == []
+    # Nobody is DMed an empty hand (the deal's winner has none left).
+    assert standin.dms(ana) and all("(0)" not in m.text() for m in standin.dms(ana))
+
+
+async def _finish_with(standin: FakeDiscord, bot: Deucebot, ana: User, shy: User) -> None:
+    """Play the channel's match to its end, Ana passing, Shy with the card menu."""
+    table = bot.tables.find(str(standin.channel_id))
+    assert table is not None
+    await play_until(
+        standin,
+        bot,
+        {ana.id: (ana, "pass"), shy.id: (shy, "menu")},
+        done=lambda: table.status == "finished",
+    )
+
+
+def _dm_notices(standin: FakeDiscord, user: User) -> int:
+    """How many public messages say `user`'s DMs are closed."""
+    return sum(
+        f"<@{user.id}>" in m.content and "DM" in m.content for m in standin.public_messages()
+    )

@@ -1,0 +1,153 @@
+"""The bot as its own process, SIGKILLed right after a commit and before each kind of post
+(`DEUCEBOT_KILL_AT`, see bot/discord/crashpoints.py), again and again, then restarted:
+every deal's board and result appear exactly once, in order; no earlier board keeps live
+buttons; the amounts are the ledger's."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import signal
+import sqlite3
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from bot.devtools.discord_standin import FakeDiscord
+from storage.sqlite import SqliteStorage
+from tests.e2e.deliveries import check_match, shown
+from tests.e2e.test_discord_process import BotProcess, _env, _spawn
+
+KILLED = -signal.SIGKILL
+
+
+async def _until_killed_or(bot: BotProcess, done: Callable[[], bool], timeout: float = 40) -> bool:
+    """Wait until the process kills itself (True) or `done()` holds (False)."""
+    async with asyncio.timeout(timeout):
+        while True:
+            if bot.proc.returncode is not None:
+                assert bot.proc.returncode == KILLED, (bot.proc.returncode, bot.err()[-3000:])
+                assert "killing the process" in bot.err()
+                return True
+            if done():
+                return False
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(bot.proc.wait(), 0.1)
+
+
+def _finished(standin: FakeDiscord) -> bool:
+    return any(
+        m.embeds and str(m.embeds[0].get("title", "")).endswith(": match result")
+        for m in standin.public_messages()
+    )
+
+
+async def _run_chain(
+    standin: FakeDiscord,
+    tmp_path: Path,
+    game: str,
+    options: dict[str, object],
+    chain: list[str],
+    ai_delay: float = 0.0,
+) -> int:
+    """Create a table, play it with AI seats only through a process killed at each point of
+    `chain` in turn (each restart goes on from the database), then finish in a last
+    process. Returns how many kills happened at a named point."""
+    ana = standin.owner
+    kills = 0
+    for index, point in enumerate(chain):
+        standin.reset_ready()
+        bot = await _spawn(
+            _env(
+                {
+                    **standin.env(),
+                    "DEUCEBOT_KILL_AT": point,
+                    "DEUCEBOT_AI_PROCESSES": "0",
+                    "DEUCEBOT_AI_DELAY": str(ai_delay),
+                },
+                tmp_path,
+            ),
+            tmp_path,
+            f"p{index}",
+        )
+        try:
+            await standin.wait_ready(30)
+            if index == 0:
+                await standin.command(ana, "table create", game=game, **options)
+                await standin.command(ana, "table start")
+                await standin.command(ana, "table leave")  # the AI plays every seat
+            if await _until_killed_or(bot, lambda: _finished(standin)):
+                kills += 1
+        finally:
+            if bot.proc.returncode is None:
+                bot.proc.kill()
+                await bot.wait(15)
+    standin.reset_ready()
+    last = await _spawn(
+        _env(
+            {**standin.env(), "DEUCEBOT_AI_PROCESSES": "0", "DEUCEBOT_AI_DELAY": str(ai_delay)},
+            tmp_path,
+        ),
+        tmp_path,
+        "last",
+    )
+    try:
+        await standin.wait_ready(30)
+        await standin.wait_for(lambda: _finished(standin), 60)
+        await asyncio.sleep(0.5)  # anything more it would post
+    finally:
+        last.proc.send_signal(signal.SIGTERM)
+        assert await last.wait(30) == 0
+    assert "Traceback" not in last.err(), last.err()[-3000:]
+    return kills
+
+
+async def _check(standin: FakeDiscord, db: Path) -> None:
+    storage = SqliteStorage(str(db))
+    await storage.open()
+    try:
+        table = (await storage.live_tables())[0]
+        match = await storage.current_match(table.id)
+        assert match is not None and match.finished_at is not None
+        names = [seat.name for seat in await storage.seats(table.id)]
+        await check_match(standin, storage, match.id, names)
+    finally:
+        await storage.close()
+
+
+# Each chain: the first process dies before the first deal result (after the member left);
+# each restart dies at the next named point (a board, an edit, a result, the match result).
+# The AI waits a little between moves so that play is still going on at each restart.
+CHAINS = {
+    "bigtwo": (3, 0.0, ["result@1", "board@1", "edit@1", "result@1", "edit@3", "match_result@1"]),
+    "draw": (4, 0.1, ["result@1", "board@1", "edit@2", "result@1", "board@1", "match_result@1"]),
+    "bigtwo-edits": (2, 0.05, ["edit@4", "edit@1", "board@1", "edit@2", "result@1", "edit@1"]),
+}
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", sorted(CHAINS))
+async def test_killed_before_every_kind_of_post_each_deal_is_announced_once_in_order(
+    standin: FakeDiscord, tmp_path: Path, name: str
+) -> None:
+    deals, delay, chain = CHAINS[name]
+    game = name.split("-")[0]
+    kills = await _run_chain(standin, tmp_path, game, {"deals": deals}, chain, delay)
+    assert kills >= len(chain) - 1, kills
+    await _check(standin, tmp_path / "bot.sqlite3")
+
+
+@pytest.mark.slow
+async def test_killed_before_the_match_result_it_is_posted_once_after_the_restart(
+    standin: FakeDiscord, tmp_path: Path
+) -> None:
+    # The final commit finishes the match; the kill comes before its result is posted.
+    chain = ["match_result@1", "match_result@1"]
+    kills = await _run_chain(standin, tmp_path, "bigtwo", {"deals": 1}, chain)
+    assert kills == 2  # the first restart delivers it first thing, and dies there too
+    await _check(standin, tmp_path / "bot.sqlite3")
+    assert len(shown(standin).match_results()) == 1
+    with sqlite3.connect(tmp_path / "bot.sqlite3") as db:
+        effects = [row[0] for row in db.execute("SELECT effect FROM deliveries ORDER BY rowid")]
+    assert effects == ["board:1", "result:1", "match_result"], effects
