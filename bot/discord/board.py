@@ -17,6 +17,7 @@ import discord
 
 from bot.discord.images import cards_png
 from bot.discord.replies import frozen_view
+from bot.discord.table_setup import options_in_force
 from bot.discord.views import (
     ActButton,
     CardSelect,
@@ -98,6 +99,9 @@ def board_message(
         embed.set_footer(
             text=t("discord.board.footer", lang, table=table.id, deal=table.deal, turn=table.turn)
         )
+    embed.add_field(
+        name=t("discord.setup.title", lang), value=options_in_force(table, lang), inline=False
+    )
     if recent:
         embed.add_field(
             name=t("discord.board.recent", lang), value="\n".join(recent)[-1000:], inline=False

@@ -170,6 +170,7 @@ class Table:
             public_view=self.view(None),
             seat=seat,
             seat_view=None if seat is None else self.view(seat),
+            settings=self.settings,
         )
 
     async def committed(self, seat: int | None = None) -> TableSnapshot:
