@@ -17,14 +17,38 @@ from discord import app_commands
 from bot.discord.board import hand_message
 from bot.discord.host import Host
 from bot.discord.replies import in_time, reply_error, say
+from bot.discord.views import AmountModal
 from bot.i18n import t
 from bot.render import get_renderer
-from bot.render.text import describe, move_cards
+from bot.render.betting import BetSpot
+from bot.render.text import move_cards
+from bot.render.words import say_move
 from bot.runtime import Table, TableSnapshot, errors
 from bot.runtime.errors import TableError
 from engines.base import IllegalAction
 
 HINT_SECONDS = 2.0
+
+
+def said(game: str, text: str, lang: str) -> str:
+    """A move's canonical `text` as people reading `lang` say it (``relancer 40``)."""
+    return say_move(text, get_renderer(game).move_areas, lang)
+
+
+def no_raise() -> TableError:
+    """Refusal for "Raise..." when the clicker may not bet or raise now."""
+    return TableError("you cannot bet or raise now", code="discord.no_raise")
+
+
+def not_a_number(typed: str, spot: BetSpot) -> TableError:
+    """Refusal for an amount form holding something other than a whole number of chips."""
+    return TableError(
+        f"{typed!r} is not a whole number of chips; type a total from {spot.low} to {spot.high}",
+        code="discord.not_a_number",
+        text=typed,
+        low=spot.low,
+        high=spot.high,
+    )
 
 
 def wrong_channel() -> TableError:
@@ -102,7 +126,7 @@ async def _hint(
     if cards and get_renderer(table.game).plays_cards:
         pretty = " ".join(card.pretty for card in cards)
         return "💡 " + t("discord.hint.play", lang, cards=pretty), [str(c) for c in cards]
-    return "💡 " + t("discord.hint.other", lang, action=describe(text)), []
+    return "💡 " + t("discord.hint.other", lang, action=said(table.game, text, lang)), []
 
 
 class Controls:
@@ -153,7 +177,9 @@ class Controls:
                 note = "🔄 " + t("discord.hand.refreshed", lang)
                 selected, hint = [], False
             if hint:
-                note, selected = await _hint(interaction, table, lang, self._charge_hint(interaction))
+                note, selected = await _hint(
+                    interaction, table, lang, self._charge_hint(interaction)
+                )
                 shown = table.snapshot(seat)  # the table may have moved on meanwhile
             message = hand_message(shown, seat, lang, sort, selected=selected or [], note=note)
             if edit and _is_ephemeral_hand(interaction):
@@ -183,7 +209,7 @@ class Controls:
                 return
             table, seat = found
             await in_time(interaction, table.act(str(interaction.user.id), text, turn))
-            note = "✅ " + t("discord.done", lang, action=describe(text))
+            note = "✅ " + t("discord.done", lang, action=said(table.game, text, lang))
             if _is_ephemeral_hand(interaction):
                 message = hand_message(table.snapshot(seat), seat, lang, sort, note=note)
                 await _edit_hand(interaction, message)
@@ -192,10 +218,76 @@ class Controls:
         except (IllegalAction, discord.HTTPException) as error:
             await reply_error(interaction, error, lang)
 
+    async def _spot(
+        self, interaction: discord.Interaction, table_id: int, turn: int, lang: str
+    ) -> BetSpot | None:
+        """The clicker's betting decision at `turn`, from their view; refuses a stale control
+        and a seat that may not bet or raise. None once the table is gone (answered)."""
+        found = await self._seated(interaction, table_id, lang)
+        if found is None:
+            return None
+        table, seat = found
+        shown = table.snapshot(seat)
+        if turn != shown.turn:
+            raise errors.stale_turn(turn, shown.turn)
+        view = shown.view(seat)
+        spot = None if view is None else get_renderer(table.game).bet_spot(view)
+        if spot is None or spot.raise_verb is None:
+            raise no_raise()
+        return spot
+
+    async def ask_amount(
+        self, interaction: discord.Interaction, table_id: int, turn: int, sort: str
+    ) -> None:
+        """Open the amount form of "Raise..." with the clicker's legal range (from the view;
+        the engine checks the amount when it is played)."""
+        lang = self._bot.language(interaction)
+        try:
+            spot = await self._spot(interaction, table_id, turn, lang)
+            if spot is None:
+                return
+            verb = spot.raise_verb or "raise"
+            modal = AmountModal(
+                table_id,
+                turn,
+                sort,
+                verb,
+                title=t(f"discord.bet.form.{verb}", lang),
+                label=t("discord.bet.form.label", lang, low=spot.low, high=spot.high),
+                placeholder=t("discord.bet.form.placeholder", lang, low=spot.low, high=spot.high),
+            )
+            await interaction.response.send_modal(modal)
+        except (IllegalAction, discord.HTTPException) as error:
+            await reply_error(interaction, error, lang)
+
+    async def act_amount(
+        self,
+        interaction: discord.Interaction,
+        table_id: int,
+        turn: int,
+        verb: str,
+        typed: str,
+        sort: str,
+    ) -> None:
+        """Play ``verb typed`` from the amount form; a non-number is refused with the range,
+        an amount out of range by the engine with its reason ("below the minimum raise to
+        40"). Nothing is applied on a refusal."""
+        lang = self._bot.language(interaction)
+        amount = typed.strip().replace(" ", "").replace(",", "")
+        if not amount.isdigit():
+            try:
+                spot = await self._spot(interaction, table_id, turn, lang)
+                if spot is not None:
+                    raise not_a_number(typed.strip(), spot)
+            except (IllegalAction, discord.HTTPException) as error:
+                await reply_error(interaction, error, lang)
+            return
+        await self.act_from_hand(interaction, table_id, turn, f"{verb} {int(amount)}", sort)
+
     async def act_from_command(self, interaction: discord.Interaction, text: str) -> None:
         """Act for the user's seat at the channel's table from a slash command."""
         lang = self._bot.language(interaction)
         table = self._bot.tables.get(str(interaction.channel_id))
         seat_for(table, interaction)
         await in_time(interaction, table.act(str(interaction.user.id), text, table.turn))
-        await say(interaction, "✅ " + t("discord.done", lang, action=describe(text)))
+        await say(interaction, "✅ " + t("discord.done", lang, action=said(table.game, text, lang)))

@@ -25,11 +25,13 @@ from bot.discord.views import (
     HintButton,
     PassButton,
     PlayButton,
+    RaiseButton,
     SortButton,
 )
 from bot.i18n import t
 from bot.render import get_renderer
-from bot.render.text import describe
+from bot.render.betting import bet_choices
+from bot.render.words import say_move
 from bot.runtime import TableSnapshot
 from engines.cards import Card
 
@@ -222,19 +224,43 @@ def hand_message(
     return message
 
 
+def action_labels(table: TableSnapshot, view: Any, lang: str) -> list[tuple[str, str]]:
+    """The (canonical action, label) of each action button of the view's seat: for a betting
+    decision (`GameRenderer.bet_spot`) Fold, Check or Call with its amount, Min raise, Half
+    pot, Pot and All-in; otherwise one per legal action, in the reader's words."""
+    renderer = get_renderer(table.game)
+    spot = renderer.bet_spot(view)
+    if spot is not None:
+        return [
+            (choice.action, t(f"discord.bet.{choice.kind}", lang, n=choice.amount))
+            for choice in bet_choices(spot)
+        ]
+    return [
+        (text, say_move(text, renderer.move_areas, lang)) for text in renderer.legal_moves(view)
+    ]
+
+
 def _action_buttons(
     table: TableSnapshot, seat: int, view: Any, lang: str, sort: str
 ) -> list[discord.ui.Item[Any]]:
-    """One button per legal action (up to four rows), then Hint and Sort."""
+    """The action buttons (up to four rows; "Raise..." when any amount may be bet), then
+    Hint and Sort."""
     items: list[discord.ui.Item[Any]] = []
     if table.to_act == seat and table.status == "playing":
-        texts = get_renderer(table.game).legal_moves(view)
-        for i, text in enumerate(x for x in texts if 0 < len(x) <= 80 and ":" not in x):
+        labels = [(a, label) for a, label in action_labels(table, view, lang) if 0 < len(a) <= 80]
+        for i, (text, label) in enumerate(x for x in labels if ":" not in x[0]):
             if i == MAX_ACTION_BUTTONS:
                 break
-            button = ActButton(table.id, table.turn, sort, text, describe(text))
+            button = ActButton(table.id, table.turn, sort, text, label)
             button.row = i // 5
             items.append(button)
+        spot = get_renderer(table.game).bet_spot(view)
+        if spot is not None and spot.raise_verb is not None and len(items) < MAX_ACTION_BUTTONS:
+            more = RaiseButton(
+                table.id, table.turn, sort, t(f"discord.bet.more.{spot.raise_verb}", lang)
+            )
+            more.row = len(items) // 5
+            items.append(more)
     for extra in (
         HintButton(table.id, table.turn, sort, t("discord.button.hint", lang)),
         SortButton(table.id, table.turn, sort, t("discord.button.sort", lang)),

@@ -38,6 +38,24 @@ class Controls(Protocol):
         """Play `text` for the clicker's seat, made for `turn`; redraw the hand after it."""
         ...
 
+    async def ask_amount(
+        self, interaction: discord.Interaction, table_id: int, turn: int, sort: str
+    ) -> None:
+        """Open the amount form of "Raise..." with the clicker's legal range."""
+        ...
+
+    async def act_amount(
+        self,
+        interaction: discord.Interaction,
+        table_id: int,
+        turn: int,
+        verb: str,
+        typed: str,
+        sort: str,
+    ) -> None:
+        """Play ``verb typed`` from the amount form (a non-number is refused with the range)."""
+        ...
+
 
 class Host(Protocol):
     """The bot as handlers, components and the front see it."""

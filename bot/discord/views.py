@@ -14,6 +14,7 @@ Custom ids:
 - ``db:hint:T:N:S``     suggest a play (selects it in the menu)
 - ``db:sort:T:N:S``     show the hand in the other order
 - ``db:act:T:N:S:TEXT`` play the action TEXT (games played with buttons: hold'em, draw, duel)
+- ``db:raise:T:N:S``    "Raise...": opens `AmountModal` for any bet or raise in the legal range
 """
 
 from __future__ import annotations
@@ -231,8 +232,54 @@ class ActButton(
         )
 
 
+class RaiseButton(_Control, template=r"db:raise:(?P<table>\d+):(?P<turn>\d+):(?P<sort>[rs])"):
+    """ "Raise...": asks for any amount in the legal range (a modal), then plays it."""
+
+    kind, style = "raise", discord.ButtonStyle.success
+
+    def __init__(self, table: int, turn: int, sort: str = "r", label: str = "Raise...") -> None:
+        """A Raise... button for `table` at `turn`."""
+        self.table, self.turn, self.sort = table, turn, sort
+        self._button(label, table, turn, sort)
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        """Open the amount form (the handler reads the range from the clicker's view)."""
+        await _controls(interaction).ask_amount(interaction, self.table, self.turn, self.sort)
+
+
+class AmountModal(discord.ui.Modal):
+    """The form behind "Raise...": one amount, the legal range in its label. Submitting it
+    plays ``<verb> <amount>`` through the handlers (the engine checks the amount)."""
+
+    def __init__(
+        self,
+        table: int,
+        turn: int,
+        sort: str,
+        verb: str,
+        *,
+        title: str,
+        label: str,
+        placeholder: str,
+    ) -> None:
+        """A form for `verb` (``bet`` or ``raise``) at `table`, made for `turn`."""
+        super().__init__(title=title[:45], timeout=600)
+        self.table, self.turn, self.sort, self.verb = table, turn, sort, verb
+        self.amount: discord.ui.TextInput[AmountModal] = discord.ui.TextInput(
+            label=label[:45], placeholder=placeholder[:100], min_length=1, max_length=12
+        )
+        self.add_item(self.amount)
+
+    async def on_submit(self, interaction: discord.Interaction) -> None:
+        """Play the amount typed (refused with the range if it is not a whole number)."""
+        await _controls(interaction).act_amount(
+            interaction, self.table, self.turn, self.verb, self.amount.value, self.sort
+        )
+
+
 DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
     ActButton,
+    RaiseButton,
     HandButton,
     CardSelect,
     PlayButton,

@@ -12,6 +12,7 @@ from collections.abc import Sequence
 
 from bot.i18n import join_names, t
 from bot.render import GameRenderer, ViewAccessors
+from bot.render.words import read_move, words_help
 from engines.base import ChipsBought, DealSettled, DealStarted, Event, IllegalAction, MatchEnded
 from engines.cards import Card, CardParseError, parse_card
 from engines.draw.actions import STAND, Draw, DrawAction, Open, parse_action
@@ -63,6 +64,7 @@ class DrawRenderer(ViewAccessors):
     """The `GameRenderer` of French draw poker."""
 
     plays_cards = False
+    move_areas: tuple[str, ...] = ("poker", "draw")
 
     def board(self, view: DrawView, names: Sequence[str], lang: str) -> str:
         """The table in play order: deal kind and requirement, pot and carried pot, each seat's
@@ -275,7 +277,9 @@ class DrawRenderer(ViewAccessors):
 
     def parse_input(self, text: str, view: DrawView) -> DrawAction:
         """The canonical texts, plus "pat" for stand and cards instead of positions at the draw
-        ("draw AS 3D"); a bare number at the draw is a position."""
+        ("draw AS 3D"); a bare number at the draw is a position. Move words are read in any
+        catalog language (`read_move`)."""
+        text = read_move(text, self.move_areas)
         words = text.strip().lower().split()
         if words in (["pat"], ["keep"]):
             return STAND
@@ -318,7 +322,7 @@ class DrawRenderer(ViewAccessors):
 
     def input_help(self, lang: str) -> str:
         """How to type actions in draw poker."""
-        return t("draw.help", lang)
+        return t("draw.help", lang) + "\n" + words_help(self.move_areas, lang)
 
 
 RENDERER: GameRenderer = DrawRenderer()

@@ -11,6 +11,7 @@ from collections.abc import Sequence
 
 from bot.i18n import join_names, t
 from bot.render import GameRenderer, ViewAccessors
+from bot.render.words import read_move, words_help
 from engines.base import ChipsBought, DealStarted, Event, IllegalAction, MatchEnded
 from engines.cards import Card, CardParseError, parse_card
 from engines.duel import (
@@ -47,6 +48,7 @@ class DuelRenderer(ViewAccessors):
     """The `GameRenderer` of Deuce Duel."""
 
     plays_cards = False
+    move_areas: tuple[str, ...] = ("poker", "duel")
 
     def board(self, view: DuelView, names: Sequence[str], lang: str) -> str:
         """The public table: deal, pot, each player's chips, bet, signal and lock, whose turn,
@@ -210,7 +212,9 @@ class DuelRenderer(ViewAccessors):
         return None
 
     def parse_input(self, text: str, view: DuelView) -> DuelAction:
-        """Read "lock 1" / "1" / "lock 7s" / "7s" while locking, else a betting action."""
+        """Read "lock 1" / "1" / "lock 7s" / "7s" while locking, else a betting action (the
+        move words in any catalog language, `read_move`)."""
+        text = read_move(text, self.move_areas)
         words = text.strip().lower().split()
         if view.phase == "lock" and words and words[0] not in BETTING_WORDS:
             choice = words[1:] if words[0] == "lock" else words
@@ -257,7 +261,7 @@ class DuelRenderer(ViewAccessors):
 
     def input_help(self, lang: str) -> str:
         """How to type actions in the duel."""
-        return t("duel.help", lang)
+        return t("duel.help", lang) + "\n" + words_help(self.move_areas, lang)
 
 
 RENDERER: GameRenderer = DuelRenderer()
