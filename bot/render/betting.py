@@ -13,6 +13,15 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 
+BETTING_VERBS = frozenset({"fold", "check", "call", "bet", "raise", "allin"})
+"""The verbs of the shared betting actions (`engines.poker.actions`)."""
+
+
+def betting_only(legal: tuple[str, ...]) -> bool:
+    """True when `legal` is a betting decision: only betting actions (no draw, lock, open...)."""
+    return bool(legal) and all(text.split(" ", 1)[0] in BETTING_VERBS for text in legal)
+
+
 @dataclass(frozen=True, slots=True)
 class BetSpot:
     """One seat's betting decision, from its view (amounts are totals for the round)."""

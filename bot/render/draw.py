@@ -12,6 +12,7 @@ from collections.abc import Sequence
 
 from bot.i18n import join_names, t
 from bot.render import GameRenderer, ViewAccessors
+from bot.render.betting import BetSpot, betting_only
 from bot.render.words import read_move, words_help
 from engines.base import ChipsBought, DealSettled, DealStarted, Event, IllegalAction, MatchEnded
 from engines.cards import Card, CardParseError, parse_card
@@ -319,6 +320,21 @@ class DrawRenderer(ViewAccessors):
                 card=str(card),
             )
         return positions
+
+    def bet_spot(self, view: DrawView) -> BetSpot | None:
+        """The seat's betting options in a betting round (not at the surblind, the draw, a
+        jackpot's opening or a rebuy: those keep one button per move)."""
+        legal = tuple(str(a) for a in view.legal)
+        if view.seat is None or view.to_act != view.seat or not betting_only(legal):
+            return None
+        return BetSpot(
+            legal=legal,
+            to_call=view.to_call,
+            current_bet=max(view.stakes, default=0),
+            pot=view.pot,
+            low=view.min_raise_to,
+            high=view.max_to,
+        )
 
     def input_help(self, lang: str) -> str:
         """How to type actions in draw poker."""
