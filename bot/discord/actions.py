@@ -26,6 +26,7 @@ from bot.render.words import say_move
 from bot.runtime import Table, TableSnapshot, errors
 from bot.runtime.errors import TableError
 from engines.base import IllegalAction
+from engines.cards import CardParseError
 
 HINT_SECONDS = 2.0
 
@@ -38,6 +39,11 @@ def said(game: str, text: str, lang: str) -> str:
 def no_raise() -> TableError:
     """Refusal for "Raise..." when the clicker may not bet or raise now."""
     return TableError("you cannot bet or raise now", code="discord.no_raise")
+
+
+def no_cards() -> TableError:
+    """Refusal for a card move made with no card chosen."""
+    return TableError("choose your cards in the menu first", code="discord.no_cards")
 
 
 def not_a_number(typed: str, spot: BetSpot) -> TableError:
@@ -217,6 +223,39 @@ class Controls:
                 await say(interaction, note)
         except (IllegalAction, discord.HTTPException) as error:
             await reply_error(interaction, error, lang)
+
+    async def act_cards(
+        self,
+        interaction: discord.Interaction,
+        table_id: int,
+        turn: int,
+        verb: str,
+        cards: list[str],
+        sort: str,
+    ) -> None:
+        """Play ``verb cards`` chosen by card in the hand's menu: the game's grammar reads
+        it against the clicker's hand (cards, not positions); a card not in the hand, a
+        wrong count or a second lock is refused with its reason, nothing applied."""
+        lang = self._bot.language(interaction)
+        try:
+            found = await self._seated(interaction, table_id, lang)
+            if found is None:
+                return
+            table, seat = found
+            shown = table.snapshot(seat)
+            view = shown.view(seat)
+            if view is None:
+                raise errors.match_not_started()
+            if turn != shown.turn:
+                raise errors.stale_turn(turn, shown.turn)
+            chosen = [card for card in cards if card]
+            if not chosen:
+                raise no_cards()
+            move = get_renderer(table.game).parse_input(f"{verb} {' '.join(chosen)}", view)
+        except (IllegalAction, CardParseError, discord.HTTPException) as error:
+            await reply_error(interaction, error, lang)
+            return
+        await self.act_from_hand(interaction, table_id, turn, str(move), sort)
 
     async def _spot(
         self, interaction: discord.Interaction, table_id: int, turn: int, lang: str

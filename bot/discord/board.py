@@ -24,13 +24,14 @@ from bot.discord.views import (
     HandButton,
     HintButton,
     PassButton,
+    PickButton,
     PlayButton,
     RaiseButton,
     SortButton,
 )
 from bot.i18n import t
 from bot.render import get_renderer
-from bot.render.betting import bet_choices
+from bot.render.betting import CardPick, bet_choices
 from bot.render.words import say_move
 from bot.runtime import TableSnapshot
 from engines.cards import Card
@@ -184,7 +185,11 @@ def hand_message(
     if not controls:
         return message
     if not renderer.plays_cards:
-        message["view"] = frozen_view(*_action_buttons(table, seat, view, lang, sort))
+        pick = renderer.card_pick(view) if table.status == "playing" else None
+        if pick is None:
+            message["view"] = frozen_view(*_action_buttons(table, seat, view, lang, sort))
+        else:
+            message["view"] = frozen_view(*_pick_controls(table, cards, selected, pick, lang, sort))
         return message
     chosen = [c for c in selected if any(str(card) == c for card in cards)]
     items: list[discord.ui.Item[Any]] = []
@@ -222,6 +227,52 @@ def hand_message(
     items.extend(buttons)
     message["view"] = frozen_view(*items)
     return message
+
+
+def _pick_controls(
+    table: TableSnapshot,
+    cards: Sequence[Card],
+    selected: Sequence[str],
+    pick: CardPick,
+    lang: str,
+    sort: str,
+) -> list[discord.ui.Item[Any]]:
+    """A move made by choosing cards (draw's discards, the duel's lock): the menu of the
+    hand's cards (values are card codes), the move's button armed with the chosen cards, the
+    other moves (stand pat), Hint and Sort."""
+    areas = get_renderer(table.game).move_areas
+    chosen = [c for c in selected if any(str(card) == c for card in cards)][: pick.most]
+    options = [
+        discord.SelectOption(label=card.pretty, value=str(card), default=str(card) in chosen)
+        for card in cards[:25]
+    ]
+    menu = CardSelect(
+        table.id, table.turn, sort, options, t(f"discord.pick.{pick.verb}", lang), most=pick.most
+    )
+    menu.row = 0
+    label = say_move(" ".join([pick.verb, *chosen]), areas, lang)
+    play = PickButton(
+        table.id,
+        table.turn,
+        sort,
+        pick.verb,
+        ".".join(chosen),
+        label[:1].upper() + label[1:],
+        disabled=not chosen,
+    )
+    items: list[discord.ui.Item[Any]] = [menu, play]
+    for text in pick.other:
+        other = say_move(text, areas, lang)
+        items.append(ActButton(table.id, table.turn, sort, text, other[:1].upper() + other[1:]))
+    for button in items[1:]:
+        button.row = 1
+    for extra in (
+        HintButton(table.id, table.turn, sort, t("discord.button.hint", lang)),
+        SortButton(table.id, table.turn, sort, t("discord.button.sort", lang)),
+    ):
+        extra.row = 2
+        items.append(extra)
+    return items
 
 
 def action_labels(table: TableSnapshot, view: Any, lang: str) -> list[tuple[str, str]]:

@@ -38,6 +38,18 @@ class Controls(Protocol):
         """Play `text` for the clicker's seat, made for `turn`; redraw the hand after it."""
         ...
 
+    async def act_cards(
+        self,
+        interaction: discord.Interaction,
+        table_id: int,
+        turn: int,
+        verb: str,
+        cards: list[str],
+        sort: str,
+    ) -> None:
+        """Play ``verb cards`` (draw's discards, the duel's lock) for the clicker's seat."""
+        ...
+
     async def ask_amount(
         self, interaction: discord.Interaction, table_id: int, turn: int, sort: str
     ) -> None:

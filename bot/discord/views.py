@@ -15,6 +15,8 @@ Custom ids:
 - ``db:sort:T:N:S``     show the hand in the other order
 - ``db:act:T:N:S:TEXT`` play the action TEXT (games played with buttons: hold'em, draw, duel)
 - ``db:raise:T:N:S``    "Raise...": opens `AmountModal` for any bet or raise in the legal range
+- ``db:pick:T:N:S:V:C`` play ``V C`` with the cards C chosen in the menu (draw's discards,
+  the duel's lock): cards by code, never by position, so sorting cannot change them
 """
 
 from __future__ import annotations
@@ -91,8 +93,10 @@ class CardSelect(
         sort: str,
         options: list[discord.SelectOption] | None = None,
         placeholder: str | None = None,
+        most: int = 5,
     ) -> None:
-        """A menu of `options` (the hand's cards) for `table` at `turn`."""
+        """A menu of `options` (the hand's cards) for `table` at `turn`; at most `most`
+        cards may be chosen."""
         self.table, self.turn, self.sort = table, turn, sort
         options = options or [discord.SelectOption(label="-", value="-")]
         super().__init__(
@@ -100,7 +104,7 @@ class CardSelect(
                 custom_id=f"db:sel:{table}:{turn}:{sort}",
                 options=options,
                 min_values=1,
-                max_values=min(5, len(options)),
+                max_values=max(1, min(most, len(options))),
                 placeholder=placeholder,
             )
         )
@@ -110,8 +114,11 @@ class CardSelect(
         cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
     ) -> CardSelect:
         """Rebuild from a choice."""
-        options = list(item.options) if isinstance(item, discord.ui.Select) else None
-        return cls(int(match["table"]), int(match["turn"]), match["sort"], options)
+        if isinstance(item, discord.ui.Select):
+            options, most = list(item.options), item.max_values
+        else:
+            options, most = None, 5
+        return cls(int(match["table"]), int(match["turn"]), match["sort"], options, most=most)
 
     async def callback(self, interaction: discord.Interaction) -> None:
         """Redraw the hand with these cards selected and Play armed with them."""
@@ -232,6 +239,38 @@ class ActButton(
         )
 
 
+class PickButton(
+    _Control,
+    template=(
+        r"db:pick:(?P<table>\d+):(?P<turn>\d+):(?P<sort>[rs]):(?P<verb>[a-z]{1,12}):"
+        r"(?P<cards>[0-9TJQKADCHS.]*)"
+    ),
+):
+    """Play ``<verb> <cards>`` with the cards chosen in the hand's menu (draw, lock)."""
+
+    kind, style = "pick", discord.ButtonStyle.success
+
+    def __init__(
+        self,
+        table: int,
+        turn: int,
+        sort: str,
+        verb: str,
+        cards: str,
+        label: str | None = None,
+        disabled: bool = False,
+    ) -> None:
+        """A button playing `verb` with `cards` (``AS.3D``; empty while nothing is chosen)."""
+        self.table, self.turn, self.sort, self.verb, self.cards = table, turn, sort, verb, cards
+        self._button(label or verb, table, turn, sort, verb, cards, disabled=disabled)
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        """Play the chosen cards for the clicker's seat."""
+        await _controls(interaction).act_cards(
+            interaction, self.table, self.turn, self.verb, self.cards.split("."), self.sort
+        )
+
+
 class RaiseButton(_Control, template=r"db:raise:(?P<table>\d+):(?P<turn>\d+):(?P<sort>[rs])"):
     """ "Raise...": asks for any amount in the legal range (a modal), then plays it."""
 
@@ -279,6 +318,7 @@ class AmountModal(discord.ui.Modal):
 
 DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
     ActButton,
+    PickButton,
     RaiseButton,
     HandButton,
     CardSelect,

@@ -16,7 +16,7 @@ import importlib
 from collections.abc import Sequence
 from typing import Any, Protocol
 
-from bot.render.betting import BetSpot
+from bot.render.betting import BetSpot, CardPick
 from engines.base import Event
 from engines.cards import Card
 
@@ -78,6 +78,12 @@ class GameRenderer(Protocol):
         is not to bet now (not its turn, another kind of move, a game without betting)."""
         ...
 
+    def card_pick(self, view: Any) -> CardPick | None:
+        """When the view's seat is to choose cards of its hand (draw's discards, the duel's
+        lock): the move's verb and how many cards; None otherwise. The move is then typed
+        as ``<verb> <cards>`` (read by `parse_input`)."""
+        ...
+
 
 class _WithLegal(Protocol):
     @property
@@ -108,6 +114,10 @@ class ViewAccessors:
 
     def bet_spot(self, view: Any) -> BetSpot | None:
         """No betting."""
+        return None
+
+    def card_pick(self, view: Any) -> CardPick | None:
+        """No choice of cards besides the legal moves."""
         return None
 
 

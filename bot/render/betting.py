@@ -12,7 +12,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-
 BETTING_VERBS = frozenset({"fold", "check", "call", "bet", "raise", "allin"})
 """The verbs of the shared betting actions (`engines.poker.actions`)."""
 
@@ -58,6 +57,18 @@ class BetChoice:
     kind: str
     action: str
     amount: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class CardPick:
+    """A move made by choosing cards of one's hand: ``<verb> <cards>`` with `fewest` to
+    `most` cards (draw: discards; duel: the card locked). `other` are the legal moves
+    besides it (draw: stand pat)."""
+
+    verb: str
+    fewest: int
+    most: int
+    other: tuple[str, ...] = ()
 
 
 def pot_raise_to(spot: BetSpot, fraction: float) -> int:

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 
 from bot.i18n import join_names, t
 from bot.render import GameRenderer, ViewAccessors
-from bot.render.betting import BetSpot, betting_only
+from bot.render.betting import BetSpot, CardPick, betting_only
 from bot.render.words import read_move, words_help
 from engines.base import ChipsBought, DealSettled, DealStarted, Event, IllegalAction, MatchEnded
 from engines.cards import Card, CardParseError, parse_card
@@ -89,6 +89,22 @@ class DrawRenderer(ViewAccessors):
             ),
             t("draw.board.pot", lang, pot=view.pot, carried=view.carried),
         ]
+        if view.deal_kind != "jackpot":
+            surblind = (
+                t("draw.board.surblind_by", lang, name=_name(names, view.surblind_seat))
+                if view.surblind_seat is not None
+                else ""
+            )
+            lines.append(
+                t(
+                    "draw.board.stakes",
+                    lang,
+                    blind=view.blind_unit,
+                    surblind=2 * view.blind_unit,
+                    by=surblind,
+                    entry=view.entry,
+                )
+            )
         for seat in range(view.seats):
             marker = "▶ " if view.to_act == seat else "  "
             tags = [] if view.finished else self._tags(view, seat, lang)
@@ -320,6 +336,16 @@ class DrawRenderer(ViewAccessors):
                 card=str(card),
             )
         return positions
+
+    def card_pick(self, view: DrawView) -> CardPick | None:
+        """At the draw: the cards to discard, by card (1 to the most the rules allow), or
+        stand pat."""
+        draws = [a for a in view.legal if isinstance(a, Draw) and a.positions]
+        if view.seat is None or view.to_act != view.seat or view.phase != "draw" or not draws:
+            return None
+        most = max(len(a.positions) for a in draws)
+        other = tuple(str(a) for a in view.legal if not (isinstance(a, Draw) and a.positions))
+        return CardPick("draw", 1, most, other)
 
     def bet_spot(self, view: DrawView) -> BetSpot | None:
         """The seat's betting options in a betting round (not at the surblind, the draw, a

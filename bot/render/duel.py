@@ -11,7 +11,7 @@ from collections.abc import Sequence
 
 from bot.i18n import join_names, t
 from bot.render import GameRenderer, ViewAccessors
-from bot.render.betting import BetSpot, betting_only
+from bot.render.betting import BetSpot, CardPick, betting_only
 from bot.render.words import read_move, words_help
 from engines.base import ChipsBought, DealStarted, Event, IllegalAction, MatchEnded
 from engines.cards import Card, CardParseError, parse_card
@@ -259,6 +259,12 @@ class DuelRenderer(ViewAccessors):
                 hand=held,
             )
         return Lock(card)
+
+    def card_pick(self, view: DuelView) -> CardPick | None:
+        """While locking: one of the seat's two cards."""
+        if view.seat is None or view.to_act != view.seat or view.phase != "lock":
+            return None
+        return CardPick("lock", 1, 1)
 
     def bet_spot(self, view: DuelView) -> BetSpot | None:
         """The seat's betting options once both cards are locked."""

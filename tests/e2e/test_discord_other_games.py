@@ -31,6 +31,18 @@ async def test_a_member_plays_turns_with_the_action_buttons(
             if mentioned(standin) != ana.id:
                 continue
             hand = await open_hand(standin, ana)
+            seat = table.seat_of(str(ana.id))
+            if get_renderer(game).card_pick(table.view(seat)) is not None:
+                # A choice of cards (draw's discards, the duel's lock): the menu, then the move.
+                turn = table.turn
+                menu = hand.component("db:sel:")
+                first = menu["options"][0]["value"]
+                await standin.select(ana, hand, "db:sel:", [first])
+                await standin.click(ana, hand, "db:pick:")
+                assert hand.content.startswith("✅"), hand.content
+                assert table.turn > turn
+                played += 1
+                continue
             buttons = [c for c in hand.custom_ids() if c.startswith("db:act:")]
             assert buttons, hand.custom_ids()
             legal = [str(a) for a in table.view(table.seat_of(str(ana.id))).legal]
