@@ -89,7 +89,7 @@ class DrawRenderer(ViewAccessors):
             ),
             t("draw.board.pot", lang, pot=view.pot, carried=view.carried),
         ]
-        if view.deal_kind != "jackpot":
+        if view.deal_kind != "jackpot" and not view.finished:
             surblind = (
                 t("draw.board.surblind_by", lang, name=_name(names, view.surblind_seat))
                 if view.surblind_seat is not None
