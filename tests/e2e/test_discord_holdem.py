@@ -7,55 +7,18 @@ import re
 from pathlib import Path
 from typing import Any
 
-from bot.devtools.discord_standin import FakeDiscord, Message, Response, User
+from bot.devtools.discord_standin import FakeDiscord, Message
 from bot.discord.client import Deucebot
 from bot.runtime import Table
 from engines.cards import Card
 from engines.holdem import BoardDealt, Showdown
-from tests.e2e.conftest import bot_running, settle
-from tests.e2e.helpers import board, cards_in_text, mentioned, open_hand
+from tests.e2e.conftest import bot_running
+from tests.e2e.helpers import board, cards_in_text, open_hand
+from tests.e2e.poker_helpers import buttons, form_input, wait_turn
 
 SEAT_LINE = re.compile(
     r"^(?:▶ )?\s*(?:🤖 )?(?P<name>[^:\n]+): (?P<stack>\d+) chips?(?:, bet (?P<bet>\d+))?"
 )
-
-
-async def wait_turn(
-    fake: FakeDiscord, bot: Deucebot, table: Table, users: list[User]
-) -> User | None:
-    """Let the AI play until one of `users` is to act (the board mentions them); None once the
-    match is over."""
-    for _ in range(200):
-        await settle(bot)
-        if table.status != "playing":
-            return None
-        who = mentioned(fake)
-        for user in users:
-            if who == user.id and table.seat_of(str(user.id)) == table.to_act:
-                return user
-    raise AssertionError("nobody's turn came")
-
-
-def buttons(hand: Message) -> dict[str, str]:
-    """Label -> custom id of the hand's action buttons."""
-    found = {}
-    for row in hand.components:
-        for comp in row.get("components", []):
-            if comp.get("type") == 2 and str(comp.get("custom_id", "")).startswith(
-                ("db:act:", "db:raise:")
-            ):
-                found[str(comp.get("label"))] = str(comp["custom_id"])
-    return found
-
-
-def form_input(opened: Response) -> dict[str, Any]:
-    """The text input of the form a "Raise..." click opened."""
-    assert opened.kind == 9 and opened.modal is not None, opened
-    for row in opened.modal["components"]:
-        for comp in row.get("components", [row.get("component")]):
-            if comp and comp.get("type") == 4:
-                return dict(comp)
-    raise AssertionError(f"no text input in {opened.modal}")
 
 
 def check_board_figures(fake: FakeDiscord, table: Table) -> bool:
