@@ -54,6 +54,7 @@ class User:
     locale: str = "en-US"
     dms_open: bool = True
     manage_channels: bool = False
+    bot: bool = False
 
     def payload(self) -> dict[str, Any]:
         """The user object as Discord sends it."""
@@ -64,6 +65,7 @@ class User:
             "global_name": self.name,
             "avatar": None,
             "public_flags": 0,
+            "bot": self.bot,
         }
 
 
@@ -188,7 +190,7 @@ class FakeDiscord:
     def __init__(self, *, channels: int = 1) -> None:
         self._ids = itertools.count(1)
         self.app_id = self.snowflake()
-        self.bot_user = User(self.app_id, "Deucebot")
+        self.bot_user = User(self.app_id, "Deucebot", bot=True)
         self.guild_id = self.snowflake()
         self.owner = User(self.snowflake(), "Owner", manage_channels=True)
         self.users: dict[int, User] = {self.owner.id: self.owner}
@@ -1086,6 +1088,7 @@ class FakeDiscord:
             chain.append(sub)
             node = sub
         leaf_options = []
+        resolved: dict[str, Any] = {}
         declared = {o["name"]: o for o in node.get("options", []) if o["type"] not in (1, 2)}
         for name, value in options.items():
             if name not in declared:
@@ -1095,6 +1098,12 @@ class FakeDiscord:
                 allowed = [c["value"] for c in decl["choices"]]
                 if value not in allowed:
                     raise AssertionError(f"{name}={value!r} is not one of the choices {allowed}")
+            if decl["type"] == 6:  # a user option: the id, and the member resolved
+                member = value if isinstance(value, User) else self.users[int(value)]
+                value = str(member.id)
+                payload = self._member_payload(member)
+                resolved.setdefault("users", {})[value] = payload.pop("user")
+                resolved.setdefault("members", {})[value] = payload
             opt: dict[str, Any] = {"name": name, "type": decl["type"], "value": value}
             if name == focused:
                 opt["focused"] = True
@@ -1106,6 +1115,8 @@ class FakeDiscord:
         for sub in reversed(chain):
             wrapped = [{"name": sub["name"], "type": sub["type"], "options": wrapped}]
         data: dict[str, Any] = {"id": top["id"], "name": top["name"], "type": 1, "options": wrapped}
+        if resolved:
+            data["resolved"] = resolved
         if "guild_id" in top:
             data["guild_id"] = top["guild_id"]
         return data

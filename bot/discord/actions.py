@@ -8,6 +8,7 @@ refusals are ephemeral and localised. Handlers read the table through `TableSnap
 from __future__ import annotations
 
 import asyncio
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -23,12 +24,14 @@ from bot.render import get_renderer
 from bot.render.betting import BetSpot
 from bot.render.text import move_cards
 from bot.render.words import say_move
-from bot.runtime import Table, TableSnapshot, errors
+from bot.runtime import Player, Table, TableSnapshot, errors
 from bot.runtime.errors import TableError
 from engines.base import IllegalAction
 from engines.cards import CardParseError
 
 HINT_SECONDS = 2.0
+CHALLENGE_SECONDS = 120
+"""How long a `/duel challenge` waits for its answer; then it is declined."""
 
 
 def said(game: str, text: str, lang: str) -> str:
@@ -39,6 +42,23 @@ def said(game: str, text: str, lang: str) -> str:
 def no_raise() -> TableError:
     """Refusal for "Raise..." when the clicker may not bet or raise now."""
     return TableError("you cannot bet or raise now", code="discord.no_raise")
+
+
+def not_your_challenge(challenged: int) -> TableError:
+    """Refusal for an answer to a challenge made to someone else."""
+    return TableError(
+        "this challenge is for someone else",
+        code="discord.challenge_not_yours",
+        mention=f"<@{challenged}>",
+    )
+
+
+async def _close_challenge(interaction: discord.Interaction, text: str) -> None:
+    """Replace a challenge message's text and remove its buttons."""
+    if interaction.response.is_done():
+        await interaction.edit_original_response(content=text, view=None)
+    else:
+        await interaction.response.edit_message(content=text, view=None)
 
 
 def no_cards() -> TableError:
@@ -274,6 +294,55 @@ class Controls:
         if spot is None or spot.raise_verb is None:
             raise no_raise()
         return spot
+
+    async def answer_challenge(
+        self,
+        interaction: discord.Interaction,
+        accept: bool,
+        challenger: int,
+        challenged: int,
+        expires: int,
+    ) -> None:
+        """Answer a `/duel challenge`: only the challenged member may; after `expires` (epoch
+        seconds) it counts as declined. Accepting opens the channel's duel table with the
+        challenger in seat 1 and the challenged in seat 2, and deals."""
+        lang = self._bot.language(interaction)
+        try:
+            if interaction.user.id != challenged:
+                raise not_your_challenge(challenged)
+            public = self._bot.guild_language(interaction.guild)
+            who = {"challenger": f"<@{challenger}>", "challenged": f"<@{challenged}>"}
+            if time.time() > expires:
+                await _close_challenge(interaction, t("discord.duel.expired", public, **who))
+                return
+            if not accept:
+                await _close_challenge(interaction, t("discord.duel.declined", public, **who))
+                return
+            await in_time(interaction, self._open_duel(interaction, challenger), public=True)
+            await _close_challenge(interaction, t("discord.duel.accepted", public, **who))
+        except (IllegalAction, discord.HTTPException) as error:
+            await reply_error(interaction, error, lang)
+
+    async def _open_duel(self, interaction: discord.Interaction, challenger: int) -> None:
+        """The duel table of an accepted challenge: created, joined, dealt."""
+        guild = interaction.guild
+        member = guild.get_member(challenger) if guild else None
+        if member is None and guild is not None:
+            member = await guild.fetch_member(challenger)
+        name = member.display_name if member else str(challenger)
+        table = await self._bot.tables.create(
+            guild=str(interaction.guild_id),
+            place=str(interaction.channel_id),
+            game="duel",
+            options={
+                "turn_seconds": self._bot.settings.turn_seconds,
+                "lang": self._bot.guild_language(guild),
+                "creator": str(challenger),
+            },
+            owner=Player(str(challenger), name),
+        )
+        await table.join(Player(str(interaction.user.id), interaction.user.display_name))
+        await table.start()
 
     async def ask_amount(
         self, interaction: discord.Interaction, table_id: int, turn: int, sort: str

@@ -13,6 +13,7 @@ import discord
 
 from bot.discord.cooldowns import Cooldowns
 from bot.runtime import TableManager
+from bot.settings import Settings
 
 
 class Controls(Protocol):
@@ -48,6 +49,17 @@ class Controls(Protocol):
         sort: str,
     ) -> None:
         """Play ``verb cards`` (draw's discards, the duel's lock) for the clicker's seat."""
+        ...
+
+    async def answer_challenge(
+        self,
+        interaction: discord.Interaction,
+        accept: bool,
+        challenger: int,
+        challenged: int,
+        expires: int,
+    ) -> None:
+        """Accept (a duel table is opened and dealt) or decline a `/duel challenge`."""
         ...
 
     async def ask_amount(
@@ -98,4 +110,9 @@ class Host(Protocol):
 
     def guild_language(self, guild: discord.Guild | None) -> str:
         """A guild's language for public messages."""
+        ...
+
+    @property
+    def settings(self) -> Settings:
+        """The bot's settings (turn seconds of new tables...)."""
         ...

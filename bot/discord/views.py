@@ -15,6 +15,8 @@ Custom ids:
 - ``db:sort:T:N:S``     show the hand in the other order
 - ``db:act:T:N:S:TEXT`` play the action TEXT (games played with buttons: hold'em, draw, duel)
 - ``db:raise:T:N:S``    "Raise...": opens `AmountModal` for any bet or raise in the legal range
+- ``db:duel:A:C:D:E``  answer (``yes``/``no``) member D's challenge from member C to a duel;
+  E is when it expires (epoch seconds: a late answer declines)
 - ``db:pick:T:N:S:V:C`` play ``V C`` with the cards C chosen in the menu (draw's discards,
   the duel's lock): cards by code, never by position, so sorting cannot change them
 """
@@ -43,13 +45,19 @@ class _Control(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"(?!)")
     style: ClassVar[discord.ButtonStyle] = discord.ButtonStyle.secondary
     emoji: ClassVar[str | None] = None
 
-    def _button(self, label: str, *parts: object, disabled: bool = False) -> None:
+    def _button(
+        self,
+        label: str,
+        *parts: object,
+        disabled: bool = False,
+        style: discord.ButtonStyle | None = None,
+    ) -> None:
         custom_id = ":".join(["db", self.kind, *map(str, parts)])
         super().__init__(
             discord.ui.Button(
                 label=label[:80],
                 emoji=self.emoji,
-                style=self.style,
+                style=style or self.style,
                 custom_id=custom_id,
                 disabled=disabled,
             )
@@ -271,6 +279,42 @@ class PickButton(
         )
 
 
+class ChallengeButton(
+    _Control,
+    template=r"db:duel:(?P<answer>yes|no):(?P<challenger>\d+):(?P<challenged>\d+):(?P<expires>\d+)",
+):
+    """Accept or Decline on a `/duel challenge` message (only the challenged member may)."""
+
+    kind = "duel"
+
+    def __init__(
+        self, answer: str, challenger: int, challenged: int, expires: int, label: str = ""
+    ) -> None:
+        """The `answer` button of `challenged`'s challenge from `challenger`."""
+        self.answer, self.challenger, self.challenged = answer, challenger, challenged
+        self.expires = expires
+        style = discord.ButtonStyle.success if answer == "yes" else discord.ButtonStyle.danger
+        self._button(label or answer, answer, challenger, challenged, expires, style=style)
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> ChallengeButton:
+        """Rebuild from a click."""
+        return cls(
+            match["answer"],
+            int(match["challenger"]),
+            int(match["challenged"]),
+            int(match["expires"]),
+        )
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        """Answer the challenge (the handler checks who clicks and whether it expired)."""
+        await _controls(interaction).answer_challenge(
+            interaction, self.answer == "yes", self.challenger, self.challenged, self.expires
+        )
+
+
 class RaiseButton(_Control, template=r"db:raise:(?P<table>\d+):(?P<turn>\d+):(?P<sort>[rs])"):
     """ "Raise...": asks for any amount in the legal range (a modal), then plays it."""
 
@@ -318,6 +362,7 @@ class AmountModal(discord.ui.Modal):
 
 DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
     ActButton,
+    ChallengeButton,
     PickButton,
     RaiseButton,
     HandButton,
