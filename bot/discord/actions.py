@@ -258,39 +258,46 @@ class Controls:
         wrong count or a second lock is refused with its reason, nothing applied."""
         lang = self._bot.language(interaction)
         try:
-            found = await self._seated(interaction, table_id, lang)
+            found = await self._at_turn(interaction, table_id, turn, lang)
             if found is None:
                 return
-            table, seat = found
-            shown = table.snapshot(seat)
-            view = shown.view(seat)
-            if view is None:
-                raise errors.match_not_started()
-            if turn != shown.turn:
-                raise errors.stale_turn(turn, shown.turn)
+            game, view = found
             chosen = [card for card in cards if card]
             if not chosen:
                 raise no_cards()
-            move = get_renderer(table.game).parse_input(f"{verb} {' '.join(chosen)}", view)
+            move = get_renderer(game).parse_input(f"{verb} {' '.join(chosen)}", view)
         except (IllegalAction, CardParseError, discord.HTTPException) as error:
             await reply_error(interaction, error, lang)
             return
         await self.act_from_hand(interaction, table_id, turn, str(move), sort)
+
+    async def _at_turn(
+        self, interaction: discord.Interaction, table_id: int, turn: int, lang: str
+    ) -> tuple[str, Any] | None:
+        """The game and the clicker's view for a control made at `turn`; refuses a stale
+        control and a match not started. None once the table is gone (answered)."""
+        found = await self._seated(interaction, table_id, lang)
+        if found is None:
+            return None
+        table, seat = found
+        shown = table.snapshot(seat)
+        view = shown.view(seat)
+        if view is None:
+            raise errors.match_not_started()
+        if turn != shown.turn:
+            raise errors.stale_turn(turn, shown.turn)
+        return table.game, view
 
     async def _spot(
         self, interaction: discord.Interaction, table_id: int, turn: int, lang: str
     ) -> BetSpot | None:
         """The clicker's betting decision at `turn`, from their view; refuses a stale control
         and a seat that may not bet or raise. None once the table is gone (answered)."""
-        found = await self._seated(interaction, table_id, lang)
+        found = await self._at_turn(interaction, table_id, turn, lang)
         if found is None:
             return None
-        table, seat = found
-        shown = table.snapshot(seat)
-        if turn != shown.turn:
-            raise errors.stale_turn(turn, shown.turn)
-        view = shown.view(seat)
-        spot = None if view is None else get_renderer(table.game).bet_spot(view)
+        game, view = found
+        spot = get_renderer(game).bet_spot(view)
         if spot is None or spot.raise_verb is None:
             raise no_raise()
         return spot

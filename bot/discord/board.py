@@ -266,12 +266,19 @@ def _pick_controls(
         items.append(ActButton(table.id, table.turn, sort, text, other[:1].upper() + other[1:]))
     for button in items[1:]:
         button.row = 1
-    for extra in (
+    return items + _hint_and_sort(table, sort, lang, row=2)
+
+
+def _hint_and_sort(
+    table: TableSnapshot, sort: str, lang: str, *, row: int
+) -> list[discord.ui.Item[Any]]:
+    """The hand's Hint and Sort buttons, on `row`."""
+    items: list[discord.ui.Item[Any]] = [
         HintButton(table.id, table.turn, sort, t("discord.button.hint", lang)),
         SortButton(table.id, table.turn, sort, t("discord.button.sort", lang)),
-    ):
-        extra.row = 2
-        items.append(extra)
+    ]
+    for item in items:
+        item.row = row
     return items
 
 
@@ -312,10 +319,4 @@ def _action_buttons(
             )
             more.row = len(items) // 5
             items.append(more)
-    for extra in (
-        HintButton(table.id, table.turn, sort, t("discord.button.hint", lang)),
-        SortButton(table.id, table.turn, sort, t("discord.button.sort", lang)),
-    ):
-        extra.row = 4
-        items.append(extra)
-    return items
+    return items + _hint_and_sort(table, sort, lang, row=4)

@@ -48,6 +48,24 @@ class BetSpot:
         return None
 
 
+def spot_if_betting(
+    seat: int | None,
+    to_act: int | None,
+    legal: tuple[str, ...],
+    *,
+    to_call: int,
+    current_bet: int,
+    pot: int,
+    low: int,
+    high: int,
+) -> BetSpot | None:
+    """The `BetSpot` of a view whose seat is to act on a betting decision (`legal` holds only
+    betting actions), else None: what every poker renderer's `bet_spot` builds."""
+    if seat is None or to_act != seat or not betting_only(legal):
+        return None
+    return BetSpot(legal, to_call, current_bet, pot, low, high)
+
+
 @dataclass(frozen=True, slots=True)
 class BetChoice:
     """One button: `kind` names its label (``fold``, ``check``, ``call``, ``min``,

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 
 from bot.i18n import join_names, t
 from bot.render import GameRenderer, ViewAccessors
-from bot.render.betting import BetSpot, CardPick, betting_only
+from bot.render.betting import BetSpot, CardPick, spot_if_betting
 from bot.render.words import read_move, words_help
 from engines.base import ChipsBought, DealSettled, DealStarted, Event, IllegalAction, MatchEnded
 from engines.cards import Card, CardParseError, parse_card
@@ -350,11 +350,10 @@ class DrawRenderer(ViewAccessors):
     def bet_spot(self, view: DrawView) -> BetSpot | None:
         """The seat's betting options in a betting round (not at the surblind, the draw, a
         jackpot's opening or a rebuy: those keep one button per move)."""
-        legal = tuple(str(a) for a in view.legal)
-        if view.seat is None or view.to_act != view.seat or not betting_only(legal):
-            return None
-        return BetSpot(
-            legal=legal,
+        return spot_if_betting(
+            view.seat,
+            view.to_act,
+            tuple(str(a) for a in view.legal),
             to_call=view.to_call,
             current_bet=max(view.stakes, default=0),
             pot=view.pot,

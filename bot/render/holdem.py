@@ -12,7 +12,7 @@ from collections.abc import Sequence
 
 from bot.i18n import join_names, t
 from bot.render import GameRenderer, ViewAccessors
-from bot.render.betting import BetSpot, betting_only
+from bot.render.betting import BetSpot, spot_if_betting
 from bot.render.words import read_move, words_help
 from engines.base import ChipsBought, DealStarted, Event, IllegalAction, MatchEnded
 from engines.cards import Card
@@ -233,11 +233,10 @@ class HoldemRenderer(ViewAccessors):
 
     def bet_spot(self, view: HoldemView) -> BetSpot | None:
         """The seat's betting options when it is to act."""
-        legal = tuple(str(a) for a in view.legal)
-        if view.seat is None or view.to_act != view.seat or not betting_only(legal):
-            return None
-        return BetSpot(
-            legal=legal,
+        return spot_if_betting(
+            view.seat,
+            view.to_act,
+            tuple(str(a) for a in view.legal),
             to_call=view.to_call,
             current_bet=view.current_bet,
             pot=view.pot_total,
