@@ -3,7 +3,9 @@
 N channels each hold a Big Two table with one human and three AI players. Every
 human plays through interactions, as a person does, reading only what the stand-in
 shows: waits for the board to mention them, clicks "My hand", chooses the lowest
-card and Play (Pass when that does not beat the table).
+card and Play (Pass when that does not beat the table). The hold'em configuration
+seats one human and five AI players at each table; the human clicks "My hand", then
+Check (or Call, else Fold) among the betting buttons.
 
 The bot runs as a separate process, started the way production starts it (the
 entry point `bot.__main__.main`, settings from the environment: token, a database
@@ -183,6 +185,8 @@ async def _run(
     think: float = 0.0,
     ai_processes: int = 1,
     records: bool = True,
+    game: str = "bigtwo",
+    *,
     yield_cpu: bool = False,
 ) -> dict[str, Any]:
     """One configuration; `yield_cpu` lowers this process's priority once the bot is
@@ -255,6 +259,7 @@ async def _run(
                         think,
                         seated,
                         random.Random(i),
+                        game,
                     )
                     for i in range(tables)
                 )
@@ -286,6 +291,7 @@ async def _run(
     acts = [a * 1000 for a in action_times]
     total_deals = tables * deals
     return {
+        "game": game,
         "ai_delay": ai_delay,
         "think": think,
         "policy": policy or "default (strong)",
@@ -337,13 +343,17 @@ async def _play_table(
     think: float,
     seated: list[float],
     rng: random.Random,
+    game: str = "bigtwo",
 ) -> None:
-    """One human's whole match, through interactions only, reading the channel's board;
-    `rng` paces this person's clicks."""
+    """One human's whole match of `game` (Big Two, or hold'em at six seats), through
+    interactions only, reading the channel's board; `rng` paces this person's clicks."""
     if think > 0:
         await asyncio.sleep(rng.random() * 5)  # paced: people do not all start at once
+    setup: dict[str, Any] = {"game": game, "deals": deals}
+    if game == "holdem":
+        setup["seats"] = 6
     commands: tuple[tuple[str, dict[str, Any]], ...] = (
-        ("table create", {"game": "bigtwo", "deals": deals}),
+        ("table create", setup),
         ("table start", {}),
     )
     for line, options in commands:
@@ -364,6 +374,10 @@ async def _play_table(
         if think > 0:
             await asyncio.sleep(think * (0.5 + rng.random()))  # a person reads the board
         hand = (await fake.click(user, board, "db:hand:")).message
+        if game == "holdem":
+            await _bet(fake, user, hand)
+            await _changed(moved, channel, 2.0)  # until the board moves on
+            continue
         if hand is None or not any(c.startswith("db:sel:") for c in hand.custom_ids()):
             await _changed(moved, channel, 1.0)
             continue
@@ -379,6 +393,18 @@ async def _play_table(
     raise RuntimeError(f"the table in channel {channel} did not finish in 10 minutes")
 
 
+async def _bet(fake: FakeDiscord, user: User, hand: Message | None) -> None:
+    """A hold'em turn from the hand's betting buttons: Check, else Call, else Fold."""
+    if hand is None:
+        return
+    actions = [c for c in hand.custom_ids() if c.startswith("db:act:")]
+    for verb in ("check", "call", "fold"):
+        chosen = [c for c in actions if c.endswith(":" + verb)]
+        if chosen:
+            await fake.click(user, hand, chosen[0])
+            return
+
+
 def _ai_where(processes: int) -> str:
     if processes <= 0:
         return "AI in threads of the bot process"
@@ -387,7 +413,7 @@ def _ai_where(processes: int) -> str:
 
 def _section(result: dict[str, Any]) -> str:
     return f"""
-**{result["tables"]} tables, AI policy {result["policy"]}, AI delay {result["ai_delay"]:.1f} s,
+**{result.get("game", "bigtwo")}: {result["tables"]} tables, AI policy {result["policy"]}, AI delay {result["ai_delay"]:.1f} s,
 human think time {result["think"]:.1f} s, {_ai_where(result["ai_processes"])}{"" if result.get("records", True) else ", without delivery records (reference)"}**:
 {result["deals"]} deals,
 {result["interactions"]} interactions in {result["elapsed"]:.1f} s.
@@ -411,15 +437,17 @@ human think time {result["think"]:.1f} s, {_ai_where(result["ai_processes"])}{""
 def main(quick: bool = False, write: bool = False) -> int:
     """Run the benchmark and publish it (see the module docstring)."""
     # (tables, deals, policy, AI delay, think time, AI worker processes (0: threads),
-    # delivery records kept)
-    runs: list[tuple[int, int, str | None, float, float, int, bool]] = (
-        [(20, 1, "greedy", 0.0, 0.0, 1, True)]
+    # delivery records kept, game)
+    runs: list[tuple[int, int, str | None, float, float, int, bool, str]] = (
+        [(20, 1, "greedy", 0.0, 0.0, 1, True, "bigtwo"), (10, 2, None, 0.0, 0.0, 1, True, "holdem")]
         if quick
         else [
-            (1, 4, "greedy", 0.0, 0.0, 1, True),
-            (100, 1, None, 1.0, 0.5, 1, True),
-            (100, 1, None, 1.0, 0.5, 1, False),
-            (100, 2, "greedy", 0.0, 0.0, 1, True),
+            (1, 4, "greedy", 0.0, 0.0, 1, True, "bigtwo"),
+            (100, 1, None, 1.0, 0.5, 1, True, "bigtwo"),
+            (100, 1, None, 1.0, 0.5, 1, False, "bigtwo"),
+            (100, 2, "greedy", 0.0, 0.0, 1, True, "bigtwo"),
+            (1, 5, None, 0.0, 0.0, 1, True, "holdem"),
+            (100, 3, None, 1.0, 0.5, 1, True, "holdem"),
         ]
     )
     results = [_run_apart(run) for run in runs]
@@ -431,8 +459,11 @@ def main(quick: bool = False, write: bool = False) -> int:
         "run (one table alone) is the reference without contention; the second is paced like\n"
         "real play (the production AI delay of 1 s, people taking 0.25-0.75 s to click); the\n"
         "third is the same without delivery records (the front records nothing: the\n"
-        "reference for their cost); the last plays flat out (no delays, the cheap greedy AI)\n"
-        "to saturate the bot.\n"
+        "reference for their cost); the fourth plays flat out (no delays, the cheap greedy\n"
+        "AI) to saturate the bot.\n"
+        "The hold'em runs seat one human and five AI players per table (the human checks,\n"
+        'else calls, else folds from the hand\'s betting buttons); "per deal" is per hand,\n'
+        "the first (one table alone, no delays) is their reference, the second is paced.\n"
         + "".join(_section(r) for r in results)
         + """
 "Our own processing" runs from the moment the stand-in writes the INTERACTION_CREATE to
@@ -454,7 +485,7 @@ nice +10.
     for result in results:
         verdict = "met" if result["own_p99"] <= 50 else "NOT met"
         print(
-            f"{result['tables']} tables, {result['policy']}, AI delay {result['ai_delay']}: "
+            f"{result['game']}: {result['tables']} tables, {result['policy']}, AI delay {result['ai_delay']}: "
             f"own processing p99 {result['own_p99']:.1f} ms (goal {verdict}), at the stand-in "
             f"p99 {result['p99']:.1f} ms"
         )

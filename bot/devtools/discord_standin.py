@@ -54,6 +54,7 @@ class User:
     locale: str = "en-US"
     dms_open: bool = True
     manage_channels: bool = False
+    bot: bool = False
 
     def payload(self) -> dict[str, Any]:
         """The user object as Discord sends it."""
@@ -64,6 +65,7 @@ class User:
             "global_name": self.name,
             "avatar": None,
             "public_flags": 0,
+            "bot": self.bot,
         }
 
 
@@ -139,9 +141,14 @@ class Response:
 
     interaction_id: int
     kind: int
-    """4 message, 5 deferred message, 6 deferred update, 7 update message, 8 autocomplete."""
+    """4 message, 5 deferred message, 6 deferred update, 7 update message, 8 autocomplete,
+    9 modal."""
     message: Message | None = None
     choices: list[dict[str, Any]] | None = None
+    modal: dict[str, Any] | None = None
+    """The form shown (kind 9): its custom id, title and components."""
+    modal_from: int | None = None
+    """The message whose component opened the form (kind 9)."""
     followups: list[Message] = field(default_factory=list)
     at: float = 0.0
 
@@ -153,6 +160,21 @@ class Response:
     def final(self) -> Message | None:
         """The message the user finally sees: the last followup, else the response message."""
         return self.followups[-1] if self.followups else self.message
+
+
+def _check_modal(data: dict[str, Any]) -> None:
+    """Discord's limits on a form: a title of 1-45 characters, 1-5 rows of text inputs with
+    labels of 1-45 characters."""
+    title = str(data.get("title") or "")
+    if not 0 < len(title) <= 45 or not data.get("custom_id"):
+        raise BotSideError(f"bad modal title or custom id: {data!r}")
+    rows = data.get("components") or []
+    if not 0 < len(rows) <= 5:
+        raise BotSideError(f"a modal needs 1-5 rows, not {len(rows)}")
+    for row in rows:
+        for comp in row.get("components", [row.get("component")]):
+            if comp and comp.get("type") == 4 and not 0 < len(str(comp.get("label") or "")) <= 45:
+                raise BotSideError(f"bad text input label {comp.get('label')!r}")
 
 
 class BotSideError(AssertionError):
@@ -171,7 +193,7 @@ class FakeDiscord:
     def __init__(self, *, channels: int = 1) -> None:
         self._ids = itertools.count(1)
         self.app_id = self.snowflake()
-        self.bot_user = User(self.app_id, "Deucebot")
+        self.bot_user = User(self.app_id, "Deucebot", bot=True)
         self.guild_id = self.snowflake()
         self.owner = User(self.snowflake(), "Owner", manage_channels=True)
         self.users: dict[int, User] = {self.owner.id: self.owner}
@@ -798,6 +820,12 @@ class FakeDiscord:
                 self._apply_edit(self.messages[target], data, files)
             response.message = self.messages[target]
             message_payload = self._message_payload(response.message)
+        elif kind == 9:
+            if pending["type"] == 5:
+                raise BotSideError("a modal opened in answer to a modal submit")
+            _check_modal(data)
+            response.modal = data
+            response.modal_from = pending.get("message")
         elif kind == 8:
             choices = data.get("choices")
             if not isinstance(choices, list) or len(choices) > 25:
@@ -1094,6 +1122,7 @@ class FakeDiscord:
             chain.append(sub)
             node = sub
         leaf_options = []
+        resolved: dict[str, Any] = {}
         declared = {o["name"]: o for o in node.get("options", []) if o["type"] not in (1, 2)}
         for name, value in options.items():
             if name not in declared:
@@ -1103,6 +1132,12 @@ class FakeDiscord:
                 allowed = [c["value"] for c in decl["choices"]]
                 if value not in allowed:
                     raise AssertionError(f"{name}={value!r} is not one of the choices {allowed}")
+            if decl["type"] == 6:  # a user option: the id, and the member resolved
+                member = value if isinstance(value, User) else self.users[int(value)]
+                value = str(member.id)
+                payload = self._member_payload(member)
+                resolved.setdefault("users", {})[value] = payload.pop("user")
+                resolved.setdefault("members", {})[value] = payload
             opt: dict[str, Any] = {"name": name, "type": decl["type"], "value": value}
             if name == focused:
                 opt["focused"] = True
@@ -1114,6 +1149,8 @@ class FakeDiscord:
         for sub in reversed(chain):
             wrapped = [{"name": sub["name"], "type": sub["type"], "options": wrapped}]
         data: dict[str, Any] = {"id": top["id"], "name": top["name"], "type": 1, "options": wrapped}
+        if resolved:
+            data["resolved"] = resolved
         if "guild_id" in top:
             data["guild_id"] = top["guild_id"]
         return data
@@ -1193,6 +1230,33 @@ class FakeDiscord:
             raise AssertionError(f"{len(values)} values are outside the select's range")
         data = {"custom_id": comp["custom_id"], "component_type": 3, "values": values}
         iid, payload = self._interaction_payload(user, 3, data, message.channel_id, message)
+        return await self._send_interaction(iid, payload, True)
+
+    async def submit_modal(self, user: User, opened: Response, values: dict[str, str]) -> Response:
+        """Fill the form `opened` showed (text inputs by custom id) and submit it as `user`."""
+        if opened.modal is None:
+            raise AssertionError("that interaction did not open a form")
+        rows = []
+        for row in opened.modal.get("components", []):
+            inputs = row.get("components", [row.get("component")] if "component" in row else [])
+            rows.append(
+                {
+                    "type": 1,
+                    "components": [
+                        {
+                            "type": 4,
+                            "custom_id": c["custom_id"],
+                            "value": values.get(c["custom_id"], ""),
+                        }
+                        for c in inputs
+                        if c and c.get("type") == 4
+                    ],
+                }
+            )
+        data = {"custom_id": opened.modal["custom_id"], "components": rows}
+        message = self.messages.get(opened.modal_from) if opened.modal_from else None
+        channel = message.channel_id if message is not None else None
+        iid, payload = self._interaction_payload(user, 5, data, channel, message)
         return await self._send_interaction(iid, payload, True)
 
     # -- reading what people see ------------------------------------------------------------

@@ -8,6 +8,7 @@ refusals are ephemeral and localised. Handlers read the table through `TableSnap
 from __future__ import annotations
 
 import asyncio
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -17,14 +18,63 @@ from discord import app_commands
 from bot.discord.board import hand_message
 from bot.discord.host import Host
 from bot.discord.replies import in_time, reply_error, say
+from bot.discord.views import AmountModal
 from bot.i18n import t
 from bot.render import get_renderer
-from bot.render.text import describe, move_cards
-from bot.runtime import Table, TableSnapshot, errors
+from bot.render.betting import BetSpot
+from bot.render.text import move_cards
+from bot.render.words import say_move
+from bot.runtime import Player, Table, TableSnapshot, errors
 from bot.runtime.errors import TableError
 from engines.base import IllegalAction
+from engines.cards import CardParseError
 
 HINT_SECONDS = 2.0
+CHALLENGE_SECONDS = 120
+"""How long a `/duel challenge` waits for its answer; then it is declined."""
+
+
+def said(game: str, text: str, lang: str) -> str:
+    """A move's canonical `text` as people reading `lang` say it (``relancer 40``)."""
+    return say_move(text, get_renderer(game).move_areas, lang)
+
+
+def no_raise() -> TableError:
+    """Refusal for "Raise..." when the clicker may not bet or raise now."""
+    return TableError("you cannot bet or raise now", code="discord.no_raise")
+
+
+def not_your_challenge(challenged: int) -> TableError:
+    """Refusal for an answer to a challenge made to someone else."""
+    return TableError(
+        "this challenge is for someone else",
+        code="discord.challenge_not_yours",
+        mention=f"<@{challenged}>",
+    )
+
+
+async def _close_challenge(interaction: discord.Interaction, text: str) -> None:
+    """Replace a challenge message's text and remove its buttons."""
+    if interaction.response.is_done():
+        await interaction.edit_original_response(content=text, view=None)
+    else:
+        await interaction.response.edit_message(content=text, view=None)
+
+
+def no_cards() -> TableError:
+    """Refusal for a card move made with no card chosen."""
+    return TableError("choose your cards in the menu first", code="discord.no_cards")
+
+
+def not_a_number(typed: str, spot: BetSpot) -> TableError:
+    """Refusal for an amount form holding something other than a whole number of chips."""
+    return TableError(
+        f"{typed!r} is not a whole number of chips; type a total from {spot.low} to {spot.high}",
+        code="discord.not_a_number",
+        text=typed,
+        low=spot.low,
+        high=spot.high,
+    )
 
 
 def wrong_channel() -> TableError:
@@ -102,7 +152,7 @@ async def _hint(
     if cards and get_renderer(table.game).plays_cards:
         pretty = " ".join(card.pretty for card in cards)
         return "💡 " + t("discord.hint.play", lang, cards=pretty), [str(c) for c in cards]
-    return "💡 " + t("discord.hint.other", lang, action=describe(text)), []
+    return "💡 " + t("discord.hint.other", lang, action=said(table.game, text, lang)), []
 
 
 class Controls:
@@ -186,7 +236,7 @@ class Controls:
             table, seat = found
             deal = table.deal
             await in_time(interaction, table.act(str(interaction.user.id), text, turn))
-            note = "✅ " + t("discord.done", lang, action=describe(text))
+            note = "✅ " + t("discord.done", lang, action=said(table.game, text, lang))
             if _is_ephemeral_hand(interaction):
                 shown = table.snapshot(seat)
                 if shown.deal != deal:  # the play ended the deal: this is the next hand
@@ -200,10 +250,165 @@ class Controls:
         except (IllegalAction, discord.HTTPException) as error:
             await reply_error(interaction, error, lang)
 
+    async def act_cards(
+        self,
+        interaction: discord.Interaction,
+        table_id: int,
+        turn: int,
+        verb: str,
+        cards: list[str],
+        sort: str,
+    ) -> None:
+        """Play ``verb cards`` chosen by card in the hand's menu: the game's grammar reads
+        it against the clicker's hand (cards, not positions); a card not in the hand, a
+        wrong count or a second lock is refused with its reason, nothing applied."""
+        lang = self._bot.language(interaction)
+        try:
+            found = await self._at_turn(interaction, table_id, turn, lang)
+            if found is None:
+                return
+            game, view = found
+            chosen = [card for card in cards if card]
+            if not chosen:
+                raise no_cards()
+            move = get_renderer(game).parse_input(f"{verb} {' '.join(chosen)}", view)
+        except (IllegalAction, CardParseError, discord.HTTPException) as error:
+            await reply_error(interaction, error, lang)
+            return
+        await self.act_from_hand(interaction, table_id, turn, str(move), sort)
+
+    async def _at_turn(
+        self, interaction: discord.Interaction, table_id: int, turn: int, lang: str
+    ) -> tuple[str, Any] | None:
+        """The game and the clicker's view for a control made at `turn`; refuses a stale
+        control and a match not started. None once the table is gone (answered)."""
+        found = await self._seated(interaction, table_id, lang)
+        if found is None:
+            return None
+        table, seat = found
+        shown = table.snapshot(seat)
+        view = shown.view(seat)
+        if view is None:
+            raise errors.match_not_started()
+        if turn != shown.turn:
+            raise errors.stale_turn(turn, shown.turn)
+        return table.game, view
+
+    async def _spot(
+        self, interaction: discord.Interaction, table_id: int, turn: int, lang: str
+    ) -> BetSpot | None:
+        """The clicker's betting decision at `turn`, from their view; refuses a stale control
+        and a seat that may not bet or raise. None once the table is gone (answered)."""
+        found = await self._at_turn(interaction, table_id, turn, lang)
+        if found is None:
+            return None
+        game, view = found
+        spot = get_renderer(game).bet_spot(view)
+        if spot is None or spot.raise_verb is None:
+            raise no_raise()
+        return spot
+
+    async def answer_challenge(
+        self,
+        interaction: discord.Interaction,
+        accept: bool,
+        challenger: int,
+        challenged: int,
+        expires: int,
+    ) -> None:
+        """Answer a `/duel challenge`: only the challenged member may; after `expires` (epoch
+        seconds) it counts as declined. Accepting opens the channel's duel table with the
+        challenger in seat 1 and the challenged in seat 2, and deals."""
+        lang = self._bot.language(interaction)
+        try:
+            if interaction.user.id != challenged:
+                raise not_your_challenge(challenged)
+            public = self._bot.guild_language(interaction.guild)
+            who = {"challenger": f"<@{challenger}>", "challenged": f"<@{challenged}>"}
+            if time.time() > expires:
+                await _close_challenge(interaction, t("discord.duel.expired", public, **who))
+                return
+            if not accept:
+                await _close_challenge(interaction, t("discord.duel.declined", public, **who))
+                return
+            await in_time(interaction, self._open_duel(interaction, challenger), public=True)
+            await _close_challenge(interaction, t("discord.duel.accepted", public, **who))
+        except (IllegalAction, discord.HTTPException) as error:
+            await reply_error(interaction, error, lang)
+
+    async def _open_duel(self, interaction: discord.Interaction, challenger: int) -> None:
+        """The duel table of an accepted challenge: created, joined, dealt."""
+        guild = interaction.guild
+        member = guild.get_member(challenger) if guild else None
+        if member is None and guild is not None:
+            member = await guild.fetch_member(challenger)
+        name = member.display_name if member else str(challenger)
+        table = await self._bot.tables.create(
+            guild=str(interaction.guild_id),
+            place=str(interaction.channel_id),
+            game="duel",
+            options={
+                "turn_seconds": self._bot.settings.turn_seconds,
+                "lang": self._bot.guild_language(guild),
+                "creator": str(challenger),
+            },
+            owner=Player(str(challenger), name),
+        )
+        await table.join(Player(str(interaction.user.id), interaction.user.display_name))
+        await table.start()
+
+    async def ask_amount(
+        self, interaction: discord.Interaction, table_id: int, turn: int, sort: str
+    ) -> None:
+        """Open the amount form of "Raise..." with the clicker's legal range (from the view;
+        the engine checks the amount when it is played)."""
+        lang = self._bot.language(interaction)
+        try:
+            spot = await self._spot(interaction, table_id, turn, lang)
+            if spot is None:
+                return
+            verb = spot.raise_verb or "raise"
+            modal = AmountModal(
+                table_id,
+                turn,
+                sort,
+                verb,
+                title=t(f"discord.bet.form.{verb}", lang),
+                label=t("discord.bet.form.label", lang, low=spot.low, high=spot.high),
+                placeholder=t("discord.bet.form.placeholder", lang, low=spot.low, high=spot.high),
+            )
+            await interaction.response.send_modal(modal)
+        except (IllegalAction, discord.HTTPException) as error:
+            await reply_error(interaction, error, lang)
+
+    async def act_amount(
+        self,
+        interaction: discord.Interaction,
+        table_id: int,
+        turn: int,
+        verb: str,
+        typed: str,
+        sort: str,
+    ) -> None:
+        """Play ``verb typed`` from the amount form; a non-number is refused with the range,
+        an amount out of range by the engine with its reason ("below the minimum raise to
+        40"). Nothing is applied on a refusal."""
+        lang = self._bot.language(interaction)
+        amount = typed.strip().replace(" ", "").replace(",", "")
+        if not amount.isdigit():
+            try:
+                spot = await self._spot(interaction, table_id, turn, lang)
+                if spot is not None:
+                    raise not_a_number(typed.strip(), spot)
+            except (IllegalAction, discord.HTTPException) as error:
+                await reply_error(interaction, error, lang)
+            return
+        await self.act_from_hand(interaction, table_id, turn, f"{verb} {int(amount)}", sort)
+
     async def act_from_command(self, interaction: discord.Interaction, text: str) -> None:
         """Act for the user's seat at the channel's table from a slash command."""
         lang = self._bot.language(interaction)
         table = self._bot.tables.get(str(interaction.channel_id))
         seat_for(table, interaction)
         await in_time(interaction, table.act(str(interaction.user.id), text, table.turn))
-        await say(interaction, "✅ " + t("discord.done", lang, action=describe(text)))
+        await say(interaction, "✅ " + t("discord.done", lang, action=said(table.game, text, lang)))

@@ -17,18 +17,22 @@ import discord
 
 from bot.discord.images import cards_png
 from bot.discord.replies import frozen_view
+from bot.discord.table_setup import options_in_force
 from bot.discord.views import (
     ActButton,
     CardSelect,
     HandButton,
     HintButton,
     PassButton,
+    PickButton,
     PlayButton,
+    RaiseButton,
     SortButton,
 )
 from bot.i18n import t
 from bot.render import get_renderer
-from bot.render.text import describe
+from bot.render.betting import CardPick, bet_choices
+from bot.render.words import say_move
 from bot.runtime import TableSnapshot
 from engines.cards import Card
 
@@ -98,6 +102,9 @@ def board_message(
         embed.set_footer(
             text=t("discord.board.footer", lang, table=table.id, deal=table.deal, turn=table.turn)
         )
+    embed.add_field(
+        name=t("discord.setup.title", lang), value=options_in_force(table, lang), inline=False
+    )
     if recent:
         embed.add_field(
             name=t("discord.board.recent", lang), value="\n".join(recent)[-1000:], inline=False
@@ -178,7 +185,11 @@ def hand_message(
     if not controls:
         return message
     if not renderer.plays_cards:
-        message["view"] = frozen_view(*_action_buttons(table, seat, view, lang, sort))
+        pick = renderer.card_pick(view) if table.status == "playing" else None
+        if pick is None:
+            message["view"] = frozen_view(*_action_buttons(table, seat, view, lang, sort))
+        else:
+            message["view"] = frozen_view(*_pick_controls(table, cards, selected, pick, lang, sort))
         return message
     chosen = [c for c in selected if any(str(card) == c for card in cards)]
     items: list[discord.ui.Item[Any]] = []
@@ -218,23 +229,94 @@ def hand_message(
     return message
 
 
+def _pick_controls(
+    table: TableSnapshot,
+    cards: Sequence[Card],
+    selected: Sequence[str],
+    pick: CardPick,
+    lang: str,
+    sort: str,
+) -> list[discord.ui.Item[Any]]:
+    """A move made by choosing cards (draw's discards, the duel's lock): the menu of the
+    hand's cards (values are card codes), the move's button armed with the chosen cards, the
+    other moves (stand pat), Hint and Sort."""
+    areas = get_renderer(table.game).move_areas
+    chosen = [c for c in selected if any(str(card) == c for card in cards)][: pick.most]
+    options = [
+        discord.SelectOption(label=card.pretty, value=str(card), default=str(card) in chosen)
+        for card in cards[:25]
+    ]
+    menu = CardSelect(
+        table.id, table.turn, sort, options, t(f"discord.pick.{pick.verb}", lang), most=pick.most
+    )
+    menu.row = 0
+    label = say_move(" ".join([pick.verb, *chosen]), areas, lang)
+    play = PickButton(
+        table.id,
+        table.turn,
+        sort,
+        pick.verb,
+        ".".join(chosen),
+        label[:1].upper() + label[1:],
+        disabled=not chosen,
+    )
+    items: list[discord.ui.Item[Any]] = [menu, play]
+    for text in pick.other:
+        other = say_move(text, areas, lang)
+        items.append(ActButton(table.id, table.turn, sort, text, other[:1].upper() + other[1:]))
+    for button in items[1:]:
+        button.row = 1
+    return items + _hint_and_sort(table, sort, lang, row=2)
+
+
+def _hint_and_sort(
+    table: TableSnapshot, sort: str, lang: str, *, row: int
+) -> list[discord.ui.Item[Any]]:
+    """The hand's Hint and Sort buttons, on `row`."""
+    items: list[discord.ui.Item[Any]] = [
+        HintButton(table.id, table.turn, sort, t("discord.button.hint", lang)),
+        SortButton(table.id, table.turn, sort, t("discord.button.sort", lang)),
+    ]
+    for item in items:
+        item.row = row
+    return items
+
+
+def action_labels(table: TableSnapshot, view: Any, lang: str) -> list[tuple[str, str]]:
+    """The (canonical action, label) of each action button of the view's seat: for a betting
+    decision (`GameRenderer.bet_spot`) Fold, Check or Call with its amount, Min raise, Half
+    pot, Pot and All-in; otherwise one per legal action, in the reader's words."""
+    renderer = get_renderer(table.game)
+    spot = renderer.bet_spot(view)
+    if spot is not None:
+        return [
+            (choice.action, t(f"discord.bet.{choice.kind}", lang, n=choice.amount))
+            for choice in bet_choices(spot)
+        ]
+    return [
+        (text, say_move(text, renderer.move_areas, lang)) for text in renderer.legal_moves(view)
+    ]
+
+
 def _action_buttons(
     table: TableSnapshot, seat: int, view: Any, lang: str, sort: str
 ) -> list[discord.ui.Item[Any]]:
-    """One button per legal action (up to four rows), then Hint and Sort."""
+    """The action buttons (up to four rows; "Raise..." when any amount may be bet), then
+    Hint and Sort."""
     items: list[discord.ui.Item[Any]] = []
     if table.to_act == seat and table.status == "playing":
-        texts = get_renderer(table.game).legal_moves(view)
-        for i, text in enumerate(x for x in texts if 0 < len(x) <= 80 and ":" not in x):
+        labels = [(a, label) for a, label in action_labels(table, view, lang) if 0 < len(a) <= 80]
+        for i, (text, label) in enumerate(x for x in labels if ":" not in x[0]):
             if i == MAX_ACTION_BUTTONS:
                 break
-            button = ActButton(table.id, table.turn, sort, text, describe(text))
+            button = ActButton(table.id, table.turn, sort, text, label)
             button.row = i // 5
             items.append(button)
-    for extra in (
-        HintButton(table.id, table.turn, sort, t("discord.button.hint", lang)),
-        SortButton(table.id, table.turn, sort, t("discord.button.sort", lang)),
-    ):
-        extra.row = 4
-        items.append(extra)
-    return items
+        spot = get_renderer(table.game).bet_spot(view)
+        if spot is not None and spot.raise_verb is not None and len(items) < MAX_ACTION_BUTTONS:
+            more = RaiseButton(
+                table.id, table.turn, sort, t(f"discord.bet.more.{spot.raise_verb}", lang)
+            )
+            more.row = len(items) // 5
+            items.append(more)
+    return items + _hint_and_sort(table, sort, lang, row=4)

@@ -13,6 +13,7 @@ import discord
 
 from bot.discord.cooldowns import Cooldowns
 from bot.runtime import TableManager
+from bot.settings import Settings
 
 
 class Controls(Protocol):
@@ -36,6 +37,47 @@ class Controls(Protocol):
         self, interaction: discord.Interaction, table_id: int, turn: int, text: str, sort: str
     ) -> None:
         """Play `text` for the clicker's seat, made for `turn`; redraw the hand after it."""
+        ...
+
+    async def act_cards(
+        self,
+        interaction: discord.Interaction,
+        table_id: int,
+        turn: int,
+        verb: str,
+        cards: list[str],
+        sort: str,
+    ) -> None:
+        """Play ``verb cards`` (draw's discards, the duel's lock) for the clicker's seat."""
+        ...
+
+    async def answer_challenge(
+        self,
+        interaction: discord.Interaction,
+        accept: bool,
+        challenger: int,
+        challenged: int,
+        expires: int,
+    ) -> None:
+        """Accept (a duel table is opened and dealt) or decline a `/duel challenge`."""
+        ...
+
+    async def ask_amount(
+        self, interaction: discord.Interaction, table_id: int, turn: int, sort: str
+    ) -> None:
+        """Open the amount form of "Raise..." with the clicker's legal range."""
+        ...
+
+    async def act_amount(
+        self,
+        interaction: discord.Interaction,
+        table_id: int,
+        turn: int,
+        verb: str,
+        typed: str,
+        sort: str,
+    ) -> None:
+        """Play ``verb typed`` from the amount form (a non-number is refused with the range)."""
         ...
 
 
@@ -68,4 +110,9 @@ class Host(Protocol):
 
     def guild_language(self, guild: discord.Guild | None) -> str:
         """A guild's language for public messages."""
+        ...
+
+    @property
+    def settings(self) -> Settings:
+        """The bot's settings (turn seconds of new tables...)."""
         ...

@@ -102,7 +102,10 @@ async def in_time(
     try:
         done, _ = await asyncio.wait({task}, timeout=DEFER_AFTER)
         if not done and not interaction.response.is_done():
-            if interaction.type is discord.InteractionType.component:
+            if interaction.type in (
+                discord.InteractionType.component,
+                discord.InteractionType.modal_submit,  # a form opened from the hand
+            ):
                 await interaction.response.defer()
             else:
                 await interaction.response.defer(ephemeral=not public, thinking=True)

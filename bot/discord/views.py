@@ -14,6 +14,11 @@ Custom ids:
 - ``db:hint:T:N:S``     suggest a play (selects it in the menu)
 - ``db:sort:T:N:S``     show the hand in the other order
 - ``db:act:T:N:S:TEXT`` play the action TEXT (games played with buttons: hold'em, draw, duel)
+- ``db:raise:T:N:S``    "Raise...": opens `AmountModal` for any bet or raise in the legal range
+- ``db:duel:A:C:D:E``  answer (``yes``/``no``) member D's challenge from member C to a duel;
+  E is when it expires (epoch seconds: a late answer declines)
+- ``db:pick:T:N:S:V:C`` play ``V C`` with the cards C chosen in the menu (draw's discards,
+  the duel's lock): cards by code, never by position, so sorting cannot change them
 """
 
 from __future__ import annotations
@@ -40,13 +45,19 @@ class _Control(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"(?!)")
     style: ClassVar[discord.ButtonStyle] = discord.ButtonStyle.secondary
     emoji: ClassVar[str | None] = None
 
-    def _button(self, label: str, *parts: object, disabled: bool = False) -> None:
+    def _button(
+        self,
+        label: str,
+        *parts: object,
+        disabled: bool = False,
+        style: discord.ButtonStyle | None = None,
+    ) -> None:
         custom_id = ":".join(["db", self.kind, *map(str, parts)])
         super().__init__(
             discord.ui.Button(
                 label=label[:80],
                 emoji=self.emoji,
-                style=self.style,
+                style=style or self.style,
                 custom_id=custom_id,
                 disabled=disabled,
             )
@@ -90,8 +101,10 @@ class CardSelect(
         sort: str,
         options: list[discord.SelectOption] | None = None,
         placeholder: str | None = None,
+        most: int = 5,
     ) -> None:
-        """A menu of `options` (the hand's cards) for `table` at `turn`."""
+        """A menu of `options` (the hand's cards) for `table` at `turn`; at most `most`
+        cards may be chosen."""
         self.table, self.turn, self.sort = table, turn, sort
         options = options or [discord.SelectOption(label="-", value="-")]
         super().__init__(
@@ -99,7 +112,7 @@ class CardSelect(
                 custom_id=f"db:sel:{table}:{turn}:{sort}",
                 options=options,
                 min_values=1,
-                max_values=min(5, len(options)),
+                max_values=max(1, min(most, len(options))),
                 placeholder=placeholder,
             )
         )
@@ -109,8 +122,11 @@ class CardSelect(
         cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
     ) -> CardSelect:
         """Rebuild from a choice."""
-        options = list(item.options) if isinstance(item, discord.ui.Select) else None
-        return cls(int(match["table"]), int(match["turn"]), match["sort"], options)
+        if isinstance(item, discord.ui.Select):
+            options, most = list(item.options), item.max_values
+        else:
+            options, most = None, 5
+        return cls(int(match["table"]), int(match["turn"]), match["sort"], options, most=most)
 
     async def callback(self, interaction: discord.Interaction) -> None:
         """Redraw the hand with these cards selected and Play armed with them."""
@@ -231,8 +247,124 @@ class ActButton(
         )
 
 
+class PickButton(
+    _Control,
+    template=(
+        r"db:pick:(?P<table>\d+):(?P<turn>\d+):(?P<sort>[rs]):(?P<verb>[a-z]{1,12}):"
+        r"(?P<cards>[0-9TJQKADCHS.]*)"
+    ),
+):
+    """Play ``<verb> <cards>`` with the cards chosen in the hand's menu (draw, lock)."""
+
+    kind, style = "pick", discord.ButtonStyle.success
+
+    def __init__(
+        self,
+        table: int,
+        turn: int,
+        sort: str,
+        verb: str,
+        cards: str,
+        label: str | None = None,
+        disabled: bool = False,
+    ) -> None:
+        """A button playing `verb` with `cards` (``AS.3D``; empty while nothing is chosen)."""
+        self.table, self.turn, self.sort, self.verb, self.cards = table, turn, sort, verb, cards
+        self._button(label or verb, table, turn, sort, verb, cards, disabled=disabled)
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        """Play the chosen cards for the clicker's seat."""
+        await _controls(interaction).act_cards(
+            interaction, self.table, self.turn, self.verb, self.cards.split("."), self.sort
+        )
+
+
+class ChallengeButton(
+    _Control,
+    template=r"db:duel:(?P<answer>yes|no):(?P<challenger>\d+):(?P<challenged>\d+):(?P<expires>\d+)",
+):
+    """Accept or Decline on a `/duel challenge` message (only the challenged member may)."""
+
+    kind = "duel"
+
+    def __init__(
+        self, answer: str, challenger: int, challenged: int, expires: int, label: str = ""
+    ) -> None:
+        """The `answer` button of `challenged`'s challenge from `challenger`."""
+        self.answer, self.challenger, self.challenged = answer, challenger, challenged
+        self.expires = expires
+        style = discord.ButtonStyle.success if answer == "yes" else discord.ButtonStyle.danger
+        self._button(label or answer, answer, challenger, challenged, expires, style=style)
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> ChallengeButton:
+        """Rebuild from a click."""
+        return cls(
+            match["answer"],
+            int(match["challenger"]),
+            int(match["challenged"]),
+            int(match["expires"]),
+        )
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        """Answer the challenge (the handler checks who clicks and whether it expired)."""
+        await _controls(interaction).answer_challenge(
+            interaction, self.answer == "yes", self.challenger, self.challenged, self.expires
+        )
+
+
+class RaiseButton(_Control, template=r"db:raise:(?P<table>\d+):(?P<turn>\d+):(?P<sort>[rs])"):
+    """ "Raise...": asks for any amount in the legal range (a modal), then plays it."""
+
+    kind, style = "raise", discord.ButtonStyle.success
+
+    def __init__(self, table: int, turn: int, sort: str = "r", label: str = "Raise...") -> None:
+        """A Raise... button for `table` at `turn`."""
+        self.table, self.turn, self.sort = table, turn, sort
+        self._button(label, table, turn, sort)
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        """Open the amount form (the handler reads the range from the clicker's view)."""
+        await _controls(interaction).ask_amount(interaction, self.table, self.turn, self.sort)
+
+
+class AmountModal(discord.ui.Modal):
+    """The form behind "Raise...": one amount, the legal range in its label. Submitting it
+    plays ``<verb> <amount>`` through the handlers (the engine checks the amount)."""
+
+    def __init__(
+        self,
+        table: int,
+        turn: int,
+        sort: str,
+        verb: str,
+        *,
+        title: str,
+        label: str,
+        placeholder: str,
+    ) -> None:
+        """A form for `verb` (``bet`` or ``raise``) at `table`, made for `turn`."""
+        super().__init__(title=title[:45], timeout=600)
+        self.table, self.turn, self.sort, self.verb = table, turn, sort, verb
+        self.amount: discord.ui.TextInput[AmountModal] = discord.ui.TextInput(
+            label=label[:45], placeholder=placeholder[:100], min_length=1, max_length=12
+        )
+        self.add_item(self.amount)
+
+    async def on_submit(self, interaction: discord.Interaction) -> None:
+        """Play the amount typed (refused with the range if it is not a whole number)."""
+        await _controls(interaction).act_amount(
+            interaction, self.table, self.turn, self.verb, self.amount.value, self.sort
+        )
+
+
 DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
     ActButton,
+    ChallengeButton,
+    PickButton,
+    RaiseButton,
     HandButton,
     CardSelect,
     PlayButton,

@@ -16,6 +16,7 @@ import importlib
 from collections.abc import Sequence
 from typing import Any, Protocol
 
+from bot.render.betting import BetSpot, CardPick
 from engines.base import Event
 from engines.cards import Card
 
@@ -26,6 +27,10 @@ class GameRenderer(Protocol):
     plays_cards: bool
     """True when a move is a choice of cards from the hand (a card menu on Discord, as in
     Big Two); False when moves are picked from the legal actions (one button each)."""
+
+    move_areas: tuple[str, ...]
+    """The catalog areas of the game's move words (``<area>.word.<verb>``, `bot.render.words`):
+    what people may type in their language and how a move reads in it."""
 
     def board(self, view: Any, names: Sequence[str], lang: str) -> str:
         """The public table as text (seats in play order, last play, whose turn, scores).
@@ -68,6 +73,17 @@ class GameRenderer(Protocol):
         None. Private events already reach the owner."""
         ...
 
+    def bet_spot(self, view: Any) -> BetSpot | None:
+        """The betting decision of the view's seat (amounts from the view), or None when it
+        is not to bet now (not its turn, another kind of move, a game without betting)."""
+        ...
+
+    def card_pick(self, view: Any) -> CardPick | None:
+        """When the view's seat is to choose cards of its hand (draw's discards, the duel's
+        lock): the move's verb and how many cards; None otherwise. The move is then typed
+        as ``<verb> <cards>`` (read by `parse_input`)."""
+        ...
+
 
 class _WithLegal(Protocol):
     @property
@@ -94,6 +110,14 @@ class ViewAccessors:
 
     def hand_changed(self, event: Event) -> int | None:
         """No public event changes a hand (cards arrive privately)."""
+        return None
+
+    def bet_spot(self, view: Any) -> BetSpot | None:
+        """No betting."""
+        return None
+
+    def card_pick(self, view: Any) -> CardPick | None:
+        """No choice of cards besides the legal moves."""
         return None
 
 

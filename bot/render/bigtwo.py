@@ -12,6 +12,7 @@ from collections.abc import Sequence
 
 from bot.i18n import join_names, t
 from bot.render import GameRenderer, ViewAccessors
+from bot.render.words import read_move, words_help
 from engines.base import DealSettled, DealStarted, Event, IllegalAction, MatchEnded
 from engines.bigtwo import (
     PASS,
@@ -52,6 +53,7 @@ class BigTwoRenderer(ViewAccessors):
     """The `GameRenderer` of Big Two."""
 
     plays_cards = True
+    move_areas: tuple[str, ...] = ("bigtwo",)
 
     def board(self, view: BigTwoView, names: Sequence[str], lang: str) -> str:
         """The public table: deal, play order, each seat's cards left and penalty total, the
@@ -156,6 +158,7 @@ class BigTwoRenderer(ViewAccessors):
     def parse_input(self, text: str, view: BigTwoView) -> Action:
         """``pass``; cards (``3d 3s``, ``10♠``); or their numbers in the shown hand (``1 4``).
         An optional leading ``play`` is accepted."""
+        text = read_move(text, self.move_areas)
         words = [w for w in _SPLIT.split(text.strip().lower()) if w]
         if not words:
             raise IllegalAction(
@@ -195,7 +198,7 @@ class BigTwoRenderer(ViewAccessors):
 
     def input_help(self, lang: str) -> str:
         """How to type a Big Two action."""
-        return t("bigtwo.help", lang)
+        return t("bigtwo.help", lang) + "\n" + words_help(self.move_areas, lang)
 
     def table_cards(self, view: BigTwoView) -> list[Card]:
         """The last play of the current trick (none when the trick is new or all passed)."""

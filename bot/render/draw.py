@@ -12,6 +12,8 @@ from collections.abc import Sequence
 
 from bot.i18n import join_names, t
 from bot.render import GameRenderer, ViewAccessors
+from bot.render.betting import BetSpot, CardPick, spot_if_betting
+from bot.render.words import read_move, words_help
 from engines.base import ChipsBought, DealSettled, DealStarted, Event, IllegalAction, MatchEnded
 from engines.cards import Card, CardParseError, parse_card
 from engines.draw.actions import STAND, Draw, DrawAction, Open, parse_action
@@ -63,6 +65,7 @@ class DrawRenderer(ViewAccessors):
     """The `GameRenderer` of French draw poker."""
 
     plays_cards = False
+    move_areas: tuple[str, ...] = ("poker", "draw")
 
     def board(self, view: DrawView, names: Sequence[str], lang: str) -> str:
         """The table in play order: deal kind and requirement, pot and carried pot, each seat's
@@ -86,6 +89,22 @@ class DrawRenderer(ViewAccessors):
             ),
             t("draw.board.pot", lang, pot=view.pot, carried=view.carried),
         ]
+        if view.deal_kind != "jackpot" and not view.finished:
+            surblind = (
+                t("draw.board.surblind_by", lang, name=_name(names, view.surblind_seat))
+                if view.surblind_seat is not None
+                else ""
+            )
+            lines.append(
+                t(
+                    "draw.board.stakes",
+                    lang,
+                    blind=view.blind_unit,
+                    surblind=2 * view.blind_unit,
+                    by=surblind,
+                    entry=view.entry,
+                )
+            )
         for seat in range(view.seats):
             marker = "▶ " if view.to_act == seat else "  "
             tags = [] if view.finished else self._tags(view, seat, lang)
@@ -275,7 +294,9 @@ class DrawRenderer(ViewAccessors):
 
     def parse_input(self, text: str, view: DrawView) -> DrawAction:
         """The canonical texts, plus "pat" for stand and cards instead of positions at the draw
-        ("draw AS 3D"); a bare number at the draw is a position."""
+        ("draw AS 3D"); a bare number at the draw is a position. Move words are read in any
+        catalog language (`read_move`)."""
+        text = read_move(text, self.move_areas)
         words = text.strip().lower().split()
         if words in (["pat"], ["keep"]):
             return STAND
@@ -316,9 +337,33 @@ class DrawRenderer(ViewAccessors):
             )
         return positions
 
+    def card_pick(self, view: DrawView) -> CardPick | None:
+        """At the draw: the cards to discard, by card (1 to the most the rules allow), or
+        stand pat."""
+        draws = [a for a in view.legal if isinstance(a, Draw) and a.positions]
+        if view.seat is None or view.to_act != view.seat or view.phase != "draw" or not draws:
+            return None
+        most = max(len(a.positions) for a in draws)
+        other = tuple(str(a) for a in view.legal if not (isinstance(a, Draw) and a.positions))
+        return CardPick("draw", 1, most, other)
+
+    def bet_spot(self, view: DrawView) -> BetSpot | None:
+        """The seat's betting options in a betting round (not at the surblind, the draw, a
+        jackpot's opening or a rebuy: those keep one button per move)."""
+        return spot_if_betting(
+            view.seat,
+            view.to_act,
+            tuple(str(a) for a in view.legal),
+            to_call=view.to_call,
+            current_bet=max(view.stakes, default=0),
+            pot=view.pot,
+            low=view.min_raise_to,
+            high=view.max_to,
+        )
+
     def input_help(self, lang: str) -> str:
         """How to type actions in draw poker."""
-        return t("draw.help", lang)
+        return t("draw.help", lang) + "\n" + words_help(self.move_areas, lang)
 
 
 RENDERER: GameRenderer = DrawRenderer()

@@ -11,6 +11,8 @@ from collections.abc import Sequence
 
 from bot.i18n import join_names, t
 from bot.render import GameRenderer, ViewAccessors
+from bot.render.betting import BetSpot, CardPick, spot_if_betting
+from bot.render.words import read_move, words_help
 from engines.base import ChipsBought, DealStarted, Event, IllegalAction, MatchEnded
 from engines.cards import Card, CardParseError, parse_card
 from engines.duel import (
@@ -47,6 +49,7 @@ class DuelRenderer(ViewAccessors):
     """The `GameRenderer` of Deuce Duel."""
 
     plays_cards = False
+    move_areas: tuple[str, ...] = ("poker", "duel")
 
     def board(self, view: DuelView, names: Sequence[str], lang: str) -> str:
         """The public table: deal, pot, each player's chips, bet, signal and lock, whose turn,
@@ -210,7 +213,9 @@ class DuelRenderer(ViewAccessors):
         return None
 
     def parse_input(self, text: str, view: DuelView) -> DuelAction:
-        """Read "lock 1" / "1" / "lock 7s" / "7s" while locking, else a betting action."""
+        """Read "lock 1" / "1" / "lock 7s" / "7s" while locking, else a betting action (the
+        move words in any catalog language, `read_move`)."""
+        text = read_move(text, self.move_areas)
         words = text.strip().lower().split()
         if view.phase == "lock" and words and words[0] not in BETTING_WORDS:
             choice = words[1:] if words[0] == "lock" else words
@@ -255,9 +260,28 @@ class DuelRenderer(ViewAccessors):
             )
         return Lock(card)
 
+    def card_pick(self, view: DuelView) -> CardPick | None:
+        """While locking: one of the seat's two cards."""
+        if view.seat is None or view.to_act != view.seat or view.phase != "lock":
+            return None
+        return CardPick("lock", 1, 1)
+
+    def bet_spot(self, view: DuelView) -> BetSpot | None:
+        """The seat's betting options once both cards are locked."""
+        return spot_if_betting(
+            view.seat,
+            view.to_act,
+            tuple(str(a) for a in view.legal),
+            to_call=view.to_call,
+            current_bet=max(view.bets, default=0),
+            pot=view.pot,
+            low=view.min_raise_to,
+            high=view.max_total,
+        )
+
     def input_help(self, lang: str) -> str:
         """How to type actions in the duel."""
-        return t("duel.help", lang)
+        return t("duel.help", lang) + "\n" + words_help(self.move_areas, lang)
 
 
 RENDERER: GameRenderer = DuelRenderer()

@@ -12,6 +12,8 @@ from collections.abc import Sequence
 
 from bot.i18n import join_names, t
 from bot.render import GameRenderer, ViewAccessors
+from bot.render.betting import BetSpot, spot_if_betting
+from bot.render.words import read_move, words_help
 from engines.base import ChipsBought, DealStarted, Event, IllegalAction, MatchEnded
 from engines.cards import Card
 from engines.holdem import (
@@ -52,6 +54,7 @@ class HoldemRenderer(ViewAccessors):
     """The `GameRenderer` of no-limit hold'em."""
 
     plays_cards = False
+    move_areas: tuple[str, ...] = ("poker",)
 
     def board(self, view: HoldemView, names: Sequence[str], lang: str) -> str:
         """The public table, safe to post: hand, street, blinds, board, pots, every seat's chips
@@ -217,7 +220,7 @@ class HoldemRenderer(ViewAccessors):
             raise IllegalAction(
                 "spectators cannot act: take a seat first", code="not_seated", text=text
             )
-        action = parse_betting_action(text)
+        action = parse_betting_action(read_move(text, self.move_areas))
         if isinstance(action, Bet) and view.current_bet > 0:
             return Raise(action.amount)
         if isinstance(action, Raise) and view.current_bet == 0:
@@ -226,7 +229,20 @@ class HoldemRenderer(ViewAccessors):
 
     def input_help(self, lang: str) -> str:
         """How to type actions in hold'em."""
-        return t("holdem.help", lang)
+        return t("holdem.help", lang) + "\n" + words_help(self.move_areas, lang)
+
+    def bet_spot(self, view: HoldemView) -> BetSpot | None:
+        """The seat's betting options when it is to act."""
+        return spot_if_betting(
+            view.seat,
+            view.to_act,
+            tuple(str(a) for a in view.legal),
+            to_call=view.to_call,
+            current_bet=view.current_bet,
+            pot=view.pot_total,
+            low=view.min_to,
+            high=view.max_to,
+        )
 
     def table_cards(self, view: HoldemView) -> list[Card]:
         """The community cards."""

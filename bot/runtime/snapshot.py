@@ -9,6 +9,8 @@ asking it for another seat's view is an error, so it cannot leak a hand.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from types import MappingProxyType
 from typing import Any, NamedTuple
 
 from bot.runtime.options import TableOptions
@@ -43,6 +45,8 @@ class TableSnapshot(NamedTuple):
     """The view of `seat` (its hand); None in a public snapshot or before the first match."""
     match: int | None = None
     """The id of the match being played (None before the first match)."""
+    settings: Mapping[str, Any] = MappingProxyType({})
+    """The game's settings the table was created with (its config fields; defaults omitted)."""
 
     @property
     def names(self) -> list[str]:

@@ -171,6 +171,7 @@ class Table:
             seat=seat,
             seat_view=None if seat is None else self.view(seat),
             match=None if self.match is None else self.match.id,
+            settings=self.settings,
         )
 
     async def committed(self, seat: int | None = None) -> TableSnapshot:

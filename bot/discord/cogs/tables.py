@@ -2,17 +2,22 @@
 
 from __future__ import annotations
 
+import asyncio
+import time
 from typing import TYPE_CHECKING
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.discord import actions
 from bot.discord.actions import seat_for
 from bot.discord.board import board_message
 from bot.discord.cooldowns import cooldown
-from bot.discord.replies import in_time, say
+from bot.discord.replies import frozen_view, in_time, say
+from bot.discord.table_setup import options_in_force, table_setup
 from bot.discord.translator import tr
+from bot.discord.views import ChallengeButton
 from bot.i18n import t
 from bot.runtime import Player, Table, errors
 from bot.runtime.errors import TableError
@@ -20,6 +25,9 @@ from engines.registry import available_games, get_game
 
 if TYPE_CHECKING:
     from bot.discord.client import Deucebot
+
+AMOUNT_MAX = 1_000_000_000
+"""The largest chip amount the create options take (each game may allow less)."""
 
 
 def playable_games() -> list[str]:
@@ -79,6 +87,7 @@ class Tables(commands.Cog):
     def __init__(self, bot: Deucebot) -> None:
         """Commands for `bot`."""
         self.bot = bot
+        self._expiring: set[asyncio.Task[None]] = set()
 
     def _here(self, interaction: discord.Interaction) -> Table:
         table: Table = self.bot.tables.get(str(interaction.channel_id))
@@ -90,13 +99,25 @@ class Tables(commands.Cog):
     )
     @app_commands.describe(
         game=tr("Which game", "discord.opt.game.desc"),
-        deals=tr("Deals in the match (Big Two)", "discord.opt.deals.desc"),
+        seats=tr("Players (hold'em 2-9, draw 2-6, duel 2, Big Two 4)", "discord.opt.seats.desc"),
+        stack=tr("Starting chips (hold'em, duel) or the cave (draw)", "discord.opt.stack.desc"),
+        small_blind=tr("Small blind (hold'em)", "discord.opt.small_blind.desc"),
+        big_blind=tr("Big blind (hold'em)", "discord.opt.big_blind.desc"),
+        blind=tr("Blind (draw)", "discord.opt.blind.desc"),
+        ante=tr("Ante (duel; draw jackpots)", "discord.opt.ante.desc"),
+        deals=tr("Deals (Big Two, draw) or hands (hold'em) in the match", "discord.opt.deals.desc"),
         turn_seconds=tr(
             "Seconds per turn before the safe default is played", "discord.opt.turn_seconds.desc"
         ),
     )
     @app_commands.rename(
         game=tr("game", "discord.opt.game"),
+        seats=tr("seats", "discord.opt.seats"),
+        stack=tr("stack", "discord.opt.stack"),
+        small_blind=tr("small_blind", "discord.opt.small_blind"),
+        big_blind=tr("big_blind", "discord.opt.big_blind"),
+        blind=tr("blind", "discord.opt.blind"),
+        ante=tr("ante", "discord.opt.ante"),
         deals=tr("deals", "discord.opt.deals"),
         turn_seconds=tr("turn_seconds", "discord.opt.turn_seconds"),
     )
@@ -106,24 +127,46 @@ class Tables(commands.Cog):
         self,
         interaction: discord.Interaction,
         game: app_commands.Choice[str],
-        deals: app_commands.Range[int, 1, 100] | None = None,
+        seats: app_commands.Range[int, 1, 10] | None = None,
+        stack: app_commands.Range[int, 1, AMOUNT_MAX] | None = None,
+        small_blind: app_commands.Range[int, 1, AMOUNT_MAX] | None = None,
+        big_blind: app_commands.Range[int, 1, AMOUNT_MAX] | None = None,
+        blind: app_commands.Range[int, 1, AMOUNT_MAX] | None = None,
+        ante: app_commands.Range[int, 1, AMOUNT_MAX] | None = None,
+        deals: app_commands.Range[int, 1, 1000] | None = None,
         turn_seconds: app_commands.Range[int, 0, 3600] | None = None,
     ) -> None:
-        """Create the channel's table; the creator takes seat 1."""
+        """Create the channel's table with the options given (each checked for the game by
+        `table_setup`: an option the game lacks is refused by name); the creator takes
+        seat 1."""
         lang = self.bot.language(interaction)
-        settings = {"deals": deals} if deals is not None else {}
-        seconds = self.bot.settings.turn_seconds if turn_seconds is None else turn_seconds
+        setup = table_setup(
+            get_game(game.value),
+            {
+                "seats": seats,
+                "stack": stack,
+                "small_blind": small_blind,
+                "big_blind": big_blind,
+                "blind": blind,
+                "ante": ante,
+                "deals": deals,
+                "turn_seconds": turn_seconds,
+            },
+            lang,
+        )
+        options = {
+            "turn_seconds": self.bot.settings.turn_seconds,
+            "lang": self.bot.guild_language(interaction.guild),
+            **setup.options,
+        }
         table = await in_time(
             interaction,
             self.bot.tables.create(
                 guild=str(interaction.guild_id),
                 place=str(interaction.channel_id),
                 game=game.value,
-                settings=settings,
-                options={
-                    "turn_seconds": seconds,
-                    "lang": self.bot.guild_language(interaction.guild),
-                },
+                settings=setup.settings,
+                options=options,
                 owner=player_of(interaction),
             ),
             public=True,
@@ -135,10 +178,95 @@ class Tables(commands.Cog):
                 lang,
                 game=table.spec.title,
                 mention=interaction.user.mention,
-            ),
+            )
+            + "\n"
+            + options_in_force(table.snapshot(), lang),
             ephemeral=False,
         )
         await self.bot.front.post_board(table.snapshot())
+
+    duel = app_commands.Group(
+        name=tr("duel", "discord.cmd.duel"),
+        description=tr("Deuce Duel, one against one", "discord.cmd.duel.desc"),
+        guild_only=True,
+    )
+
+    @duel.command(
+        name=tr("challenge", "discord.cmd.duel.challenge"),
+        description=tr(
+            "Challenge a member to a duel (without one, the AI plays you)",
+            "discord.cmd.duel.challenge.desc",
+        ),
+    )
+    @app_commands.describe(member=tr("Whom to challenge", "discord.opt.member.desc"))
+    @app_commands.rename(member=tr("member", "discord.opt.member"))
+    @cooldown("create")
+    async def challenge(
+        self, interaction: discord.Interaction, member: discord.Member | None = None
+    ) -> None:
+        """Challenge `member` (Accept / Decline for them; no answer in `actions.CHALLENGE_SECONDS`
+        declines); without a member, a duel against the AI is dealt at once."""
+        lang = self.bot.language(interaction)
+        if member is not None and member.id == interaction.user.id:
+            raise TableError("you cannot challenge yourself", code="discord.challenge_self")
+        if member is not None and member.bot:
+            raise TableError("a bot cannot take up a challenge", code="discord.challenge_bot")
+        existing = self.bot.tables.find(str(interaction.channel_id))
+        if existing is not None and existing.status != "stopped":
+            raise errors.table_exists(existing.place, existing.game)
+        if member is None:
+            table = await in_time(
+                interaction,
+                self.bot.tables.create(
+                    guild=str(interaction.guild_id),
+                    place=str(interaction.channel_id),
+                    game="duel",
+                    options={
+                        "turn_seconds": self.bot.settings.turn_seconds,
+                        "lang": self.bot.guild_language(interaction.guild),
+                    },
+                    owner=player_of(interaction),
+                ),
+                public=True,
+            )
+            await table.start()
+            await say(interaction, t("discord.duel.against_ai", lang), ephemeral=False)
+            return
+        public = self.bot.guild_language(interaction.guild)
+        expires = int(time.time() + actions.CHALLENGE_SECONDS)
+        parts = (interaction.user.id, member.id, expires)
+        view = frozen_view(
+            ChallengeButton("yes", *parts, label=t("discord.duel.accept", public)),
+            ChallengeButton("no", *parts, label=t("discord.duel.decline", public)),
+        )
+        who = {"challenger": interaction.user.mention, "challenged": member.mention}
+        text = t("discord.duel.challenge", public, stamp=f"<t:{expires}:R>", **who)
+        await say(interaction, text, ephemeral=False, view=view)
+        message = await interaction.original_response()
+        task = asyncio.create_task(self._expire(interaction, message, expires, who, public))
+        self._expiring.add(task)
+        task.add_done_callback(self._expiring.discard)
+
+    async def _expire(
+        self,
+        interaction: discord.Interaction,
+        message: discord.InteractionMessage,
+        expires: int,
+        who: dict[str, str],
+        lang: str,
+    ) -> None:
+        """When a challenge expires unanswered, say it was declined and remove its buttons
+        (an answer after that is refused as expired, even after a restart)."""
+        await asyncio.sleep(max(0.0, expires - time.time()) + 0.5)
+        channel = interaction.channel
+        if not isinstance(channel, discord.abc.Messageable):
+            return
+        try:
+            current = await channel.fetch_message(message.id)
+            if current.components:
+                await message.edit(content=t("discord.duel.expired", lang, **who), view=None)
+        except discord.HTTPException:
+            return
 
     @table.command(
         name=tr("join", "discord.cmd.table.join"),

@@ -1,0 +1,266 @@
+"""The options of `/table create`, per game: which ones a game has, and their checks.
+
+Each option has one check, reading its limits from the game itself (the `GameSpec` seat range,
+the `ge`/`le` bounds of the game's pydantic config field, the runtime's `TableOptions`), so a
+limit lives in one place. An option the game lacks is refused by name; every refusal is a
+`TableError` with a catalog code (``error.option_*``), never a pydantic message. The values
+that pass become the game's settings (config fields) and the table's options.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from annotated_types import Ge, Gt, Le, Lt
+from pydantic import BaseModel
+
+from bot.i18n import catalog, t
+from bot.runtime import TableSnapshot
+from bot.runtime.errors import TableError
+from bot.runtime.options import TableOptions
+from engines.registry import GameSpec
+
+FIELDS: Mapping[str, Mapping[str, str]] = {
+    "seats": {"bigtwo": "seats", "holdem": "seats", "draw": "seats", "duel": "seats"},
+    "stack": {"holdem": "starting_chips", "draw": "cave_unit", "duel": "starting_chips"},
+    "small_blind": {"holdem": "small_blind"},
+    "big_blind": {"holdem": "big_blind"},
+    "blind": {"draw": "blind_unit"},
+    "ante": {"draw": "pot_unit", "duel": "ante"},
+    "deals": {"bigtwo": "deals", "holdem": "max_hands", "draw": "deals"},
+}
+"""For each `/table create` option, the config field it sets in each game that has it."""
+
+OPTION_ORDER = ("seats", "stack", "small_blind", "big_blind", "blind", "ante", "deals")
+
+
+def offered(game: str) -> list[str]:
+    """The `/table create` options `game` has (besides `game` and `turn_seconds`)."""
+    return [name for name in OPTION_ORDER if game in FIELDS[name]] + ["turn_seconds"]
+
+
+def not_offered(spec: GameSpec, option: str) -> TableError:
+    """Refusal for an option the game does not have, naming it and the ones it has."""
+    names = ", ".join(offered(spec.name))
+    return TableError(
+        f"{spec.title} has no {option} option; its options are: {names}",
+        code="option_not_offered",
+        game=spec.title,
+        option=option,
+        options=names,
+    )
+
+
+def out_of_range(spec: GameSpec, option: str, value: int, low: int, high: int | None) -> TableError:
+    """Refusal for a value outside `low..high` (no upper limit when `high` is None)."""
+    if high is None:
+        return TableError(
+            f"{option} for {spec.title} must be at least {low}, not {value}",
+            code="option_too_low",
+            game=spec.title,
+            option=option,
+            value=value,
+            low=low,
+        )
+    return TableError(
+        f"{option} for {spec.title} must be from {low} to {high}, not {value}",
+        code="option_range",
+        game=spec.title,
+        option=option,
+        value=value,
+        low=low,
+        high=high,
+    )
+
+
+def field_limits(config: type[BaseModel], name: str) -> tuple[int, int | None]:
+    """The bounds a pydantic config declares for the int field `name` (`ge`/`gt`, `le`/`lt`);
+    1 and None when it declares none."""
+    low, high = 1, None
+    for rule in config.model_fields[name].metadata:
+        if isinstance(rule, Ge):
+            low = int(rule.ge)  # type: ignore[call-overload]
+        elif isinstance(rule, Gt):
+            low = int(rule.gt) + 1  # type: ignore[call-overload]
+        elif isinstance(rule, Le):
+            high = int(rule.le)  # type: ignore[call-overload]
+        elif isinstance(rule, Lt):
+            high = int(rule.lt) - 1  # type: ignore[call-overload]
+    return low, high
+
+
+def default_of(spec: GameSpec, option: str) -> Any:
+    """The value the game uses when `option` is not given (its config field's default)."""
+    if option == "seats":
+        return spec.default_seats
+    return spec.config_type.model_fields[FIELDS[option][spec.name]].default
+
+
+def _config_field(spec: GameSpec, option: str, value: int) -> dict[str, Any]:
+    """The check of an option that is one config field: the game has it, in its bounds."""
+    field = FIELDS[option].get(spec.name)
+    if field is None:
+        raise not_offered(spec, option)
+    low, high = field_limits(spec.config_type, field)
+    if value < low or (high is not None and value > high):
+        raise out_of_range(spec, option, value, low, high)
+    return {field: value}
+
+
+def check_seats(spec: GameSpec, value: int) -> dict[str, Any]:
+    """Players at the table: the game's seat range (hold'em 2-9, draw 2-6, duel 2, Big Two 4)."""
+    if not spec.min_seats <= value <= spec.max_seats:
+        raise out_of_range(spec, "seats", value, spec.min_seats, spec.max_seats)
+    return {"seats": value}
+
+
+def check_stack(spec: GameSpec, value: int) -> dict[str, Any]:
+    """Starting chips (hold'em, duel) or the cave, the chips of one buy-in (draw)."""
+    return _config_field(spec, "stack", value)
+
+
+def check_small_blind(spec: GameSpec, value: int) -> dict[str, Any]:
+    """The small blind (hold'em)."""
+    return _config_field(spec, "small_blind", value)
+
+
+def check_big_blind(spec: GameSpec, value: int) -> dict[str, Any]:
+    """The big blind, also the minimum bet (hold'em)."""
+    return _config_field(spec, "big_blind", value)
+
+
+def check_blind(spec: GameSpec, value: int) -> dict[str, Any]:
+    """The blind, also the minimum bet (draw)."""
+    return _config_field(spec, "blind", value)
+
+
+def check_ante(spec: GameSpec, value: int) -> dict[str, Any]:
+    """The ante (duel: every deal; draw: the ante of a jackpot deal)."""
+    return _config_field(spec, "ante", value)
+
+
+def check_deals(spec: GameSpec, value: int) -> dict[str, Any]:
+    """Deals (Big Two, draw) or hands (hold'em) in the match."""
+    return _config_field(spec, "deals", value)
+
+
+def check_turn_seconds(spec: GameSpec, value: int) -> dict[str, Any]:
+    """Seconds per turn before the safe default is played (0: no timer); every game."""
+    low, high = field_limits(TableOptions, "turn_seconds")
+    if value < low or (high is not None and value > high):
+        raise out_of_range(spec, "turn_seconds", value, low, high)
+    return {"turn_seconds": value}
+
+
+CHECKS: Mapping[str, Callable[[GameSpec, int], dict[str, Any]]] = {
+    "seats": check_seats,
+    "stack": check_stack,
+    "small_blind": check_small_blind,
+    "big_blind": check_big_blind,
+    "blind": check_blind,
+    "ante": check_ante,
+    "deals": check_deals,
+    "turn_seconds": check_turn_seconds,
+}
+"""One check per `/table create` option."""
+
+
+def _too_small(option: str, value: int, other: str, least: int) -> TableError:
+    return TableError(
+        f"{option} ({value}) must be at least {least} because of {other}",
+        code="option_too_small_for",
+        option=option,
+        value=value,
+        other=other,
+        least=least,
+    )
+
+
+def _check_together(spec: GameSpec, given: Mapping[str, int]) -> None:
+    """The rules linking two options (the game's config validators, said plainly)."""
+
+    def value(option: str) -> int:
+        found = given.get(option)
+        return int(default_of(spec, option) if found is None else found)
+
+    if spec.name == "holdem" and value("big_blind") < value("small_blind"):
+        raise _too_small("big_blind", value("big_blind"), "small_blind", value("small_blind"))
+    if spec.name == "draw":
+        if value("stack") < 4 * value("blind"):
+            raise _too_small("stack", value("stack"), "blind", 4 * value("blind"))
+        if value("stack") < value("ante"):
+            raise _too_small("stack", value("stack"), "ante", value("ante"))
+    if spec.name == "duel" and value("stack") <= value("ante"):
+        raise _too_small("stack", value("stack"), "ante", value("ante") + 1)
+
+
+@dataclass(frozen=True)
+class TableSetup:
+    """What `/table create` passes to the runtime: the game's settings, the table options."""
+
+    settings: dict[str, Any]
+    options: dict[str, Any]
+
+
+def table_setup(spec: GameSpec, given: Mapping[str, int | None], lang: str = "en") -> TableSetup:
+    """Check every option given (None: not given) for `spec`'s game; the first refusal is
+    raised (nothing is created), naming the options as `lang`'s slash command does."""
+    try:
+        return _setup(spec, {name: value for name, value in given.items() if value is not None})
+    except TableError as error:
+        for param in ("option", "other"):
+            if param in error.params:
+                error.params[param] = option_name(error.params[param], lang)
+        if "options" in error.params:
+            error.params["options"] = ", ".join(option_name(n, lang) for n in offered(spec.name))
+        raise
+
+
+def option_name(option: str, lang: str) -> str:
+    """An option's name as the slash command shows it in `lang`."""
+    return t(f"discord.opt.{option}", lang)
+
+
+def _setup(spec: GameSpec, chosen: Mapping[str, int]) -> TableSetup:
+    settings: dict[str, Any] = {}
+    options: dict[str, Any] = {}
+    for name in (*OPTION_ORDER, "turn_seconds"):
+        if name in chosen:
+            (options if name == "turn_seconds" else settings).update(
+                CHECKS[name](spec, chosen[name])
+            )
+    unknown = sorted(set(chosen) - set(CHECKS))
+    if unknown:
+        raise not_offered(spec, unknown[0])
+    _check_together(spec, chosen)
+    return TableSetup(settings, options)
+
+
+def _label(name: str, game: str, lang: str, value: Any) -> str:
+    """One option in force, in the game's own word when it has one (hold'em "hands")."""
+    if value is None:
+        return t(f"discord.setup.{name}.none", lang)
+    key = f"discord.setup.{name}.{game}"
+    if key not in catalog(lang):
+        key = f"discord.setup.{name}"
+    return t(key, lang, n=value)
+
+
+def options_in_force(table: TableSnapshot, lang: str) -> str:
+    """The options a table plays with, one short line (board and `/table status`)."""
+    spec = table.spec
+    stored = table.settings
+    parts = [t("discord.setup.seats", lang, n=len(table.seats))]
+    for name in OPTION_ORDER[1:]:
+        field = FIELDS[name].get(spec.name)
+        if field is not None:
+            parts.append(_label(name, spec.name, lang, stored.get(field, default_of(spec, name))))
+    seconds = table.options.turn_seconds
+    parts.append(
+        t("discord.setup.turn_seconds", lang, n=seconds)
+        if seconds
+        else t("discord.setup.turn_seconds.none", lang)
+    )
+    return " · ".join(parts)

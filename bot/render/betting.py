@@ -1,0 +1,120 @@
+"""The betting controls of the poker games (hold'em, draw, duel), read from a seat's view.
+
+A `BetSpot` is what a betting decision offers, in the engine's own figures (its legal
+actions, the amount to call, the smallest and largest total a bet or raise may reach, the pot);
+`bet_choices` turns it into the usual poker room buttons: Fold, Check or Call (with the amount),
+Min raise, Half pot, Pot and All-in, each carrying the canonical action text the engine takes.
+No rule is decided here: every amount comes from the view, and the engine still checks the
+action when it is played.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+BETTING_VERBS = frozenset({"fold", "check", "call", "bet", "raise", "allin"})
+"""The verbs of the shared betting actions (`engines.poker.actions`)."""
+
+
+def betting_only(legal: tuple[str, ...]) -> bool:
+    """True when `legal` is a betting decision: only betting actions (no draw, lock, open...)."""
+    return bool(legal) and all(text.split(" ", 1)[0] in BETTING_VERBS for text in legal)
+
+
+@dataclass(frozen=True, slots=True)
+class BetSpot:
+    """One seat's betting decision, from its view (amounts are totals for the round)."""
+
+    legal: tuple[str, ...]
+    """The canonical texts of the representative legal actions (``fold``, ``raise 40``...)."""
+    to_call: int
+    """Chips the seat must add to call (0: checking is free)."""
+    current_bet: int
+    """The highest total put in this round."""
+    pot: int
+    """Every chip in the middle, this round's bets included."""
+    low: int
+    """The smallest total a bet or raise may reach."""
+    high: int
+    """The largest total the seat can reach (all-in)."""
+
+    @property
+    def raise_verb(self) -> str | None:
+        """``bet`` or ``raise`` when a full bet or raise is legal, else None."""
+        for text in self.legal:
+            verb = text.split(" ", 1)[0]
+            if verb in ("bet", "raise"):
+                return verb
+        return None
+
+
+def spot_if_betting(
+    seat: int | None,
+    to_act: int | None,
+    legal: tuple[str, ...],
+    *,
+    to_call: int,
+    current_bet: int,
+    pot: int,
+    low: int,
+    high: int,
+) -> BetSpot | None:
+    """The `BetSpot` of a view whose seat is to act on a betting decision (`legal` holds only
+    betting actions), else None: what every poker renderer's `bet_spot` builds."""
+    if seat is None or to_act != seat or not betting_only(legal):
+        return None
+    return BetSpot(legal, to_call, current_bet, pot, low, high)
+
+
+@dataclass(frozen=True, slots=True)
+class BetChoice:
+    """One button: `kind` names its label (``fold``, ``check``, ``call``, ``min``,
+    ``half_pot``, ``pot``, ``allin``), `action` is the canonical text played, `amount` the
+    figure shown on it (chips to call, or the total reached)."""
+
+    kind: str
+    action: str
+    amount: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class CardPick:
+    """A move made by choosing cards of one's hand: ``<verb> <cards>`` with `fewest` to
+    `most` cards (draw: discards; duel: the card locked). `other` are the legal moves
+    besides it (draw: stand pat)."""
+
+    verb: str
+    fewest: int
+    most: int
+    other: tuple[str, ...] = ()
+
+
+def pot_raise_to(spot: BetSpot, fraction: float) -> int:
+    """The total of a raise of `fraction` of the pot: calling first, then adding that share
+    of the pot as it would stand after the call (a pot-size raise when `fraction` is 1)."""
+    after_call = spot.pot + spot.to_call
+    return spot.current_bet + int(after_call * fraction)
+
+
+def bet_choices(spot: BetSpot) -> list[BetChoice]:
+    """The buttons of `spot`, in the order a poker room shows them; sized raises only when
+    they are legal and differ from the minimum and from all-in."""
+    choices: list[BetChoice] = []
+    if "fold" in spot.legal:
+        choices.append(BetChoice("fold", "fold"))
+    if "check" in spot.legal:
+        choices.append(BetChoice("check", "check"))
+    if "call" in spot.legal:
+        choices.append(BetChoice("call", "call", min(spot.to_call, spot.high)))
+    verb = spot.raise_verb
+    if verb is not None:
+        totals = [spot.low]
+        choices.append(BetChoice("min", f"{verb} {spot.low}", spot.low))
+        for kind, fraction in (("half_pot", 0.5), ("pot", 1.0)):
+            total = pot_raise_to(spot, fraction)
+            if spot.low < total < spot.high and total not in totals:
+                totals.append(total)
+                choices.append(BetChoice(kind, f"{verb} {total}", total))
+    if "allin" in spot.legal:
+        choices.append(BetChoice("allin", "allin", spot.high))
+    return choices

@@ -1,0 +1,80 @@
+"""The words people type and read for moves, per language, from the catalogs.
+
+Each game's catalog holds a move-word table: ``<area>.word.<verb>`` is ``"shown|alias|..."``
+(the first form is the one shown, every form is accepted when typed), for example
+``"poker.word.fold": "se coucher|coucher"`` in French. The betting words of the three poker
+games live in the shared area ``poker``; a game adds its own (``draw.word.pat``).
+
+`read_move` turns what someone typed in any catalog language (or English) into the canonical
+English text the engines read; `say_move` writes a canonical move in the reader's language,
+with cards as hands show them (10♠).
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections.abc import Sequence
+
+from bot.i18n import LANGUAGES, catalog, t
+from bot.render.text import describe
+
+
+@functools.cache
+def move_words(areas: tuple[str, ...], lang: str) -> dict[str, list[str]]:
+    """Canonical verb -> its forms in `lang` (shown form first) for the catalog `areas`; English
+    fills a verb the language lacks."""
+    words: dict[str, list[str]] = {}
+    for source in ("en", lang):
+        messages = catalog(source)
+        for area in areas:
+            prefix = f"{area}.word."
+            for key, value in messages.items():
+                if key.startswith(prefix):
+                    forms = [form.strip().lower() for form in value.split("|") if form.strip()]
+                    words[key[len(prefix) :]] = forms
+    return words
+
+
+@functools.cache
+def _readings(areas: tuple[str, ...]) -> list[tuple[str, str]]:
+    """Every (typed form, canonical verb) of every language, longest form first."""
+    found: dict[str, str] = {}
+    for lang in LANGUAGES:
+        for verb, forms in move_words(areas, lang).items():
+            for form in [verb, *forms]:
+                found.setdefault(form, verb)
+    return sorted(found.items(), key=lambda item: -len(item[0]))
+
+
+def read_move(text: str, areas: Sequence[str]) -> str:
+    """`text` with its leading move word, in any language, made canonical English
+    (``relancer 40`` -> ``raise 40``, ``скинути`` -> ``fold``); other text unchanged."""
+    typed = " ".join(text.strip().split())
+    lowered = typed.lower()
+    for form, verb in _readings(tuple(areas)):
+        if lowered == form or lowered.startswith(form + " "):
+            return verb + typed[len(form) :]
+    return typed
+
+
+_VERB = re.compile(r"^(\S+)(.*)$")
+
+
+def say_move(text: str, areas: Sequence[str], lang: str) -> str:
+    """A canonical move for people reading `lang`: its verb translated, cards with suit
+    symbols (``raise 40`` -> ``relancer 40``, ``lock TS`` -> ``bloquer 10♠``)."""
+    shown = describe(text)
+    match = _VERB.match(shown)
+    if match is None:
+        return shown
+    forms = move_words(tuple(areas), lang).get(match.group(1))
+    return (forms[0] + match.group(2)) if forms else shown
+
+
+def words_help(areas: Sequence[str], lang: str) -> str:
+    """The move words people may type in `lang` (for /rules and the terminal's help)."""
+    listed = ", ".join(
+        " / ".join(forms[:2]) for forms in move_words(tuple(areas), lang).values() if forms
+    )
+    return t("common.words_help", lang, words=listed)

@@ -1,0 +1,76 @@
+"""`/table create` takes each game's own options, checked with plain messages; the board and
+`/table status` say which options are in force."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from bot.devtools.discord_standin import FakeDiscord
+from tests.e2e.conftest import bot_running, settle
+from tests.e2e.helpers import board
+
+
+async def test_holdem_options_reach_the_engine_and_show_on_the_board(
+    standin: FakeDiscord, tmp_path: Path
+) -> None:
+    ana = standin.owner
+    async with bot_running(standin, tmp_path / "db.sqlite3") as bot:
+        created = await standin.command(
+            ana,
+            "table create",
+            game="holdem",
+            seats=6,
+            stack=500,
+            small_blind=5,
+            big_blind=10,
+            deals=3,
+            turn_seconds=45,
+        )
+        assert not created.ephemeral
+        table = bot.tables.find(str(standin.channel_id))
+        assert table is not None and len(table.seats) == 6
+        assert table.options.turn_seconds == 45
+        await settle(bot)
+        for text in (created.message.content, board(standin).text()):
+            for shown in ("6 seats", "stack 500", "small blind 5", "big blind 10", "3 hands"):
+                assert shown in text, (shown, text)
+        await standin.command(ana, "table start")
+        view = table.view(None)
+        assert (view.small_blind, view.big_blind) == (5, 10)
+        assert sum(s.stack + s.bet for s in view.seats) == 6 * 500
+        status = (await standin.command(ana, "table status")).final()
+        assert status is not None and status.ephemeral and "45 s per turn" in status.text()
+
+
+@pytest.mark.parametrize(
+    ("game", "options", "locale", "says"),
+    [
+        ("duel", {"deals": 3}, "fr", "Deuce Duel n'a pas d'option donnes"),
+        ("holdem", {"blind": 3}, "en", "has no blind option. Its options are: seats, stack"),
+        ("holdem", {"seats": 10}, "en", "seats for No-limit Texas hold'em must be from 2 to 9"),
+        ("draw", {"seats": 7}, "uk", "має бути від 2 до 6, а не 7"),
+        ("bigtwo", {"seats": 3}, "en", "must be from 4 to 4, not 3"),
+        ("holdem", {"small_blind": 50}, "en", "big_blind (20) must be at least 50"),
+        ("draw", {"stack": 10, "blind": 5}, "fr", "tapis (10) doit valoir au moins 20"),
+        ("duel", {"stack": 2, "ante": 2}, "en", "stack (2) must be at least 3 because of ante"),
+        ("bigtwo", {"stack": 100}, "uk", "немає опції стек"),
+    ],
+)
+async def test_an_option_a_game_lacks_or_a_value_out_of_range_is_refused_plainly(
+    standin: FakeDiscord,
+    tmp_path: Path,
+    game: str,
+    options: dict[str, int],
+    locale: str,
+    says: str,
+) -> None:
+    member = standin.add_user("Member", locale=locale)
+    async with bot_running(standin, tmp_path / "db.sqlite3") as bot:
+        refused = (await standin.command(member, "table create", game=game, **options)).final()
+        assert refused is not None and refused.ephemeral
+        assert refused.content.startswith("⛔") and says in refused.content, refused.content
+        assert "Extra inputs" not in refused.content and "validation" not in refused.content
+        assert bot.tables.find(str(standin.channel_id)) is None
+        assert not standin.public_messages()
