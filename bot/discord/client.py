@@ -33,6 +33,7 @@ from bot.discord.translator import CatalogTranslator
 from bot.discord.views import DYNAMIC_ITEMS
 from bot.i18n import normalise_language
 from bot.runtime import RuntimeConfig, TableManager, tune_gc
+from bot.runtime.shards import Shards
 from bot.settings import Settings
 from storage.sqlite import SqliteStorage
 
@@ -118,6 +119,14 @@ class Deucebot(commands.Bot):
         return self._front
 
     @property
+    def owned_shards(self) -> Shards | None:
+        """The shards this process runs (None: not sharded, every guild)."""
+        ids = self.settings.shards
+        if ids is None or self.settings.shard_count is None:
+            return None
+        return Shards(ids, self.settings.shard_count)
+
+    @property
     def controls(self) -> Controls:
         """The handlers the components call."""
         return self._controls
@@ -141,6 +150,7 @@ class Deucebot(commands.Bot):
                 ai_processes=self.settings.ai_processes,
                 max_tables_per_guild=self.settings.max_tables_per_server,
             ),
+            shards=self.owned_shards,
         )
         self.add_dynamic_items(*DYNAMIC_ITEMS)
         images.warm()
@@ -157,8 +167,14 @@ class Deucebot(commands.Bot):
         tune_gc()  # after restoring: freeze start-up objects, rarer full collections
 
     async def on_ready(self) -> None:
-        """Log who we are."""
-        log.info("logged in as %s (%s guilds)", self.user, len(self.guilds))
+        """Log who we are (and our shards)."""
+        shards = self.owned_shards
+        log.info(
+            "logged in as %s (%s guilds%s)",
+            self.user,
+            len(self.guilds),
+            f", {shards}" if shards is not None else "",
+        )
 
     async def close(self) -> None:
         """Stop the front's tasks and close the storage before the connection."""
@@ -203,6 +219,16 @@ class Deucebot(commands.Bot):
         await reply_error(interaction, error, self.language(interaction))
 
 
+class ShardedDeucebot(Deucebot, commands.AutoShardedBot):
+    """The bot as one process of a sharded deployment: it connects the shards of
+    `settings.shards` only, and drives only the tables of guilds on them."""
+
+
 def create_bot(settings: Settings, **options: Any) -> Deucebot:
-    """The bot for `settings` (the factory the entry point and the tests use)."""
-    return Deucebot(settings, **options)
+    """The bot for `settings` (the factory the entry point and the tests use): sharded
+    (`AutoShardedBot` with `shard_ids` and `shard_count`) when `DEUCEBOT_SHARD_COUNT` is set."""
+    shards = settings.shards
+    if shards is None:
+        return Deucebot(settings, **options)
+    options.update(shard_count=settings.shard_count, shard_ids=list(shards))
+    return ShardedDeucebot(settings, **options)
