@@ -193,9 +193,15 @@ class Controls:
             await reply_error(interaction, error, lang)
 
     async def act_from_command(self, interaction: discord.Interaction, text: str) -> None:
-        """Act for the user's seat at the channel's table from a slash command."""
+        """Act for the user's seat at the channel's table from a slash command; the private
+        answer shows the new hand (so no DM is needed after an own play)."""
         lang = self._bot.language(interaction)
         table = self._bot.tables.get(str(interaction.channel_id))
-        seat_for(table, interaction)
+        seat = seat_for(table, interaction)
         await in_time(interaction, table.act(str(interaction.user.id), text, table.turn))
-        await say(interaction, "✅ " + t("discord.done", lang, action=describe(text)))
+        note = "✅ " + t("discord.done", lang, action=describe(text))
+        shown = table.snapshot(seat)
+        if shown.view(seat) is None:
+            await say(interaction, note)
+        else:
+            await _send_hand(interaction, hand_message(shown, seat, lang, "r", note=note))

@@ -9,8 +9,11 @@ table sends it in order:
   are spaced by `edit_interval` seconds (Discord rate-limits edits);
 - deal and match results as their own messages;
 - DMs (own task per table so a slow DM never holds up the board): the hand at
-  every deal and after each of the owner's plays. If Discord refuses a DM, the
-  channel is told once and the ephemeral "My hand" remains.
+  every deal, and after a play the owner did not make themselves (a timeout, an
+  away seat played for them); after their own play the answer to their click or
+  command already shows the new hand. If Discord refuses a DM, the channel is told
+  once and the ephemeral "My hand" remains. DMs go last under the request budget
+  (`Priority.DM`), and board edits are spaced further while requests queue.
 
 Everything is rendered from the `TableSnapshot`s the runtime hands over (never
 the live table): public messages from the spectator view (see `board`), a DM from
@@ -33,6 +36,7 @@ import discord
 from bot.discord.board import board_message, hand_message, last_play_key, seat_names
 from bot.discord.host import Host
 from bot.discord.replies import frozen_view
+from bot.discord.rest_budget import Priority, priority
 from bot.discord.views import HandButton
 from bot.i18n import t
 from bot.render import GameRenderer, get_renderer
@@ -122,7 +126,7 @@ class DiscordFront:
             else:
                 box.recent.append(line)
             changed = renderer.hand_changed(event) if renderer else None
-            if changed is not None:
+            if changed is not None and _played_for(table, changed, events):
                 self._queue_dm(table, changed, None)
         if results:
             box.ops.append(self._post_results(table, results))
@@ -198,13 +202,22 @@ class DiscordFront:
                         await box.ops.popleft()()
                         continue
                     box.dirty = False
-                    await self._edit_board(box)
+                    with priority(Priority.EDIT):
+                        await self._edit_board(box)
                     if self.edit_interval > 0 and not box.ops:
-                        await asyncio.sleep(self.edit_interval)
+                        await asyncio.sleep(self.edit_interval * self._edit_backoff())
                 except asyncio.CancelledError:
                     raise
                 except Exception:
                     log.exception("could not update the board of table %s", box.snapshot.id)
+
+    def _edit_backoff(self) -> float:
+        """How many edit intervals to wait after a board edit: 1, and more while requests
+        wait for the global budget (one more per 25 waiting, at most 8), so a busy bot
+        coalesces more refreshes into each edit and leaves room for answers and posts."""
+        budget = getattr(self.client, "rest_budget", None)
+        waiting = int(getattr(budget, "waiting", 0) or 0)
+        return float(min(8, 1 + waiting // 25))
 
     def _new_board_op(self, box: _Outbox) -> Callable[[], Awaitable[None]]:
         async def post() -> None:
@@ -297,7 +310,8 @@ class DiscordFront:
                 if any(u == user for u, _, _ in box.dms):
                     continue  # a newer hand for the same user is queued: send that one
                 try:
-                    await self._send_dm(box, user, seat, shown)
+                    with priority(Priority.DM):
+                        await self._send_dm(box, user, seat, shown)
                 except asyncio.CancelledError:
                     raise
                 except Exception:
@@ -349,6 +363,14 @@ def _send_kwargs(message: dict[str, Any]) -> dict[str, Any]:
     if not kwargs.get("content"):
         kwargs.pop("content", None)
     return kwargs
+
+
+def _played_for(table: TableSnapshot, seat: int, events: Sequence[Event]) -> bool:
+    """Whether `seat`'s hand changed by a move its owner did not make: a timeout, or the
+    AI playing the seat while it is away (the owner's own moves answer with the hand)."""
+    if any(isinstance(e, TurnTimedOut) and e.seat == seat for e in events):
+        return True
+    return 0 <= seat < len(table.seats) and table.seats[seat].away
 
 
 def _renderer(table: TableSnapshot) -> GameRenderer | None:
