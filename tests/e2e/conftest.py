@@ -77,16 +77,28 @@ def settings_for(fake: FakeDiscord, db: Path, **extra: Any) -> Any:
 
 
 @contextlib.asynccontextmanager
-async def bot_running(fake: FakeDiscord, db: Path, **extra: Any) -> AsyncIterator[Deucebot]:
-    """The real bot, logged in to the stand-in, commands synced; closed on exit."""
+async def bot_running(
+    fake: FakeDiscord, db: Path, *, shards: list[int] | None = None, **extra: Any
+) -> AsyncIterator[Deucebot]:
+    """The real bot, logged in to the stand-in, commands synced; closed on exit. With
+    `shards`: one process of a sharded bot (`fake.shard_count` shards, commands synced
+    globally), running those shards; other shards' bots keep running."""
     settings = settings_for(fake, db, **extra)
+    if shards is not None:
+        settings = settings.model_copy(
+            update={
+                "shard_count": fake.shard_count,
+                "shard_ids": ",".join(map(str, shards)),
+                "dev_guild_id": None,
+            }
+        )
     saved = (Route.BASE, DiscordWebSocket.DEFAULT_GATEWAY)
     point_at(settings)
-    fake.reset_ready()
+    fake.reset_ready(shards=shards)
     bot = create_bot(settings, edit_interval=0.0, guild_ready_timeout=0.05)
     task = asyncio.create_task(bot.start(settings.discord_token or ""))
     try:
-        await fake.wait_ready()
+        await fake.wait_ready(shards=shards)
         async with asyncio.timeout(10):
             await bot.wait_until_ready()
         yield bot
