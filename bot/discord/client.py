@@ -16,7 +16,7 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import discord
@@ -33,9 +33,11 @@ from bot.discord.translator import CatalogTranslator
 from bot.discord.views import DYNAMIC_ITEMS
 from bot.i18n import normalise_language
 from bot.runtime import RuntimeConfig, TableManager, tune_gc
+from bot.runtime.shard_lease import ShardLeaseKeeper
 from bot.runtime.shards import Shards
 from bot.settings import Settings
-from storage.backend import AnyStorage, open_storage
+from storage.backend import AnyStorage, is_postgres_url, open_storage
+from storage.leases import ShardLease
 
 log = logging.getLogger("deucebot.discord")
 
@@ -93,6 +95,8 @@ class Deucebot(commands.Bot):
         self._storage: AnyStorage | None = None
         self._tables: TableManager | None = None
         self._front: DiscordFront | None = None
+        self._lease: ShardLeaseKeeper | None = None
+        self._stopping: asyncio.Task[None] | None = None
         self._controls = Controls(self)
         self._locales: dict[int, str] = {}
         self.tree.on_error = self._on_tree_error  # type: ignore[method-assign]
@@ -142,6 +146,7 @@ class Deucebot(commands.Bot):
         storage = self._storage = await open_storage(
             self.settings.db, synchronous=self.settings.db_synchronous
         )
+        await self._lease_shards()
         tables = self._tables = TableManager(
             storage,
             front,
@@ -167,6 +172,32 @@ class Deucebot(commands.Bot):
         await tables.restore()
         tune_gc()  # after restoring: freeze start-up objects, rarer full collections
 
+    async def _lease_shards(self) -> None:
+        """Claim this process's shards in the database (`ShardLeaseKeeper`): a sharded bot,
+        or any bot on PostgreSQL (shard 0 of 1), where other processes could share the
+        database. `ShardsTaken` if a live process drives them. SQLite's own file lock
+        already keeps a second process away."""
+        shards = self.owned_shards
+        if shards is None and is_postgres_url(self.settings.db):
+            shards = Shards((0,), 1)
+        if shards is None:
+            return
+        lease = ShardLeaseKeeper(self.storage, shards, seconds=self.settings.shard_lease_seconds)
+        await lease.acquire()
+        self._lease = lease
+        lease.keep(self._lost_shards)
+
+    def _lost_shards(self, lost: Sequence[ShardLease]) -> None:
+        """Another process took our shards (we were stalled past the lease): stop at once,
+        so no table is driven by two processes."""
+        first = lost[0]
+        log.error(
+            "another process (%s) took shard %s: stopping, so only it drives those tables",
+            first.owner,
+            first.shard_id,
+        )
+        self._stopping = asyncio.get_running_loop().create_task(self.close())
+
     async def on_ready(self) -> None:
         """Log who we are (and our shards)."""
         shards = self.owned_shards
@@ -191,6 +222,9 @@ class Deucebot(commands.Bot):
             # Let cancelled AI turns and timers unwind while the database is still open.
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(self._tables.idle(), 5)
+        if self._lease is not None:
+            with contextlib.suppress(Exception):
+                await self._lease.release()
         if self._storage is not None:
             await self._storage.close()
             log.info("database closed (%.1f s)", time.perf_counter() - started)

@@ -57,7 +57,7 @@ async def standin() -> AsyncIterator[FakeDiscord]:
     fake.assert_clean()
 
 
-def settings_for(fake: FakeDiscord, db: Path, **extra: Any) -> Any:
+def settings_for(fake: FakeDiscord, db: Path | str, **extra: Any) -> Any:
     """Settings pointing at the stand-in (what `.env` would hold)."""
     env = fake.env()
     return load_settings(
@@ -78,7 +78,7 @@ def settings_for(fake: FakeDiscord, db: Path, **extra: Any) -> Any:
 
 @contextlib.asynccontextmanager
 async def bot_running(
-    fake: FakeDiscord, db: Path, *, shards: list[int] | None = None, **extra: Any
+    fake: FakeDiscord, db: Path | str, *, shards: list[int] | None = None, **extra: Any
 ) -> AsyncIterator[Deucebot]:
     """The real bot, logged in to the stand-in, commands synced; closed on exit. With
     `shards`: one process of a sharded bot (`fake.shard_count` shards, commands synced

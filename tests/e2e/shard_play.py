@@ -35,7 +35,9 @@ async def play_own_turn(
     if move == "pass":
         answer = await fake.command(user, "pass", channel_id=channel)
     else:
-        answer = await fake.command(user, "play", channel_id=channel, cards=move.removeprefix("play "))
+        answer = await fake.command(
+            user, "play", channel_id=channel, cards=move.removeprefix("play ")
+        )
     final = answer.final()
     assert final is not None and final.ephemeral
     if final.content.startswith("⛔"):  # the table moved on meanwhile (stale): try again
