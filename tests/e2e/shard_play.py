@@ -6,8 +6,9 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Callable
 
-from bot.devtools.discord_standin import FakeDiscord, User
+from bot.devtools.discord_standin import FakeDiscord, Message, User
 from bot.runtime import Table
+from tests.e2e.helpers import MENTION
 
 
 async def create_and_start(fake: FakeDiscord, user: User, channel: int) -> None:
@@ -45,3 +46,38 @@ async def play_own_turn(
         return False
     assert final.content.startswith("✅"), final.content
     return True
+
+
+def channel_boards(fake: FakeDiscord, channel: int) -> list[Message]:
+    """The boards (messages with a "My hand" button) posted in `channel`, oldest first."""
+    return [
+        m
+        for m in fake.public_messages(channel)
+        if any(c.startswith("db:hand:") for c in m.custom_ids())
+    ]
+
+
+def whose_turn(fake: FakeDiscord, channel: int) -> int | None:
+    """The user the newest board in `channel` asks to play (None: an AI, or no board)."""
+    found = channel_boards(fake, channel)
+    match = MENTION.search(found[-1].content) if found else None
+    return int(match.group(1)) if match else None
+
+
+async def take_turn(fake: FakeDiscord, user: User, channel: int) -> str | None:
+    """If the newest board in `channel` asks `user` to play, play the first move `/play`'s
+    autocomplete offers, or pass when that does not beat the table; the move text when
+    the bot acknowledged it (✅), else None (not their turn, or the board lagged)."""
+    if whose_turn(fake, channel) != user.id:
+        return None
+    choices = await fake.autocomplete(user, "play", "cards", channel_id=channel, cards="")
+    if choices:
+        answer = await fake.command(user, "play", channel_id=channel, cards=choices[0]["value"])
+        final = answer.final()
+        if final is not None and final.content.startswith("✅"):
+            return f"play {choices[0]['value']}"
+    answer = await fake.command(user, "pass", channel_id=channel)
+    final = answer.final()
+    if final is not None and final.content.startswith("✅"):
+        return "pass"
+    return None
