@@ -8,6 +8,7 @@ import os
 import socket
 import subprocess
 import sys
+from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
@@ -50,10 +51,10 @@ async def test_restore_takes_only_the_tables_of_this_process_s_shards(tmp_path: 
 
 
 @pytest.fixture
-async def storage(tmp_path: Path) -> SqliteStorage:
+async def storage(tmp_path: Path) -> AsyncIterator[SqliteStorage]:
     store = SqliteStorage(str(tmp_path / "db.sqlite3"))
     await store.open()
-    yield store  # type: ignore[misc]
+    yield store
     await store.close()
 
 
