@@ -38,10 +38,11 @@ class _ErrorCollector(logging.Handler):
         self.standin.errors.append(f"bot logged {record.levelname} ({record.name}): {text}")
 
 
-@pytest.fixture
-async def standin() -> AsyncIterator[FakeDiscord]:
-    """A running stand-in; fails the test if the bot misbehaved against it."""
-    fake = FakeDiscord()
+@contextlib.asynccontextmanager
+async def running_standin(**shape: int) -> AsyncIterator[FakeDiscord]:
+    """A running stand-in (`shape`: channels, guilds, shard_count); fails the test if the
+    bot misbehaved against it."""
+    fake = FakeDiscord(**shape)
     # Discord's per-channel buckets (5 messages or edits per 5 s) would make every test
     # that plays a match at machine speed wait for minutes; the global limit stays on, and
     # test_rest_limits.py plays a whole match under every limit.
@@ -55,6 +56,20 @@ async def standin() -> AsyncIterator[FakeDiscord]:
         logging.getLogger().removeHandler(collector)
         await fake.stop()
     fake.assert_clean()
+
+
+@pytest.fixture
+async def standin() -> AsyncIterator[FakeDiscord]:
+    """A running stand-in; fails the test if the bot misbehaved against it."""
+    async with running_standin() as fake:
+        yield fake
+
+
+@pytest.fixture
+async def two_shards() -> AsyncIterator[FakeDiscord]:
+    """A running stand-in with two guilds, guild 0 on shard 0 and guild 1 on shard 1."""
+    async with running_standin(guilds=2, shard_count=2) as fake:
+        yield fake
 
 
 def settings_for(fake: FakeDiscord, db: Path | str, **extra: Any) -> Any:

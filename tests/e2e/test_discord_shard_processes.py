@@ -9,7 +9,6 @@ from __future__ import annotations
 import asyncio
 import signal
 import time
-from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
@@ -20,19 +19,6 @@ from tests.e2e.bot_process import BotProcess, bot_env, spawn_bot
 from tests.e2e.shard_play import channel_boards, create_and_start, take_turn, whose_turn
 
 pytestmark = pytest.mark.slow
-
-
-@pytest.fixture
-async def two_shards() -> AsyncIterator[FakeDiscord]:
-    """A stand-in with two guilds, one on each of two shards."""
-    fake = FakeDiscord(guilds=2, shard_count=2)
-    fake.limits.channel_buckets = False
-    await fake.start()
-    try:
-        yield fake
-    finally:
-        await fake.stop()
-    fake.assert_clean()
 
 
 def _shard_env(fake: FakeDiscord, db: str, shard: int, cwd: Path) -> dict[str, str]:

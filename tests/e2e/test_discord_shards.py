@@ -4,37 +4,17 @@ alone. The version with real processes and SIGKILL is test_discord_shard_process
 
 from __future__ import annotations
 
-import logging
 import time
-from collections.abc import AsyncIterator
-
-import pytest
 
 from bot.devtools.discord_standin import FakeDiscord
-from tests.e2e.conftest import _ErrorCollector, bot_running, settle
+from tests.e2e.conftest import bot_running, settle
 from tests.e2e.shard_play import create_and_start, play_own_turn
 
 
-@pytest.fixture
-async def two_guilds() -> AsyncIterator[FakeDiscord]:
-    """A stand-in with two guilds, guild 0 on shard 0 and guild 1 on shard 1."""
-    fake = FakeDiscord(guilds=2, shard_count=2)
-    fake.limits.channel_buckets = False
-    await fake.start()
-    collector = _ErrorCollector(fake)
-    logging.getLogger().addHandler(collector)
-    try:
-        yield fake
-    finally:
-        logging.getLogger().removeHandler(collector)
-        await fake.stop()
-    fake.assert_clean()
-
-
 async def test_each_shard_drives_its_guilds_tables_and_a_restart_is_not_noticed(
-    two_guilds: FakeDiscord, pg_url: str
+    two_shards: FakeDiscord, pg_url: str
 ) -> None:
-    fake = two_guilds
+    fake = two_shards
     ana = fake.owner
     one_guild, two_guild = fake.guild_ids
     assert (fake.shard_of(one_guild), fake.shard_of(two_guild)) == (0, 1)
