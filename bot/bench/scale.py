@@ -305,7 +305,9 @@ def main(quick: bool = False, write: bool = False) -> int:
             (300, 90.0, 2, "postgres"),
         ]
     )
+    load_before = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
     results = [_run_apart(run) for run in runs]
+    load_after = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
     table = "\n".join(_row(r) for r in results)
     one = next((r for r in results if r["processes"] == 1 and r["database"] == "postgres"), None)
     two = next((r for r in results if r["processes"] == 2), None)
@@ -322,7 +324,8 @@ def main(quick: bool = False, write: bool = False) -> int:
         "the production AI delay of 1 s) under Discord's enforced limits in the stand-in (50\n"
         "requests/s per bot token, interaction answers exempt; 5 per 5 s per channel). Each\n"
         "row plays for the window given, then stops the bot. Budget: 45 requests/s per bot,\n"
-        "split between shard processes.\n\n"
+        "split between shard processes. The machine is shared: load average (1 min)\n"
+        f"{load_before:.1f} before the runs, {load_after:.1f} after.\n\n"
         "| tables | bot | actions/s | own processing p99 | board staleness p50 / p99 |"
         " actions never shown | REST calls per deal | 429s | answers > 3 s |\n"
         "| --- | --- | --- | --- | --- | --- | --- | --- | --- |\n" + table + "\n" + ratio
