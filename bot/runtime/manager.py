@@ -262,6 +262,6 @@ class TableManager:
     async def close(self) -> None:
         """Cancel every table's background tasks and stop the AI worker processes (shutdown);
         storage is closed by its owner."""
-        for table in self.tables.values():
+        for table in list(self.tables.values()):  # a creation may still be finishing
             await table.close()
         await self.ai.aclose()
