@@ -314,7 +314,13 @@ def main(quick: bool = False, write: bool = False) -> int:
         ]
     )
     load_before = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
-    results = [_run_apart(run) for run in runs]
+    results: list[dict[str, Any]] = []
+    failed: list[str] = []
+    for run in runs:
+        try:
+            results.append(_run_apart(run))
+        except RuntimeError as error:  # where it breaks: say so, go on with the others
+            failed.append(f"{run[0]} tables, {run[2]} process(es), {run[3]}: {error}"[:600])
     load_after = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
     table = "\n".join(_row(r) for r in results)
     one = next((r for r in results if r["processes"] == 1 and r["database"] == "postgres"), None)
@@ -336,7 +342,11 @@ def main(quick: bool = False, write: bool = False) -> int:
         f"{load_before:.1f} before the runs, {load_after:.1f} after.\n\n"
         "| tables | bot | actions/s | own processing p99 | board staleness p50 / p99 |"
         " actions never shown | REST calls per deal | 429s | answers > 3 s |\n"
-        "| --- | --- | --- | --- | --- | --- | --- | --- | --- |\n" + table + "\n" + ratio
+        "| --- | --- | --- | --- | --- | --- | --- | --- | --- |\n"
+        + table
+        + "\n"
+        + ratio
+        + "".join(f"\nFailed: {line}\n" for line in failed)
     )
     publish("Discord under the request budget, and shards", body, write)
     for r in results:
