@@ -94,6 +94,8 @@ class DiscordFront:
         self.edit_interval = edit_interval
         self._boxes: dict[int, _Outbox] = {}
         self._dm_channels: dict[int, int] = {}
+        self._closed = False
+        """Set by `close`: no outbox task starts again (the connection is going away)."""
         self.rest_calls = 0
         """Messages sent and edited (for the benchmark)."""
 
@@ -165,7 +167,8 @@ class DiscordFront:
             await asyncio.sleep(0.01)
 
     async def close(self) -> None:
-        """Stop the outbox tasks (shutdown)."""
+        """Stop the outbox tasks (shutdown); later events are not sent."""
+        self._closed = True
         for box in self._boxes.values():
             for task in (box.task, box.dm_task):
                 if task is not None:
@@ -181,6 +184,8 @@ class DiscordFront:
             box = self._boxes[table.id] = _Outbox(table)
         else:
             box.snapshot = table
+        if self._closed:
+            return box
         if box.task is None or box.task.done():
             box.task = asyncio.get_running_loop().create_task(self._run(box))
         if box.dm_task is None or box.dm_task.done():
