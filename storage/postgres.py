@@ -229,12 +229,12 @@ class PostgresStorage(SqlStorage):
             else:
                 await migrate_pg(writer, where=where)
         except (asyncpg.PostgresError, asyncpg.InterfaceError) as error:
-            await pool.close()
+            pool.terminate()  # close() would wait for the writer, which is still out
             raise CannotOpenDatabase(
                 f"cannot use the PostgreSQL database at {where}: {one_line(error)}"
             ) from error
         except BaseException:
-            await pool.close()
+            pool.terminate()
             raise
         self._pool, self._writer = pool, writer
 

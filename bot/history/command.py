@@ -27,7 +27,9 @@ def add_parsers(sub: argparse._SubParsersAction[Any]) -> None:
     history = sub.add_parser(
         "history", help="export hand histories from a database (JSON, or PHH for hold'em)"
     )
-    history.add_argument("--db", default=None, help="SQLite file (default: the bot's)")
+    history.add_argument(
+        "--db", default=None, help="SQLite file or postgresql:// URL (default: the bot's)"
+    )
     history.add_argument("--match", type=int, default=None, help="one match id (default: all)")
     history.add_argument(
         "--player", default=None, help="only what this player id saw (default: everything)"

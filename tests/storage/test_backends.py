@@ -12,6 +12,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
+import asyncpg
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -21,6 +22,7 @@ from bot.runtime import FakeClock, NullFront, Player, RuntimeConfig, TableManage
 from storage import (
     ActionCommit,
     ActionRecord,
+    CannotOpenDatabase,
     ChipEntry,
     MatchPlayer,
     MatchResult,
@@ -330,3 +332,40 @@ def test_the_leaderboard_command_reads_postgresql(
     assert main(["leaderboard", "bigtwo", "--db", pg_url]) == 0
     text = capsys.readouterr().out
     assert "Ana" in text and "Bo" in text and "AI (greedy)" in text
+
+
+async def test_another_programs_postgresql_database_is_refused_unchanged(pg_url: str) -> None:
+    conn = await asyncpg.connect(pg_url)
+    try:
+        await conn.execute("CREATE TABLE tables (legs INTEGER)")
+        with pytest.raises(CannotOpenDatabase, match="another program's PostgreSQL database"):
+            await open_storage(pg_url)
+        names = {r[0] for r in await conn.fetch("SELECT tablename FROM pg_tables")}
+    finally:
+        await conn.close()
+    assert "schema_version" not in names and "actions" not in names
+
+
+async def test_a_read_only_postgresql_storage_reads_and_never_writes(pg_url: str) -> None:
+    with pytest.raises(CannotOpenDatabase, match="holds no Deucebot data yet"):
+        await open_storage(pg_url, read_only=True)
+    conn = await asyncpg.connect(pg_url)
+    try:  # refusing created nothing
+        tables = "SELECT count(*) FROM pg_tables WHERE schemaname = 'public'"
+        assert await conn.fetchval(tables) == 0
+    finally:
+        await conn.close()
+    writer = await open_storage(pg_url)
+    await writer.create_table(
+        guild="g", place="p", game="bigtwo", settings={}, options={}, seats=[], now=NOW
+    )
+    reader = await open_storage(pg_url, read_only=True)
+    try:
+        assert [t.place for t in await reader.live_tables()] == ["p"]
+        with pytest.raises(asyncpg.ReadOnlySQLTransactionError):
+            await reader.create_table(
+                guild="g", place="q", game="bigtwo", settings={}, options={}, seats=[], now=NOW
+            )
+    finally:
+        await reader.close()
+        await writer.close()

@@ -37,13 +37,17 @@ DAY = 86400.0
 
 
 async def new_match(
-    store: AnyStorage, place: str, players: Sequence[tuple[str, bool]], game: str = "bigtwo"
+    store: AnyStorage,
+    place: str,
+    players: Sequence[tuple[str, bool]],
+    game: str = "bigtwo",
+    guild: str = "g",
 ) -> tuple[int, int]:
     seats = [
         SeatRecord(i, None if ai else pid, pid, "greedy") for i, (pid, ai) in enumerate(players)
     ]
     table = await store.create_table(
-        guild="g", place=place, game=game, settings={}, options={}, seats=seats, now=NOW
+        guild=guild, place=place, game=game, settings={}, options={}, seats=seats, now=NOW
     )
     match = await store.start_match(
         table_id=table.id,
@@ -393,3 +397,39 @@ async def test_a_match_result_counts_only_for_who_made_every_move_of_the_seat(
         # ...while their deal stays theirs in the ledger.
         assert (by[who].deals, by[who].average_penalty) == (1, 0.0)
     assert (by["ai:greedy"].matches, by["ai:greedy"].wins) == (1, 0)
+
+
+async def test_tables_and_matches_by_id(store: AnyStorage) -> None:
+    table_id, match_id = await new_match(store, "p", [("ana", False), ("ai:greedy", True)])
+    await store.set_status(table_id, "stopped")
+    table = await store.table(table_id)
+    assert table is not None
+    assert (table.place, table.status, table.game) == ("p", "stopped", "bigtwo")
+    match = await store.match(match_id)
+    assert match is not None and (match.table_id, match.seed) == (table_id, 2**70)
+    assert await store.table(table_id + 1000) is None
+    assert await store.match(match_id + 1000) is None
+
+
+async def test_matches_newest_first_by_player_guild_and_limit(store: AnyStorage) -> None:
+    """Hand histories list a member's matches, a server's, or all, newest first."""
+
+    async def in_guild(guild: str, place: str, who: list[str]) -> int:
+        _, match_id = await new_match(store, place, [(pid, False) for pid in who], guild=guild)
+        return match_id
+
+    first = await in_guild("g1", "a", ["ana", "bo"])
+    second = await in_guild("g2", "b", ["bo", "cy"])
+    third = await in_guild("g1", "c", ["cy", "ana"])
+
+    def ids(found: list[Any]) -> list[int]:
+        return [m.id for m in found]
+
+    assert ids(await store.matches()) == [third, second, first]
+    assert ids(await store.matches(player_id="ana")) == [third, first]
+    assert ids(await store.matches(player_id="bo")) == [second, first]
+    assert ids(await store.matches(guild="g1")) == [third, first]
+    assert ids(await store.matches(player_id="bo", guild="g1")) == [first]
+    assert ids(await store.matches(player_id="cy", limit=1)) == [third]
+    assert await store.matches(player_id="nobody") == []
+    assert await store.matches(guild="g3") == []
