@@ -33,7 +33,7 @@ from bot.settings import AiDelay, TurnSeconds, cli_type, describe_error
 from engines.registry import UnknownName, available_games, get_game
 from storage.base import CannotOpenDatabase, StorageError
 
-BENCH_TARGETS = ("bigtwo", "holdem", "draw", "duel", "runtime", "discord")
+BENCH_TARGETS = ("bigtwo", "holdem", "draw", "duel", "runtime", "discord", "scale")
 
 
 class Parser(argparse.ArgumentParser):

@@ -10,15 +10,39 @@ which the entry points turn into one line naming the setting and what it allows
 from __future__ import annotations
 
 import argparse
+import re
 from collections.abc import Callable
 from typing import Annotated, Any, Literal
 
-from pydantic import BeforeValidator, Field, TypeAdapter, ValidationError
+from pydantic import BeforeValidator, Field, TypeAdapter, ValidationError, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 
 def _upper(value: object) -> object:
     return value.strip().upper() if isinstance(value, str) else value
+
+
+def _ids(text: str) -> tuple[int, ...]:
+    """The shard ids of a checked DEUCEBOT_SHARD_IDS value ("0,2-3" -> (0, 2, 3))."""
+    out: set[int] = set()
+    for part in text.split(","):
+        low, _, high = part.partition("-")
+        out.update(range(int(low), int(high or low) + 1))
+    return tuple(sorted(out))
+
+
+def _shard_list(value: object) -> object:
+    """Check a shard id list ("0,1", "2-3", "0, 4-5"); returns it without spaces."""
+    if value is None or (isinstance(value, str) and not value.strip()):
+        return None
+    text = str(value).replace(" ", "")
+    if not re.fullmatch(r"\d+(-\d+)?(,\d+(-\d+)?)*", text):
+        raise ValueError("use shard ids like 0,1 or 2-3")
+    for part in text.split(","):
+        low, _, high = part.partition("-")
+        if high and int(high) < int(low):
+            raise ValueError(f"the range {part} runs backwards")
+    return text
 
 
 AiDelay = Annotated[
@@ -128,6 +152,55 @@ class Settings(BaseSettings):
         description="a number of seconds from 0 to 3600",
     )
     """Seconds before a member may run /table create again."""
+    shard_count: int | None = Field(
+        default=None,
+        ge=1,
+        le=4096,
+        validation_alias="DEUCEBOT_SHARD_COUNT",
+        description="a whole number of shards from 1 to 4096 (the same in every process)",
+    )
+    """Discord: the bot's shard count; unset, one process runs every guild unsharded."""
+    shard_ids: Annotated[
+        str | None,
+        BeforeValidator(_shard_list),
+        Field(description="shard ids like 0,1 or 2-3, each below DEUCEBOT_SHARD_COUNT"),
+    ] = Field(default=None, validation_alias="DEUCEBOT_SHARD_IDS")
+    """Discord: the shards this process runs (`shards`), e.g. "0,1" or "2-3"; unset with a
+    shard count: all of them."""
+    shard_lease_seconds: float = Field(
+        default=30.0,
+        ge=2,
+        le=3600,
+        allow_inf_nan=False,
+        validation_alias="DEUCEBOT_SHARD_LEASE_SECONDS",
+        description="a number of seconds from 2 to 3600",
+    )
+    """Seconds a process's claim on its shards lasts without renewal (renewed every third of
+    it): how long a crashed process's shards wait before another process may take them,
+    unless the crashed process is proven dead (same host, no such process)."""
+
+    @model_validator(mode="after")
+    def _shards_fit(self) -> Settings:
+        if self.shard_ids is not None:
+            count = self.shard_count
+            if count is None:
+                raise ValueError("DEUCEBOT_SHARD_IDS needs DEUCEBOT_SHARD_COUNT")
+            too_big = [i for i in _ids(self.shard_ids) if i >= count]
+            if too_big:
+                raise ValueError(
+                    f"DEUCEBOT_SHARD_IDS={self.shard_ids} names shard {too_big[0]}, "
+                    f"but DEUCEBOT_SHARD_COUNT={count} allows 0 to {count - 1}"
+                )
+        return self
+
+    @property
+    def shards(self) -> tuple[int, ...] | None:
+        """The shard ids this process runs (sorted), or None when the bot is not sharded."""
+        if self.shard_count is None:
+            return None
+        if self.shard_ids is None:
+            return tuple(range(self.shard_count))
+        return _ids(self.shard_ids)
 
 
 def load_settings(**overrides: object) -> Settings:
@@ -146,7 +219,9 @@ def _allowed(name: str) -> str | None:
 def describe_error(error: ValidationError) -> str:
     """One line for a refused setting: its name, the value given and the values allowed."""
     problem = error.errors()[0]
-    name = ".".join(str(part) for part in problem["loc"]) or error.title
+    if not problem["loc"]:  # a check across settings (the shard ids against the count)
+        return str(problem["msg"]).removeprefix("Value error, ")
+    name = ".".join(str(part) for part in problem["loc"])
     allowed = _allowed(name) or problem["msg"]
     return f"{name}={problem.get('input')!s} is not allowed: use {allowed}"
 

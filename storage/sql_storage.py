@@ -1,7 +1,7 @@
 """What the SQL backends share: the whole `Storage` protocol over group commit.
 
 `SqlStorage` turns every write of the protocol into `storage.statements` jobs queued on one
-`GroupCommit`, and every read into `storage.queries`. A backend (`storage.sqlite`,
+`GroupCommit`, and every read into `storage.queries` (shard leases: `storage.leases`). A backend (`storage.sqlite`,
 `storage.postgres`) only supplies how to connect (`open`, `close`), how to run a batch of
 jobs in one transaction (`_run_batch`), how to name its driver's errors (`_translate`)
 and how to read rows (`_all`).
@@ -26,6 +26,7 @@ from storage.base import (
     TableStatus,
 )
 from storage.group_commit import GroupCommit
+from storage.leases import SqlLeases
 from storage.queries import SqlReads
 from storage.statements import (
     DELETE_SAID,
@@ -51,7 +52,7 @@ from storage.statements import (
 )
 
 
-class SqlStorage(SqlReads):
+class SqlStorage(SqlReads, SqlLeases):
     """The `Storage` protocol for a backend that supplies the methods named above."""
 
     def __init__(self) -> None:

@@ -5,7 +5,11 @@ The real discord.py stack talks to it exactly as it would to Discord (the bot's
 settings `DISCORD_API_BASE` and `DISCORD_GATEWAY_URL` point at it). It:
 
 - answers login (`GET /users/@me`, `GET /oauth2/applications/@me`), the
-  gateway handshake (HELLO, heartbeats, IDENTIFY -> READY + GUILD_CREATE),
+  gateway handshake (HELLO, heartbeats, IDENTIFY -> READY + GUILD_CREATE);
+- shards like Discord: with `shard_count` > 1 and several guilds, each connection
+  IDENTIFYs with `[shard_id, shard_count]`, gets the guilds of its shard
+  (`(guild_id >> 22) % shard_count`), and every interaction goes to the connection of its
+  guild's shard (direct messages to shard 0);
   command sync, messages, edits, DMs, interaction callbacks and webhooks;
 - injects slash commands, autocompletes, button clicks and select choices as
   INTERACTION_CREATE events, checking them against the commands the bot synced
@@ -188,16 +192,29 @@ _MESSAGE_PATH = re.compile(r"^/api/v10/channels/\d+/messages(/\d+)?$")
 
 
 class FakeDiscord:
-    """The stand-in: one guild, one or more text channels, users, and a bot application."""
+    """The stand-in: one or more guilds (guild `i` on shard `i % shard_count`), each with
+    one or more text channels, users, and a bot application."""
 
-    def __init__(self, *, channels: int = 1) -> None:
+    def __init__(self, *, channels: int = 1, guilds: int = 1, shard_count: int = 1) -> None:
+        """`channels` text channels in each of `guilds` guilds; `shard_count`: the shards
+        the bot must connect (`GET /gateway/bot` recommends it)."""
         self._ids = itertools.count(1)
         self.app_id = self.snowflake()
         self.bot_user = User(self.app_id, "Deucebot", bot=True)
-        self.guild_id = self.snowflake()
+        self.shard_count = shard_count
+        self.guild_ids = [self._guild_snowflake(i % shard_count) for i in range(guilds)]
+        self.guild_id = self.guild_ids[0]
+        """The first guild (the only one unless `guilds` > 1)."""
         self.owner = User(self.snowflake(), "Owner", manage_channels=True)
         self.users: dict[int, User] = {self.owner.id: self.owner}
-        self.channel_ids = [self.snowflake() for _ in range(channels)]
+        self.guild_channels = {
+            g: [self.snowflake() for _ in range(channels)] for g in self.guild_ids
+        }
+        """Guild id -> its text channels."""
+        self.channel_guild = {c: g for g, cs in self.guild_channels.items() for c in cs}
+        """Guild text channel id -> its guild id."""
+        self.channel_ids = [c for cs in self.guild_channels.values() for c in cs]
+        """Every guild text channel, the first guild's first."""
         self.dm_channels: dict[int, int] = {}
         """DM channel id -> user id."""
         self.foreign_channels: dict[int, int] = {}
@@ -211,6 +228,10 @@ class FakeDiscord:
         self.errors: list[str] = []
         self.locale = "en-US"
         self._sockets: list[web.WebSocketResponse] = []
+        self.shard_sockets: dict[int, web.WebSocketResponse] = {}
+        """Shard id -> the connection that identified as it (and is still open)."""
+        self.identified: list[int] = []
+        """The shard of every IDENTIFY, in order (a restarted process identifies again)."""
         self._seq = 0
         self._ready = asyncio.Event()
         self._runner: web.AppRunner | None = None
@@ -273,6 +294,22 @@ class FakeDiscord:
         """A fresh, time-ordered id."""
         ms = int(time.time() * 1000) - DISCORD_EPOCH_MS
         return (ms << 22) | (next(self._ids) & 0x3FFFFF)
+
+    def _guild_snowflake(self, shard: int) -> int:
+        """A fresh guild id on `shard`: its timestamp nudged forward to the next
+        millisecond that puts it there."""
+        raw = self.snowflake()
+        ms = raw >> 22
+        ms += (shard - ms) % self.shard_count
+        return (ms << 22) | (raw & 0x3FFFFF)
+
+    def shard_of(self, guild_id: int | None) -> int:
+        """The shard Discord puts `guild_id` on (None, a direct message: shard 0)."""
+        return 0 if guild_id is None else (guild_id >> 22) % self.shard_count
+
+    def guild_of(self, channel_id: int) -> int | None:
+        """The guild of a text channel (None for a DM channel)."""
+        return self.channel_guild.get(channel_id, self.foreign_channels.get(channel_id))
 
     def add_user(
         self,
@@ -338,18 +375,27 @@ class FakeDiscord:
             "DEV_GUILD_ID": str(self.guild_id),
         }
 
-    async def wait_ready(self, timeout: float = 15.0) -> None:
-        """Wait until a bot has identified and synced its commands."""
+    async def wait_ready(self, timeout: float = 15.0, *, shards: list[int] | None = None) -> None:
+        """Wait until a bot has identified and synced its commands (with `shards`: until
+        each of those shards is connected too)."""
         async with asyncio.timeout(timeout):
             await self._ready.wait()
-            while not self.commands:
+            while not self.commands or any(i not in self.shard_sockets for i in shards or ()):
                 await asyncio.sleep(0.01)
 
-    def reset_ready(self) -> None:
-        """Forget the last connection (before starting a new bot process)."""
+    def reset_ready(self, *, shards: list[int] | None = None) -> None:
+        """Forget the last connection (before starting a new bot process); with `shards`,
+        only those shards' connections (one process of several restarts)."""
+        if shards is not None:
+            for shard in shards:
+                ws = self.shard_sockets.pop(shard, None)
+                if ws is not None and ws in self._sockets:
+                    self._sockets.remove(ws)
+            return
         self._ready = asyncio.Event()
         self.commands = []
         self._sockets = []
+        self.shard_sockets = {}
 
     def assert_clean(self) -> None:
         """Fail when the bot called an unknown route, sent a malformed payload or reported an error."""
@@ -497,8 +543,8 @@ class FakeDiscord:
             "components": msg.components,
             "flags": msg.flags,
         }
-        if msg.channel_id in self.channel_ids:
-            data["guild_id"] = str(self.guild_id)
+        if msg.channel_id in self.channel_guild:
+            data["guild_id"] = str(self.channel_guild[msg.channel_id])
         elif msg.channel_id in self.foreign_channels:
             data["guild_id"] = str(self.foreign_channels[msg.channel_id])
         return data
@@ -634,7 +680,7 @@ class FakeDiscord:
         return self._json(
             {
                 "url": self.gateway_url,
-                "shards": 1,
+                "shards": self.shard_count,
                 "session_start_limit": {
                     "total": 1000,
                     "remaining": 1000,
@@ -672,7 +718,7 @@ class FakeDiscord:
         return self._json(self._synced(await request.json(), None))
 
     async def _sync_guild(self, request: web.Request, app: str, guild: str) -> web.Response:
-        if int(guild) != self.guild_id:
+        if int(guild) not in self.guild_ids:
             raise BotSideError(f"sync to an unknown guild {guild}")
         return self._json(self._synced(await request.json(), int(guild)))
 
@@ -693,8 +739,9 @@ class FakeDiscord:
             }
         if channel_id in self.foreign_channels:
             guild, name, position = self.foreign_channels[channel_id], "elsewhere", 0
-        elif channel_id in self.channel_ids:
-            guild, position = self.guild_id, self.channel_ids.index(channel_id)
+        elif channel_id in self.channel_guild:
+            guild = self.channel_guild[channel_id]
+            position = self.guild_channels[guild].index(channel_id)
             name = f"cards-{position + 1}"
         else:
             raise BotSideError(f"unknown channel {channel_id}")
@@ -924,20 +971,36 @@ class FakeDiscord:
                 if msg["d"].get("token") != "standin-token":
                     await ws.close(code=4004, message=b"Authentication failed.")
                     break
-                await self._send_ready(ws)
+                shard, count = msg["d"].get("shard") or [0, 1]
+                if count != self.shard_count:
+                    # Discord: 4011 sharding required, 4010 invalid shard.
+                    code = 4011 if count == 1 else 4010
+                    await ws.close(code=code, message=b"Invalid shard.")
+                    break
+                if not 0 <= shard < count:
+                    await ws.close(code=4010, message=b"Invalid shard.")
+                    break
+                # Like Discord, a second session on a shard is allowed (the database lease
+                # is what fences processes); the newest one gets the shard's events.
+                self.shard_sockets[shard] = ws
+                self.identified.append(shard)
+                await self._send_ready(ws, shard)
             elif op in (3, 8):
                 continue
             else:
                 self.errors.append(f"unexpected gateway opcode {op}: {msg}")
         if ws in self._sockets:
             self._sockets.remove(ws)
+        for shard, open_ws in list(self.shard_sockets.items()):
+            if open_ws is ws:
+                del self.shard_sockets[shard]
         return ws
 
     async def _dispatch_event(self, ws: web.WebSocketResponse, name: str, data: Any) -> None:
         self._seq += 1
         await ws.send_str(json.dumps({"op": 0, "t": name, "s": self._seq, "d": data}))
 
-    async def _send_ready(self, ws: web.WebSocketResponse) -> None:
+    async def _send_ready(self, ws: web.WebSocketResponse, shard: int) -> None:
         user = self.bot_user.payload()
         user.update(bot=True, verified=True, mfa_enabled=False, flags=0)
         await self._dispatch_event(
@@ -946,10 +1009,10 @@ class FakeDiscord:
             {
                 "v": 10,
                 "user": user,
-                "guilds": [{"id": str(self.guild_id), "unavailable": True}],
+                "guilds": [{"id": str(g), "unavailable": True} for g in self._guilds_on(shard)],
                 "session_id": f"session-{self.snowflake()}",
                 "resume_gateway_url": self.gateway_url,
-                "shard": [0, 1],
+                "shard": [shard, self.shard_count],
                 "application": {"id": str(self.app_id), "flags": 0},
                 "private_channels": [],
                 "relationships": [],
@@ -959,12 +1022,16 @@ class FakeDiscord:
                 "geo_ordered_rtc_regions": [],
             },
         )
-        await self._dispatch_event(ws, "GUILD_CREATE", self._guild_payload())
+        for guild in self._guilds_on(shard):
+            await self._dispatch_event(ws, "GUILD_CREATE", self._guild_payload(guild))
         self._ready.set()
 
-    def _role_payload(self) -> dict[str, Any]:
+    def _guilds_on(self, shard: int) -> list[int]:
+        return [g for g in self.guild_ids if self.shard_of(g) == shard]
+
+    def _role_payload(self, guild: int) -> dict[str, Any]:
         return {
-            "id": str(self.guild_id),
+            "id": str(guild),
             "name": "@everyone",
             "permissions": MEMBER_PERMISSIONS,
             "position": 0,
@@ -988,10 +1055,10 @@ class FakeDiscord:
             "avatar": None,
         }
 
-    def _guild_payload(self) -> dict[str, Any]:
+    def _guild_payload(self, guild: int) -> dict[str, Any]:
         me = dict(self._member_payload(self.bot_user))
         return {
-            "id": str(self.guild_id),
+            "id": str(guild),
             "name": "Card room",
             "icon": None,
             "splash": None,
@@ -1002,7 +1069,7 @@ class FakeDiscord:
             "verification_level": 0,
             "default_message_notifications": 0,
             "explicit_content_filter": 0,
-            "roles": [self._role_payload()],
+            "roles": [self._role_payload(guild)],
             "emojis": [],
             "stickers": [],
             "features": [],
@@ -1025,7 +1092,7 @@ class FakeDiscord:
             "member_count": len(self.users) + 1,
             "voice_states": [],
             "members": [me],
-            "channels": [self._channel_payload(cid) for cid in self.channel_ids],
+            "channels": [self._channel_payload(cid) for cid in self.guild_channels[guild]],
             "threads": [],
             "presences": [],
             "stage_instances": [],
@@ -1047,8 +1114,8 @@ class FakeDiscord:
         token = f"tok{iid}"
         self.tokens[token] = iid
         cid = channel_id if channel_id is not None else self.channel_id
-        in_guild = cid in self.channel_ids or cid in self.foreign_channels
-        guild_id = self.foreign_channels.get(cid, self.guild_id)
+        in_guild = cid in self.channel_guild or cid in self.foreign_channels
+        guild_id = self.guild_of(cid) or self.guild_id
         perms = int(MEMBER_PERMISSIONS) | (MANAGE_CHANNELS if user.manage_channels else 0)
         payload: dict[str, Any] = {
             "id": str(iid),
@@ -1085,10 +1152,15 @@ class FakeDiscord:
     async def _send_interaction(self, iid: int, payload: dict[str, Any], wait: bool) -> Response:
         if not self._sockets:
             raise AssertionError("no bot is connected to the gateway")
+        guild = payload.get("guild_id")
+        shard = self.shard_of(int(guild) if guild else None)
+        ws = self._sockets[-1] if self.shard_count == 1 else self.shard_sockets.get(shard)
+        if ws is None:
+            raise AssertionError(f"no bot is connected for shard {shard}")
         future: asyncio.Future[Response] = asyncio.get_running_loop().create_future()
         self.response_waiters[iid] = future
         self.sent_at[iid] = time.perf_counter()
-        await self._dispatch_event(self._sockets[-1], "INTERACTION_CREATE", payload)
+        await self._dispatch_event(ws, "INTERACTION_CREATE", payload)
         if not wait:
             return Response(iid, 0)
         sent = time.perf_counter()

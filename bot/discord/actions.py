@@ -406,9 +406,15 @@ class Controls:
         await self.act_from_hand(interaction, table_id, turn, f"{verb} {int(amount)}", sort)
 
     async def act_from_command(self, interaction: discord.Interaction, text: str) -> None:
-        """Act for the user's seat at the channel's table from a slash command."""
+        """Act for the user's seat at the channel's table from a slash command; the private
+        answer shows the new hand (so no DM is needed after an own play)."""
         lang = self._bot.language(interaction)
         table = self._bot.tables.get(str(interaction.channel_id))
-        seat_for(table, interaction)
+        seat = seat_for(table, interaction)
         await in_time(interaction, table.act(str(interaction.user.id), text, table.turn))
-        await say(interaction, "✅ " + t("discord.done", lang, action=said(table.game, text, lang)))
+        note = "✅ " + t("discord.done", lang, action=said(table.game, text, lang))
+        shown = table.snapshot(seat)
+        if shown.view(seat) is None:
+            await say(interaction, note)
+        else:
+            await _send_hand(interaction, hand_message(shown, seat, lang, "r", note=note))

@@ -24,6 +24,7 @@ import yarl
 from discord.gateway import DiscordWebSocket
 from discord.http import Route
 
+from bot.runtime.shard_lease import ShardsTaken
 from bot.settings import Settings, load_settings
 from storage.base import CannotOpenDatabase
 
@@ -164,6 +165,9 @@ def run(settings: Settings | None = None, shutdown_limit: float | None = None) -
         print(BAD_TOKEN, file=sys.stderr)
         return 2
     except CannotOpenDatabase as error:  # DEUCEBOT_DB, opened by the bot's setup
+        print(f"deucebot: {error}", file=sys.stderr)
+        return 2
+    except ShardsTaken as error:  # another live process drives these shards (fencing)
         print(f"deucebot: {error}", file=sys.stderr)
         return 2
     except discord.PrivilegedIntentsRequired:

@@ -16,7 +16,7 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import discord
@@ -33,8 +33,11 @@ from bot.discord.translator import CatalogTranslator
 from bot.discord.views import DYNAMIC_ITEMS
 from bot.i18n import normalise_language
 from bot.runtime import RuntimeConfig, TableManager, tune_gc
+from bot.runtime.shard_lease import ShardLeaseKeeper
+from bot.runtime.shards import Shards
 from bot.settings import Settings
-from storage.backend import AnyStorage, open_storage
+from storage.backend import AnyStorage, is_postgres_url, open_storage
+from storage.leases import ShardLease
 
 DELIVERY_RECORDS = True
 """The front records what it delivered (storage.deliveries); off only in the benchmark's
@@ -96,6 +99,8 @@ class Deucebot(commands.Bot):
         self._storage: AnyStorage | None = None
         self._tables: TableManager | None = None
         self._front: DiscordFront | None = None
+        self._lease: ShardLeaseKeeper | None = None
+        self._stopping: asyncio.Task[None] | None = None
         self._controls = Controls(self)
         self._locales: dict[int, str] = {}
         self.tree.on_error = self._on_tree_error  # type: ignore[method-assign]
@@ -122,6 +127,14 @@ class Deucebot(commands.Bot):
         return self._front
 
     @property
+    def owned_shards(self) -> Shards | None:
+        """The shards this process runs (None: not sharded, every guild)."""
+        ids = self.settings.shards
+        if ids is None or self.settings.shard_count is None:
+            return None
+        return Shards(ids, self.settings.shard_count)
+
+    @property
     def controls(self) -> Controls:
         """The handlers the components call."""
         return self._controls
@@ -142,6 +155,7 @@ class Deucebot(commands.Bot):
             edit_interval=self.edit_interval,
             deliveries=storage if DELIVERY_RECORDS else None,
         )
+        await self._lease_shards()
         tables = self._tables = TableManager(
             storage,
             front,
@@ -151,6 +165,7 @@ class Deucebot(commands.Bot):
                 ai_processes=self.settings.ai_processes,
                 max_tables_per_guild=self.settings.max_tables_per_server,
             ),
+            shards=self.owned_shards,
         )
         self.add_dynamic_items(*DYNAMIC_ITEMS)
         images.warm()
@@ -166,9 +181,41 @@ class Deucebot(commands.Bot):
         await tables.restore()
         tune_gc()  # after restoring: freeze start-up objects, rarer full collections
 
+    async def _lease_shards(self) -> None:
+        """Claim this process's shards in the database (`ShardLeaseKeeper`): a sharded bot,
+        or any bot on PostgreSQL (shard 0 of 1), where other processes could share the
+        database. `ShardsTaken` if a live process drives them. SQLite's own file lock
+        already keeps a second process away."""
+        shards = self.owned_shards
+        if shards is None and is_postgres_url(self.settings.db):
+            shards = Shards((0,), 1)
+        if shards is None:
+            return
+        lease = ShardLeaseKeeper(self.storage, shards, seconds=self.settings.shard_lease_seconds)
+        await lease.acquire()
+        self._lease = lease
+        lease.keep(self._lost_shards)
+
+    def _lost_shards(self, lost: Sequence[ShardLease]) -> None:
+        """Another process took our shards (we were stalled past the lease): stop at once,
+        so no table is driven by two processes."""
+        first = lost[0]
+        log.error(
+            "another process (%s) took shard %s: stopping, so only it drives those tables",
+            first.owner,
+            first.shard_id,
+        )
+        self._stopping = asyncio.get_running_loop().create_task(self.close())
+
     async def on_ready(self) -> None:
-        """Log who we are."""
-        log.info("logged in as %s (%s guilds)", self.user, len(self.guilds))
+        """Log who we are (and our shards)."""
+        shards = self.owned_shards
+        log.info(
+            "logged in as %s (%s guilds%s)",
+            self.user,
+            len(self.guilds),
+            f", {shards}" if shards is not None else "",
+        )
 
     async def close(self) -> None:
         """Stop the front's tasks and close the storage before the connection."""
@@ -184,6 +231,9 @@ class Deucebot(commands.Bot):
             # Let cancelled AI turns and timers unwind while the database is still open.
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(self._tables.idle(), 5)
+        if self._lease is not None:
+            with contextlib.suppress(Exception):
+                await self._lease.release()
         if self._storage is not None:
             await self._storage.close()
             log.info("database closed (%.1f s)", time.perf_counter() - started)
@@ -213,6 +263,16 @@ class Deucebot(commands.Bot):
         await reply_error(interaction, error, self.language(interaction))
 
 
+class ShardedDeucebot(Deucebot, commands.AutoShardedBot):
+    """The bot as one process of a sharded deployment: it connects the shards of
+    `settings.shards` only, and drives only the tables of guilds on them."""
+
+
 def create_bot(settings: Settings, **options: Any) -> Deucebot:
-    """The bot for `settings` (the factory the entry point and the tests use)."""
-    return Deucebot(settings, **options)
+    """The bot for `settings` (the factory the entry point and the tests use): sharded
+    (`AutoShardedBot` with `shard_ids` and `shard_count`) when `DEUCEBOT_SHARD_COUNT` is set."""
+    shards = settings.shards
+    if shards is None:
+        return Deucebot(settings, **options)
+    options.update(shard_count=settings.shard_count, shard_ids=list(shards))
+    return ShardedDeucebot(settings, **options)

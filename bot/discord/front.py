@@ -17,9 +17,13 @@ the turn it was committed up to, and delivered by one outbox task per table in l
   `edit_interval` seconds) and only ever show the board's own deal;
 - 429 and 5xx answers are retried with backoff for up to `retry_for` seconds (logged;
   an effect given up on stays unrecorded, so the next start delivers it);
-- DMs (own task per table so a slow DM never holds up the board): the hand at every deal
-  and after each of the owner's plays. If Discord refuses a DM, the channel is told once
-  (remembered in the database across restarts) and the ephemeral "My hand" remains.
+- DMs (own task per table so a slow DM never holds up the board): the hand at every deal,
+  and after a play the owner did not make themselves (a timeout, an away seat played for
+  them); after their own play the answer to their click or command already shows the new
+  hand. If Discord refuses a DM, the channel is told once (remembered in the database
+  across restarts) and the ephemeral "My hand" remains;
+- under Discord's request budget DMs go last (`Priority.DM`), board edits before them
+  (`Priority.EDIT`), and edits are spaced further while requests queue.
 
 Everything is rendered from `TableSnapshot`s (never the live table) and held to
 Discord's text limits (`textlimits`).
@@ -52,6 +56,7 @@ from bot.discord.crashpoints import CrashPoints
 from bot.discord.effects import Effect
 from bot.discord.host import Host
 from bot.discord.textlimits import fit_message
+from bot.discord.rest_budget import Priority, priority
 from bot.i18n import t
 from bot.render import GameRenderer, get_renderer
 from bot.runtime import (
@@ -148,6 +153,8 @@ class DiscordFront:
         self.retry_for = retry_for
         self._boxes: dict[int, _Outbox] = {}
         self._dm_channels: dict[int, int] = {}
+        self._closed = False
+        """Set by `close`: no outbox task starts again (the connection is going away)."""
         self.rest_calls = 0
         """Messages sent and edited (for the benchmark)."""
         self.retries = 0
@@ -174,7 +181,7 @@ class DiscordFront:
                 box.recent.append(line)
         for event in events:
             changed = renderer.hand_changed(event) if renderer else None
-            if changed is not None:
+            if changed is not None and _played_for(table, changed, events):
                 self._queue_dm(table, changed, None)
         if any(isinstance(event, TableStopped) for event in events):
             box.dirty = True
@@ -211,7 +218,8 @@ class DiscordFront:
             await asyncio.sleep(0.01)
 
     async def close(self) -> None:
-        """Stop the outbox tasks (shutdown)."""
+        """Stop the outbox tasks (shutdown); later events are not sent."""
+        self._closed = True
         for box in self._boxes.values():
             for task in (box.task, box.dm_task):
                 if task is not None:
@@ -235,6 +243,8 @@ class DiscordFront:
             box.deal_snaps[table.deal] = table
             for old in [d for d in box.deal_snaps if d <= table.deal - KEEP_DEALS]:
                 del box.deal_snaps[old]
+        if self._closed:
+            return box
         if box.task is None or box.task.done():
             box.task = asyncio.get_running_loop().create_task(self._run(box))
         if box.dm_task is None or box.dm_task.done():
@@ -274,14 +284,15 @@ class DiscordFront:
                         continue
                     box.dirty = False
                     try:
-                        await self._edit_board(box)
+                        with priority(Priority.EDIT):
+                            await self._edit_board(box)
                     except discord.HTTPException:
                         # Not now (a storm outlasted the retries): try again in a while, so
                         # the board still converges without waiting for the next action.
                         asyncio.get_running_loop().call_later(REDRAW_AFTER, _redraw, box)
                         raise
                     if self.edit_interval > 0 and not box.effects:
-                        await asyncio.sleep(self.edit_interval)
+                        await asyncio.sleep(self.edit_interval * self._edit_backoff())
                 except asyncio.CancelledError:
                     raise
                 except Exception:
@@ -307,6 +318,14 @@ class DiscordFront:
                 self.retries += 1
                 await asyncio.sleep(delay)
                 delay = min(delay * 2, 5.0)
+
+    def _edit_backoff(self) -> float:
+        """How many edit intervals to wait after a board edit: 1, and more while requests
+        wait for the global budget (one more per 25 waiting, at most 8), so a busy bot
+        coalesces more refreshes into each edit and leaves room for answers and posts."""
+        budget = getattr(self.client, "rest_budget", None)
+        waiting = int(getattr(budget, "waiting", 0) or 0)
+        return float(min(8, 1 + waiting // 25))
 
     async def _recover(self, box: _Outbox) -> None:
         """Start-up: deliver what the log committed but no process delivered (in order),
@@ -530,7 +549,8 @@ class DiscordFront:
                 box.dm_sending = True
                 box.dms.popleft()
                 try:
-                    await self._send_dm(box, user, seat, shown)
+                    with priority(Priority.DM):
+                        await self._send_dm(box, user, seat, shown)
                 except asyncio.CancelledError:
                     raise
                 except Exception:
@@ -661,6 +681,14 @@ def _send_kwargs(message: dict[str, Any]) -> dict[str, Any]:
     if not kwargs.get("content"):
         kwargs.pop("content", None)
     return fit_message(kwargs)
+
+
+def _played_for(table: TableSnapshot, seat: int, events: Sequence[Event]) -> bool:
+    """Whether `seat`'s hand changed by a move its owner did not make: a timeout, or the
+    AI playing the seat while it is away (the owner's own moves answer with the hand)."""
+    if any(isinstance(e, TurnTimedOut) and e.seat == seat for e in events):
+        return True
+    return 0 <= seat < len(table.seats) and table.seats[seat].away
 
 
 def _renderer(table: TableSnapshot) -> GameRenderer | None:

@@ -2,8 +2,8 @@
 restore at start-up.
 
 A place is where a table lives: a Discord channel id (as text) or "terminal:<game>".
-At start-up `restore()` rebuilds every unfinished table from storage by replaying its
-match's action log from the stored seed, re-arms stored turn deadlines (a deadline that
+At start-up `restore()` rebuilds every unfinished table (of this process's shards, if
+sharded) from storage by replaying its match's action log from the stored seed, re-arms stored turn deadlines (a deadline that
 passed while the process was down fires at once) and asks the front to redraw each board.
 """
 
@@ -25,6 +25,7 @@ from bot.runtime.clock import Clock, SystemClock
 from bot.runtime.front import Front
 from bot.runtime.options import RuntimeConfig, TableOptions
 from bot.runtime.seats import Player, Seat, ai_name
+from bot.runtime.shards import Shards
 from bot.runtime.table import Table
 from engines.registry import GameSpec, UnknownName, get_game
 from storage.base import PlaceTaken, Storage, TableRecord
@@ -63,15 +64,19 @@ class TableManager:
         config: RuntimeConfig | None = None,
         games: Callable[[str], GameSpec] = get_game,
         seed_source: Callable[[], int] | None = None,
+        shards: Shards | None = None,
     ) -> None:
         """`games` looks a game up by name (tests inject toy games); `seed_source` gives each
-        new match its seed (default: 63 random bits from `secrets`)."""
+        new match its seed (default: 63 random bits from `secrets`); `shards` (a sharded
+        bot process): restore only the tables of guilds on these shards."""
         self.storage = storage
         self.front = front
         self.clock: Clock = clock or SystemClock()
         self.config = config or RuntimeConfig()
         self._games = games
         self._seed_source = seed_source or (lambda: secrets.randbits(63))
+        self.shards = shards
+        """The shards this process drives (None: every table)."""
         self.tables: dict[str, Table] = {}
         self._creating = asyncio.Lock()
         """Held from the per-guild cap check to the table's registration."""
@@ -207,11 +212,14 @@ class TableManager:
         self._by_id.pop(table.id, None)
 
     async def restore(self) -> list[Table]:
-        """Rebuild every live table from storage (start-up); returns them."""
+        """Rebuild every live table from storage (start-up), only those of guilds on this
+        process's `shards` when it has some; returns them."""
         restored = []
         for record in await self.storage.live_tables():
             if record.place in self.tables:
                 continue
+            if self.shards is not None and not self.shards.owns(record.guild):
+                continue  # another shard process drives it
             try:
                 table = await self._restore_one(record)
             except Exception:
@@ -254,6 +262,6 @@ class TableManager:
     async def close(self) -> None:
         """Cancel every table's background tasks and stop the AI worker processes (shutdown);
         storage is closed by its owner."""
-        for table in self.tables.values():
+        for table in list(self.tables.values()):  # a creation may still be finishing
             await table.close()
         await self.ai.aclose()

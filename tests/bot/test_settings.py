@@ -98,3 +98,30 @@ def test_turn_seconds_are_bounded(value: int) -> None:
         assert cli_type(TurnSeconds)(str(value)) == value and allowed
     except argparse.ArgumentTypeError:
         assert not allowed
+
+
+def test_shard_settings_give_the_shards_of_this_process() -> None:
+    assert load_settings().shards is None  # not sharded by default
+    assert load_settings(DEUCEBOT_SHARD_COUNT=4).shards == (0, 1, 2, 3)
+    both = load_settings(DEUCEBOT_SHARD_COUNT=8, DEUCEBOT_SHARD_IDS="5, 0-2")
+    assert both.shards == (0, 1, 2, 5)
+
+
+@pytest.mark.parametrize(
+    ("values", "words"),
+    [
+        ({"DEUCEBOT_SHARD_IDS": "0"}, "DEUCEBOT_SHARD_IDS needs DEUCEBOT_SHARD_COUNT"),
+        (
+            {"DEUCEBOT_SHARD_COUNT": 2, "DEUCEBOT_SHARD_IDS": "1,2"},
+            "names shard 2, but DEUCEBOT_SHARD_COUNT=2 allows 0 to 1",
+        ),
+        ({"DEUCEBOT_SHARD_COUNT": 2, "DEUCEBOT_SHARD_IDS": "one"}, "shard ids like 0,1 or 2-3"),
+        ({"DEUCEBOT_SHARD_COUNT": 4, "DEUCEBOT_SHARD_IDS": "3-1"}, "shard ids like 0,1 or 2-3"),
+        ({"DEUCEBOT_SHARD_COUNT": 0}, "DEUCEBOT_SHARD_COUNT=0 is not allowed: use a whole number"),
+    ],
+)
+def test_bad_shard_settings_are_one_line_saying_what_is_wrong(
+    values: dict[str, object], words: str
+) -> None:
+    line = refusal(**values)
+    assert words in line and "\n" not in line, line

@@ -38,10 +38,11 @@ class _ErrorCollector(logging.Handler):
         self.standin.errors.append(f"bot logged {record.levelname} ({record.name}): {text}")
 
 
-@pytest.fixture
-async def standin() -> AsyncIterator[FakeDiscord]:
-    """A running stand-in; fails the test if the bot misbehaved against it."""
-    fake = FakeDiscord()
+@contextlib.asynccontextmanager
+async def running_standin(**shape: int) -> AsyncIterator[FakeDiscord]:
+    """A running stand-in (`shape`: channels, guilds, shard_count); fails the test if the
+    bot misbehaved against it."""
+    fake = FakeDiscord(**shape)
     # Discord's per-channel buckets (5 messages or edits per 5 s) would make every test
     # that plays a match at machine speed wait for minutes; the global limit stays on, and
     # test_rest_limits.py plays a whole match under every limit.
@@ -57,7 +58,21 @@ async def standin() -> AsyncIterator[FakeDiscord]:
     fake.assert_clean()
 
 
-def settings_for(fake: FakeDiscord, db: Path, **extra: Any) -> Any:
+@pytest.fixture
+async def standin() -> AsyncIterator[FakeDiscord]:
+    """A running stand-in; fails the test if the bot misbehaved against it."""
+    async with running_standin() as fake:
+        yield fake
+
+
+@pytest.fixture
+async def two_shards() -> AsyncIterator[FakeDiscord]:
+    """A running stand-in with two guilds, guild 0 on shard 0 and guild 1 on shard 1."""
+    async with running_standin(guilds=2, shard_count=2) as fake:
+        yield fake
+
+
+def settings_for(fake: FakeDiscord, db: Path | str, **extra: Any) -> Any:
     """Settings pointing at the stand-in (what `.env` would hold)."""
     env = fake.env()
     return load_settings(
@@ -77,16 +92,28 @@ def settings_for(fake: FakeDiscord, db: Path, **extra: Any) -> Any:
 
 
 @contextlib.asynccontextmanager
-async def bot_running(fake: FakeDiscord, db: Path, **extra: Any) -> AsyncIterator[Deucebot]:
-    """The real bot, logged in to the stand-in, commands synced; closed on exit."""
+async def bot_running(
+    fake: FakeDiscord, db: Path | str, *, shards: list[int] | None = None, **extra: Any
+) -> AsyncIterator[Deucebot]:
+    """The real bot, logged in to the stand-in, commands synced; closed on exit. With
+    `shards`: one process of a sharded bot (`fake.shard_count` shards, commands synced
+    globally), running those shards; other shards' bots keep running."""
     settings = settings_for(fake, db, **extra)
+    if shards is not None:
+        settings = settings.model_copy(
+            update={
+                "shard_count": fake.shard_count,
+                "shard_ids": ",".join(map(str, shards)),
+                "dev_guild_id": None,
+            }
+        )
     saved = (Route.BASE, DiscordWebSocket.DEFAULT_GATEWAY)
     point_at(settings)
-    fake.reset_ready()
+    fake.reset_ready(shards=shards)
     bot = create_bot(settings, edit_interval=0.0, guild_ready_timeout=0.05)
     task = asyncio.create_task(bot.start(settings.discord_token or ""))
     try:
-        await fake.wait_ready()
+        await fake.wait_ready(shards=shards)
         async with asyncio.timeout(10):
             await bot.wait_until_ready()
         yield bot

@@ -1,4 +1,5 @@
-"""After a play, its player gets their new hand by DM, taken at a committed turn."""
+"""After an own play, the answer to the command shows the new hand (taken at a committed
+turn) and no DM is sent: the DM would repeat it at the cost of two REST requests."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ from tests.e2e.conftest import bot_running, settle
 from tests.e2e.helpers import cards_in_text, mentioned
 
 
-async def test_the_dm_after_a_play_holds_the_hand_without_the_cards_played(
+async def test_a_play_answers_with_the_hand_without_the_cards_played_and_sends_no_dm(
     standin: FakeDiscord, tmp_path: Path
 ) -> None:
     ana = standin.owner
@@ -23,15 +24,20 @@ async def test_the_dm_after_a_play_holds_the_hand_without_the_cards_played(
             if mentioned(standin) == ana.id:
                 break
             await settle(bot)
-        assert table.to_act == table.seat_of(str(ana.id))
-        view = table.view(table.to_act)
+        seat = table.seat_of(str(ana.id))
+        assert table.to_act == seat
+        view = table.view(seat)
         play = next(str(a) for a in view.legal if str(a) != "pass")
-        before = len(standin.dms(ana))
-        await standin.command(ana, "play", cards=play.removeprefix("play "))
+        dealt = len(standin.dms(ana))
+        assert dealt >= 1, "the hand is DMed at the deal"
+        answer = await standin.command(ana, "play", cards=play.removeprefix("play "))
         await settle(bot)
-        dms = standin.dms(ana)
-        assert len(dms) > before, "no DM after the play"
-        shown = cards_in_text(dms[-1].text())
+        shown_message = answer.final()
+        assert shown_message is not None and shown_message.ephemeral
+        assert shown_message.content.startswith("✅")
+        # The hand as shown (the note above it names the cards played).
+        shown = cards_in_text(shown_message.text().replace(shown_message.content, ""))
         played = cards_in_text(" ".join(play.split()[1:]))
         assert shown and not shown & played, (shown, played)
-        assert shown <= {*table.view(table.seat_of(str(ana.id))).hand}
+        assert shown == {*table.view(seat).hand}
+        assert len(standin.dms(ana)) == dealt, "no DM after an own play"

@@ -3,75 +3,16 @@
 from __future__ import annotations
 
 import asyncio
-import os
 import signal
-import sys
-from dataclasses import dataclass
 from pathlib import Path
 
 from bot.devtools.discord_standin import FakeDiscord, User
+from tests.e2e.bot_process import bot_env, spawn_bot
 from tests.e2e.helpers import board, boards, mentioned
-
-ROOT = Path(__file__).resolve().parents[2]
-
-
-def _env(extra: dict[str, str], cwd: Path) -> dict[str, str]:
-    env = {
-        k: v for k, v in os.environ.items() if not k.startswith(("DISCORD_", "DEUCEBOT_", "DEV_"))
-    }
-    env.update(extra)
-    env["PYTHONPATH"] = str(ROOT)
-    env.setdefault("DEUCEBOT_AI_DELAY", "0")
-    env.setdefault("DEUCEBOT_BOARD_EDIT_SECONDS", "0")
-    env.setdefault("DEUCEBOT_DB", str(cwd / "bot.sqlite3"))
-    return env
-
-
-@dataclass
-class BotProcess:
-    """A `python -m bot` child whose output goes to files (a pipe nobody reads can fill up
-    and block the child, and asyncio's `wait()` waits for its pipes to close too)."""
-
-    proc: asyncio.subprocess.Process
-    logs: Path
-
-    def out(self) -> str:
-        """Everything the process printed on stdout so far."""
-        return (self.logs / "stdout").read_text()
-
-    def err(self) -> str:
-        """Everything the process printed on stderr so far."""
-        return (self.logs / "stderr").read_text()
-
-    async def wait(self, timeout: float) -> int:
-        """Wait for the process to exit (killing it after `timeout` s); its exit code."""
-        try:
-            return await asyncio.wait_for(self.proc.wait(), timeout)
-        except TimeoutError:
-            self.proc.kill()
-            await self.proc.wait()
-            raise AssertionError(f"the bot did not exit within {timeout} s") from None
-
-
-async def _spawn(env: dict[str, str], cwd: Path, name: str = "bot") -> BotProcess:
-    logs = cwd / f"{name}-logs"
-    logs.mkdir()
-    with (logs / "stdout").open("wb") as out, (logs / "stderr").open("wb") as err:
-        proc = await asyncio.create_subprocess_exec(
-            sys.executable,
-            "-m",
-            "bot",
-            cwd=cwd,
-            env=env,
-            stdin=asyncio.subprocess.DEVNULL,
-            stdout=out,
-            stderr=err,
-        )
-    return BotProcess(proc, logs)
 
 
 async def test_without_a_token_it_says_where_to_put_one(tmp_path: Path) -> None:
-    bot = await _spawn(_env({}, tmp_path), tmp_path)
+    bot = await spawn_bot(bot_env({}, tmp_path), tmp_path)
     assert await bot.wait(30) == 2
     lines = bot.err().strip().splitlines()
     assert len(lines) == 1, lines
@@ -82,8 +23,8 @@ async def test_without_a_token_it_says_where_to_put_one(tmp_path: Path) -> None:
 async def test_a_wrong_token_gives_one_clear_line_and_is_never_logged(
     standin: FakeDiscord, tmp_path: Path
 ) -> None:
-    env = _env({**standin.env(), "DISCORD_TOKEN": "wrong-secret-token"}, tmp_path)
-    bot = await _spawn(env, tmp_path)
+    env = bot_env({**standin.env(), "DISCORD_TOKEN": "wrong-secret-token"}, tmp_path)
+    bot = await spawn_bot(env, tmp_path)
     assert await bot.wait(30) == 2
     text = bot.err()
     assert "Traceback" not in text
@@ -95,8 +36,8 @@ async def test_a_new_process_on_the_same_database_goes_on_with_the_old_board_but
     standin: FakeDiscord, tmp_path: Path
 ) -> None:
     ana = standin.owner
-    env = _env(standin.env(), tmp_path)
-    first = await _spawn(env, tmp_path, "first")
+    env = bot_env(standin.env(), tmp_path)
+    first = await spawn_bot(env, tmp_path, "first")
     try:
         await standin.wait_ready(30)
         await standin.command(ana, "table create", game="bigtwo", deals=1)
@@ -110,7 +51,7 @@ async def test_a_new_process_on_the_same_database_goes_on_with_the_old_board_but
         first.proc.kill()
         await first.wait(15)
     standin.reset_ready()
-    second = await _spawn(env, tmp_path, "second")
+    second = await spawn_bot(env, tmp_path, "second")
     try:
         await standin.wait_ready(30)
         # The restored table posts a fresh board; the old board's button still works.

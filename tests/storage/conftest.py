@@ -9,40 +9,16 @@ environment) they fail instead, since CI installs PostgreSQL (.ci/run).
 
 from __future__ import annotations
 
-import itertools
-import os
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
 
 from storage.backend import AnyStorage, make_storage
-from storage.pg_server import NoPostgres, TempPostgres
+
+# pg_server and pg_url live in tests/conftest.py (the end-to-end tests use them too).
 
 BACKENDS = ("sqlite", "postgres")
-_names = itertools.count(1)
-
-
-@pytest.fixture(scope="session")
-def pg_server() -> Iterator[TempPostgres]:
-    """One throwaway PostgreSQL server for this test process (fsync off: nothing in it is
-    kept, and durability is PostgreSQL's own business)."""
-    try:
-        server = TempPostgres(fsync=False)
-    except NoPostgres as missing:
-        if os.environ.get("CI"):
-            pytest.fail(f"CI must run the PostgreSQL tests: {missing}")
-        pytest.skip(f"PostgreSQL tests skipped: {missing}")
-    server.start()
-    yield server
-    server.stop()
-
-
-@pytest.fixture
-def pg_url(pg_server: TempPostgres) -> str:
-    """The URL of a fresh, empty database on the test server."""
-    worker = os.environ.get("PYTEST_XDIST_WORKER", "main")
-    return pg_server.create_database(f"t_{worker}_{next(_names)}")
 
 
 @pytest.fixture(params=BACKENDS)

@@ -101,3 +101,25 @@ async def test_a_request_in_flight_holds_its_slot_until_its_answer_has_aged_out(
     async with asyncio.timeout(1):
         await waiter
     assert time.monotonic() - answered >= 0.1 - 0.01
+
+
+async def test_the_front_spaces_board_edits_further_while_requests_queue() -> None:
+    from types import SimpleNamespace
+
+    from bot.discord.front import DiscordFront
+
+    budget = RequestBudget(limit=1, window=60.0)
+    client = SimpleNamespace(rest_budget=budget)
+    front = DiscordFront(client, host=None, edit_interval=1.0)  # type: ignore[arg-type]
+    assert front._edit_backoff() == 1.0  # nothing waits: the configured spacing
+    await budget.acquire(Priority.POST)  # the window is full: the next ones queue
+    waiting = [asyncio.ensure_future(budget.acquire(Priority.EDIT)) for _ in range(60)]
+    await asyncio.sleep(0)
+    assert budget.waiting == 60
+    assert front._edit_backoff() == 3.0  # 60 waiting: three intervals
+    waiting += [asyncio.ensure_future(budget.acquire(Priority.DM)) for _ in range(500)]
+    await asyncio.sleep(0)
+    assert front._edit_backoff() == 8.0  # at most eight
+    for future in waiting:
+        future.cancel()
+    await asyncio.gather(*waiting, return_exceptions=True)

@@ -1,0 +1,356 @@
+"""`deucebot bench scale`: Discord under its enforced request budget, and sharding.
+
+The stand-in enforces Discord's limits (50 REST requests per second per bot token,
+interaction answers exempt; 5 messages or edits per 5 s per channel) and answers 429s as
+Discord does. Paced Big Two tables (one person clicking as in `bench discord`, thinking
+0.25-0.75 s; three greedy AIs waiting the production 1 s, so AI CPU does not hide the
+front's cost) play for a fixed window; then the bot stops and the figures are read:
+
+- our own processing per interaction, p99 (stand-in writes INTERACTION_CREATE -> the
+  bot hands its answer to HTTP; see `bot.bench.discord`);
+- board staleness: for every committed action, seconds from its commit (its `at` in the
+  action log) to the first board version in its channel showing that turn (the footer's
+  turn number), p50 and p99, and the actions never shown before the bot stopped;
+- REST calls per deal (everything but interaction answers, including each table's
+  lobby board), and the 429s the stand-in sent (goal 0 at steady load);
+- actions committed per second in the window.
+
+Configurations: 100, 300 and 1,000 tables in one process (SQLite); then the same load on
+PostgreSQL in one process, and split over two shard processes (two guilds, one per shard,
+`DEUCEBOT_SHARD_COUNT=2`), each with half the request budget (the global limit is per
+bot token, shared by all its processes): the scaling ratio is two processes' figures
+against one's in the same run.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import random
+import re
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+from bot.bench.discord import (
+    _POLICY,
+    _READY,
+    _SINK,
+    ROOT,
+    STANDIN_NICENESS,
+    _latencies,
+    _play_table,
+    _spawn,
+    _stop,
+)
+from bot.bench.report import publish
+from bot.devtools.discord_standin import FakeDiscord, Message
+from bot.i18n import t
+from bot.simulate import percentile
+from storage.backend import open_storage
+
+TURN = re.compile(r"turn (\d+)")
+"""The turn number in a board's footer (English)."""
+
+
+def _run_apart(run: tuple[Any, ...]) -> dict[str, Any]:
+    """One configuration in a fresh bench process, which yields the CPU to the bot."""
+    code = (
+        "import asyncio, json, sys\n"
+        "from bot.bench.scale import _run\n"
+        "print(json.dumps(asyncio.run(_run(*json.loads(sys.argv[1]), yield_cpu=True))))\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code, json.dumps(run)],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        check=False,
+    )
+    if done.returncode != 0:
+        raise RuntimeError(f"bench run {run} failed:\n{done.stderr[-3000:]}")
+    result: dict[str, Any] = json.loads(done.stdout.strip().splitlines()[-1])
+    return result
+
+
+def _footer_turn(msg: Message) -> int | None:
+    for embed in msg.embeds:
+        found = TURN.search((embed.get("footer") or {}).get("text", ""))
+        if found:
+            return int(found.group(1))
+    return None
+
+
+async def _run(
+    tables: int,
+    seconds: float,
+    processes: int,
+    database: str,
+    think: float = 0.5,
+    ai_delay: float = 1.0,
+    yield_cpu: bool = False,
+) -> dict[str, Any]:
+    """`tables` paced tables for `seconds` on `processes` shard processes (1: unsharded)
+    and `database` ("sqlite" or "postgres", a throwaway server)."""
+    fake = FakeDiscord(channels=tables // processes, guilds=processes, shard_count=processes)
+    fake.strict = False
+    boards: dict[int, Message] = {}
+    moved: dict[int, asyncio.Event] = {}
+    shown: list[tuple[float, int, int]] = []
+    """(when, channel, turn) of every board version."""
+
+    def seen(msg: Message) -> None:
+        if not any(c.startswith("db:hand:") for c in msg.custom_ids()):
+            return
+        turn = _footer_turn(msg)
+        if turn is not None:
+            shown.append((time.time(), msg.channel_id, turn))
+        if msg.channel_id not in boards or boards[msg.channel_id].id <= msg.id:
+            boards[msg.channel_id] = msg
+            moved.setdefault(msg.channel_id, asyncio.Event()).set()
+
+    fake.public_hook = seen
+    await fake.start()
+    users = [fake.owner] + [fake.add_user(f"P{i}") for i in range(1, tables)]
+    server = None
+    with tempfile.TemporaryDirectory() as name:
+        tmp = Path(name)
+        if database == "postgres":
+            from storage.pg_server import TempPostgres
+
+            server = TempPostgres()
+            server.start()
+            db = server.create_database("bench")
+        else:
+            db = str(tmp / "bench.sqlite3")
+        base = {
+            k: v
+            for k, v in os.environ.items()
+            if not k.startswith(("DISCORD_", "DEUCEBOT_", "DEV_"))
+        }
+        base.update(fake.env())
+        if processes > 1:
+            del base["DEV_GUILD_ID"]  # commands for every guild
+        base.update(
+            PYTHONPATH=str(ROOT),
+            DEUCEBOT_DB=db,
+            DEUCEBOT_AI_DELAY=str(ai_delay),
+            DEUCEBOT_AI_PROCESSES="1",
+            DEUCEBOT_TURN_SECONDS="0",
+            DEUCEBOT_MAX_TABLES_PER_SERVER="0",
+            DEUCEBOT_LOG_LEVEL="WARNING",
+            DEUCEBOT_REST_PER_SECOND=str(45 // processes),
+            **{_READY: "0.05", _POLICY: "greedy"},
+        )
+        procs = []
+        for shard in range(processes):
+            env = dict(base, **{_SINK: str(tmp / f"sink{shard}.json")})
+            if processes > 1:
+                env.update(DEUCEBOT_SHARD_COUNT=str(processes), DEUCEBOT_SHARD_IDS=str(shard))
+            (tmp / f"p{shard}").mkdir()
+            procs.append(await _spawn(env, tmp / f"p{shard}"))
+        if yield_cpu and hasattr(os, "nice"):
+            os.nice(STANDIN_NICENESS)
+        try:
+            await fake.wait_ready(120, shards=list(range(processes)) if processes > 1 else None)
+            await asyncio.sleep(0.5)
+            login_calls = len(fake.rest_calls)
+            for channel in fake.channel_ids:
+                moved.setdefault(channel, asyncio.Event())
+            finished = t("discord.board.finished", "en")
+            seated: list[float] = []
+            players = [
+                asyncio.create_task(
+                    _play_table(
+                        fake,
+                        boards,
+                        moved,
+                        finished,
+                        users[i],
+                        fake.channel_ids[i],
+                        100,
+                        think,
+                        seated,
+                        random.Random(i),
+                    )
+                )
+                for i in range(tables)
+            ]
+            started = time.time()
+            await asyncio.sleep(seconds)
+            ended = time.time()
+            await _cancel_all(players)
+            await asyncio.sleep(3.0)  # the last coalesced edits
+            bot_calls = sum(
+                1
+                for _, path in fake.rest_calls[login_calls:]
+                if "/interactions/" not in path and "/webhooks/" not in path
+            )
+        except BaseException:
+            for proc in procs:
+                await _stop(proc)
+            raise
+        samples: dict[str, Any] = {"actions": [], "answered": {}}
+        for shard, proc in enumerate(procs):
+            sink = tmp / f"sink{shard}.json"
+            await _stop(proc, sink)
+            if sink.exists():
+                data = json.loads(sink.read_text())
+                samples["actions"] += data.get("actions", [])
+                samples["answered"].update(data.get("answered", {}))
+        logs = "".join((tmp / f"p{s}" / "bot.log").read_text() for s in range(processes))
+        commits, deals = await _committed(db, fake.channel_ids)
+        if server is not None:
+            server.stop()
+    await fake.stop()
+    if "Traceback" in logs:
+        raise RuntimeError("the bot misbehaved:\n" + logs[-3000:])
+    answered = {int(iid): at for iid, at in samples["answered"].items()}
+    inside, inside_steady = _latencies(fake.sent_at, answered, max(seated, default=0.0))
+    stale, unseen = _staleness(commits, shown, ended)
+    in_window = sum(1 for at, _, _ in commits if started <= at <= ended)
+    return {
+        "tables": tables,
+        "processes": processes,
+        "database": database,
+        "seconds": seconds,
+        "actions_per_second": in_window / (ended - started),
+        "deals": deals,
+        "own_p50": percentile(inside, 50),
+        "own_p99": percentile(inside, 99),
+        "own_steady_p99": percentile(inside_steady, 99),
+        "late": len(fake.late),
+        "stale_p50": percentile(stale, 50),
+        "stale_p99": percentile(stale, 99),
+        "unseen": unseen,
+        "commits": len(commits),
+        "calls_per_deal": bot_calls / max(deals, 1),
+        "refused": len(fake.limits.refused),
+        "refused_global": sum(1 for *_, is_global in fake.limits.refused if is_global),
+    }
+
+
+async def _cancel_all(tasks: list[asyncio.Task[None]]) -> None:
+    """Cancel `tasks` and wait for them, cancelling again those that swallowed it
+    (Python 3.11's `wait_for` can, when its inner wait ends at the same moment)."""
+    pending = set(tasks)
+    while pending:
+        for task in pending:
+            task.cancel()
+        _, pending = await asyncio.wait(pending, timeout=1.0)
+
+
+async def _committed(db: str, channels: list[int]) -> tuple[list[tuple[float, int, int]], int]:
+    """Every committed action as (at, channel, turn after it), and the deals dealt."""
+    storage = await open_storage(db, read_only=True)
+    out: list[tuple[float, int, int]] = []
+    deals = 0
+    try:
+        for channel in channels:
+            table = await storage.table_at(str(channel))
+            if table is None:
+                continue
+            match = await storage.current_match(table.id)
+            if match is None:
+                continue
+            deals += len(await storage.deals(match.id))
+            out += [(a.at, channel, a.seq + 1) for a in await storage.actions(match.id)]
+    finally:
+        await storage.close()
+    return out, deals
+
+
+def _staleness(
+    commits: list[tuple[float, int, int]], shown: list[tuple[float, int, int]], ended: float
+) -> tuple[list[float], int]:
+    """Seconds from each commit (made before `ended`) to the first board showing its turn
+    or a later one; and how many were never shown."""
+    by_channel: dict[int, list[tuple[float, int]]] = {}
+    for when, channel, turn in shown:
+        by_channel.setdefault(channel, []).append((when, turn))
+    stale: list[float] = []
+    unseen = 0
+    for at, channel, turn in commits:
+        if at > ended:
+            continue
+        first = next(
+            (when for when, seen in by_channel.get(channel, []) if seen >= turn and when >= at),
+            None,
+        )
+        if first is None:
+            unseen += 1
+        else:
+            stale.append(first - at)
+    return stale, unseen
+
+
+def _row(r: dict[str, Any]) -> str:
+    where = f"{r['processes']} process{'es' if r['processes'] > 1 else ''}, {r['database']}"
+    return (
+        f"| {r['tables']} | {where} | {r['actions_per_second']:.0f} | {r['own_p99']:.0f} ms"
+        f" | {r['stale_p50']:.1f} / {r['stale_p99']:.1f} s | {r['unseen']} of {r['commits']}"
+        f" | {r['calls_per_deal']:.1f} | {r['refused']} ({r['refused_global']} global)"
+        f" | {r['late']} |"
+    )
+
+
+def main(quick: bool = False, write: bool = False) -> int:
+    """Run the configurations and publish them (see the module docstring)."""
+    # (tables, seconds, processes, database)
+    runs: list[tuple[int, float, int, str]] = (
+        [(20, 20.0, 1, "sqlite"), (20, 20.0, 2, "postgres")]
+        if quick
+        else [
+            (100, 60.0, 1, "sqlite"),
+            (300, 60.0, 1, "sqlite"),
+            (1000, 60.0, 1, "sqlite"),
+            (300, 60.0, 1, "postgres"),
+            (300, 60.0, 2, "postgres"),
+        ]
+    )
+    load_before = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
+    results: list[dict[str, Any]] = []
+    failed: list[str] = []
+    for run in runs:
+        try:
+            results.append(_run_apart(run))
+        except RuntimeError as error:  # where it breaks: say so, go on with the others
+            failed.append(f"{run[0]} tables, {run[2]} process(es), {run[3]}: {error}"[:600])
+    load_after = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
+    table = "\n".join(_row(r) for r in results)
+    one = next((r for r in results if r["processes"] == 1 and r["database"] == "postgres"), None)
+    two = next((r for r in results if r["processes"] == 2), None)
+    ratio = ""
+    if one is not None and two is not None and one["tables"] == two["tables"]:
+        ratio = (
+            f"\nTwo shard processes against one, same {one['tables']} tables on PostgreSQL: "
+            f"actions/s x{two['actions_per_second'] / one['actions_per_second']:.2f}, "
+            f"own-processing p99 x{two['own_p99'] / one['own_p99']:.2f}, "
+            f"board staleness p99 x{two['stale_p99'] / max(one['stale_p99'], 1e-9):.2f}.\n"
+        )
+    body = (
+        "Paced Big Two tables (one person each, thinking 0.25-0.75 s; three greedy AIs with\n"
+        "the production AI delay of 1 s) under Discord's enforced limits in the stand-in (50\n"
+        "requests/s per bot token, interaction answers exempt; 5 per 5 s per channel). Each\n"
+        "row plays for the window given, then stops the bot. Budget: 45 requests/s per bot,\n"
+        "split between shard processes. The machine is shared: load average (1 min)\n"
+        f"{load_before:.1f} before the runs, {load_after:.1f} after.\n\n"
+        "| tables | bot | actions/s | own processing p99 | board staleness p50 / p99 |"
+        " actions never shown | REST calls per deal | 429s | answers > 3 s |\n"
+        "| --- | --- | --- | --- | --- | --- | --- | --- | --- |\n"
+        + table
+        + "\n"
+        + ratio
+        + "".join(f"\nFailed: {line}\n" for line in failed)
+    )
+    publish("Discord under the request budget, and shards", body, write)
+    for r in results:
+        print(_row(r))
+    if ratio:
+        print(ratio.strip())
+    return 0

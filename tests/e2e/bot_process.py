@@ -1,0 +1,69 @@
+"""A bot process (`python -m bot`) started by a test, its output in files."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def bot_env(extra: dict[str, str], cwd: Path) -> dict[str, str]:
+    """The environment of a bot process: ours without Discord and Deucebot settings, then
+    `extra`; no AI delay, no edit spacing, a database in `cwd` unless `extra` names one."""
+    env = {
+        k: v for k, v in os.environ.items() if not k.startswith(("DISCORD_", "DEUCEBOT_", "DEV_"))
+    }
+    env.update(extra)
+    env["PYTHONPATH"] = str(ROOT)
+    env.setdefault("DEUCEBOT_AI_DELAY", "0")
+    env.setdefault("DEUCEBOT_BOARD_EDIT_SECONDS", "0")
+    env.setdefault("DEUCEBOT_DB", str(cwd / "bot.sqlite3"))
+    return env
+
+
+@dataclass
+class BotProcess:
+    """A `python -m bot` child whose output goes to files (a pipe nobody reads can fill up
+    and block the child, and asyncio's `wait()` waits for its pipes to close too)."""
+
+    proc: asyncio.subprocess.Process
+    logs: Path
+
+    def out(self) -> str:
+        """Everything the process printed on stdout so far."""
+        return (self.logs / "stdout").read_text()
+
+    def err(self) -> str:
+        """Everything the process printed on stderr so far."""
+        return (self.logs / "stderr").read_text()
+
+    async def wait(self, timeout: float) -> int:
+        """Wait for the process to exit (killing it after `timeout` s); its exit code."""
+        try:
+            return await asyncio.wait_for(self.proc.wait(), timeout)
+        except TimeoutError:
+            self.proc.kill()
+            await self.proc.wait()
+            raise AssertionError(f"the bot did not exit within {timeout} s") from None
+
+
+async def spawn_bot(env: dict[str, str], cwd: Path, name: str = "bot") -> BotProcess:
+    """Start `python -m bot` in `cwd` with `env`; its output goes to `cwd/<name>-logs`."""
+    logs = cwd / f"{name}-logs"
+    logs.mkdir()
+    with (logs / "stdout").open("wb") as out, (logs / "stderr").open("wb") as err:
+        proc = await asyncio.create_subprocess_exec(
+            sys.executable,
+            "-m",
+            "bot",
+            cwd=cwd,
+            env=env,
+            stdin=asyncio.subprocess.DEVNULL,
+            stdout=out,
+            stderr=err,
+        )
+    return BotProcess(proc, logs)
