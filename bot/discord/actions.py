@@ -241,7 +241,10 @@ class Controls:
                 shown = table.snapshot(seat)
                 if shown.deal != deal:  # the play ended the deal: this is the next hand
                     note = "✅ " + t(
-                        "discord.done_new_deal", lang, action=describe(text), deal=shown.deal
+                        "discord.done_new_deal",
+                        lang,
+                        action=said(table.game, text, lang),
+                        deal=shown.deal,
                     )
                 message = hand_message(shown, seat, lang, sort, note=note)
                 await _edit_hand(interaction, message)

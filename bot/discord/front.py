@@ -55,8 +55,8 @@ from bot.discord.board import (
 from bot.discord.crashpoints import CrashPoints
 from bot.discord.effects import Effect
 from bot.discord.host import Host
-from bot.discord.textlimits import fit_message
 from bot.discord.rest_budget import Priority, priority
+from bot.discord.textlimits import fit_message
 from bot.i18n import t
 from bot.render import GameRenderer, get_renderer
 from bot.runtime import (
