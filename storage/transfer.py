@@ -34,11 +34,15 @@ COPY_ORDER = (
     "deals",
     "chip_ledger",
     "penalty_ledger",
+    "deliveries",
 )
-"""Every table of the schema with history, parents before the rows that refer to them."""
+"""Every table of the schema with history, parents before the rows that refer to them
+(`deliveries`: what the Discord front already announced, so a bot on the target does not
+announce it again)."""
 
-NOT_COPIED = frozenset({"shard_leases"})
-"""Tables of running processes, not history: the target's own processes fill them."""
+NOT_COPIED = frozenset({"shard_leases", "notices_said"})
+"""Tables of running processes, not history: the target's own processes fill them (a
+"DMs are closed" notice may then be said once more)."""
 
 ID_COLUMNS: Mapping[str, Mapping[str, str]] = {
     "tables": {"id": "tables"},
@@ -49,6 +53,7 @@ ID_COLUMNS: Mapping[str, Mapping[str, str]] = {
     "deals": {"match_id": "matches"},
     "chip_ledger": {"id": "chip_ledger", "match_id": "matches"},
     "penalty_ledger": {"id": "penalty_ledger", "match_id": "matches"},
+    "deliveries": {"match_id": "matches"},
 }
 """For each table, its columns holding an id of an identity table (what `append` shifts)."""
 

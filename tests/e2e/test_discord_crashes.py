@@ -17,7 +17,7 @@ import pytest
 from bot.devtools.discord_standin import FakeDiscord
 from storage.sqlite import SqliteStorage
 from tests.e2e.deliveries import check_match, shown
-from tests.e2e.test_discord_process import BotProcess, _env, _spawn
+from tests.e2e.bot_process import BotProcess, bot_env, spawn_bot
 
 KILLED = -signal.SIGKILL
 
@@ -58,8 +58,8 @@ async def _run_chain(
     kills = 0
     for index, point in enumerate(chain):
         standin.reset_ready()
-        bot = await _spawn(
-            _env(
+        bot = await spawn_bot(
+            bot_env(
                 {
                     **standin.env(),
                     "DEUCEBOT_KILL_AT": point,
@@ -84,8 +84,8 @@ async def _run_chain(
                 bot.proc.kill()
                 await bot.wait(15)
     standin.reset_ready()
-    last = await _spawn(
-        _env(
+    last = await spawn_bot(
+        bot_env(
             {**standin.env(), "DEUCEBOT_AI_PROCESSES": "0", "DEUCEBOT_AI_DELAY": str(ai_delay)},
             tmp_path,
         ),
