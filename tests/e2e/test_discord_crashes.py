@@ -16,8 +16,8 @@ import pytest
 
 from bot.devtools.discord_standin import FakeDiscord
 from storage.sqlite import SqliteStorage
-from tests.e2e.deliveries import check_match, shown
 from tests.e2e.bot_process import BotProcess, bot_env, spawn_bot
+from tests.e2e.deliveries import check_match, shown
 
 KILLED = -signal.SIGKILL
 
