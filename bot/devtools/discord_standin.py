@@ -308,8 +308,13 @@ class FakeDiscord:
         return 0 if guild_id is None else (guild_id >> 22) % self.shard_count
 
     def guild_of(self, channel_id: int) -> int | None:
-        """The guild of a text channel (None for a DM channel)."""
-        return self.channel_guild.get(channel_id, self.foreign_channels.get(channel_id))
+        """The guild of a text channel (None for a DM channel); a channel a test appended
+        to `channel_ids` belongs to the first guild."""
+        if channel_id in self.channel_guild:
+            return self.channel_guild[channel_id]
+        if channel_id in self.foreign_channels:
+            return self.foreign_channels[channel_id]
+        return self.guild_id if channel_id in self.channel_ids else None
 
     def add_user(
         self,
@@ -543,8 +548,8 @@ class FakeDiscord:
             "components": msg.components,
             "flags": msg.flags,
         }
-        if msg.channel_id in self.channel_guild:
-            data["guild_id"] = str(self.channel_guild[msg.channel_id])
+        if msg.channel_id in self.channel_ids:
+            data["guild_id"] = str(self.guild_of(msg.channel_id))
         elif msg.channel_id in self.foreign_channels:
             data["guild_id"] = str(self.foreign_channels[msg.channel_id])
         return data
@@ -739,9 +744,10 @@ class FakeDiscord:
             }
         if channel_id in self.foreign_channels:
             guild, name, position = self.foreign_channels[channel_id], "elsewhere", 0
-        elif channel_id in self.channel_guild:
-            guild = self.channel_guild[channel_id]
-            position = self.guild_channels[guild].index(channel_id)
+        elif channel_id in self.channel_ids:
+            guild = self.guild_of(channel_id) or self.guild_id
+            ours = [c for c in self.channel_ids if self.guild_of(c) == guild]
+            position = ours.index(channel_id)
             name = f"cards-{position + 1}"
         else:
             raise BotSideError(f"unknown channel {channel_id}")
@@ -1092,7 +1098,11 @@ class FakeDiscord:
             "member_count": len(self.users) + 1,
             "voice_states": [],
             "members": [me],
-            "channels": [self._channel_payload(cid) for cid in self.guild_channels[guild]],
+            "channels": [
+                self._channel_payload(cid)
+                for cid in self.channel_ids
+                if self.guild_of(cid) == guild
+            ],
             "threads": [],
             "presences": [],
             "stage_instances": [],
@@ -1114,7 +1124,7 @@ class FakeDiscord:
         token = f"tok{iid}"
         self.tokens[token] = iid
         cid = channel_id if channel_id is not None else self.channel_id
-        in_guild = cid in self.channel_guild or cid in self.foreign_channels
+        in_guild = cid in self.channel_ids or cid in self.foreign_channels
         guild_id = self.guild_of(cid) or self.guild_id
         perms = int(MEMBER_PERMISSIONS) | (MANAGE_CHANNELS if user.manage_channels else 0)
         payload: dict[str, Any] = {
