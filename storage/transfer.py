@@ -34,6 +34,8 @@ COPY_ORDER = (
     "deals",
     "chip_ledger",
     "penalty_ledger",
+    "deliveries",
+    "notices_said",
 )
 """Every table of the schema, parents before the rows that refer to them."""
 
@@ -46,6 +48,8 @@ ID_COLUMNS: Mapping[str, Mapping[str, str]] = {
     "deals": {"match_id": "matches"},
     "chip_ledger": {"id": "chip_ledger", "match_id": "matches"},
     "penalty_ledger": {"id": "penalty_ledger", "match_id": "matches"},
+    "deliveries": {"match_id": "matches"},
+    "notices_said": {},
 }
 """For each table, its columns holding an id of an identity table (what `append` shifts)."""
 
