@@ -35,14 +35,9 @@ COPY_ORDER = (
     "chip_ledger",
     "penalty_ledger",
     "deliveries",
+    "notices_said",
 )
-"""Every table of the schema with history, parents before the rows that refer to them
-(`deliveries`: what the Discord front already announced, so a bot on the target does not
-announce it again)."""
-
-NOT_COPIED = frozenset({"shard_leases", "notices_said"})
-"""Tables of running processes, not history: the target's own processes fill them (a
-"DMs are closed" notice may then be said once more)."""
+"""Every table of the schema, parents before the rows that refer to them."""
 
 ID_COLUMNS: Mapping[str, Mapping[str, str]] = {
     "tables": {"id": "tables"},
@@ -54,6 +49,7 @@ ID_COLUMNS: Mapping[str, Mapping[str, str]] = {
     "chip_ledger": {"id": "chip_ledger", "match_id": "matches"},
     "penalty_ledger": {"id": "penalty_ledger", "match_id": "matches"},
     "deliveries": {"match_id": "matches"},
+    "notices_said": {},
 }
 """For each table, its columns holding an id of an identity table (what `append` shifts)."""
 
@@ -109,7 +105,7 @@ def _source(path: str) -> sqlite3.Connection:
             "open it once with this deucebot (e.g. `deucebot leaderboard bigtwo --db PATH`) "
             "to upgrade it, then copy"
         )
-    if names - NOT_COPIED != set(COPY_ORDER):
+    if names != set(COPY_ORDER):
         db.close()
         raise CopyRefused(
             f"{path} has tables {sorted(names)}, the copy knows {sorted(COPY_ORDER)}: "
