@@ -10,6 +10,7 @@ is identity, hashing is an int, and `Card(rank, suit)` never allocates.
 
 from __future__ import annotations
 
+import hashlib
 import random
 import re
 from collections.abc import Iterable, Iterator
@@ -187,6 +188,59 @@ def format_cards(cards: Iterable[Card], *, pretty: bool = False) -> str:
 def new_deck(copies: int = 1) -> list[Card]:
     """An unshuffled deck of `copies` times the 52 cards."""
     return list(FULL_DECK) * copies
+
+
+SEED_BYTES = 32
+"""Length of a deal seed: 32 bytes (256 bits)."""
+
+
+def shuffle_cards(seed: bytes, cards: Iterable[Card], label: bytes = b"") -> list[Card]:
+    """The cards in the order `seed` gives them, top card first (see docs/fairness.md).
+
+    The one shuffle recipe of every game, reproducible with nothing but SHA-256:
+
+    1. put the cards in canonical order (by `Card.code`: 2D, 2C, 2H, 2S, 3D, ..., AS) and
+       number equal cards in that order: `copy` is 0 for a card's first copy, 1 for its
+       second (the duel's two decks), ...;
+    2. each card's key is ``SHA-256(seed || label || copy as 1 byte || card text in ASCII)``,
+       the card text being rank and suit as `str(card)` writes it (``"TS"``, ``"2D"``);
+    3. sort by key, ascending (bytes compared as unsigned); the smallest key is the top card.
+
+    Sorting by independent uniform keys gives every order the same chance. `label` tells
+    apart shuffles of one seed: empty for the deal's deck, `reshuffle_label(n)` for its
+    n-th reshuffle. `seed` must be `SEED_BYTES` long.
+    """
+    if len(seed) != SEED_BYTES:
+        raise ValueError(f"a deal seed is {SEED_BYTES} bytes, not {len(seed)}")
+    keyed: list[tuple[bytes, int, Card]] = []
+    copies: dict[Card, int] = {}
+    for card in sorted(cards, key=_code):
+        copy = copies.get(card, 0)
+        copies[card] = copy + 1
+        digest = hashlib.sha256(seed + label + bytes((copy,)) + str(card).encode("ascii"))
+        keyed.append((digest.digest(), card.code, card))
+    keyed.sort(key=lambda item: (item[0], item[1]))
+    return [card for _, _, card in keyed]
+
+
+def _code(card: Card) -> int:
+    return card.code
+
+
+def reshuffle_label(number: int) -> bytes:
+    """The `shuffle_cards` label of a deal's `number`-th reshuffle (1, 2, ...): the byte
+    ``R`` then `number` as 4 bytes, big-endian."""
+    if not 1 <= number < 1 << 32:
+        raise ValueError(f"reshuffle numbers start at 1, not {number}")
+    return b"R" + number.to_bytes(4, "big")
+
+
+def deck_order(seed: bytes, decks: int = 1) -> list[Card]:
+    """The deck a deal with this seed deals from, top card first: `decks` times the 52 cards
+    shuffled by `shuffle_cards` (empty label). Every game deals from this function."""
+    if decks < 1:
+        raise ValueError(f"a deck order needs at least one deck, not {decks}")
+    return shuffle_cards(seed, new_deck(decks))
 
 
 class Deck:
