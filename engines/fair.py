@@ -17,6 +17,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import random
+from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -25,6 +26,7 @@ from engines.cards import (
     SEED_BYTES,
     Card,
     deck_order,
+    new_deck,
     parse_cards,
     reshuffle_label,
     shuffle_cards,
@@ -151,13 +153,22 @@ class DealSource:
         return None if seed is None else seed.hex
 
     def deck(self, deal: int, decks: int = 1) -> list[Card]:
-        """Deal `deal`'s deck order, top card first."""
+        """Deal `deal`'s deck order, top card first: `deck_order(seed, decks)`."""
+        return self.order(deal, new_deck(decks))
+
+    def order(self, deal: int, cards: Sequence[Card]) -> list[Card]:
+        """Deal `deal`'s order of `cards` (a whole deck, or the duel's stock carried over
+        from the deal before), top first: `shuffle_cards(seed, cards)`. A stacked deal
+        gives its stack, which may stop short (a test stacking the top cards only) but holds
+        nothing else than these cards."""
         stack = self.stacks.get(deal)
         if stack is not None:
+            if Counter(stack) - Counter(cards):
+                raise ValueError(f"the stacked deck of deal {deal} holds cards not in play")
             return list(stack)
         seed = self.seed(deal)
         assert seed is not None
-        return seed.deck(decks)
+        return shuffle_cards(seed.seed, cards)
 
     def reshuffle(self, deal: int, number: int, cards: Sequence[Card]) -> list[Card]:
         """The `number`-th reshuffle (1, 2, ...) of deal `deal`: `cards` in the order

@@ -45,21 +45,19 @@ from storage.base import (
     TableStatus,
     period_start,
 )
+from storage.chain import FIELDS, GENESIS, TABLES, ChainProblem, Kind, chain_rows, verify_chains
 from storage.migrate import migrate
 
 Statement = tuple[str, tuple[Any, ...]]
 T = TypeVar("T")
 
-_INSERT_ACTION = "INSERT INTO actions (match_id, seq, deal, seat, action, actor, at) VALUES (?, ?, ?, ?, ?, ?, ?)"
-_INSERT_DEAL = "INSERT INTO deals (match_id, deal, dealer, seed, first_seq) VALUES (?, ?, ?, ?, ?)"
-_INSERT_CHIP = (
-    "INSERT INTO chip_ledger (guild, game, match_id, hand, seat, player_id, is_ai, delta, reason, at)"
-    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
-)
-_INSERT_PENALTY = (
-    "INSERT INTO penalty_ledger (guild, game, match_id, deal, seat, player_id, is_ai, penalty, at)"
-    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"
-)
+_INSERT: dict[Kind, str] = {
+    kind: f"INSERT INTO {TABLES[kind]} ({', '.join(FIELDS[kind])}, hash)"
+    f" VALUES ({', '.join('?' * (len(FIELDS[kind]) + 1))})"
+    for kind in TABLES
+}
+"""One INSERT per chained table, its columns in hash order (`storage.chain.FIELDS`) + hash."""
+_SET_HEAD = "UPDATE matches SET head_hash = ? WHERE id = ?"
 _FINISH_MATCH = "UPDATE matches SET finished_at = ?, winners = ?, totals = ? WHERE id = ?"
 _SET_TIMER = "UPDATE tables SET deadline = ?, deadline_turn = ? WHERE id = ?"
 _SET_TIMER_STATUS = "UPDATE tables SET deadline = ?, deadline_turn = ?, status = ? WHERE id = ?"
@@ -89,11 +87,12 @@ def _seat_row(table_id: int, seat: SeatRecord) -> tuple[Any, ...]:
     )
 
 
-def _chip_row(entry: ChipEntry, match_id: int | None = None) -> tuple[Any, ...]:
+def _chip_values(entry: ChipEntry, match_id: int, seq: int | None) -> tuple[Any, ...]:
     return (
+        match_id,
+        seq,
         entry.guild,
         entry.game,
-        entry.match_id if match_id is None else match_id,
         entry.hand,
         entry.seat,
         entry.player_id,
@@ -104,41 +103,51 @@ def _chip_row(entry: ChipEntry, match_id: int | None = None) -> tuple[Any, ...]:
     )
 
 
-def _deal_row(deal: DealRecord, match_id: int | None = None) -> tuple[Any, ...]:
+def _penalty_values(entry: PenaltyEntry, match_id: int, seq: int | None) -> tuple[Any, ...]:
     return (
-        deal.match_id if match_id is None else match_id,
-        deal.deal,
-        deal.dealer,
-        str(deal.seed),
-        deal.first_seq,
+        match_id,
+        seq,
+        entry.guild,
+        entry.game,
+        entry.deal,
+        entry.seat,
+        entry.player_id,
+        int(entry.is_ai),
+        entry.penalty,
+        entry.at,
     )
 
 
-def commit_statements(commit: ActionCommit) -> list[Statement]:
-    """The SQL statements of one `ActionCommit`, in order."""
+def _deal_values(deal: DealRecord, match_id: int, seq: int | None) -> tuple[Any, ...]:
+    return (match_id, deal.deal, deal.dealer, deal.commitment, deal.first_seq, seq)
+
+
+def chained_statements(
+    previous: str, rows: Sequence[tuple[Kind, tuple[Any, ...]]], match_id: int
+) -> list[Statement]:
+    """INSERTs of `rows` (kind, values in hash order) chained after `previous`, then the
+    match's new chain head."""
+    out: list[Statement] = []
+    head = previous
+    for (kind, values), digest in zip(rows, chain_rows(previous, rows), strict=True):
+        out.append((_INSERT[kind], (*values, digest)))
+        head = digest
+    out.append((_SET_HEAD, (head, match_id)))
+    return out
+
+
+def commit_statements(commit: ActionCommit, previous: str = GENESIS) -> list[Statement]:
+    """The SQL statements of one `ActionCommit`, in order; its rows are chained after
+    `previous`, the match's chain head before the commit."""
     a = commit.action
-    out: list[Statement] = [
-        (_INSERT_ACTION, (a.match_id, a.seq, a.deal, a.seat, a.action, a.actor, a.at))
+    m, seq = a.match_id, a.seq
+    rows: list[tuple[Kind, tuple[Any, ...]]] = [
+        ("action", (m, seq, a.deal, a.seat, a.action, a.actor, a.at))
     ]
-    out += [(_INSERT_DEAL, _deal_row(d)) for d in commit.deals]
-    out += [(_INSERT_CHIP, _chip_row(c)) for c in commit.chips]
-    out += [
-        (
-            _INSERT_PENALTY,
-            (
-                p.guild,
-                p.game,
-                p.match_id,
-                p.deal,
-                p.seat,
-                p.player_id,
-                int(p.is_ai),
-                p.penalty,
-                p.at,
-            ),
-        )
-        for p in commit.penalties
-    ]
+    rows += [("deal", _deal_values(d, m, seq)) for d in commit.deals]
+    rows += [("chip", _chip_values(c, m, seq)) for c in commit.chips]
+    rows += [("penalty", _penalty_values(p, m, seq)) for p in commit.penalties]
+    out = chained_statements(previous, rows, m)
     if commit.result is not None:
         r = commit.result
         out.append(
@@ -158,6 +167,12 @@ def commit_statements(commit: ActionCommit) -> list[Statement]:
         )
     out += [(_UPSERT_SEAT, _seat_row(commit.table_id, s)) for s in commit.seats]
     return out
+
+
+def chain_head(conn: sqlite3.Connection, match_id: int) -> str:
+    """The match's chain head (the hash its next row chains to)."""
+    row = conn.execute("SELECT head_hash FROM matches WHERE id = ?", (match_id,)).fetchone()
+    return row[0] if row and row[0] else GENESIS
 
 
 def _table(row: aiosqlite.Row) -> TableRecord:
@@ -389,25 +404,29 @@ class SqliteStorage:
         now: float,
     ) -> MatchRecord:
         """Insert the match with its players, seats, first deal and buy-ins; table -> playing."""
-        match_row = (table_id, number, str(seed), json.dumps(config), first_seq, now)
+        match_row = (table_id, number, json.dumps(config), first_seq, now)
         player_rows = [(p.seat, p.player_id, p.name, int(p.is_ai)) for p in players]
         seat_rows = [_seat_row(table_id, s) for s in seats]
-        deal_rows = [_deal_row(d, 0)[1:] for d in deals]
-        chip_rows = [_chip_row(c, 0) for c in chips]
         timer = (deadline, deadline_turn, "playing", table_id)
 
         def write(conn: sqlite3.Connection) -> int:
             cursor = conn.execute(
-                "INSERT INTO matches (table_id, number, seed, config, first_seq, started_at)"
-                " VALUES (?, ?, ?, ?, ?, ?)",
+                "INSERT INTO matches (table_id, number, config, first_seq, started_at, chained)"
+                " VALUES (?, ?, ?, ?, ?, 1)",
                 match_row,
             )
             match_id = cursor.lastrowid
             assert match_id is not None
+            conn.execute(
+                "INSERT INTO match_secrets (match_id, seed) VALUES (?, ?)", (match_id, str(seed))
+            )
             conn.executemany(_UPSERT_PLAYER, [(match_id, *r) for r in player_rows])
             conn.executemany(_UPSERT_SEAT, seat_rows)
-            conn.executemany(_INSERT_DEAL, [(match_id, *r) for r in deal_rows])
-            conn.executemany(_INSERT_CHIP, [(*r[:2], match_id, *r[3:]) for r in chip_rows])
+            rows: list[tuple[Kind, tuple[Any, ...]]] = [
+                ("deal", _deal_values(d, match_id, None)) for d in deals
+            ]
+            rows += [("chip", _chip_values(c, match_id, None)) for c in chips]
+            _run_statements(conn, chained_statements(GENESIS, rows, match_id))
             conn.execute(_SET_TIMER_STATUS, timer)
             return match_id
 
@@ -416,8 +435,12 @@ class SqliteStorage:
 
     async def commit_action(self, commit: ActionCommit) -> None:
         """Write the commit in the next group transaction; return once it is committed."""
-        statements = commit_statements(commit)
-        await self._write(lambda conn: _run_statements(conn, statements))
+        match_id = commit.action.match_id
+
+        def write(conn: sqlite3.Connection) -> None:
+            _run_statements(conn, commit_statements(commit, chain_head(conn, match_id)))
+
+        await self._write(write)
 
     async def set_status(self, table_id: int, status: TableStatus) -> None:
         """Change a table's status (and clear its timer when it stops)."""
@@ -463,9 +486,17 @@ class SqliteStorage:
     async def current_match(self, table_id: int) -> MatchRecord | None:
         """The table's latest match."""
         rows = await self._all(
-            "SELECT * FROM matches WHERE table_id = ? ORDER BY number DESC LIMIT 1", (table_id,)
+            "SELECT m.*, s.seed FROM matches m LEFT JOIN match_secrets s ON s.match_id = m.id"
+            " WHERE m.table_id = ? ORDER BY m.number DESC LIMIT 1",
+            (table_id,),
         )
         return _match(rows[0]) if rows else None
+
+    async def verify_chain(self, match_ids: Sequence[int] | None = None) -> list[ChainProblem]:
+        """Walk the hash chain of every match (or of `match_ids`); each damaged match with
+        its first bad row (see `storage.chain`)."""
+        async with self._lock:
+            return await self._in_thread(partial(verify_chains, match_ids=match_ids))
 
     async def match_players(self, match_id: int) -> list[MatchPlayer]:
         """Credit rows of a match in seat order."""
@@ -488,7 +519,7 @@ class SqliteStorage:
         """The match's deals in order."""
         rows = await self._all("SELECT * FROM deals WHERE match_id = ? ORDER BY deal", (match_id,))
         return [
-            DealRecord(r["match_id"], r["deal"], r["dealer"], int(r["seed"]), r["first_seq"])
+            DealRecord(r["match_id"], r["deal"], r["dealer"], r["commitment"], r["first_seq"])
             for r in rows
         ]
 

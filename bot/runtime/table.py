@@ -47,6 +47,7 @@ from engines.base import (
     MatchEnded,
     Policy,
 )
+from engines.fair import DealSource
 from engines.registry import GameSpec
 from storage.base import (
     JSON,
@@ -479,8 +480,8 @@ class Table:
     async def _start(self, seed: int | None) -> MatchRecord:
         seed = self._seed_source() if seed is None else seed
         config = self.spec.make_config(**self.settings)
-        state = self.spec.new_state(config, random.Random(seed))
         number = (self.match.number + 1) if self.match else 1
+        state = new_match_state(self.spec, config, seed, table=self.id, number=number)
         opening = opening_events(state)
         credits = []
         for s in self.seats:
@@ -537,7 +538,9 @@ class Table:
         for event in events:
             if isinstance(event, DealStarted):
                 deal = event.deal
-                deals.append(DealRecord(match_id, event.deal, event.dealer, event.seed, next_seq))
+                deals.append(
+                    DealRecord(match_id, event.deal, event.dealer, event.commitment, next_seq)
+                )
             elif isinstance(event, ChipsBought):
                 who = credits[event.seat]
                 chips.append(
@@ -806,12 +809,26 @@ class Table:
             self._ai_pool.forget(self.id)  # stopped, closing, or a new match with new seeds
 
 
+def new_match_state(
+    spec: GameSpec, config: Any, seed: int, *, table: int, number: int
+) -> GameState[Any, Any]:
+    """Match `number` of table `table` before its first action, made from its secret seed:
+    the engine's RNG and the `DealSource` of its deals both come from it."""
+    source = DealSource.for_match(seed, table=table, match=number)
+    return spec.new_state(config, random.Random(seed), source)
+
+
+def match_state(spec: GameSpec, match: MatchRecord) -> GameState[Any, Any]:
+    """A stored match's state before its first action (see `new_match_state`)."""
+    config = spec.make_config(**match.config)
+    return new_match_state(spec, config, match.seed, table=match.table_id, number=match.number)
+
+
 def replay(
     spec: GameSpec, match: MatchRecord, actions: Sequence[str]
 ) -> tuple[GameState[Any, Any], int]:
     """Rebuild a match's state from its seed and logged action texts; also the current deal."""
-    config = spec.make_config(**match.config)
-    state = spec.new_state(config, random.Random(match.seed))
+    state = match_state(spec, match)
     deal = 0
     for event in opening_events(state):
         if isinstance(event, DealStarted):
