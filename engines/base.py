@@ -130,8 +130,9 @@ class DealSettled(Event):
     `penalties` each seat's penalty (Big Two); the other is None. `dealt` lists the seats
     that were dealt in (None: every seat); a seat left out (eliminated, broke) may still
     have chips handed back, e.g. a carried pot returned when the match ends. `seed` reveals
-    the deal's seed in hex once the deal is over (None: a stacked deal, or a settlement
-    without a deal of its own)."""
+    the deal's seed in hex once the deal is over, next to the `commitment` its
+    `DealStarted` published (both None: a stacked deal, or a settlement without a deal of
+    its own)."""
 
     kind: ClassVar[str] = "deal_settled"
     outcome: ClassVar[bool] = True
@@ -140,6 +141,7 @@ class DealSettled(Event):
     penalties: tuple[int, ...] | None = None
     dealt: tuple[int, ...] | None = None
     seed: str | None = None
+    commitment: str | None = None
 
     def was_dealt(self, seat: int) -> bool:
         """True if `seat` played this deal."""

@@ -698,7 +698,7 @@ class BigTwoState:
             self.totals[s] += penalties[s]
         events: list[Event] = [
             DealWon(seat=winner, cards_left=tuple(self.counts), penalties=penalties),
-            DealSettled(deal=self.deal, penalties=penalties, seed=self.source.reveal(self.deal)),
+            DealSettled(deal=self.deal, penalties=penalties, **self.source.reveal(self.deal)),
         ]
         if self.deal < self.config.deals:
             return events + self._start_deal(winner)

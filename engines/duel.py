@@ -595,7 +595,7 @@ class DuelState:
             )
         )
         net = tuple(self.chips[s] - self.start_chips[s] for s in range(SEATS))
-        events.append(DealSettled(deal=self.deal, chips=net, seed=self.source.reveal(self.deal)))
+        events.append(DealSettled(deal=self.deal, chips=net, **self.source.reveal(self.deal)))
         self.last = DealRecord(
             deal=self.deal,
             first=self.first,

@@ -20,7 +20,7 @@ import random
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypedDict
 
 from engines.cards import (
     SEED_BYTES,
@@ -31,6 +31,14 @@ from engines.cards import (
     reshuffle_label,
     shuffle_cards,
 )
+
+
+class Reveal(TypedDict):
+    """The fields of `engines.base.DealSettled` that reveal a deal's seed."""
+
+    seed: str | None
+    commitment: str | None
+
 
 COMMIT_DOMAIN = b"deucebot/deal/v1"
 """The first bytes of every committed message: nothing else hashed by anyone collides."""
@@ -147,10 +155,13 @@ class DealSource:
         seed = self.seed(deal)
         return None if seed is None else seed.commitment
 
-    def reveal(self, deal: int) -> str | None:
-        """Deal `deal`'s seed in hex, for its settlement (None for a stacked deal)."""
+    def reveal(self, deal: int) -> Reveal:
+        """What deal `deal`'s settlement reveals: its seed in hex and the commitment its
+        start published (both None for a stacked deal); pass as ``DealSettled(**reveal)``."""
         seed = self.seed(deal)
-        return None if seed is None else seed.hex
+        if seed is None:
+            return {"seed": None, "commitment": None}
+        return {"seed": seed.hex, "commitment": seed.commitment}
 
     def deck(self, deal: int, decks: int = 1) -> list[Card]:
         """Deal `deal`'s deck order, top card first: `deck_order(seed, decks)`."""

@@ -550,8 +550,8 @@ class HoldemState:
             )
         deltas = tuple(self.stacks[s] - self.hand_start[s] for s in range(n))
         dealt = tuple(s for s in range(n) if self.dealt[s])
-        seed = self.source.reveal(self.hand)
-        events.append(DealSettled(deal=self.hand, chips=deltas, dealt=dealt, seed=seed))
+        reveal = self.source.reveal(self.hand)
+        events.append(DealSettled(deal=self.hand, chips=deltas, dealt=dealt, **reveal))
         self.invested = [0] * n
         if self.config.reset_stacks:
             self.stacks = self.config.starting_stacks()

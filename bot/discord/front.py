@@ -32,6 +32,7 @@ from bot.discord.replies import frozen_view
 from bot.discord.views import HandButton
 from bot.i18n import t
 from bot.render import get_renderer
+from bot.render.fair import fair_line
 from engines.base import DealStarted, Event, MatchEnded
 
 if TYPE_CHECKING:
@@ -132,11 +133,15 @@ class DiscordFront:
         for event in events:
             if isinstance(event, DealStarted):
                 box.recent.clear()
+                committed = fair_line(event, lang)  # on the new board, before any card
+                if committed is not None:
+                    box.recent.append(committed)
                 box.ops.append(lambda: self._new_board(table))
                 continue
             line = renderer.event(event, names, lang) if renderer else None
             if line is None:
                 line = _runtime_line(event, names, lang)
+            line = "\n".join(filter(None, (line, fair_line(event, lang)))) or None  # a reveal
             if line is None:
                 continue
             if isinstance(event, MatchEnded):

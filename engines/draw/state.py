@@ -602,8 +602,8 @@ class DrawState:
     def _finish_deal(self, events: list[Event]) -> None:
         chips = tuple(self.stacks[s] - self.start_stacks[s] for s in range(self.seats))
         dealt = tuple(s for s in range(self.seats) if self.in_deal[s])
-        seed = self.source.reveal(self.deal_no)
-        events.append(DealSettled(deal=self.deal_no, chips=chips, dealt=dealt, seed=seed))
+        reveal = self.source.reveal(self.deal_no)
+        events.append(DealSettled(deal=self.deal_no, chips=chips, dealt=dealt, **reveal))
         self.round = None
         self.put_in = [0] * self.seats
         events += self._between_deals(first=False)

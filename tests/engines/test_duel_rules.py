@@ -23,7 +23,6 @@ from engines.base import (
     to_jsonable,
 )
 from engines.cards import Card, new_deck, parse_card, parse_cards
-from engines.fair import DealSource
 from engines.duel import (
     SPEC,
     AntesPaid,
@@ -45,6 +44,7 @@ from engines.duel import (
     signal_of,
     timeout_action,
 )
+from engines.fair import DealSource
 from engines.poker.events import UncalledReturned
 
 

@@ -94,7 +94,8 @@ def test_deal_seeds_come_from_hmac_of_the_secret() -> None:
         hmac.new(b"k" * 32, b"deal" + (7).to_bytes(8, "big"), "sha256").digest(), 4, 5, 7
     )
     assert source.commitment(7) == commitment(seed.seed, table=4, match=5, deal=7)
-    assert source.reveal(7) == seed.hex and source.deck(7) == deck_order(seed.seed)
+    assert source.reveal(7) == {"seed": seed.hex, "commitment": source.commitment(7)}
+    assert source.deck(7) == deck_order(seed.seed)
     assert source.seed(8) != seed
 
 
