@@ -76,6 +76,10 @@ def build_parser() -> argparse.ArgumentParser:
         "--guild", default="terminal", help="guild id (the terminal's is 'terminal')"
     )
     board.add_argument("--period", choices=("all", "week", "month"), default="all")
+
+    from bot.verify import add_parser as add_verify
+
+    add_verify(sub)
     return parser
 
 
@@ -123,6 +127,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             from bot.__main__ import main as bot_main
 
             return bot_main()
+        if args.command == "verify":
+            from bot.verify import main as verify_main
+
+            return verify_main(args)
         if args.command == "leaderboard":
             from bot.console import print_leaderboard
 

@@ -123,6 +123,15 @@ class DealSource:
         secret = hashlib.sha256(b"deucebot/match/v1" + str(seed).encode("ascii")).digest()
         return cls(secret, table, match)
 
+    @staticmethod
+    def rng_seed(seed: int) -> int:
+        """The seed of a stored match's engine RNG, derived from the match seed: the first
+        64 bits of ``SHA-256(b"deucebot/rng/v1" || the match seed in decimal ASCII)``. The
+        RNG only decides what is not cards (the first dealer), so this number may be
+        published (exports carry it) without telling any card."""
+        digest = hashlib.sha256(b"deucebot/rng/v1" + str(seed).encode("ascii")).digest()
+        return int.from_bytes(digest[:8], "big")
+
     @classmethod
     def from_rng(cls, rng: random.Random) -> DealSource:
         """A source whose secret is drawn from `rng` (engines built without one: simulations,

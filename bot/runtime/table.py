@@ -531,70 +531,17 @@ class Table:
         now: float,
         deal: int,
     ) -> tuple[list[DealRecord], list[ChipEntry], list[PenaltyEntry], int]:
-        """Deal seeds and ledger rows from the shared events; also the deal number after them."""
-        deals: list[DealRecord] = []
-        chips: list[ChipEntry] = []
-        penalties: list[PenaltyEntry] = []
-        for event in events:
-            if isinstance(event, DealStarted):
-                deal = event.deal
-                deals.append(
-                    DealRecord(match_id, event.deal, event.dealer, event.commitment, next_seq)
-                )
-            elif isinstance(event, ChipsBought):
-                who = credits[event.seat]
-                chips.append(
-                    ChipEntry(
-                        self.guild,
-                        self.game,
-                        match_id,
-                        deal,
-                        event.seat,
-                        who.player_id,
-                        who.is_ai,
-                        event.amount,
-                        event.reason,
-                        now,
-                    )
-                )
-            elif isinstance(event, DealSettled):
-                for seat, delta in enumerate(event.chips or ()):
-                    # A seat dealt in played a hand (even one that changed nothing); a seat
-                    # left out only appears when chips were handed back to it.
-                    reason = "hand" if event.was_dealt(seat) else "returned"
-                    if reason == "returned" and delta == 0:
-                        continue
-                    who = credits[seat]
-                    chips.append(
-                        ChipEntry(
-                            self.guild,
-                            self.game,
-                            match_id,
-                            event.deal,
-                            seat,
-                            who.player_id,
-                            who.is_ai,
-                            delta,
-                            reason,
-                            now,
-                        )
-                    )
-                for seat, penalty in enumerate(event.penalties or ()):
-                    who = credits[seat]
-                    penalties.append(
-                        PenaltyEntry(
-                            self.guild,
-                            self.game,
-                            match_id,
-                            event.deal,
-                            seat,
-                            who.player_id,
-                            who.is_ai,
-                            penalty,
-                            now,
-                        )
-                    )
-        return deals, chips, penalties, deal
+        """Deal and ledger rows of this table's events (see `ledger_rows`)."""
+        return ledger_rows(
+            events,
+            guild=self.guild,
+            game=self.game,
+            match_id=match_id,
+            next_seq=next_seq,
+            credits=credits,
+            now=now,
+            deal=deal,
+        )
 
     async def _accept(
         self,
@@ -809,13 +756,92 @@ class Table:
             self._ai_pool.forget(self.id)  # stopped, closing, or a new match with new seeds
 
 
+def ledger_rows(
+    events: Sequence[Event],
+    *,
+    guild: str,
+    game: str,
+    match_id: int,
+    next_seq: int,
+    credits: Sequence[MatchPlayer],
+    now: float,
+    deal: int,
+) -> tuple[list[DealRecord], list[ChipEntry], list[PenaltyEntry], int]:
+    """The deal rows (commitments) and ledger rows the shared events of a match call for,
+    `deal` being the deal in progress before them; also the deal number after them. The
+    runtime writes them, `deucebot verify` recomputes them."""
+    deals: list[DealRecord] = []
+    chips: list[ChipEntry] = []
+    penalties: list[PenaltyEntry] = []
+    for event in events:
+        if isinstance(event, DealStarted):
+            deal = event.deal
+            deals.append(
+                DealRecord(match_id, event.deal, event.dealer, event.commitment, next_seq)
+            )
+        elif isinstance(event, ChipsBought):
+            who = credits[event.seat]
+            chips.append(
+                ChipEntry(
+                    guild,
+                    game,
+                    match_id,
+                    deal,
+                    event.seat,
+                    who.player_id,
+                    who.is_ai,
+                    event.amount,
+                    event.reason,
+                    now,
+                )
+            )
+        elif isinstance(event, DealSettled):
+            for seat, delta in enumerate(event.chips or ()):
+                # A seat dealt in played a hand (even one that changed nothing); a seat
+                # left out only appears when chips were handed back to it.
+                reason = "hand" if event.was_dealt(seat) else "returned"
+                if reason == "returned" and delta == 0:
+                    continue
+                who = credits[seat]
+                chips.append(
+                    ChipEntry(
+                        guild,
+                        game,
+                        match_id,
+                        event.deal,
+                        seat,
+                        who.player_id,
+                        who.is_ai,
+                        delta,
+                        reason,
+                        now,
+                    )
+                )
+            for seat, penalty in enumerate(event.penalties or ()):
+                who = credits[seat]
+                penalties.append(
+                    PenaltyEntry(
+                        guild,
+                        game,
+                        match_id,
+                        event.deal,
+                        seat,
+                        who.player_id,
+                        who.is_ai,
+                        penalty,
+                        now,
+                    )
+                )
+    return deals, chips, penalties, deal
+
+
 def new_match_state(
     spec: GameSpec, config: Any, seed: int, *, table: int, number: int
 ) -> GameState[Any, Any]:
     """Match `number` of table `table` before its first action, made from its secret seed:
     the engine's RNG and the `DealSource` of its deals both come from it."""
     source = DealSource.for_match(seed, table=table, match=number)
-    return spec.new_state(config, random.Random(seed), source)
+    return spec.new_state(config, random.Random(DealSource.rng_seed(seed)), source)
 
 
 def match_state(spec: GameSpec, match: MatchRecord) -> GameState[Any, Any]:
