@@ -53,7 +53,7 @@ def plain_action(env: Any, match_id: int) -> int:
         r[0] for r in env.rows(f"SELECT seq FROM penalty_ledger WHERE match_id = {match_id}")
     }
     seqs = [r[0] for r in env.rows(f"SELECT seq FROM actions WHERE match_id = {match_id}")]
-    return next(s for s in seqs[2:-2] if s not in writers and s - 1 not in writers)
+    return int(next(s for s in seqs[2:-2] if s not in writers and s - 1 not in writers))
 
 
 @pytest.mark.parametrize("game", list(SETTINGS))
