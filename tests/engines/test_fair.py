@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import re
 from collections import Counter
+from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import given
@@ -148,3 +151,15 @@ def test_bad_hex_seed_is_named() -> None:
 
 def test_card_identity_kept() -> None:
     assert all(isinstance(c, Card) for c in deck_order(bytes(32)))
+
+
+def test_the_snippet_in_docs_fairness_is_the_engine() -> None:
+    text = (Path(__file__).parents[2] / "docs" / "fairness.md").read_text(encoding="utf-8")
+    snippet = re.search(r"```python\n(.*?)```", text, re.S)
+    assert snippet is not None
+    namespace: dict[str, Any] = {}
+    exec(snippet.group(1).split("seed = bytes.fromhex")[0], namespace)
+    seed = bytes(range(32))
+    for decks in (1, 2):
+        assert namespace["deck_order"](seed, decks) == [str(c) for c in deck_order(seed, decks)]
+    assert namespace["commitment"](seed, 4, 5, 6) == commitment(seed, table=4, match=5, deal=6)
