@@ -490,7 +490,7 @@ class Table:
         # A new match skips one turn number so no click made for the old match can match.
         first_seq = self.turn + 1 if self.match is not None else self.turn
         now = self._clock.now()
-        deals, chips, _penalties, deal = self._ledger_rows(opening, 0, first_seq, credits, now, 0)
+        deals, chips, _penalties, deal = self._ledger_rows(opening, 0, first_seq, credits, now)
         previous = (self.state, self.status)
         self.state, self.status = state, "playing"
         try:
@@ -523,25 +523,14 @@ class Table:
         return match
 
     def _ledger_rows(
-        self,
-        events: Sequence[Event],
-        match_id: int,
-        next_seq: int,
-        credits: Sequence[MatchPlayer],
-        now: float,
-        deal: int,
-    ) -> tuple[list[DealRecord], list[ChipEntry], list[PenaltyEntry], int]:
-        """Deal and ledger rows of this table's events (see `ledger_rows`)."""
+        self, events: Sequence[Event], match_id: int, next_seq: int,
+        credits: Sequence[MatchPlayer], now: float, deal: int = 0,
+    ) -> tuple[list[DealRecord], list[ChipEntry], list[PenaltyEntry], int]:  # fmt: skip
+        """`ledger_rows` of this table's events."""
         return ledger_rows(
-            events,
-            guild=self.guild,
-            game=self.game,
-            match_id=match_id,
-            next_seq=next_seq,
-            credits=credits,
-            now=now,
-            deal=deal,
-        )
+            events, guild=self.guild, game=self.game, match_id=match_id, next_seq=next_seq,
+            credits=credits, now=now, deal=deal,
+        )  # fmt: skip
 
     async def _accept(
         self,
@@ -568,7 +557,7 @@ class Table:
             changed = [s.record() for s, old in zip(seats, self.seats, strict=True) if s != old]
             credits = self.credits
             deals, chips, penalties, deal = self._ledger_rows(
-                events, self.match.id, seq + 1, credits, now, self.deal
+                events, self.match.id, seq + 1, credits, now, deal=self.deal
             )
             ended = next((e for e in events if isinstance(e, MatchEnded)), None)
             finished = ended is not None or self.state.finished
@@ -773,6 +762,13 @@ def ledger_rows(
     deals: list[DealRecord] = []
     chips: list[ChipEntry] = []
     penalties: list[PenaltyEntry] = []
+
+    def chip(seat: int, hand: int, delta: int, reason: str) -> ChipEntry:
+        who = credits[seat]
+        return ChipEntry(
+            guild, game, match_id, hand, seat, who.player_id, who.is_ai, delta, reason, now
+        )
+
     for event in events:
         if isinstance(event, DealStarted):
             deal = event.deal
@@ -780,21 +776,7 @@ def ledger_rows(
                 DealRecord(match_id, event.deal, event.dealer, event.commitment, next_seq)
             )
         elif isinstance(event, ChipsBought):
-            who = credits[event.seat]
-            chips.append(
-                ChipEntry(
-                    guild,
-                    game,
-                    match_id,
-                    deal,
-                    event.seat,
-                    who.player_id,
-                    who.is_ai,
-                    event.amount,
-                    event.reason,
-                    now,
-                )
-            )
+            chips.append(chip(event.seat, deal, event.amount, event.reason))
         elif isinstance(event, DealSettled):
             for seat, delta in enumerate(event.chips or ()):
                 # A seat dealt in played a hand (even one that changed nothing); a seat
@@ -802,36 +784,11 @@ def ledger_rows(
                 reason = "hand" if event.was_dealt(seat) else "returned"
                 if reason == "returned" and delta == 0:
                     continue
-                who = credits[seat]
-                chips.append(
-                    ChipEntry(
-                        guild,
-                        game,
-                        match_id,
-                        event.deal,
-                        seat,
-                        who.player_id,
-                        who.is_ai,
-                        delta,
-                        reason,
-                        now,
-                    )
-                )
+                chips.append(chip(seat, event.deal, delta, reason))
             for seat, penalty in enumerate(event.penalties or ()):
                 who = credits[seat]
-                penalties.append(
-                    PenaltyEntry(
-                        guild,
-                        game,
-                        match_id,
-                        event.deal,
-                        seat,
-                        who.player_id,
-                        who.is_ai,
-                        penalty,
-                        now,
-                    )
-                )
+                entry = (guild, game, match_id, event.deal, seat, who.player_id, who.is_ai)
+                penalties.append(PenaltyEntry(*entry, penalty, now))
     return deals, chips, penalties, deal
 
 
