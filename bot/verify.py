@@ -387,7 +387,8 @@ def public_export(facts: MatchFacts) -> MatchFacts:
     for action in facts.actions:
         events += state.apply(action.seat, spec.parse_action(action.action))
     seeds = {e.deal: e.seed for e in events if isinstance(e, DealSettled) and e.seed}
-    shown = [e.to_json() for e, d in zip(events, _deal_of(events), strict=True) if d in seeds or d == 0]
+    deal_of = _deal_of(events)
+    shown = [e.to_json() for e, d in zip(events, deal_of, strict=True) if d in seeds or d == 0]
     deals = [replace(d, seed=seeds.get(d.deal)) for d in facts.deals]
     return replace(facts, deals=deals, events=shown, secret=None)
 
