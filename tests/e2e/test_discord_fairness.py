@@ -19,7 +19,7 @@ async def test_commitment_before_the_cards_and_the_seed_in_the_result(
         await standin.command(ana, "table start")
         table = bot.tables.find(str(standin.channel_id))
         assert table is not None and table.state is not None
-        source = table.state.source  # type: ignore[attr-defined]
+        source = table.state.source
         committed, seed = source.commitment(1), source.reveal(1)["seed"]
         for _ in range(40):  # Ana folds whenever it is her turn, until hand 1 is over
             await settle(bot)
