@@ -143,11 +143,6 @@ class DealSource:
         stacks = {**self.stacks, deal: tuple(cards)}
         return DealSource(self.secret, self.table, self.match, stacks, self.seeds)
 
-    @classmethod
-    def revealed(cls, seeds: Mapping[int, bytes], *, table: int, match: int) -> DealSource:
-        """A source that deals each deal from its revealed seed (and no other deal)."""
-        return cls(b"", table, match, seeds=dict(seeds))
-
     def seed(self, deal: int) -> DealSeed | None:
         """Deal `deal`'s seed (None for a stacked deal, which has none)."""
         if deal in self.stacks:

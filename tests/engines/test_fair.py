@@ -109,7 +109,7 @@ def test_stacked_and_revealed_sources() -> None:
     assert source.seed(2) is None and source.commitment(2) is None
     assert source.deck(1) == DealSource(b"k" * 32).deck(1)
     assert DealSource.from_json(source.to_json()) == source
-    revealed = DealSource.revealed({3: bytes(32)}, table=1, match=1)
+    revealed = DealSource(b"", 1, 1, seeds={3: bytes(32)})  # revealed seeds, no secret
     assert revealed.deck(3) == deck_order(bytes(32))
     assert DealSource.from_json(revealed.to_json()) == revealed
     with pytest.raises(ValueError, match="no revealed seed"):
