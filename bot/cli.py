@@ -93,15 +93,9 @@ def _simulate(args: argparse.Namespace) -> int:
             raise UnknownName(
                 f"{spec.name} has no AI policy {name!r}; choose one of: {', '.join(sorted(spec.policies))}"
             )
-    if not spec.min_seats <= len(policies) <= spec.max_seats:
-        seats = (
-            f"{spec.min_seats}-{spec.max_seats}"
-            if spec.min_seats != spec.max_seats
-            else str(spec.min_seats)
-        )
-        raise UnknownName(
-            f"{spec.name} takes {seats} players, not {len(policies)} (--players a,b,...)"
-        )
+    refusal = spec.seats_refusal(len(policies))
+    if refusal:
+        raise UnknownName(f"{refusal} (--players a,b,...)")
     if args.n < 1:
         raise UnknownName("-n must be at least 1")
     result = simulate(spec, policies, args.n, seed=args.seed, rotate=args.rotate)

@@ -20,7 +20,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, TextIO
 
-from bot.i18n import explain, normalise_language, t
+from bot.i18n import Addressee, explain, normalise_language, pretty_cards, t
 from bot.render import GameRenderer, get_renderer
 from bot.render.fair import fair_line
 from bot.runtime import (
@@ -44,6 +44,13 @@ from storage import ChipRow, Leaderboard, PenaltyRow, SqliteStorage
 HUMAN_ID = "terminal"
 GUILD = "terminal"
 BOLD, DIM, RESET = "\x1b[1m", "\x1b[2m", "\x1b[0m"
+
+
+def addressed_names(table: Table) -> list[str]:
+    """The table's names with yours as an `Addressee`, so lines about you read "You sit down"
+    (the catalogs' second-person forms)."""
+    mine = table.seat_of(HUMAN_ID)
+    return [Addressee(name) if seat == mine else name for seat, name in enumerate(table.names)]
 
 
 def place_of(game: str) -> str:
@@ -73,19 +80,21 @@ class ConsoleFront:
             return t("console.event.match_started", lang, number=event.number)
         if isinstance(event, TurnTimedOut):
             return t("console.event.timed_out", lang, name=names[event.seat], action=event.action)
-        if isinstance(event, SeatAway):
-            return t("console.event.away", lang, name=event.name)
-        if isinstance(event, SeatBack):
-            return t("console.event.back", lang, name=event.name)
-        if isinstance(event, PlayerJoined):
-            return t("console.event.joined", lang, name=event.name)
-        if isinstance(event, PlayerLeft):
-            return t("console.event.left", lang, name=event.name)
+        if isinstance(event, (SeatAway, SeatBack, PlayerJoined, PlayerLeft)):
+            key = {
+                SeatAway: "console.event.away",
+                SeatBack: "console.event.back",
+                PlayerJoined: "console.event.joined",
+                PlayerLeft: "console.event.left",
+            }[type(event)]
+            # The seat's current name (an Addressee for you) when it is still the same person.
+            same = event.seat < len(names) and names[event.seat] == event.name
+            return t(key, lang, name=names[event.seat] if same else event.name)
         return None
 
     def show(self, table: Table, events: Sequence[Event]) -> None:
         """Print a line for each event worth one."""
-        names = table.names
+        names = addressed_names(table)
         for event in events:
             text = self._runtime_event(event, names)
             if text is None:
@@ -218,7 +227,9 @@ class Console:
 
     def _board(self, table: Table, seat: int) -> None:
         self.front.line("")
-        self.front.line(self.renderer.board(table.view(None), table.names, self.lang), BOLD)
+        self.front.line(
+            self.renderer.board(table.view(None), addressed_names(table), self.lang), BOLD
+        )
         self.front.line(self.renderer.hand(table.view(seat), self.lang))
 
     async def _loop(self, table: Table) -> int:
@@ -230,7 +241,9 @@ class Console:
         while True:
             await self._wait_for_you(table, seat)
             if table.finished:
-                self.front.line(self.renderer.board(table.view(None), table.names, self.lang), BOLD)
+                self.front.line(
+                    self.renderer.board(table.view(None), addressed_names(table), self.lang), BOLD
+                )
                 self.say("console.finished", BOLD)
                 return 0
             away = table.seats[seat].away
@@ -274,7 +287,7 @@ class Console:
             if command == "hint":
                 policy = table.spec.make_policy(table.spec.default_policy, hint_rng)
                 suggestion = await asyncio.to_thread(policy.decide, view)
-                self.say("console.hint", action=str(suggestion))
+                self.say("console.hint", action=pretty_cards(str(suggestion)))
                 continue
             try:
                 action = self.renderer.parse_input(text, view)

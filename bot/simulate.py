@@ -3,8 +3,9 @@
 One harness serves every game. The game's `SimHooks` say what `-n` counts
 and turn its settlement events into per-seat samples; this module plays,
 times every decision, rotates seats and reports each figure as a mean with
-its 95% interval. The JSON shape is the contract documented in
-docs/simulate.md.
+its 95% interval: the Wilson score interval for a rate (a figure named
+``*_rate``, whose samples are 0 or 1), mean ± 1.96 standard errors for any
+other average. The JSON shape is the contract documented in docs/simulate.md.
 """
 
 from __future__ import annotations
@@ -16,14 +17,46 @@ import statistics
 import time
 from collections import defaultdict
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Generic, TypeVar
 
+from engines.base import Event, Policy
+from engines.play import play_out
 from engines.registry import GameSpec
+
+Z95 = 1.96
+"""The standard normal quantile of a two-sided 95% interval (to two decimals, as documented)."""
+
+
+def is_rate(figure: str) -> bool:
+    """Whether `figure` is a proportion (named ``*_rate``: samples are 0 or 1 per unit)."""
+    return figure.endswith("_rate")
+
+
+V = TypeVar("V")
+A = TypeVar("A")
+
+
+class TimedPolicy(Generic[V, A]):
+    """A policy that appends the milliseconds each decision took to `times` (the view is
+    built before the clock starts: only the policy's own work is timed)."""
+
+    def __init__(self, policy: Policy[V, A], times: list[float]) -> None:
+        """Wrap `policy`; every `decide` appends its duration in ms to `times`."""
+        self.policy = policy
+        self.name = policy.name
+        self.times = times
+
+    def decide(self, view: V) -> A:
+        """The wrapped policy's decision, timed."""
+        tick = time.perf_counter()
+        action = self.policy.decide(view)
+        self.times.append((time.perf_counter() - tick) * 1000)
+        return action
 
 
 @dataclass(frozen=True)
 class Interval:
-    """A sample mean with its 95% confidence interval (normal approximation)."""
+    """A sample mean with its 95% confidence interval."""
 
     mean: float
     low: float
@@ -31,13 +64,17 @@ class Interval:
     n: int
 
     @classmethod
-    def of(cls, samples: list[float]) -> Interval:
-        """The mean of `samples` and mean ± 1.96 standard errors."""
+    def of(cls, samples: list[float], *, rate: bool = False) -> Interval:
+        """The mean of `samples` with its 95% interval: for a `rate` the Wilson score interval
+        (always inside [0, 1], sensible for tiny runs and rates of 0 or 1), otherwise mean ±
+        1.96 standard errors (infinite for a single sample)."""
         n = len(samples)
         if n == 0:
             return cls(math.nan, math.nan, math.nan, 0)
         mean = math.fsum(samples) / n
-        half = 1.96 * statistics.stdev(samples) / math.sqrt(n) if n > 1 else math.inf
+        if rate:
+            return cls(mean, *wilson(mean, n), n)
+        half = Z95 * statistics.stdev(samples) / math.sqrt(n) if n > 1 else math.inf
         return cls(mean, mean - half, mean + half, n)
 
     def to_json(self, digits: int = 4) -> dict[str, float]:
@@ -47,6 +84,15 @@ class Interval:
             "low": round(self.low, digits),
             "high": round(self.high, digits),
         }
+
+
+def wilson(rate: float, n: int, z: float = Z95) -> tuple[float, float]:
+    """The Wilson score interval (low, high) of a proportion `rate` observed over `n` trials."""
+    z2n = z * z / n
+    centre = (rate + z2n / 2) / (1 + z2n)
+    half = z / (1 + z2n) * math.sqrt(rate * (1 - rate) / n + z2n / (4 * n))
+    # Exact at 0 and 1 (the formula leaves rounding crumbs there).
+    return max(0.0, min(rate, centre - half)), min(1.0, max(rate, centre + half))
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -78,7 +124,7 @@ class SimulationResult:
         for slot, policy in enumerate(self.policies):
             entry: dict[str, Any] = {"seat": slot, "policy": policy}
             for figure, values in sorted(self.samples[slot].items()):
-                entry[figure] = Interval.of(values).to_json()
+                entry[figure] = Interval.of(values, rate=is_rate(figure)).to_json()
             times = self.decision_ms[slot]
             entry["decision_ms"] = {
                 "p50": round(percentile(times, 50), 3),
@@ -140,40 +186,41 @@ def simulate(
     luck cancels out over the run. Samples are indexed by policy slot, not seat.
     """
     seats = len(policies)
-    if not spec.min_seats <= seats <= spec.max_seats:
-        raise ValueError(
-            f"{spec.name} takes {spec.min_seats}-{spec.max_seats} players, not {seats}"
-        )
+    refusal = spec.seats_refusal(seats)
+    if refusal:
+        raise ValueError(refusal)
     master = random.Random(seed)
-    agents = [spec.make_policy(name, random.Random(master.getrandbits(64))) for name in policies]
-    samples: list[dict[str, list[float]]] = [defaultdict(list) for _ in policies]
     decision_ms: list[list[float]] = [[] for _ in policies]
+    agents = [
+        TimedPolicy(spec.make_policy(name, random.Random(master.getrandbits(64))), times)
+        for name, times in zip(policies, decision_ms, strict=True)
+    ]
+    samples: list[dict[str, list[float]]] = [defaultdict(list) for _ in policies]
     config = spec.sim.config(seats)
     units = 0
     session = 0
+    slot_of_seat = list(range(seats))
+
+    def record(seat: int, action: object, events: list[Event]) -> bool:
+        """Turn the public events of one action into samples; True once `n` units are in."""
+        nonlocal units
+        for event in events:
+            if event.to is not None:
+                continue
+            for figure, per_seat in spec.sim.figures(event, state).items():
+                for s, value in enumerate(per_seat):
+                    samples[slot_of_seat[s]][figure].append(float(value))
+            if isinstance(event, spec.sim.unit_event):
+                units += 1
+        return units >= n
+
     started = time.perf_counter()
     while units < n:
         offset = session % seats if rotate else 0
         slot_of_seat = [(seat + offset) % seats for seat in range(seats)]
         state = spec.new_state(config, random.Random(master.getrandbits(64)))
         session += 1
-        while not state.finished and units < n:
-            seat = state.to_act
-            if seat is None:
-                raise RuntimeError(f"{spec.name}: nobody to act but the match is not finished")
-            agent = agents[slot_of_seat[seat]]
-            view = state.view(seat)
-            tick = time.perf_counter()
-            action = agent.decide(view)
-            decision_ms[slot_of_seat[seat]].append((time.perf_counter() - tick) * 1000)
-            for event in state.apply(seat, action):
-                if event.to is not None:
-                    continue
-                for figure, per_seat in spec.sim.figures(event, state).items():
-                    for s, value in enumerate(per_seat):
-                        samples[slot_of_seat[s]][figure].append(float(value))
-                if isinstance(event, spec.sim.unit_event):
-                    units += 1
+        play_out(state, [agents[slot] for slot in slot_of_seat], on_action=record)
     return SimulationResult(
         game=spec.name,
         unit=spec.sim.unit,

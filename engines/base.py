@@ -15,7 +15,9 @@ Every deal's cards come from its source (`DealSource.deck`, i.e.
   AI policies and renderers only ever see a view;
 - `snapshot()` is a JSON-able dict from which `GameSpec.restore` rebuilds the
   state exactly; replaying the same actions on a state made from the same
-  config and seed gives the same snapshot.
+  config and seed gives the same snapshot. Snapshots are a test and replay tool
+  (state equality, set-up positions): nothing stores them, the runtime rebuilds a
+  match from its seed and action log (docs/hand-history.md says why).
 
 Actions are small frozen dataclasses per game; `str(action)` is their
 canonical text and `GameSpec.parse_action` reads it back. The action log
@@ -211,7 +213,8 @@ class GameState(Protocol[A, V_co]):
         ...
 
     def snapshot(self) -> JSON:
-        """A JSON-able dict from which the state can be rebuilt exactly."""
+        """A JSON-able dict from which the state can be rebuilt exactly (a test and replay
+        tool: the runtime replays the action log instead)."""
         ...
 
 

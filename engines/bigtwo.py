@@ -1,4 +1,4 @@
-"""Big Two (RULES.md §1): four players, penalty scoring, a match of N deals.
+"""Big Two (rules: docs/bigtwo.md): four players, penalty scoring, a match of N deals.
 
 The engine follows the surface of `engines.base`: a `BigTwoConfig`, a
 `BigTwoState` built from it and an injected `random.Random`, actions `Play`
@@ -427,18 +427,11 @@ class BigTwoState:
         """Apply `action` for `seat` and return the events; an illegal action changes nothing."""
         if seat == self.turn and type(seat) is int:
             # Fast path: an interned play (from `play_of_mask`: AI players, menus) is already
-            # classified; the same rules as `_check_play`, anything else goes the long way.
+            # classified; `_allows` checks it as `_check_play` does, anything else goes the long way.
             known = _COMBO_OF_PLAY.get(id(action))
             if known is not None:
-                combo = known[0]
-                mask = combo.mask
-                table = self.table
-                if (
-                    not mask & ~self.hands[seat]
-                    and (mask & 1 or not self.opening)
-                    and (table is None or (combo.size == table.size and combo.power > table.power))
-                ):
-                    return self._play(seat, combo, known[1])
+                if self._allows(seat, known[0]):
+                    return self._play(seat, known[0], known[1])
             elif action is PASS and self.table is not None:
                 return self._pass(seat)
         found = self._combo_for(seat, action)
@@ -479,7 +472,8 @@ class BigTwoState:
         )
 
     def snapshot(self) -> JSON:
-        """Everything needed to rebuild this state exactly (see `restore`)."""
+        """Everything `restore` needs to rebuild this state exactly (a test and replay
+        tool, never stored: see `engines.base`)."""
         return {
             "game": "bigtwo",
             "config": self.config.model_dump(),
@@ -576,16 +570,22 @@ class BigTwoState:
             mask = mask_of_cards(cards)
         except (AttributeError, IndexError, KeyError, TypeError):
             mask = -1
-        if mask > 0 and mask.bit_count() == len(cards) and not mask & ~self.hands[seat]:
+        if mask > 0 and mask.bit_count() == len(cards):
             combo = classify_mask(mask)
-            table = self.table
-            if (
-                combo is not None
-                and (not self.opening or mask & 1)
-                and (table is None or (combo.size == table.size and combo.power > table.power))
-            ):
+            if combo is not None and self._allows(seat, combo):
                 return combo
         self._refuse_play(seat, action, mask)
+
+    def _allows(self, seat: int, combo: Combo) -> bool:
+        """The rules of a play, in one place: `seat` holds the cards, the first play of the
+        deal holds 3D, and `combo` beats the table (anything leads a clear table)."""
+        mask = combo.mask
+        table = self.table
+        return (
+            not mask & ~self.hands[seat]
+            and (not self.opening or mask & 1 != 0)
+            and (table is None or combo.beats(table))
+        )
 
     def _refuse_play(self, seat: int, action: Play, mask: int) -> NoReturn:
         """Raise the specific reason why `action` is refused (the fast path found it illegal)."""

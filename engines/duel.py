@@ -1,4 +1,4 @@
-"""Deuce Duel (RULES.md §4): two players, two cards each, one locked face down, 2 beats A.
+"""Deuce Duel (rules: docs/duel.md): two players, two cards each, one locked face down, 2 beats A.
 
 A match is a series of deals from one 104-card shoe until a player has no
 chips. Each deal: both pay the ante; each holds two cards (the card kept from
@@ -55,6 +55,7 @@ from engines.poker.actions import (
 )
 from engines.poker.betting import BettingRound
 from engines.poker.events import UncalledReturned
+from engines.poker.pots import split
 from engines.registry import GameSpec, LazyPolicies, SimHooks
 
 SEATS = 2
@@ -576,12 +577,9 @@ class DuelState:
         else:
             result = compare(locked[0], locked[1])
             winners = (0,) if result > 0 else (1,) if result < 0 else (0, 1)
-        won = [0, 0]
-        share, odd = divmod(pot, len(winners))
-        for seat in winners:
-            won[seat] = share
-        if odd:  # cannot happen with equal antes; the first player takes it, as card rooms do
-            won[self.first if self.first in winners else winners[0]] += odd
+        # An odd chip cannot happen with equal antes; the first player takes it, as card rooms do.
+        shares = split(pot, winners, (self.first, 1 - self.first))
+        won = [shares.get(seat, 0) for seat in range(SEATS)]
         for seat in range(SEATS):
             self.chips[seat] += won[seat]
         events.append(
@@ -630,7 +628,8 @@ class DuelState:
     # --- serialisation ---------------------------------------------------
 
     def snapshot(self) -> JSON:
-        """Every field as plain JSON; `restore` rebuilds the state exactly."""
+        """Every field as plain JSON; `restore` rebuilds the state exactly (a test and
+        replay tool, never stored: see `engines.base`)."""
         last = None
         if self.last is not None:
             last = {

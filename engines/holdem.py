@@ -1,4 +1,4 @@
-"""No-limit Texas hold'em, chip match (RULES.md §2).
+"""No-limit Texas hold'em, chip match (rules: docs/holdem.md).
 
 `HoldemConfig` (2-10 seats, 1000 chips, blinds 10/20 by default) and
 `HoldemState`, built from the config and an injected `random.Random`. The
@@ -58,7 +58,7 @@ from engines.poker.actions import (
 )
 from engines.poker.betting import BettingRound
 from engines.poker.events import UncalledReturned
-from engines.poker.pots import Pot, build_pots, odd_chip_order, settle
+from engines.poker.pots import Pot, best_of, build_pots, odd_chip_order, payouts, settle
 from engines.poker.ranking import HandRank, rank_hand
 from engines.registry import GameSpec, LazyPolicies, SimHooks
 
@@ -526,19 +526,14 @@ class HoldemState:
                     values[seat] = value
                     hands.append(ShowdownHand(seat, tuple(hole), int(value), value.name))
             events.append(Showdown(hands=tuple(hands)))
-
-            def winners_of(eligible: tuple[int, ...]) -> list[int]:
-                top = max(values[s] for s in eligible)
-                return [s for s in eligible if values[s] == top]
-
-            awards = settle(pots, winners_of, order)
+            awards = settle(pots, best_of(values), order)
         else:
             total = sum(p.amount for p in pots)
             pots = [Pot(total, (live[0],))] if total else []
             awards = settle(pots, lambda e: e, order)
+        paid = payouts(awards, n)
+        self.stacks = [chips + won for chips, won in zip(self.stacks, paid, strict=True)]
         for award in awards:
-            for seat, share in zip(award.winners, award.shares, strict=True):
-                self.stacks[seat] += share
             events.append(
                 PotAwarded(
                     pot=award.pot,
@@ -625,7 +620,8 @@ class HoldemState:
     # ------------------------------------------------------ serialisation
 
     def snapshot(self) -> JSON:
-        """Plain JSON data from which `restore` rebuilds this state exactly."""
+        """Plain JSON data from which `restore` rebuilds this state exactly (a test and
+        replay tool, never stored: see `engines.base`)."""
         return {
             "game": "holdem",
             "config": self.config.model_dump(mode="json"),

@@ -74,6 +74,20 @@ class GameSpec:
     `timeout_action` instead of choosing."""
 
     @property
+    def seat_range(self) -> str:
+        """The players this game's tables seat, as text: "2-9", or "4" for a fixed count."""
+        if self.min_seats == self.max_seats:
+            return str(self.min_seats)
+        return f"{self.min_seats}-{self.max_seats}"
+
+    def seats_refusal(self, count: int) -> str | None:
+        """The one message for a seat count outside `min_seats..max_seats` (None when it fits);
+        checked before any config validation, so every front says the same."""
+        if self.min_seats <= count <= self.max_seats:
+            return None
+        return f"{self.name} takes {self.seat_range} players, not {count}"
+
+    @property
     def scoring(self) -> Literal["penalty", "chips"]:
         """How the game is ranked: by penalties (`extra={"scoring": "penalty"}`) or by chips."""
         return "penalty" if self.extra.get("scoring") == "penalty" else "chips"

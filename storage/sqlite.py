@@ -20,6 +20,7 @@ import asyncio
 import json
 import sqlite3
 from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from functools import partial
 from typing import Any, Literal, TypeVar
 
@@ -243,6 +244,9 @@ class SqliteStorage:
         self.path = path
         self.synchronous = synchronous
         self._db: aiosqlite.Connection | None = None
+        self._conn: sqlite3.Connection | None = None
+        """The sqlite3 connection under `_db`, for group commits on `_committer`."""
+        self._committer: ThreadPoolExecutor | None = None
         self._lock = asyncio.Lock()
         self._pending: list[tuple[Job, asyncio.Future[Any]]] = []
         self._writer: asyncio.Task[None] | None = None
@@ -258,7 +262,15 @@ class SqliteStorage:
 
     async def open(self) -> None:
         """Connect, set WAL / foreign keys / synchronous, and migrate to the latest schema."""
-        db = await aiosqlite.connect(self.path, isolation_level=None)
+
+        def connect() -> sqlite3.Connection:
+            # Shared with the commit thread, which uses it only while holding `_lock`
+            # (so does every read): never two threads on it at once.
+            self._conn = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
+            return self._conn
+
+        self._committer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="sqlite-commit")
+        db = await aiosqlite.Connection(connect, iter_chunk_size=64)
         db.row_factory = aiosqlite.Row
         await db.execute("PRAGMA journal_mode = WAL")
         await db.execute("PRAGMA foreign_keys = ON")
@@ -274,6 +286,10 @@ class SqliteStorage:
         if self._db is not None:
             await self._db.close()
             self._db = None
+            self._conn = None
+        if self._committer is not None:
+            self._committer.shutdown()
+            self._committer = None
 
     async def __aenter__(self) -> SqliteStorage:
         """`async with SqliteStorage(path) as storage:` opens and closes it."""
@@ -287,11 +303,12 @@ class SqliteStorage:
     # ----------------------------------------------------------------- writes
 
     async def _in_thread(self, fn: Callable[[sqlite3.Connection], T]) -> T:
-        """Run `fn(connection)` on the connection's own thread in one hop (aiosqlite's
-        `_execute`, stable since 0.17). The caller holds the lock."""
-        db = self.db
-        result: T = await db._execute(fn, db._conn)  # type: ignore[no-untyped-call]
-        return result
+        """Run `fn(connection)` on the commit thread in one hop (a whole group commit on the
+        plain sqlite3 connection, not one aiosqlite call per statement). The caller holds
+        the lock."""
+        if self._conn is None or self._committer is None:
+            raise RuntimeError("storage is not open: call `await storage.open()` first")
+        return await asyncio.get_running_loop().run_in_executor(self._committer, fn, self._conn)
 
     async def _write(self, job: Callable[[sqlite3.Connection], T]) -> T:
         """Queue a write for the next group transaction; return its result once committed."""
@@ -587,7 +604,7 @@ class SqliteStorage:
         for r in rows:
             entry = stats.setdefault(
                 (r["player_id"], bool(r["is_ai"])),
-                {"name": r["name"], "matches": 0, "wins": 0, "best": None, "max_total": None},
+                {"name": r["name"], "matches": 0, "wins": 0, "best": None},
             )
             entry["name"] = r["name"]
             entry["matches"] += 1
@@ -595,9 +612,6 @@ class SqliteStorage:
             total = r["total"]
             if total is not None:
                 entry["best"] = total if entry["best"] is None else min(entry["best"], total)
-                entry["max_total"] = (
-                    total if entry["max_total"] is None else max(entry["max_total"], total)
-                )
         return stats
 
     async def _names(self, guild: str, game: str) -> dict[tuple[str, bool], str]:

@@ -13,30 +13,29 @@ from __future__ import annotations
 
 import random
 import time
+from collections.abc import Sequence
 from typing import Any
 
 from bot.bench.bigtwo_reference import play_deal
 from bot.bench.report import publish, rate
 from bot.simulate import SimulationResult, percentile, simulate
-from engines.ai.bigtwo_fast import deal_unseen, play_out
+from engines.ai import bigtwo_fast
+from engines.base import Policy
 from engines.bigtwo import SPEC, BigTwoConfig, prime_caches
+from engines.play import play_out
 
 
-def engine_deals(rng: random.Random, policies: list[Any]) -> int:
+def engine_deals(rng: random.Random, policies: Sequence[Policy[Any, Any]]) -> int:
     """Play one greedy deal through the engine surface; returns 1."""
-    state = SPEC.new_state(BigTwoConfig(deals=1), random.Random(rng.getrandbits(64)))
-    while not state.finished:
-        seat = state.to_act
-        assert seat is not None
-        state.apply(seat, policies[seat].decide(state.view(seat)))
+    play_out(SPEC.new_state(BigTwoConfig(deals=1), random.Random(rng.getrandbits(64))), policies)
     return 1
 
 
 def fast_deals(rng: random.Random) -> int:
     """Play one greedy deal with the bitmask play-out; returns 1."""
-    hands = deal_unseen(rng, list(range(52)), [13, 13, 13, 13], [0, 0, 0, 0], -1)
+    hands = bigtwo_fast.deal_unseen(rng, list(range(52)), [13, 13, 13, 13], [0, 0, 0, 0], -1)
     first = next(s for s in range(4) if hands[s] & 1)
-    play_out(hands, first, None, first, 0)
+    bigtwo_fast.play_out(hands, first, None, first, 0)
     return 1
 
 

@@ -12,7 +12,7 @@ stand-in, AI delay, AI worker processes). It is started through `python -m
 bot.bench.discord`, which only adds three benchmark hooks before calling the entry
 point: a short guild-ready timeout, the AI policy of new tables (the cheap greedy AI
 for the flat-out runs) and a sink collecting the runtime's per-action time, written
-to a file when the process exits. The stand-in (tests/e2e/standin.py) and the
+to a file when the process exits. The stand-in (`bot.devtools.discord_standin`) and the
 simulated humans run in the bench process, so their work is not charged to the bot's
 event loop. Each configuration gets a fresh bench process which, once the bot is
 started, lowers its own CPU priority (nice +5): the stand-in plays Discord's servers,
@@ -33,8 +33,6 @@ Measured:
 - the runtime's own share, in the bot process: validate + commit + fan-out per action;
 - REST calls the bot makes per deal (board posts and edits, DMs, result posts;
   interaction answers counted apart).
-
-Needs the development dependencies (aiohttp) and the repository's tests/e2e.
 """
 
 from __future__ import annotations
@@ -55,6 +53,8 @@ from pathlib import Path
 from typing import Any
 
 from bot.bench.report import publish
+from bot.devtools.discord_standin import FakeDiscord, Message, User
+from bot.i18n import t
 from bot.simulate import percentile
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -182,11 +182,6 @@ async def _run(
 ) -> dict[str, Any]:
     """One configuration; `yield_cpu` lowers this process's priority once the bot is
     started (only for a process of its own: niceness cannot be raised back)."""
-    if str(ROOT) not in sys.path:
-        sys.path.insert(0, str(ROOT))  # the stand-in lives in tests/e2e
-    from bot.i18n import t
-    from tests.e2e.standin import FakeDiscord, Message
-
     fake = FakeDiscord(channels=tables)
     fake.strict = False
     boards: dict[int, Message] = {}
@@ -317,17 +312,17 @@ def _latencies(
     return [ms for _, ms in pairs], [ms for start, ms in pairs if start > after]
 
 
-async def _changed(moved: Any, channel: int, timeout: float) -> None:
+async def _changed(moved: dict[int, asyncio.Event], channel: int, timeout: float) -> None:
     with contextlib.suppress(TimeoutError):
         await asyncio.wait_for(moved[channel].wait(), timeout)
 
 
 async def _play_table(
-    fake: Any,
-    boards: Any,
-    moved: Any,
+    fake: FakeDiscord,
+    boards: dict[int, Message],
+    moved: dict[int, asyncio.Event],
     finished: str,
-    user: Any,
+    user: User,
     channel: int,
     deals: int,
     think: float,
@@ -338,13 +333,14 @@ async def _play_table(
     `rng` paces this person's clicks."""
     if think > 0:
         await asyncio.sleep(rng.random() * 5)  # paced: people do not all start at once
-    for line, options in (
+    commands: tuple[tuple[str, dict[str, Any]], ...] = (
         ("table create", {"game": "bigtwo", "deals": deals}),
         ("table start", {}),
-    ):
+    )
+    for line, options in commands:
         response = await fake.command(user, line, channel_id=channel, **options)
         if response.kind == 5:  # deferred: wait for the real answer
-            await fake.wait_for(lambda r=response: r.followups, 60)
+            await fake.wait_for(lambda r=response: r.followups, 60)  # type: ignore[misc]
     seated.append(time.perf_counter())
     mention = f"<@{user.id}>"
     deadline = time.monotonic() + 600

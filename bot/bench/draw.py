@@ -13,10 +13,9 @@ decision time as a ratio of a random decision's in the same run.
 from __future__ import annotations
 
 import random
-import time
 from concurrent.futures import ProcessPoolExecutor
 
-from bot.bench.report import publish
+from bot.bench.report import engine_rate, publish
 from bot.simulate import SimulationResult, simulate
 from engines.draw import SPEC, DrawConfig, DrawState
 
@@ -26,27 +25,7 @@ P99_GOAL_MS = 50.0
 def _engine_rate(seconds: float) -> tuple[float, float]:
     """(actions/s with random players, mean µs per view+check+apply)."""
     players = [SPEC.make_policy("random", random.Random(s)) for s in range(4)]
-    actions = 0
-    engine_s = 0.0
-    seed = 0
-    start = time.perf_counter()
-    while time.perf_counter() - start < seconds:
-        state = DrawState(DrawConfig(deals=50), random.Random(seed))
-        seed += 1
-        while not state.finished:
-            seat = state.to_act
-            assert seat is not None
-            tick = time.perf_counter()
-            view = state.view(seat)
-            engine_s += time.perf_counter() - tick
-            action = players[seat].decide(view)
-            tick = time.perf_counter()
-            state.check(seat, action)
-            state.apply(seat, action)
-            engine_s += time.perf_counter() - tick
-            actions += 1
-    elapsed = time.perf_counter() - start
-    return actions / elapsed, engine_s / actions * 1e6
+    return engine_rate(lambda rng: DrawState(DrawConfig(deals=50), rng), players, seconds)
 
 
 def _run(players: list[str], n: int) -> SimulationResult:

@@ -12,9 +12,8 @@ policy's decision time as a ratio of a random decision's in the same run.
 from __future__ import annotations
 
 import random
-import time
 
-from bot.bench.report import publish
+from bot.bench.report import engine_rate, publish
 from bot.simulate import SimulationResult, simulate
 from engines.duel import SPEC, DuelConfig, new_state
 
@@ -25,27 +24,7 @@ P99_GOAL_MS = 20.0
 def _engine_rate(seconds: float) -> tuple[float, float]:
     """(actions/s with random players, mean µs per view+check+apply)."""
     players = [SPEC.make_policy("random", random.Random(s)) for s in (1, 2)]
-    actions = 0
-    engine_s = 0.0
-    seed = 0
-    start = time.perf_counter()
-    while time.perf_counter() - start < seconds:
-        state = new_state(DuelConfig(), random.Random(seed))
-        seed += 1
-        while not state.finished:
-            seat = state.to_act
-            assert seat is not None
-            tick = time.perf_counter()
-            view = state.view(seat)
-            engine_s += time.perf_counter() - tick
-            action = players[seat].decide(view)
-            tick = time.perf_counter()
-            state.check(seat, action)
-            state.apply(seat, action)
-            engine_s += time.perf_counter() - tick
-            actions += 1
-    elapsed = time.perf_counter() - start
-    return actions / elapsed, engine_s / actions * 1e6
+    return engine_rate(lambda rng: new_state(DuelConfig(), rng), players, seconds)
 
 
 def _row(label: str, result: SimulationResult, goal: float | None) -> tuple[str, bool]:

@@ -17,10 +17,11 @@ import time
 import eval7
 
 from bot.bench.report import publish, rate
-from bot.simulate import Interval, percentile, simulate
-from engines.base import DealSettled
+from bot.simulate import Interval, TimedPolicy, percentile, simulate
+from engines.base import DealSettled, Event
 from engines.cards import FULL_DECK
 from engines.holdem import SPEC, HoldemConfig, HoldemState
+from engines.play import play_out
 from engines.poker.actions import CALL, CHECK, Check
 from engines.poker.ranking import hand_value, rank_hand, to_eval7
 
@@ -129,15 +130,13 @@ def strong_latency(hands: int) -> tuple[list[float], int]:
     agents = [SPEC.make_policy(name, random.Random(i)) for i, name in enumerate(names)]
     times: list[float] = []
     played = 0
-    while played < hands:
-        seat = state.to_act
-        assert seat is not None
-        view = state.view(seat)
-        start = time.perf_counter()
-        action = agents[seat].decide(view)
-        if seat == 0:
-            times.append((time.perf_counter() - start) * 1000)
-        played += sum(isinstance(e, DealSettled) for e in state.apply(seat, action))
+
+    def count(seat: int, action: object, events: list[Event]) -> bool:
+        nonlocal played
+        played += sum(isinstance(e, DealSettled) for e in events)
+        return played >= hands
+
+    play_out(state, [TimedPolicy(agents[0], times), *agents[1:]], on_action=count)
     return times, played
 
 

@@ -5,6 +5,7 @@ group commit; an action is handed to the front only after its transaction commit
 Reported: accepted actions per second, action latency p50/p99 (engine accept -> commit ->
 handed to the front), the worst event-loop lag, and peak memory per table. The reference
 in the same run is the bare engine + the same AI policy with no runtime and no storage.
+Then what a restart costs: `bot.bench.replay` (start-up replay against snapshots).
 """
 
 from __future__ import annotations
@@ -17,9 +18,11 @@ import time
 from pathlib import Path
 from typing import Any, Literal
 
+from bot.bench import replay
 from bot.bench.report import publish
 from bot.runtime import NullFront, RuntimeConfig, TableManager, tune_gc
 from bot.simulate import percentile
+from engines.play import play_out
 from engines.registry import get_game
 from storage import SqliteStorage
 
@@ -50,11 +53,7 @@ def reference(tables: int, deals: int) -> tuple[float, int]:
     for i in range(tables):
         state = spec.new_state(config, random.Random(i))
         policies = [spec.make_policy(POLICY, random.Random(i * 4 + s)) for s in range(4)]
-        while not state.finished:
-            seat = state.to_act
-            assert seat is not None
-            state.apply(seat, policies[seat].decide(state.view(seat)))
-            done += 1
+        done += play_out(state, policies).actions
     return done / (time.perf_counter() - start), done
 
 
@@ -122,6 +121,9 @@ async def run_tables(
         batches = storage.batches - batches_before
         await manager.close()
         await storage.close()
+    # Leave the collector as it was for the next run.
+    gc.unfreeze()
+    gc.set_threshold(*thresholds)
     actions = len(latencies)
     return {
         "tables": tables,
@@ -137,9 +139,6 @@ async def run_tables(
         "synchronous": synchronous,
         "thread": ai_in_thread,
     }
-    # Leave the collector as it was for the next run.
-    gc.unfreeze()
-    gc.set_threshold(*thresholds)
 
 
 async def traced_kib_per_table(tables: int = 100) -> float:
@@ -239,4 +238,5 @@ def main(quick: bool, write: bool) -> int:
     if unfinished:
         lines.append(f"\nWARNING: {unfinished} table(s) did not finish their match.")
     publish("Runtime: concurrent tables", "\n".join(lines), write)
+    replay.main(quick, write)  # what a restart costs: its own section
     return 0 if not unfinished else 1

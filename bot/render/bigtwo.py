@@ -11,7 +11,7 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-from bot.i18n import t
+from bot.i18n import join_names, t
 from engines.base import DealSettled, DealStarted, Event, IllegalAction, MatchEnded
 from engines.bigtwo import (
     PASS,
@@ -74,7 +74,7 @@ class BigTwoRenderer:
                 )
             )
         if view.finished:
-            winners = ", ".join(_name(names, s) for s in view.winners)
+            winners = join_names(_name(names, s) for s in view.winners)
             lines.append(t("bigtwo.board.over", lang, winners=winners))
             return "\n".join(lines)
         if view.table is not None and view.table_seat is not None:
@@ -148,7 +148,7 @@ class BigTwoRenderer:
             return None  # DealWon already says it all
         if isinstance(event, MatchEnded):
             totals = ", ".join(f"{_name(names, s)} {total}" for s, total in enumerate(event.totals))
-            winners = ", ".join(_name(names, s) for s in event.winners)
+            winners = join_names(_name(names, s) for s in event.winners)
             key = "bigtwo.event.match_shared" if len(event.winners) > 1 else "bigtwo.event.match"
             return t(key, lang, winners=winners, totals=totals)
         return None

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from bot.i18n import t
+from bot.i18n import join_names, t
 from engines.base import ChipsBought, DealSettled, DealStarted, Event, IllegalAction, MatchEnded
 from engines.cards import Card, CardParseError, parse_card
 from engines.draw.actions import STAND, Draw, DrawAction, Open, parse_action
@@ -41,6 +41,18 @@ def _cards(cards: Sequence[Card]) -> str:
 
 def _name(names: Sequence[str], seat: int) -> str:
     return names[seat] if 0 <= seat < len(names) else f"#{seat + 1}"
+
+
+def _all_cards(words: Sequence[str]) -> bool:
+    """Whether every word is a position or a card (what a bare draw looks like)."""
+    for word in words:
+        if word.isdigit():
+            continue
+        try:
+            parse_card(word)
+        except CardParseError:
+            return False
+    return True
 
 
 def _requirement(name: str | None, lang: str) -> str:
@@ -76,26 +88,7 @@ class DrawRenderer:
         ]
         for seat in range(view.seats):
             marker = "▶ " if view.to_act == seat else "  "
-            tags = []
-            if seat == view.dealer:
-                tags.append(t("draw.tag.dealer", lang))
-            if seat == view.blind_seat:
-                tags.append(t("draw.tag.blind", lang))
-            if seat == view.surblind_seat:
-                tags.append(t("draw.tag.surblind", lang))
-            if seat == view.opener:
-                tags.append(t("draw.tag.opener", lang))
-            if not view.in_deal[seat]:
-                tags.append(t("draw.tag.out", lang))
-            elif view.folded[seat]:
-                tags.append(t("draw.tag.folded", lang))
-            elif view.stacks[seat] == 0 and view.phase != "rebuy":
-                tags.append(t("draw.tag.all_in", lang))
-            drawn = view.drawn[seat]
-            if drawn is not None and view.in_deal[seat]:
-                tags.append(
-                    t("draw.tag.pat", lang) if drawn == 0 else t("draw.tag.drew", lang, n=drawn)
-                )
+            tags = [] if view.finished else self._tags(view, seat, lang)
             lines.append(
                 marker
                 + t(
@@ -109,10 +102,37 @@ class DrawRenderer:
                 )
             )
         if view.finished:
-            lines.append(t("draw.board.over", lang))
+            totals = ", ".join(
+                f"{_name(names, s)} {view.stacks[s] - view.bought[s]:+d}" for s in range(view.seats)
+            )
+            lines.append(t("draw.board.over", lang, totals=totals))
         elif view.to_act is not None:
             lines.append(t(f"draw.board.turn_{view.phase}", lang, name=_name(names, view.to_act)))
         return "\n".join(lines)
+
+    @staticmethod
+    def _tags(view: DrawView, seat: int, lang: str) -> list[str]:
+        """The seat's roles in the deal (dealer, blind, surblind, opener) and status; a seat
+        not in the deal is only "sitting out" (the last deal's roles are not theirs now)."""
+        if not view.in_deal[seat]:
+            return [t("draw.tag.out", lang)]
+        roles = [
+            ("draw.tag.dealer", view.dealer),
+            ("draw.tag.blind", view.blind_seat),
+            ("draw.tag.surblind", view.surblind_seat),
+            ("draw.tag.opener", view.opener),
+        ]
+        tags = [t(key, lang) for key, holder in roles if holder == seat]
+        if view.folded[seat]:
+            tags.append(t("draw.tag.folded", lang))
+        elif view.stacks[seat] == 0 and view.phase != "rebuy":
+            tags.append(t("draw.tag.all_in", lang))
+        drawn = view.drawn[seat]
+        if drawn is not None:
+            tags.append(
+                t("draw.tag.pat", lang) if drawn == 0 else t("draw.tag.drew", lang, n=drawn)
+            )
+        return tags
 
     def hand(self, view: DrawView, lang: str) -> str:
         """The seat's five numbered cards, its chips and its options when it is to act."""
@@ -139,9 +159,11 @@ class DrawRenderer:
             )
         )
         if view.legal:
+            # "to call" only when something is owed in a betting round (not at the draw).
+            owed = view.phase in ("bet1", "bet2") and view.to_call > 0
             lines.append(
                 t(
-                    "draw.hand.options",
+                    "draw.hand.options" if owed else "draw.hand.options_no_call",
                     lang,
                     options=", ".join(self._options(view)),
                     to_call=view.to_call,
@@ -246,7 +268,7 @@ class DrawRenderer:
         if isinstance(event, DealSettled):
             return None
         if isinstance(event, MatchEnded):
-            winners = ", ".join(_name(names, s) for s in event.winners)
+            winners = join_names(_name(names, s) for s in event.winners)
             totals = ", ".join(f"{_name(names, s)} {n:+d}" for s, n in enumerate(event.totals))
             return t("draw.event.match_over", lang, winners=winners, totals=totals)
         return None
@@ -257,11 +279,12 @@ class DrawRenderer:
         words = text.strip().lower().split()
         if words in (["pat"], ["keep"]):
             return STAND
-        if view.phase == "draw" and words and words[0] != "stand":
+        if view.phase == "draw" and words and (words[0] == "draw" or _all_cards(words)):
             rest = words[1:] if words[0] == "draw" else words
             if rest and not all(w.isdigit() for w in rest):
                 return Draw(tuple(sorted(self._positions(rest, view))))
             return parse_action("draw " + " ".join(rest))
+        # Anything else (check, fold ...) goes to the engine, which names the step it is.
         return parse_action(text)
 
     @staticmethod
@@ -283,9 +306,13 @@ class DrawRenderer:
                     card=str(card),
                 )
             positions.append(view.hand.index(card) + 1)
-        if len(set(positions)) != len(positions):
+        twice = next((p for p in positions if positions.count(p) > 1), None)
+        if twice is not None:
+            card = view.hand[twice - 1]
             raise IllegalAction(
-                "draw: a card is named twice", code="draw_bad_input", text=" ".join(words)
+                f"draw: {card} is named twice; name each card to change once",
+                code="draw_card_twice",
+                card=str(card),
             )
         return positions
 

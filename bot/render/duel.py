@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from bot.i18n import t
+from bot.i18n import join_names, t
 from engines.base import ChipsBought, DealStarted, Event, IllegalAction, MatchEnded
 from engines.cards import Card, CardParseError, parse_card
 from engines.duel import (
@@ -27,7 +27,7 @@ from engines.duel import (
     SignalsShown,
     YouLocked,
 )
-from engines.poker.actions import parse_betting_action
+from engines.poker.actions import BETTING_WORDS, parse_betting_action
 from engines.poker.events import UncalledReturned
 
 
@@ -90,7 +90,7 @@ class DuelRenderer:
         if view.last is not None:
             lines.append(self._last(view, names, lang))
         if view.winners is not None:
-            winners = ", ".join(_name(names, s) for s in view.winners)
+            winners = join_names(_name(names, s) for s in view.winners)
             lines.append(t("duel.board.over", lang, winners=winners))
         elif view.to_act is not None:
             key = "duel.board.turn_lock" if view.phase == "lock" else "duel.board.turn_bet"
@@ -182,7 +182,7 @@ class DuelRenderer:
         if isinstance(event, YouLocked):
             return t("duel.event.you_locked", lang, card=event.card.pretty)
         if isinstance(event, BettingSkipped):
-            who = ", ".join(_name(names, s) for s in event.all_in)
+            who = join_names(_name(names, s) for s in event.all_in)
             return t("duel.event.no_betting", lang, names=who)
         if isinstance(event, Acted):
             line = t(
@@ -204,7 +204,7 @@ class DuelRenderer:
             result = self._result(event.winners, event.folded, event.pot, names, lang)
             return t("duel.event.showdown", lang, cards=shown, result=result)
         if isinstance(event, MatchEnded):
-            winners = ", ".join(_name(names, s) for s in event.winners)
+            winners = join_names(_name(names, s) for s in event.winners)
             totals = ", ".join(f"{_name(names, s)} {chips}" for s, chips in enumerate(event.totals))
             return t("duel.event.match_over", lang, winners=winners, totals=totals)
         return None
@@ -212,7 +212,7 @@ class DuelRenderer:
     def parse_input(self, text: str, view: DuelView) -> DuelAction:
         """Read "lock 1" / "1" / "lock 7s" / "7s" while locking, else a betting action."""
         words = text.strip().lower().split()
-        if view.phase == "lock" and words:
+        if view.phase == "lock" and words and words[0] not in BETTING_WORDS:
             choice = words[1:] if words[0] == "lock" else words
             if len(choice) == 1:
                 return self._lock_choice(choice[0], view)

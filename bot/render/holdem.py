@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from bot.i18n import t
+from bot.i18n import join_names, t
 from engines.base import ChipsBought, DealStarted, Event, IllegalAction, MatchEnded
 from engines.cards import Card
 from engines.holdem import (
@@ -103,7 +103,7 @@ class HoldemRenderer:
                 )
             )
         if view.finished:
-            winners = ", ".join(_name(names, s) for s in view.winners)
+            winners = join_names(_name(names, s) for s in view.winners)
             lines.append(t("holdem.board.over", lang, winners=winners))
         elif view.to_act is not None:
             lines.append(t("holdem.board.turn", lang, name=_name(names, view.to_act)))
@@ -202,7 +202,7 @@ class HoldemRenderer:
         if isinstance(event, Eliminated):
             return t("holdem.event.eliminated", lang, name=_name(names, event.seat))
         if isinstance(event, MatchEnded):
-            winners = ", ".join(_name(names, s) for s in event.winners)
+            winners = join_names(_name(names, s) for s in event.winners)
             totals = ", ".join(f"{_name(names, s)} {chips}" for s, chips in enumerate(event.totals))
             return t("holdem.event.match_over", lang, winners=winners, totals=totals)
         return None

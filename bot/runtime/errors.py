@@ -140,6 +140,17 @@ def bad_settings(game: str, reason: str) -> TableError:
     )
 
 
+def bad_seats(game: str, seats: str, count: int) -> TableError:
+    """A seat count outside the game's range (`GameSpec.seat_range`, e.g. "2-9")."""
+    return TableError(
+        f"{game} takes {seats} players, not {count}",
+        code="bad_seats",
+        game=game,
+        seats=seats,
+        count=count,
+    )
+
+
 def unknown_game(name: str, reason: str) -> TableError:
     """The game does not exist or cannot load."""
     return TableError(reason, code="unknown_game", game=name)

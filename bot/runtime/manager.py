@@ -118,6 +118,15 @@ class TableManager:
         existing = self.tables.get(place)
         if existing is not None and existing.status != "stopped":
             raise errors.table_exists(place, existing.game)
+        # The seat count is checked against the game's range before any validation, so every
+        # out-of-range count gets the same message (GameSpec.seats_refusal).
+        wanted = (settings or {}).get("seats")
+        if wanted is None:
+            wanted = (
+                options.seats if isinstance(options, TableOptions) else (options or {}).get("seats")
+            )
+        if isinstance(wanted, int) and spec.seats_refusal(wanted):
+            raise errors.bad_seats(spec.name, spec.seat_range, wanted)
         try:
             opts = options if isinstance(options, TableOptions) else TableOptions(**(options or {}))
         except ValidationError as error:
@@ -131,11 +140,8 @@ class TableManager:
         count = getattr(config, "seats", None)
         if not isinstance(count, int):
             count = opts.seats or spec.default_seats
-        if not spec.min_seats <= count <= spec.max_seats:
-            raise errors.bad_settings(
-                spec.name,
-                f"{spec.name} takes {spec.min_seats}-{spec.max_seats} players, not {count}",
-            )
+        if spec.seats_refusal(count):
+            raise errors.bad_seats(spec.name, spec.seat_range, count)
         policy = opts.ai_policy or spec.default_policy
         if policy not in spec.policies:
             known = ", ".join(sorted(spec.policies))

@@ -1,10 +1,10 @@
 """French draw poker (`draw`): blind and jackpot deals, surblind, openers, cave and rebuys.
 
-The rules are RULES.md §3; docs/draw.md lists the choices made where the
-rules are silent. Modules: `config` (table settings), `actions` (what players
-type), `events`, `hands` (ranking and jackpot openings), `betting` (one
-betting round with the entry price), `pots` (side pots, odd chips), `state`
-(the match), `view`. `SPEC` registers the game.
+The rules, with the rulings this engine follows, are docs/draw.md. Modules:
+`config` (table settings), `actions` (what players type), `events`, `hands`
+(ranking and jackpot openings), `state` (the match: its betting rounds are the
+shared `engines.poker.betting` round with the entry price, side pots and odd
+chips `engines.poker.pots`), `view`. `SPEC` registers the game.
 """
 
 from __future__ import annotations

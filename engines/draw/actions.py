@@ -14,6 +14,8 @@ from dataclasses import dataclass
 
 from engines.base import IllegalAction
 from engines.poker.actions import (
+    AMOUNT_DIGITS,
+    BETTING_WORDS,
     AllIn,
     Bet,
     BettingAction,
@@ -23,6 +25,9 @@ from engines.poker.actions import (
     Raise,
     parse_betting_action,
 )
+
+HAND_SIZE = 5
+"""Cards in a draw poker hand; the draw names them by position 1 to 5."""
 
 __all__ = [
     "STAND",
@@ -129,21 +134,34 @@ def parse_action(text: str) -> DrawAction:
     if head in _WORDS and not rest:
         return _WORDS[head]
     if head == "open":
-        if len(rest) != 1 or not re.fullmatch(r"\d{1,9}", rest[0]):
+        if len(rest) != 1 or not re.fullmatch(AMOUNT_DIGITS, rest[0]):
             raise _bad(text, "write open and one whole amount, e.g. 'open 4'")
         return Open(int(rest[0]))
-    if head in ("check", "call", "fold", "bet", "raise", "allin", "all-in", "all"):
+    if head in BETTING_WORDS:
         return parse_betting_action(text)
     if head == "rebuy":
         if len(rest) != 1 or not re.fullmatch(r"\d{1,4}", rest[0]):
             raise _bad(text, "write rebuy and a number of cave units, e.g. 'rebuy 1'")
         return Rebuy(int(rest[0]))
     if head == "draw":
-        if not all(re.fullmatch(r"[1-5]", w) for w in rest):
+        if not all(re.fullmatch(r"\d{1,4}", w) for w in rest):
             raise _bad(text, "write draw and the positions 1-5 of the cards to change")
         positions = tuple(int(w) for w in rest)
-        if len(set(positions)) != len(positions):
-            raise _bad(text, "a position is repeated")
+        for position in positions:
+            if not 1 <= position <= HAND_SIZE:
+                raise IllegalAction(
+                    f"draw: there is no card {position}; your cards are numbered 1 to {HAND_SIZE}",
+                    code="draw_no_such_position",
+                    position=position,
+                    count=HAND_SIZE,
+                )
+        repeated = sorted({p for p in positions if positions.count(p) > 1})
+        if repeated:
+            raise IllegalAction(
+                f"draw: card {repeated[0]} is named twice; name each card to change once",
+                code="draw_position_twice",
+                position=repeated[0],
+            )
         return Draw(tuple(sorted(positions)))
     raise _bad(
         text,

@@ -1,4 +1,4 @@
-"""Table settings of a French draw poker match (RULES.md §3)."""
+"""Table settings of a French draw poker match (rules: docs/draw.md, "Table settings")."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The live state of a French draw poker match (RULES.md §3).
+"""The live state of a French draw poker match (rules: docs/draw.md).
 
 A match is a series of deals. Between deals, each seat at 0 chips is asked to
 buy back in ("rebuy N") or sit out. A deal is a blind deal or, when chips
@@ -373,14 +373,13 @@ class DrawState:
         for s, amount in posts:
             self.stacks[s] += amount
         self.posted = [0] * self.seats
-        # Coming in costs twice the highest blind, even over a blind posted short.
-        highest = max(amount for _, amount in posts)
+        # Coming in costs twice the highest nominal blind, even over a blind posted short.
         self._start_round(
             self._next_in_deal(self._last_blind()),
             events,
             posts=posts,
             no_limp=True,
-            min_raise=max(level, 2 * level - highest),
+            min_raise=level,
         )
 
     def _start_round(

@@ -101,7 +101,13 @@ _SIMPLE: dict[str, BettingAction] = {
     "all_in": ALL_IN,
     "shove": ALL_IN,
 }
-_AMOUNT = re.compile(r"^(bet|raise)(?:\s+to)?\s+(\d{1,12})$")
+BETTING_WORDS = frozenset({"bet", "raise", "all"} | {w.split()[0] for w in _SIMPLE})
+"""First words that start a betting action ("all in" starts with "all")."""
+
+# Any whole amount (up to 4000 digits, what `int` reads): the betting round, not the parser,
+# refuses an amount above the stack, with "more than you have".
+AMOUNT_DIGITS = r"\d{1,4000}"
+_AMOUNT = re.compile(rf"^(bet|raise)(?:\s+to)?\s+({AMOUNT_DIGITS})$")
 
 
 def parse_betting_action(text: str) -> BettingAction:

@@ -4,7 +4,8 @@ A `BettingRound` works on table seats numbered ``0..n-1``. It holds, per seat,
 the chips behind (`stacks`) and the chips put in this round (`committed`);
 amounts in actions are always the player's **total** for the round.
 
-Rules it enforces (RULES.md §2, also used by §3 draw poker and §4 the duel):
+Rules it enforces (docs/holdem.md, "Betting"; draw poker and the duel use the same round:
+docs/draw.md, "Betting rulings", and docs/duel.md, "A deal"):
 
 - check only when nothing is owed; fold is refused when checking is free;
 - call matches the highest total, or puts in every chip left when short;
@@ -22,10 +23,14 @@ Rules it enforces (RULES.md §2, also used by §3 draw poker and §4 the duel):
 
 Forced bets (blinds) are `post`ed before the first action: they do not count
 as acting, so the big blind keeps its option. For draw poker's blind entry,
-build the round with ``min_raise`` = the highest blind and ``no_limp=True``:
-nobody may then just call the blinds (coming in is a raise to at least twice
-the highest blind), until someone has made a full raise; a short all-in is
-still allowed and does not open calling.
+build the round with ``min_raise`` = the highest blind (its nominal amount, even
+when it was posted short) and ``no_limp=True``: nobody may then just call the
+blinds, coming in is a raise to at least the **entry price**, twice that blind,
+until someone has come in. A short all-in below the entry price is allowed,
+does not open calling and does not raise the entry price. Coming in counts as a
+raise over the highest stake, and a blind posted short counts as a full blind
+(so the next raise adds at least what coming in added over it). A seat that
+nobody left could answer (everyone else all-in) may call the stake instead.
 
 The round never knows about cards, pots or other rounds: games keep the hand
 totals (see `engines.poker.pots`).
@@ -66,6 +71,7 @@ class BettingRound:
         "committed",
         "current_bet",
         "folded",
+        "level",
         "min_bet",
         "min_raise",
         "no_limp",
@@ -91,8 +97,9 @@ class BettingRound:
         seats in the hand in acting order, first to act first (seats not in
         `order` are treated as folded; all-in seats are skipped). `min_bet` is
         the smallest opening bet, `min_raise` the smallest raise increase
-        before anyone bets (defaults to `min_bet`). Call `post` for forced
-        bets, then `start()`.
+        before anyone bets (defaults to `min_bet`). With `no_limp` (draw
+        poker's blind entry) `min_raise` is the nominal highest blind: coming
+        in costs twice it. Call `post` for forced bets, then `start()`.
         """
         if min_bet < 1:
             raise ValueError("min_bet must be at least 1")
@@ -109,6 +116,8 @@ class BettingRound:
         self.min_raise = min_raise if min_raise is not None else min_bet
         self.current_bet = 0
         self.no_limp = no_limp
+        self.level = self.min_raise if no_limp else 0
+        """The nominal highest blind of a `no_limp` round (0 otherwise)."""
         self.opened = not no_limp
         self.returned: tuple[int, int] | None = None
         """(seat, chips) given back as uncalled when the round closed, if any."""
@@ -168,10 +177,18 @@ class BettingRound:
         return acted is None or self.current_bet - acted >= self.min_raise
 
     def min_raise_to(self) -> int:
-        """The smallest total for a (non all-in) bet or raise now."""
+        """The smallest total for a (non all-in) bet or raise now; before anyone came in over
+        the blinds of a `no_limp` round, the entry price (not moved by a short all-in)."""
         if self.current_bet == 0:
             return self.min_bet
+        if not self.opened:
+            return self.level + self.min_raise
         return self.current_bet + self.min_raise
+
+    def _may_call(self, seat: int) -> bool:
+        """False while `seat` must come in with a raise instead (a `no_limp` round nobody came
+        in yet, the seat can cover the stake, and someone could still answer a raise)."""
+        return self.opened or self.stacks[seat] <= self.owed(seat) or not self._others_can_bet(seat)
 
     def max_total(self, seat: int) -> int:
         """The most `seat` can have in this round: everything it has."""
@@ -184,11 +201,10 @@ class BettingRound:
             return []
         actions: list[BettingAction] = []
         owed = self.owed(seat)
-        stack = self.stacks[seat]
         if owed <= 0:
             actions.append(Check())
         else:
-            if self.opened or stack <= owed:
+            if self._may_call(seat):
                 actions.append(Call())
             actions.append(Fold())
         if self.can_raise(seat):
@@ -219,7 +235,9 @@ class BettingRound:
             self.committed[seat] = total
             if total > self.current_bet:
                 if full:
-                    self.min_raise = max(self.min_raise, total - self.current_bet)
+                    # Coming in is counted from the nominal blind when it was posted short.
+                    base = self.current_bet if self.opened else max(self.current_bet, self.level)
+                    self.min_raise = max(self.min_raise, total - base)
                     self.opened = True
                 self.current_bet = total
             self.acted_at[seat] = self.current_bet
@@ -235,6 +253,14 @@ class BettingRound:
         stack = self.stacks[seat]
         committed = self.committed[seat]
         if isinstance(action, Check):
+            if owed > 0 and not self._may_call(seat):
+                entry = self.min_raise_to()
+                raise IllegalAction(
+                    f"check is refused: nobody has come in over the blind yet; come in with a "
+                    f"raise to at least {entry}, or fold",
+                    code="check_before_entry",
+                    entry=entry,
+                )
             if owed > 0:
                 raise IllegalAction(
                     f"check is refused: you owe {owed} to call {self.current_bet}; "
@@ -257,7 +283,7 @@ class BettingRound:
                     "call is refused: nothing is owed; check or bet",
                     code="call_nothing_owed",
                 )
-            if not self.opened and stack > owed:
+            if not self._may_call(seat):
                 entry = self.min_raise_to()
                 raise IllegalAction(
                     f"call is refused: nobody may just match the blind; come in with a raise "
@@ -419,6 +445,7 @@ class BettingRound:
             "current_bet": self.current_bet,
             "folded": list(self.folded),
             "min_bet": self.min_bet,
+            "level": self.level,
             "min_raise": self.min_raise,
             "no_limp": self.no_limp,
             "opened": self.opened,
@@ -441,6 +468,8 @@ class BettingRound:
         round_.min_bet = data["min_bet"]
         round_.min_raise = data["min_raise"]
         round_.no_limp = data["no_limp"]
+        # Snapshots from before `level` existed kept the entry price as current bet + min_raise.
+        round_.level = data.get("level", data["current_bet"] if data["no_limp"] else 0)
         round_.opened = data["opened"]
         returned = data["returned"]
         round_.returned = (returned[0], returned[1]) if returned is not None else None

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import os
+import re
 import signal
 import sqlite3
 import subprocess
@@ -62,7 +63,7 @@ async def test_a_scripted_match_plays_to_the_end(tmp_path: Path) -> None:
     assert "Play order: You → " in output
     assert output.count("wins the deal. Penalties:") == 2
     assert "Match over." in output
-    assert "The match is over. Run the same command again" in output
+    assert "Run the same command again to play another match." in output
     with sqlite3.connect(db) as conn:
         (status,) = conn.execute("SELECT status FROM tables").fetchone()
         humans = conn.execute("SELECT count(*) FROM actions WHERE seat = 0 AND actor = 'human'")
@@ -81,6 +82,8 @@ async def test_bad_input_is_refused_specifically_and_changes_nothing(tmp_path: P
     assert len(refusals) == 4
     assert "there is no card number 14" in output.lower() or "no card number 14" in output
     assert "Hint: " in output and "hint (suggests a play)" in output
+    hint = next(line for line in output.splitlines() if line.startswith("Hint: "))
+    assert re.search(r"[♦♣♥♠]", hint) and not re.search(r"\b[2-9TJQKA][DCHS]\b", hint), hint
     assert f"Resuming the saved match at turn {before}" in output
 
 

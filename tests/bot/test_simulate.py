@@ -6,9 +6,11 @@ import json
 import math
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from bot.cli import main
-from bot.simulate import Interval, percentile, simulate
+from bot.simulate import Interval, percentile, simulate, wilson
 from engines.registry import get_game
 
 
@@ -21,6 +23,35 @@ def test_interval_is_mean_plus_minus_1_96_standard_errors() -> None:
     assert iv.high == pytest.approx(2.5 + 1.96 * sd / 2)
     assert math.isinf(Interval.of([1.0]).high)
     assert math.isnan(Interval.of([]).mean)
+
+
+def test_a_rate_gets_the_wilson_score_interval() -> None:
+    # Published values: 5 successes in 10 trials give [0.2366, 0.7634].
+    iv = Interval.of([1.0] * 5 + [0.0] * 5, rate=True)
+    assert (iv.mean, round(iv.low, 4), round(iv.high, 4)) == (0.5, 0.2366, 0.7634)
+    # 0 of n has the closed form [0, z^2 / (n + z^2)]; n of n mirrors it.
+    z2 = 1.96**2
+    assert wilson(0.0, 3) == pytest.approx((0.0, z2 / (3 + z2)))
+    assert wilson(1.0, 3) == pytest.approx((3 / (3 + z2), 1.0))
+    # The normal interval of the same tiny sample leaves [0, 1]; the Wilson one never does.
+    tiny = [1.0, 0.0, 0.0]
+    assert Interval.of(tiny).low < 0 < Interval.of(tiny, rate=True).low
+
+
+@given(st.integers(1, 10_000), st.data())
+def test_wilson_stays_in_0_1_and_holds_the_observed_rate(n: int, data: st.DataObject) -> None:
+    successes = data.draw(st.integers(0, n))
+    rate = successes / n
+    low, high = wilson(rate, n)
+    assert 0.0 <= low <= rate <= high <= 1.0
+    assert low < high
+
+
+def test_simulate_reports_rates_inside_0_1_even_for_three_deals() -> None:
+    data = simulate(get_game("bigtwo"), ["strong", "greedy", "greedy", "greedy"], n=3).to_json()
+    for seat in data["seats"]:
+        iv = seat["win_rate"]
+        assert 0.0 <= iv["low"] <= iv["mean"] <= iv["high"] <= 1.0
 
 
 def test_percentile_by_nearest_rank() -> None:

@@ -5,10 +5,10 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from bot.devtools.discord_standin import FakeDiscord, Message, User
 from bot.discord.client import Deucebot
 from engines.cards import Card, parse_card
 from tests.e2e.conftest import settle
-from tests.e2e.standin import FakeDiscord, Message, User
 
 MENTION = re.compile(r"<@(\d+)>")
 CANONICAL = re.compile(r"(?<![0-9A-Za-z])(10|[2-9TJQKA])([DCHS])(?![0-9A-Za-z])")

@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
+from bot.devtools.discord_standin import FakeDiscord
 from tests.e2e.conftest import bot_running, settle
 from tests.e2e.helpers import board, boards, mentioned, open_hand, play_until, privacy_hook
-from tests.e2e.standin import FakeDiscord
 
 
 async def test_four_members_play_a_whole_deal_with_commands_and_the_menu(

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from bot.devtools.discord_standin import FakeDiscord
 from tests.e2e.conftest import bot_running
-from tests.e2e.standin import FakeDiscord
 
 
 async def test_bot_logs_in_with_minimal_intents_and_syncs_localised_commands(

@@ -6,9 +6,9 @@ from pathlib import Path
 
 import pytest
 
+from bot.devtools.discord_standin import FakeDiscord
 from tests.e2e.conftest import bot_running, settle
 from tests.e2e.helpers import board, mentioned, open_hand
-from tests.e2e.standin import FakeDiscord
 
 
 @pytest.mark.parametrize("game", ["duel", "holdem", "draw"])

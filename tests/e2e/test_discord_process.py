@@ -9,8 +9,8 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
+from bot.devtools.discord_standin import FakeDiscord, User
 from tests.e2e.helpers import board, boards, mentioned
-from tests.e2e.standin import FakeDiscord, User
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -13,6 +13,7 @@ from engines.base import DealSettled
 from engines.bigtwo import PASS, BigTwoConfig, BigTwoState, Play, legal_plays
 from engines.bigtwo_combos import combos_of_size, mask_of_cards
 from engines.cards import FULL_DECK, parse_cards
+from engines.play import play_out
 
 
 def play(text: str) -> Play:
@@ -144,12 +145,9 @@ def test_strong_beats_greedy_players_in_a_short_run() -> None:
         strong_seat = deal % 4
         seats[strong_seat] = StrongPolicy(random.Random(deal), rollouts=60, budget_ms=1e9)  # type: ignore[call-overload]
         state = BigTwoState(BigTwoConfig(deals=1), random.Random(rng.getrandbits(32)))
-        while not state.finished:
-            seat = state.to_act
-            assert seat is not None
-            for event in state.apply(seat, seats[seat].decide(state.view(seat))):
-                if isinstance(event, DealSettled) and event.penalties is not None:
-                    wins += event.penalties[strong_seat] == 0
+        for event in play_out(state, seats).events:
+            if isinstance(event, DealSettled) and event.penalties is not None:
+                wins += event.penalties[strong_seat] == 0
     assert wins / deals > 0.25  # better than a fair share
 
 

@@ -20,6 +20,7 @@ from engines.cards import parse_cards
 from engines.draw import SPEC, DrawConfig, DrawState
 from engines.draw.actions import STAND, Draw, Open, Rebuy, SitOut
 from engines.draw.hands import sort_hand
+from engines.play import play_out
 
 
 def hand(text: str) -> list:  # type: ignore[type-arg]
@@ -30,12 +31,8 @@ def hand(text: str) -> list:  # type: ignore[type-arg]
 def test_every_policy_only_plays_legal_actions_from_its_view(name: str) -> None:
     policies = [SPEC.make_policy(name, random.Random(i)) for i in range(4)]
     state = DrawState(DrawConfig(seats=4, deals=25, cave_unit=40), random.Random(3))
-    while not state.finished:
-        seat = state.to_act
-        assert seat is not None
-        action = policies[seat].decide(state.view(seat))
-        state.check(seat, action)
-        state.apply(seat, action)
+    played = play_out(state, policies)  # an illegal action would raise IllegalAction
+    assert state.finished and played.actions > 0
 
 
 def test_ai_players_buy_back_one_cave_unit() -> None:

@@ -1,4 +1,4 @@
-"""Big Two, RULES.md §1, one test (or a small group) per rule line, worked examples included."""
+"""Big Two (docs/bigtwo.md), one test (or a small group) per rule line, worked examples included."""
 
 from __future__ import annotations
 
@@ -28,6 +28,7 @@ from engines.bigtwo import (
 )
 from engines.cards import FULL_DECK, deck_order, parse_card, parse_cards
 from engines.fair import DealSource
+from engines.play import play_out
 
 
 def cards(text: str) -> list[Any]:
@@ -452,15 +453,9 @@ def test_emptying_the_hand_wins_the_deal_at_once_and_scores_the_others() -> None
 def test_a_match_lasts_the_number_of_deals_chosen() -> None:
     state = new(11, deals=3)
     policy = SPEC.make_policy("greedy", random.Random(0))
-    settled = 0
-    ended = []
-    while not state.finished:
-        seat = state.to_act
-        assert seat is not None
-        for event in state.apply(seat, policy.decide(state.view(seat))):
-            settled += isinstance(event, DealSettled)
-            if isinstance(event, MatchEnded):
-                ended.append(event)
+    events = play_out(state, [policy] * 4).events
+    settled = sum(isinstance(event, DealSettled) for event in events)
+    ended = [event for event in events if isinstance(event, MatchEnded)]
     assert settled == 3 and len(ended) == 1
     assert state.to_act is None
     best = min(ended[0].totals)
@@ -479,11 +474,7 @@ def test_the_lowest_total_wins_and_a_tie_shares_the_win() -> None:
     assert seat is not None
     # Play the last deal to its end with greedy players; the winners share the lowest total.
     policy = SPEC.make_policy("greedy", random.Random(0))
-    while not state.finished:
-        seat = state.to_act
-        assert seat is not None
-        events = state.apply(seat, policy.decide(state.view(seat)))
-    ended = events[-1]
+    ended = play_out(state, [policy] * 4).events[-1]
     assert isinstance(ended, MatchEnded)
     assert ended.winners == tuple(s for s in range(4) if state.totals[s] == min(state.totals))
 

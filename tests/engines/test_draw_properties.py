@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 from engines.base import ChipsBought, DealSettled, DealStarted, IllegalAction, MatchEnded
 from engines.draw import SPEC, DrawConfig, DrawState, parse_action
-from engines.draw.actions import DrawAction
+from engines.draw.actions import DrawAction, Fold
 
 # Texts thrown at the engine whatever the phase: most are illegal most of the time.
 PROBES = [
@@ -44,6 +44,8 @@ def play(
                 assert state.snapshot() == before
                 assert who == seat
         legal = state.legal_actions(seat)
+        # A player to act holds chips, so is never left only 'fold' (docs/draw.md, Betting).
+        assert legal and legal != [Fold()], (state.phase, legal)
         action: DrawAction = rng.choice(legal)
         if str(action).startswith("rebuy"):
             action = parse_action("rebuy 1") if rng.random() < 0.9 else parse_action("sitout")

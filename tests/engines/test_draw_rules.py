@@ -1,4 +1,4 @@
-"""French draw poker, RULES.md §3, one rule at a time on stacked decks.
+"""French draw poker (docs/draw.md), one rule at a time on stacked decks.
 
 Hands are given by their position after the dealer (1 = the first player after
 the dealer: the blind in a blind deal), so the tests do not depend on which
@@ -17,7 +17,7 @@ from pydantic import ValidationError
 from engines.base import ChipsBought, DealSettled, DealStarted, Event, IllegalAction, MatchEnded
 from engines.cards import FULL_DECK, Card, parse_cards
 from engines.draw import SPEC, DrawConfig, DrawState, parse_action
-from engines.draw.actions import STAND, Draw, Open
+from engines.draw.actions import STAND, Call, Draw, Fold, Open, Raise
 from engines.draw.events import (
     CardsDealt,
     Carried,
@@ -35,6 +35,7 @@ from engines.draw.hands import opening_proof, requirement, sort_hand
 from engines.draw.state import timeout_action
 from engines.fair import DealSource
 from engines.poker.events import UncalledReturned
+from tests.refusals import assert_refused
 
 # Six hands with no pair, straight or flush, all cards distinct.
 JUNK = [
@@ -101,12 +102,7 @@ class Table:
     def refuse(self, k: int, text: str, code: str) -> IllegalAction:
         """Seat at position `k` tries `text`; it is refused with `code` and nothing changes."""
         self.sync()
-        before = self.state.snapshot()
-        with pytest.raises(IllegalAction) as info:
-            self.state.apply(self.seat(k), parse_action(text))
-        assert info.value.code == code, info.value.message
-        assert self.state.snapshot() == before
-        return info.value
+        return assert_refused(self.state, self.seat(k), parse_action(text), code)
 
 
 def of(events: Sequence[Event], kind: type[Event]) -> list[Event]:
@@ -767,3 +763,92 @@ def test_a_blind_the_player_cannot_cover_is_posted_all_in() -> None:
     # Coming in still costs twice the blind, not twice what the short blind could post.
     t.refuse(2, "raise 3", "raise_below_min")
     t.act(2, "raise 4")
+
+
+# ------------------------------------------------- betting rulings (docs/draw.md)
+# The three rulings of docs/draw.md, "Betting rulings", on the tables of issue 13: blind 2,
+# the first dealer seat 0, actions given in turn order; no deal reaches a showdown, so the
+# cards do not matter.
+
+
+def _dealer_zero_seed(seats: int) -> int:
+    return next(s for s in range(1000) if random.Random(s).randrange(seats) == 0)
+
+
+def scripted(seats: int, cave: int, script: str) -> DrawState:
+    """A match (blind 2, first dealer seat 0) after `script`: actions split by " / ", each
+    played by the seat whose turn it is."""
+    state = DrawState(
+        DrawConfig(seats=seats, cave_unit=cave, blind_unit=2),
+        random.Random(_dealer_zero_seed(seats)),
+    )
+    assert state.dealer == 0
+    for text in script.split(" / "):
+        seat = state.to_act
+        assert seat is not None
+        state.apply(seat, parse_action(text))
+    return state
+
+
+def refuse_at(state: DrawState, seat: int, text: str, code: str) -> None:
+    """`text` by `seat` is refused with `code` and nothing changes."""
+    assert_refused(state, seat, parse_action(text), code)
+
+
+def test_facing_an_all_in_blind_nobody_can_answer_a_player_may_call_it() -> None:
+    state = scripted(2, 8, "no / raise 6 / call / stand / stand / check / bet 2 / fold / no")
+    # Deal 2: seat 0 posted its last 2 chips as the blind; seat 1 (14 chips) speaks.
+    assert (state.deal_no, state.stacks, state.to_act) == (2, [0, 14], 1)
+    legal = state.legal_actions(1)
+    assert Call() in legal and Fold() in legal
+    state.apply(1, Call())  # coming in: the blind could not answer a raise anyway
+    assert state.phase == "draw" and state.put_in == [2, 2]
+
+
+def test_facing_an_all_in_surblind_the_blind_may_come_in() -> None:
+    state = scripted(2, 8, "no / raise 4 / call / stand / stand / bet 2 / fold / surblind")
+    # Deal 2: seat 0 posted the blind, seat 1 its last 4 chips as the surblind.
+    assert (state.deal_no, state.stacks, state.to_act) == (2, [10, 0], 0)
+    assert Call() in state.legal_actions(0)
+    state.apply(0, Call())
+    assert state.phase == "draw" and state.put_in == [4, 4]
+
+
+def test_a_surblind_facing_a_short_all_in_and_an_all_in_blind_may_call() -> None:
+    script = "no / raise 6 / call / fold / stand / stand / check / bet 2 / fold / surblind / allin"
+    state = scripted(3, 8, script)
+    # Deal 2: blind seat 2 all-in for 2, surblind seat 0, seat 1 all-in for 6 (entry 8).
+    assert (state.deal_no, state.stacks, state.to_act) == (2, [12, 0, 0], 0)
+    assert state.view(0).entry == 8
+    assert Call() in state.legal_actions(0)
+    refuse_at(state, 0, "raise 8", "raise_nobody_can_call")
+    state.apply(0, Call())
+    assert state.phase == "draw" and state.put_in == [6, 6, 2]
+
+
+def test_after_a_short_all_in_below_the_entry_price_coming_in_still_costs_the_entry() -> None:
+    script = "no / raise 4 / raise 17 / fold / call / stand / stand / bet 3 / fold / allin"
+    state = scripted(3, 20, script)
+    # Deal 2: blind seat 2 (2), seat 0 all-in for 3, below the entry price of 4.
+    assert (state.deal_no, state.to_act) == (2, 1)
+    assert state.view(0).stakes == (3, 0, 2)
+    view = state.view(1)
+    assert view.entry == 4 and view.min_raise_to == 4
+    refuse_at(state, 1, "call", "no_limp")
+    refuse_at(state, 1, "raise 3", "raise_not_above")
+    state.apply(1, Raise(4))
+    assert state.view(None).entry == 0  # seat 1 came in: calling is open
+    assert Call() in state.legal_actions(2)
+
+
+def test_after_a_blind_posted_short_the_next_raise_counts_it_as_a_full_blind() -> None:
+    script = "no / raise 19 / call / fold / stand / stand / check / bet 1 / fold / no / raise 4"
+    state = scripted(3, 20, script)
+    # Deal 2: blind seat 2 posted all-in for 1; seat 0 came in at 4, an increase of 2 over
+    # one blind unit, so the next raise goes to at least 6.
+    assert (state.deal_no, state.to_act) == (2, 1)
+    assert state.view(None).stakes == (4, 0, 1)
+    assert state.view(1).min_raise_to == 6
+    refuse_at(state, 1, "raise 5", "raise_below_min")
+    state.apply(1, Raise(6))
+    assert state.view(None).highest == 6

@@ -1,4 +1,4 @@
-"""Deuce Duel rules, one test per line of RULES.md §4 (and its rulings)."""
+"""Deuce Duel rules, one test per rule of docs/duel.md (and its rulings)."""
 
 from __future__ import annotations
 
@@ -45,7 +45,9 @@ from engines.duel import (
     timeout_action,
 )
 from engines.fair import DealSource
+from engines.play import play_out
 from engines.poker.events import UncalledReturned
+from tests.refusals import assert_refused
 
 
 def c(text: str) -> Card:
@@ -98,12 +100,7 @@ def of(events: Sequence[Event], kind: type[Event]) -> list[Event]:
 
 
 def refused(state: DuelState, seat: int, action: str, code: str) -> IllegalAction:
-    before = state.snapshot()
-    with pytest.raises(IllegalAction) as info:
-        state.apply(seat, parse_action(action))
-    assert info.value.code == code, info.value.message
-    assert state.snapshot() == before
-    return info.value
+    return assert_refused(state, seat, parse_action(action), code)
 
 
 def total_cards(state: DuelState) -> Counter[Card]:
@@ -553,12 +550,12 @@ def test_replay_same_seed_same_actions_same_state() -> None:
     moves: list[str] = []
     first = new_state(DuelConfig(), random.Random(77))
     policy = SPEC.make_policy("random", random.Random(4))
-    while not first.finished and len(moves) < 300:
-        seat = first.to_act
-        assert seat is not None
-        action = policy.decide(first.view(seat))
+
+    def record(seat: int, action: object, events: list[Event]) -> bool:
         moves.append(str(action))
-        first.apply(seat, action)
+        return len(moves) >= 300
+
+    play_out(first, [policy, policy], on_action=record)
     second = new_state(DuelConfig(), random.Random(77))
     for text in moves:
         seat = second.to_act

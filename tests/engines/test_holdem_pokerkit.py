@@ -4,8 +4,8 @@ Random 2-6 player hands, with random stacks (short stacks included, so side pots
 and short all-ins happen) and random legal actions, are played by our engine;
 the same cards and actions are then replayed in pokerkit, and both must end
 with identical stacks. The one known difference: pokerkit gives every leftover
-chip of a split pot to one winner, our rules (RULES.md §2) one chip each to
-the tied winners from the first after the button; a difference is accepted
+chip of a split pot to one winner, our rules (docs/holdem.md, "Settling") one
+chip each to the tied winners from the first after the button; a difference is accepted
 only where a pot was split with leftover chips, and only by that many chips.
 """
 

@@ -1,9 +1,10 @@
-"""Replay all 10,019 recorded real hands (../shared/data/nlhe_real_hands.jsonl): the same cards
+"""Replay all 10,019 recorded real hands (tests/data/nlhe_real_hands.jsonl.xz): the same cards
 and actions must end with the recorded final stacks (odd chips one each from the button's left)."""
 
 from __future__ import annotations
 
 import json
+import lzma
 import random
 from pathlib import Path
 from typing import Any
@@ -15,12 +16,13 @@ from engines.cards import FULL_DECK, Card, parse_card
 from engines.holdem import HoldemConfig, HoldemState, PlayerActed, Showdown
 from engines.poker.actions import AllIn, Bet, BettingAction, Call, Check, Fold, Raise
 
-# ../shared/data next to the checkout (see that folder's README for the format).
-DATA = Path(__file__).resolve().parents[3] / "shared" / "data" / "nlhe_real_hands.jsonl"
+# In the repository, xz-compressed; tests/data/README.md gives the source, licence and format.
+DATA = Path(__file__).resolve().parents[1] / "data" / "nlhe_real_hands.jsonl.xz"
 
 
 def load_hands() -> list[dict[str, Any]]:
-    with DATA.open(encoding="utf-8") as handle:
+    """Every recorded hand, without the metadata line."""
+    with lzma.open(DATA, "rt", encoding="utf-8") as handle:
         rows = [json.loads(line) for line in handle if line.strip()]
     return [row for row in rows if not row.get("_meta")]
 

@@ -1,4 +1,4 @@
-"""Hold'em rules, one test per rule line of RULES.md §2 (engine level, stacked decks)."""
+"""Hold'em rules, one test per rule of docs/holdem.md (engine level, stacked decks)."""
 
 from __future__ import annotations
 

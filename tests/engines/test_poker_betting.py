@@ -1,5 +1,5 @@
-"""One no-limit betting round (engines.poker.betting): RULES.md §2 betting lines, and the
-options draw poker (§3 blind entry) and the duel (§4) rely on."""
+"""One no-limit betting round (engines.poker.betting): docs/holdem.md "Betting" rules, and the
+options draw poker (docs/draw.md, the blind entry) and the duel (docs/duel.md) rely on."""
 
 from __future__ import annotations
 
@@ -239,13 +239,82 @@ def test_draw_surblind_entry_and_short_all_in_below_entry() -> None:
     assert r.min_raise_to() == 40
     move = r.act(2, AllIn())  # 30: short, below the entry price
     assert move.all_in and not move.full
-    # Matching the short all-in is not coming in; a raise goes at least a full 20 above it.
+    # Matching the short all-in is not coming in; the entry price stays 40 (not 30 + 20).
+    assert r.min_raise_to() == 40
     refused(r, 3, Call(), "no_limp")
-    refused(r, 3, Raise(40), "raise_below_min")
-    r.act(3, Raise(50))
+    refused(r, 3, Raise(39), "raise_below_min")
+    assert r.act(3, Raise(40)).full
     r.act(0, Fold())
-    r.act(1, Raise(80))  # surblind raises when the turn comes back: +30
+    refused(r, 1, Raise(59), "raise_below_min")
+    r.act(1, Raise(60))  # surblind raises when the turn comes back: a full 20
     assert r.to_act == 3
+
+
+def test_draw_an_all_in_at_exactly_the_entry_price_after_a_short_one_comes_in() -> None:
+    # Blind 10 (seat 0): entry 20. Seat 1 all-in for 15 (short), seat 2 all-in for exactly 20.
+    r = BettingRound([500, 15, 20, 500], [1, 2, 3, 0], min_bet=10, min_raise=10, no_limp=True)
+    r.post(0, 10)
+    r.start()
+    assert not r.act(1, AllIn()).full
+    move = r.act(2, AllIn())
+    assert move.all_in and move.full
+    assert r.opened
+    r.act(3, Call())  # calling is open now
+    assert r.committed[3] == 20
+
+
+def test_draw_a_blind_posted_short_counts_as_a_full_blind_for_the_next_raise() -> None:
+    # Blind 10 posted all-in for 4 (seat 0): coming in costs 20, an increase of 10 over the
+    # nominal blind, so the next raise goes to at least 30 (not 20 + 16).
+    r = BettingRound([4, 500, 500], [1, 2, 0], min_bet=10, min_raise=10, no_limp=True)
+    r.post(0, 10)
+    r.start()
+    assert r.min_raise_to() == 20
+    r.act(1, Raise(20))
+    assert r.min_raise_to() == 30
+
+
+def test_draw_facing_stakes_nobody_could_answer_a_seat_may_call() -> None:
+    # Blind 10 all-in (seat 0), surblind 20 (seat 1), seat 2 all-in for 30 (short of 40).
+    r = BettingRound([10, 500, 30], [2, 0, 1], min_bet=10, min_raise=20, no_limp=True)
+    r.post(0, 10)
+    r.post(1, 20)
+    r.start()
+    r.act(2, AllIn())
+    assert r.to_act == 1 and r.legal_actions(1) == [Call(), Fold()]
+    refused(r, 1, Raise(40), "raise_nobody_can_call")
+    r.act(1, Call())
+    assert r.done and r.committed == [10, 30, 30]
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(st.integers(1, 60), min_size=2, max_size=6),
+    st.integers(0, 2**32),
+    st.booleans(),
+)
+def test_draw_entry_a_seat_with_chips_is_never_left_only_fold(
+    stacks: list[int], seed: int, surblind: bool
+) -> None:
+    # Blind 2 (seat 0) and, when seat 1 holds two blinds, the surblind 4: draw poker's entry.
+    rng = random.Random(seed)
+    n = len(stacks)
+    surblind = surblind and stacks[1] >= 4
+    level = 4 if surblind else 2
+    last = 1 if surblind else 0
+    order = [(last + 1 + i) % n for i in range(n)]
+    r = BettingRound(stacks, order, min_bet=2, min_raise=level, no_limp=True)
+    r.post(0, 2)
+    if surblind:
+        r.post(1, 4)
+    r.start()
+    while r.to_act is not None:
+        seat = r.to_act
+        if not r.opened:
+            assert r.min_raise_to() == 2 * level  # the entry price, whatever was posted
+        legal = r.legal_actions(seat)
+        assert any(not isinstance(action, Fold) for action in legal), (r.to_json(), legal)
+        r.act(seat, _random_action(r, seat, rng))  # type: ignore[arg-type]
 
 
 def test_draw_everyone_folds_to_the_blind_takes_back_its_stake() -> None:
@@ -315,3 +384,15 @@ def test_random_rounds_conserve_chips_and_end(stacks: list[int], seed: int, blin
         assert r.committed[s] == top or r.stacks[s] == 0
     # Nothing uncalled is left: the top total is matched by someone else.
     assert sorted(r.committed)[-2:][0] == top or n == 1
+
+
+def test_a_draw_round_saved_before_the_entry_level_existed_keeps_its_entry_price() -> None:
+    # Old snapshots had no "level": their entry price was the current bet plus min_raise.
+    r = BettingRound([500, 500, 500], [1, 2, 0], min_bet=10, min_raise=10, no_limp=True)
+    r.post(0, 10)
+    r.start()
+    old = r.to_json()
+    del old["level"]
+    restored = BettingRound.from_json(old)
+    assert restored.min_raise_to() == r.min_raise_to() == 20
+    assert restored.to_json() == r.to_json()

@@ -1,4 +1,4 @@
-"""Main and side pots, settling each pot on its own, odd chips (RULES.md §2 "Settling")."""
+"""Main and side pots, settling each pot on its own, odd chips (docs/holdem.md, "Settling")."""
 
 from __future__ import annotations
 

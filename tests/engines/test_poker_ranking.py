@@ -1,4 +1,4 @@
-"""Hand ranking (engines.poker.ranking): RULES.md §2 "Hands", checked against phevaluator."""
+"""Hand ranking (engines.poker.ranking): docs/holdem.md, "Hands", checked against phevaluator."""
 
 from __future__ import annotations
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import datetime as dt
 import sqlite3
+import threading
 from collections.abc import AsyncIterator, Sequence
 from pathlib import Path
 
@@ -110,6 +111,39 @@ async def test_many_commits_share_few_transactions(store: SqliteStorage) -> None
     await asyncio.gather(*(store.commit_action(commit(table_id, match_id, s)) for s in range(50)))
     assert len(await store.actions(match_id)) == 50
     assert store.batches - before < 50
+
+
+async def test_reads_between_group_commits_see_whole_transactions(store: SqliteStorage) -> None:
+    table_id, match_id = await new_match(store, "p", [("a", False)])
+    seen: list[list[int]] = []
+
+    async def read() -> None:
+        for _ in range(30):
+            seen.append([a.seq for a in await store.actions(match_id)])
+            await asyncio.sleep(0)
+
+    await asyncio.gather(
+        *(store.commit_action(commit(table_id, match_id, s)) for s in range(80)), read()
+    )
+    assert all(seqs == list(range(len(seqs))) for seqs in seen)  # a prefix, never a gap
+    assert len(await store.actions(match_id)) == 80
+
+
+def _commit_threads() -> set[threading.Thread]:
+    return {t for t in threading.enumerate() if t.name.startswith("sqlite-commit")}
+
+
+async def test_close_ends_the_commit_thread_and_later_writes_are_refused(tmp_path: Path) -> None:
+    before = _commit_threads()
+    storage = SqliteStorage(str(tmp_path / "c.sqlite3"))
+    await storage.open()
+    table_id, match_id = await new_match(storage, "p", [("a", False)])
+    await storage.commit_action(commit(table_id, match_id, 0))
+    assert _commit_threads() - before
+    await storage.close()
+    assert not _commit_threads() - before
+    with pytest.raises(RuntimeError, match="storage is not open"):
+        await storage.commit_action(commit(table_id, match_id, 1))
 
 
 async def test_logs_and_ledgers_are_append_only(store: SqliteStorage, tmp_path: Path) -> None:

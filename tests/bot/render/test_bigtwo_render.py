@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.i18n import LANGUAGES, explain, t
+from bot.i18n import LANGUAGES, explain, pretty_cards, t
 from bot.render import get_renderer
 from engines.base import IllegalAction
 from engines.bigtwo import PASS, BigTwoConfig, BigTwoState, Play
@@ -43,14 +43,14 @@ def test_board_shows_seats_in_order_cards_left_dealer_table_and_turn() -> None:
     text = R.board(state.view(None), NAMES, "en")
     lines = text.splitlines()
     assert "Ann → Bob → Cyd → Dee" in text
-    seat_lines = [line for line in lines if re.search(r"\d+ cards", line)]
+    seat_lines = [line for line in lines if re.search(r"cards left \d+", line)]
     assert [line.strip("▶ ").split(":")[0] for line in seat_lines] == [
         "Ann",
         "Bob",
         "Cyd",
         "Dee (dealer)",
     ]
-    assert "2 cards" in seat_lines[0] and "3 cards" in seat_lines[3]
+    assert "cards left 2" in seat_lines[0] and "cards left 3" in seat_lines[3]
     assert seat_lines[1].startswith("▶")  # Bob's turn
     assert "3♦" in text and "Ann" in text.split("To beat:")[1]
     assert "Bob to play" in text
@@ -159,3 +159,20 @@ def test_every_engine_error_code_has_a_message() -> None:
 def test_input_help_in_every_language() -> None:
     texts = {R.input_help(lang) for lang in LANGUAGES}
     assert len(texts) == 3 and all("3d 3s" in text for text in texts)
+
+
+def test_refusals_write_cards_as_the_hand_shows_them() -> None:
+    # The engine speaks canonical text (TS); people read 10♠ in every language.
+    state = state_from(["3D 4C", "TS", "6D 8D", "7D"], turn=0)
+    with pytest.raises(IllegalAction) as error:
+        state.check(0, Play(tuple(parse_cards("3D TS"))))
+    assert error.value.code == "bigtwo.not_your_cards"
+    for lang in LANGUAGES:
+        text = explain(error.value, lang)
+        assert "10♠" in text and "TS" not in text and "3♦" in text
+
+
+def test_pretty_cards_rewrites_canonical_cards_only() -> None:
+    assert pretty_cards("play 3D TS") == "play 3♦ 10♠"
+    assert pretty_cards("lock AS, then KH") == "lock A♠, then K♥"
+    assert pretty_cards("raise 40 as a TEST of 10S") == "raise 40 as a TEST of 10S"

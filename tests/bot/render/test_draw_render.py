@@ -91,3 +91,134 @@ def test_refusals_are_translated(lang: str) -> None:
         state.apply(seat, parse_action("rebuy 1"))
     text = explain(info.value, lang)
     assert text != info.value.message and "{" not in text
+
+
+def _draw_step() -> tuple[DrawState, int]:
+    """A 3-seat blind deal at the draw (nobody doubled, one came in, both others called)."""
+    state = DrawState(DrawConfig(seats=3), random.Random(1))
+    for text in ("no", "raise 4", "call", "call"):
+        seat = state.to_act
+        assert seat is not None
+        state.apply(seat, parse_action(text))
+    assert state.phase == "draw" and state.to_act is not None
+    return state, state.to_act
+
+
+@pytest.mark.parametrize(
+    ("text", "code", "english"),
+    [
+        ("draw 6", "draw_no_such_position", "There is no card 6: your cards are numbered 1 to 5."),
+        ("6", "draw_no_such_position", "There is no card 6: your cards are numbered 1 to 5."),
+        ("draw 0", "draw_no_such_position", "There is no card 0: your cards are numbered 1 to 5."),
+        (
+            "draw 1 5 5",
+            "draw_position_twice",
+            "Card 5 is named twice: name each card to change once.",
+        ),
+        ("check", "draw_now", "It is the draw: change cards with draw 1 3 4, or stand."),
+        ("fold", "draw_now", "It is the draw: change cards with draw 1 3 4, or stand."),
+    ],
+)
+def test_draw_step_refusals_name_the_mistake(text: str, code: str, english: str) -> None:
+    state, seat = _draw_step()
+    before = state.snapshot()
+    with pytest.raises(IllegalAction) as info:
+        state.check(seat, RENDERER.parse_input(text, state.view(seat)))
+    assert info.value.code == code
+    assert explain(info.value, "en") == english
+    assert all("{" not in explain(info.value, lang) for lang in LANGUAGES)
+    assert state.snapshot() == before
+
+
+def test_a_card_named_twice_at_the_draw_is_named() -> None:
+    state, seat = _draw_step()
+    card = state.view(seat).hand[0]
+    with pytest.raises(IllegalAction) as info:
+        RENDERER.parse_input(f"draw {card} {card}", state.view(seat))
+    assert info.value.code == "draw_card_twice"
+    assert explain(info.value, "en").startswith(f"{card.pretty} is named twice")
+
+
+def test_check_before_anyone_came_in_says_to_come_in_not_to_call() -> None:
+    state = DrawState(DrawConfig(seats=3), random.Random(1))
+    state.apply(state.to_act or 0, parse_action("no"))
+    seat = state.to_act
+    assert seat is not None
+    with pytest.raises(IllegalAction) as info:
+        state.check(seat, parse_action("check"))
+    assert info.value.code == "check_before_entry"
+    assert explain(info.value, "en") == (
+        "You cannot check: nobody has come in over the blind yet. "
+        "Come in with a raise to at least 4, or fold."
+    )
+
+
+@pytest.mark.parametrize("text", ["raise 99999999999999999999999", "open 99999999999999999999"])
+def test_a_huge_amount_is_more_than_you_have(text: str) -> None:
+    state = DrawState(DrawConfig(seats=3), random.Random(1))
+    state.apply(state.to_act or 0, parse_action("no"))
+    seat = state.to_act
+    assert seat is not None
+    action = parse_action(text)
+    with pytest.raises(IllegalAction) as info:
+        state.check(seat, action)
+    expected = "open_not_now" if text.startswith("open") else "more_than_stack"
+    assert info.value.code == expected
+
+
+def test_to_call_is_shown_only_when_something_is_owed_in_a_betting_round() -> None:
+    state, seat = _draw_step()
+    assert "to call" not in RENDERER.hand(state.view(seat), "en")  # the draw
+    fresh = DrawState(DrawConfig(seats=3), random.Random(1))
+    surblind = fresh.to_act
+    assert surblind is not None and fresh.phase == "surblind"
+    assert "to call" not in RENDERER.hand(fresh.view(surblind), "en")
+    fresh.apply(surblind, parse_action("no"))
+    speaker = fresh.to_act
+    assert speaker is not None
+    assert "to call 2" in RENDERER.hand(fresh.view(speaker), "en")
+
+
+def _finished_match() -> DrawState:
+    rng = random.Random(1)
+    state = DrawState(DrawConfig(seats=3, cave_unit=8, deals=40), random.Random(1))
+    while not state.finished:
+        seat = state.to_act
+        assert seat is not None
+        action = rng.choice(state.legal_actions(seat))
+        if str(action).startswith(("rebuy", "sitout")):
+            action = parse_action("sitout")
+        state.apply(seat, action)
+    return state
+
+
+def test_a_finished_match_shows_results_once_and_no_roles_of_the_last_deal() -> None:
+    state = _finished_match()
+    board = RENDERER.board(state.view(None), NAMES[:3], "en")
+    for tag in ("dealer", "blind", "surblind", "sitting out"):
+        assert tag not in board.split("\n", 2)[-1], board
+    assert "The match is over" not in board
+    totals = [state.stacks[s] - state.bought[s] for s in range(3)]
+    assert f"Final results (chips minus buy-ins): Ann {totals[0]:+d}, Bob {totals[1]:+d}" in board
+
+
+def test_a_seat_sitting_out_shows_no_role() -> None:
+    # Between deals, a broke seat that sat out keeps no role of the last deal.
+    rng = random.Random(5)
+    state = DrawState(DrawConfig(seats=3, cave_unit=8), random.Random(5))
+    seen = 0
+    for _ in range(3000):
+        if state.finished:
+            break
+        seat = state.to_act
+        assert seat is not None
+        action = rng.choice(state.legal_actions(seat))
+        if str(action).startswith("rebuy"):
+            action = parse_action("sitout")
+        state.apply(seat, action)
+        view = state.view(None)
+        for line in RENDERER.board(view, NAMES[:3], "en").splitlines():
+            if "sitting out" in line:
+                seen += 1
+                assert line.rstrip().endswith("  sitting out"), line
+    assert seen, "no seat sat out: the test proved nothing"

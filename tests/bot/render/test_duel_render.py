@@ -136,3 +136,13 @@ def test_duel_refusals_are_translated(lang: str) -> None:
     message = explain(info.value, lang)
     assert message and "error." not in message
     assert RENDERER.input_help(lang) != "duel.help"
+
+
+@pytest.mark.parametrize("text", ["fold", "check", "call", "allin", "raise 4"])
+def test_betting_during_the_lock_step_says_to_lock_first(text: str) -> None:
+    state = new_state(DuelConfig(), random.Random(3))
+    seat = state.to_act
+    assert seat is not None and state.view(seat).phase == "lock"
+    with pytest.raises(IllegalAction) as info:
+        state.check(seat, RENDERER.parse_input(text, state.view(seat)))
+    assert info.value.code == "duel_lock_first"

@@ -109,3 +109,15 @@ def test_event_lines_for_a_hand() -> None:
     text = "\n".join(filter(None, (renderer.event(e, NAMES, "en") for e in events)))
     assert "Ann raises to 1000. (all-in)" in text
     assert "Showdown:" in text and "River:" in text
+
+
+@pytest.mark.parametrize("text", ["raise 99999999999999999999999", "raise to 1" + "0" * 400])
+def test_a_huge_raise_is_more_than_you_have(text: str) -> None:
+    state = HoldemState(HoldemConfig(), random.Random(1))
+    seat = state.to_act
+    assert seat is not None
+    action = get_renderer("holdem").parse_input(text, state.view(seat))
+    with pytest.raises(IllegalAction) as info:
+        state.check(seat, action)
+    assert info.value.code == "more_than_stack"
+    assert explain(info.value).endswith("at most 1000 this round (allin).")

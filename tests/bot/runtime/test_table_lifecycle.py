@@ -206,6 +206,29 @@ async def test_bad_table_settings_are_named(env: Any, kwargs: dict[str, Any], ne
     assert env.counts()["tables"] == 0
 
 
+@pytest.mark.parametrize(
+    ("game", "where", "count", "seats"),
+    [
+        ("holdem", "settings", 100, "2-9"),  # above what the engine itself accepts
+        ("holdem", "settings", 10, "2-9"),  # the engine accepts 10; tables seat 9 at most
+        ("holdem", "settings", -5, "2-9"),
+        ("holdem", "options", 1, "2-9"),
+        ("draw", "settings", 7, "2-6"),
+        ("bigtwo", "options", 3, "4"),
+        ("duel", "options", 0, "2"),
+    ],
+)
+async def test_a_seat_count_out_of_range_gets_one_message(
+    env: Any, game: str, where: str, count: int, seats: str
+) -> None:
+    with pytest.raises(TableError) as caught:
+        await env.manager.create(guild="g1", place="chan-x", game=game, **{where: {"seats": count}})
+    assert caught.value.code == "bad_seats"
+    assert caught.value.message == f"{game} takes {seats} players, not {count}"
+    assert explain(caught.value, "fr") == f"{game} se joue à {seats} joueurs, pas {count}."
+    assert env.counts()["tables"] == 0
+
+
 async def test_two_actions_for_the_same_turn_apply_once(env: Any) -> None:
     table = await human_table(env)
     turn = table.turn

@@ -1,4 +1,5 @@
-"""A local stand-in for Discord: REST API and gateway on 127.0.0.1, for end-to-end tests.
+"""A local stand-in for Discord: REST API and gateway on 127.0.0.1, for end-to-end tests
+and `deucebot bench discord` (a development tool: the bot itself never imports it).
 
 The real discord.py stack talks to it exactly as it would to Discord (the bot's
 settings `DISCORD_API_BASE` and `DISCORD_GATEWAY_URL` point at it). It:

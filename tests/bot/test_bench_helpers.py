@@ -1,0 +1,84 @@
+"""The measuring pieces the benchmarks share: timed policies, the engine clock, replay costs."""
+
+from __future__ import annotations
+
+import json
+import random
+import time
+from typing import Any
+
+from bot.bench.replay import replay_cost
+from bot.bench.report import EngineClock, engine_rate
+from bot.simulate import TimedPolicy, simulate
+from engines.base import Event
+from engines.bigtwo import SPEC as BIGTWO
+from engines.bigtwo import BigTwoConfig
+from engines.duel import SPEC as DUEL
+from engines.duel import DuelConfig, new_state
+from engines.play import play_out
+from engines.registry import get_game
+
+
+def test_a_timed_policy_decides_as_the_wrapped_one_and_times_every_decision() -> None:
+    times: list[float] = []
+    timed = TimedPolicy(BIGTWO.make_policy("random", random.Random(1)), times)
+    plain = BIGTWO.make_policy("random", random.Random(1))
+    state = BIGTWO.new_state(BigTwoConfig(deals=1), random.Random(2))
+    view = state.view(state.to_act)
+    for _ in range(5):
+        assert timed.decide(view) == plain.decide(view)
+    assert timed.name == "random"
+    assert len(times) == 5 and all(t >= 0 for t in times)
+
+
+def test_simulate_times_each_decision_of_the_match_play_out_plays() -> None:
+    spec = get_game("bigtwo")
+    names = ["greedy", "random", "random", "random"]
+    result = simulate(spec, names, n=1, seed=7)
+    # The same match by hand: simulate draws the policies' RNGs, then the match's.
+    master = random.Random(7)
+    agents = [spec.make_policy(name, random.Random(master.getrandbits(64))) for name in names]
+    state = spec.new_state(spec.sim.config(4), random.Random(master.getrandbits(64)))
+    actions = [0, 0, 0, 0]
+
+    def until_one_unit(seat: int, action: object, events: list[Event]) -> bool:
+        actions[seat] += 1
+        return any(isinstance(e, spec.sim.unit_event) for e in events)
+
+    play_out(state, agents, on_action=until_one_unit)
+    assert [len(times) for times in result.decision_ms] == actions
+    assert all(t >= 0 for times in result.decision_ms for t in times)
+
+
+def test_the_engine_clock_changes_nothing_in_the_play_and_counts_only_engine_time() -> None:
+    players = [DUEL.make_policy("random", random.Random(s)) for s in (1, 2)]
+    clocked = EngineClock(new_state(DuelConfig(), random.Random(9)))
+    start = time.perf_counter()
+    timed = play_out(clocked, players)
+    wall = time.perf_counter() - start
+    players = [DUEL.make_policy("random", random.Random(s)) for s in (1, 2)]
+    bare = new_state(DuelConfig(), random.Random(9))
+    assert play_out(bare, players).events == timed.events
+    assert clocked.snapshot() == bare.snapshot() and clocked.finished
+    assert 0 < clocked.seconds < wall
+
+
+def test_engine_rate_plays_whole_matches_for_about_the_time_asked() -> None:
+    players = [DUEL.make_policy("random", random.Random(s)) for s in (1, 2)]
+    start = time.perf_counter()
+    per_second, engine_us = engine_rate(lambda rng: new_state(DuelConfig(), rng), players, 0.2)
+    elapsed = time.perf_counter() - start
+    assert 0.2 <= elapsed < 5
+    assert per_second > 0 and 0 < engine_us < 1e6 / per_second  # the engine's share of one
+
+
+def test_replay_cost_rebuilds_the_match_it_played_and_honours_the_cap() -> None:
+    cost = replay_cost("bigtwo", {"deals": 1}, "greedy", None, "one deal", rounds=1)
+    assert cost.game == "bigtwo" and cost.actions > 13  # at least 13 plays of one card
+    assert cost.replay_ms > 0 and cost.restore_ms > 0
+    state = BIGTWO.new_state(BigTwoConfig(deals=1), random.Random(1))
+    players: list[Any] = [BIGTWO.make_policy("greedy", random.Random(s)) for s in range(4)]
+    assert play_out(state, players).actions == cost.actions
+    assert cost.snapshot_bytes == len(json.dumps(state.snapshot()))
+    capped = replay_cost("holdem", {}, "calling", 40, "cut", rounds=1)
+    assert capped.actions == 40
