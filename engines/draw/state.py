@@ -96,12 +96,12 @@ class DrawState:
         """Seat every player with one cave unit and deal the first deal (dealer drawn by `rng`,
         cards from `source`; default: a source with a secret drawn from `rng`)."""
         self.config = config
-        self.source = source if source is not None else DealSource.from_rng(rng)
         n = config.seats
         self.stacks = [config.cave_unit] * n
         self.bought = [config.cave_unit] * n
         self.deal_no = 0
-        self.dealer = rng.randrange(n)
+        self.dealer = rng.randrange(n)  # first from `rng`: the dealer does not depend on cards
+        self.source = source if source is not None else DealSource.from_rng(rng)
         self.phase = "rebuy"
         self.deal_kind = "blind"
         self.unopened = 0

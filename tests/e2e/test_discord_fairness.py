@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from bot.devtools.discord_standin import FakeDiscord, version_text
 from tests.e2e.conftest import bot_running, settle
 from tests.e2e.helpers import mentioned, open_hand
-from tests.e2e.standin import FakeDiscord, version_text
 
 
 async def test_commitment_before_the_cards_and_the_seed_in_the_result(
