@@ -5,8 +5,12 @@
     deucebot bench TARGET [--quick] [--write]                 figures for docs/benchmarks.md
     deucebot bot                                              the Discord bot
     deucebot leaderboard GAME --db PATH [--period all|week|month]
+    deucebot history --db PATH [--match N] [--player ID] [--format json|phh] [--out FILE]
+    deucebot replay FILE [--seat N]                           step through a deal
 
-Each sub-command imports its module lazily so `deucebot play` starts fast.
+Each sub-command imports its module lazily so `deucebot play` starts fast. A refusal
+(a bad flag or setting, a database that cannot be opened) is one line on stderr and exit
+code 2, never a traceback.
 """
 
 from __future__ import annotations
@@ -16,17 +20,29 @@ import importlib
 import os
 import sys
 from collections.abc import Sequence
+from typing import NoReturn
 
+from pydantic import ValidationError
+
+from bot.history import command as history_command
+from bot.settings import AiDelay, TurnSeconds, cli_type, describe_error
 from engines.registry import UnknownName, available_games, get_game
+from storage.base import CannotOpenDatabase
 
 BENCH_TARGETS = ("bigtwo", "holdem", "draw", "duel", "runtime", "discord")
 
 
+class Parser(argparse.ArgumentParser):
+    """argparse, but a usage error is one line (and where to get help), not usage + error."""
+
+    def error(self, message: str) -> NoReturn:
+        """Print `message` on one line and exit with code 2."""
+        self.exit(2, f"{self.prog}: {message} (see {self.prog} --help)\n")
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser for every sub-command."""
-    parser = argparse.ArgumentParser(
-        prog="deucebot", description="Card tables for friends, on Discord or here."
-    )
+    parser = Parser(prog="deucebot", description="Card tables for friends, on Discord or here.")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     play = sub.add_parser("play", help="play a game in the terminal against AI players")
@@ -39,9 +55,17 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument(
         "--db", default=None, help="SQLite file: the match is saved and resumed from it"
     )
-    play.add_argument("--ai-delay", type=float, default=None, help="seconds between AI moves")
     play.add_argument(
-        "--turn-seconds", type=int, default=None, help="turn timer for you (off by default)"
+        "--ai-delay",
+        type=cli_type(AiDelay),
+        default=None,
+        help="seconds between AI moves (0 to 60)",
+    )
+    play.add_argument(
+        "--turn-seconds",
+        type=cli_type(TurnSeconds),
+        default=None,
+        help="turn timer for you in seconds (0 to 3600; off by default)",
     )
     play.add_argument("--ai", default=None, help="AI policy for the other seats (default: strong)")
     play.add_argument("--name", default="You", help="your name at the table")
@@ -76,6 +100,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--guild", default="terminal", help="guild id (the terminal's is 'terminal')"
     )
     board.add_argument("--period", choices=("all", "week", "month"), default="all")
+    history_command.add_parsers(sub)
 
     from bot.verify import add_parser as add_verify
 
@@ -129,8 +154,13 @@ def main(argv: Sequence[str] | None = None) -> int:
             from bot.console import print_leaderboard
 
             return print_leaderboard(args)
-    except UnknownName as error:
+        if args.command in history_command.COMMANDS:
+            return history_command.main(args)
+    except (UnknownName, CannotOpenDatabase) as error:
         print(f"deucebot: {error}", file=sys.stderr)
+        return 2
+    except ValidationError as error:
+        print(f"deucebot: {describe_error(error)}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         return 130

@@ -5,14 +5,18 @@ It runs on the same runtime and storage as the Discord bot: the table lives at t
 at any moment and running the same command again resumes the match at the last accepted
 action. Generic over games: it only uses the game's `SPEC` and its renderer
 (`bot.render.<game>.RENDERER`). Works with a pipe on stdin (scriptable); colour only when
-stdout is a terminal.
+stdout is a terminal. Ctrl-C ends it at once (stdin is read without a thread, see
+`bot.lines`), saying whether the match is saved. A resumed match keeps its saved settings;
+flags that ask for others are named. `deucebot leaderboard` opens the database read-only.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import random
+import signal
 import sys
 import tempfile
 import time
@@ -21,6 +25,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from bot.i18n import Addressee, explain, normalise_language, pretty_cards, t
+from bot.lines import LineReader
 from bot.render import GameRenderer, get_renderer
 from bot.render.fair import fair_line
 from bot.runtime import (
@@ -34,19 +39,23 @@ from bot.runtime import (
     Table,
     TableError,
     TableManager,
+    TableSnapshot,
     TurnTimedOut,
 )
 from bot.settings import load_settings
 from engines.base import Event, IllegalAction
 from engines.cards import CardParseError
 from storage import ChipRow, Leaderboard, PenaltyRow, SqliteStorage
+from storage.opening import is_memory
 
+INTERRUPTED = 130
+"""Exit code after Ctrl-C (128 + SIGINT, as shells report it)."""
 HUMAN_ID = "terminal"
 GUILD = "terminal"
 BOLD, DIM, RESET = "\x1b[1m", "\x1b[2m", "\x1b[0m"
 
 
-def addressed_names(table: Table) -> list[str]:
+def addressed_names(table: Table | TableSnapshot) -> list[str]:
     """The table's names with yours as an `Addressee`, so lines about you read "You sit down"
     (the catalogs' second-person forms)."""
     mine = table.seat_of(HUMAN_ID)
@@ -92,7 +101,7 @@ class ConsoleFront:
             return t(key, lang, name=names[event.seat] if same else event.name)
         return None
 
-    def show(self, table: Table, events: Sequence[Event]) -> None:
+    def show(self, table: TableSnapshot, events: Sequence[Event]) -> None:
         """Print a line for each event worth one."""
         names = addressed_names(table)
         for event in events:
@@ -103,17 +112,17 @@ class ConsoleFront:
                 if line:
                     self.line(line, DIM if event.to is not None else "")
 
-    async def public(self, table: Table, events: Sequence[Event]) -> None:
+    async def public(self, table: TableSnapshot, events: Sequence[Event]) -> None:
         """Public events: one line each."""
         self.show(table, events)
 
     async def private(
-        self, table: Table, seat: int, player: Player, events: Sequence[Event]
+        self, table: TableSnapshot, seat: int, player: Player, events: Sequence[Event]
     ) -> None:
         """Your private events (your cards)."""
         self.show(table, events)
 
-    async def refresh(self, table: Table) -> None:
+    async def refresh(self, table: TableSnapshot) -> None:
         """The board is printed when it is your turn, not at every change."""
 
 
@@ -132,6 +141,7 @@ class Console:
         settings = load_settings()
         self.args = args
         self.stdin = stdin
+        self.lines = LineReader(stdin)
         self.out = out
         self.lang = normalise_language(getattr(args, "lang", None) or settings.language)
         self.colour = out.isatty() if colour is None else colour
@@ -140,19 +150,55 @@ class Console:
         self.front = ConsoleFront(self.renderer, out, self.lang, self.colour)
 
     @property
+    def saved(self) -> bool:
+        """Whether the match outlives this process (a --db file, not :memory:)."""
+        return bool(self.args.db) and not is_memory(self.args.db)
+
+    @property
     def _goodbye(self) -> str:
         """The catalog key said on quitting: saved with --db, else a hint to use it."""
-        return "console.saved" if self.args.db else "console.unsaved"
+        return "console.saved" if self.saved else "console.unsaved"
+
+    def interrupted(self) -> None:
+        """After Ctrl-C: end the prompt's line and say whether the match is saved."""
+        self.front.line("")
+        self.say(self._goodbye)
 
     def say(self, key: str, style: str = "", **params: Any) -> None:
         """Print a catalog message."""
         self.front.line(t(key, self.lang, **params), style)
 
     async def run(self) -> int:
-        """Play until the match ends, you quit, or stdin closes. Returns the exit code."""
+        """Play until the match ends, you quit, stdin closes or Ctrl-C (exit code 130, once
+        the runtime and the database are closed). Returns the exit code. Ctrl-C is handled
+        on the loop, so it works even where SIGINT was ignored at start (a background job)."""
+        task = asyncio.current_task()
+        assert task is not None
+        pressed: list[bool] = []
+
+        def ctrl_c() -> None:
+            pressed.append(True)
+            task.cancel()
+
+        loop = asyncio.get_running_loop()
+        with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
+            loop.add_signal_handler(signal.SIGINT, ctrl_c)
+        try:
+            return await self._open_and_play()
+        except asyncio.CancelledError:
+            if not pressed:
+                raise
+            task.uncancel()
+            self.interrupted()
+            return INTERRUPTED
+        finally:
+            with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
+                loop.remove_signal_handler(signal.SIGINT)
+
+    async def _open_and_play(self) -> int:
         with tempfile.TemporaryDirectory(prefix="deucebot-") as tmp:
             path = self.args.db or str(Path(tmp) / "play.sqlite3")
-            storage = SqliteStorage(path)
+            storage = SqliteStorage(path, synchronous=self.settings.db_synchronous)
             await storage.open()
             try:
                 return await self._run(storage)
@@ -179,6 +225,8 @@ class Console:
         args = self.args
         place = place_of(manager.spec(args.game).name)
         table = manager.find(place)
+        if table is not None:
+            self._name_ignored_flags(table)
         if table is not None and table.status == "playing":
             self.say("console.resumed", BOLD, turn=table.turn)
             return table
@@ -210,6 +258,25 @@ class Console:
         await table.start(seed=args.seed)
         return table
 
+    def _name_ignored_flags(self, table: Table) -> None:
+        """A saved table keeps its settings: name each flag asking for another value."""
+        args = self.args
+        config = table.spec.make_config(**table.settings)
+        policy = table.options.ai_policy or table.spec.default_policy
+        asked: list[tuple[str, object, object]] = [
+            ("--seats", args.seats, len(table.seats)),
+            ("--deals", args.deals, getattr(config, "deals", args.deals)),
+            ("--ai", args.ai, policy),
+            ("--turn-seconds", args.turn_seconds, table.options.turn_seconds),
+        ]
+        ignored = [
+            t("console.kept_setting", self.lang, flag=flag, saved=saved, asked=wanted)
+            for flag, wanted, saved in asked
+            if wanted is not None and wanted != saved
+        ]
+        if ignored:
+            self.say("console.kept_settings", settings="; ".join(ignored))
+
     async def _wait_for_you(self, table: Table, seat: int) -> None:
         """Let the AI play until it is your turn or the match is over."""
         while not table.finished and table.status == "playing":
@@ -222,8 +289,8 @@ class Console:
                 await asyncio.sleep(0.01)
 
     async def _readline(self) -> str | None:
-        line = await asyncio.to_thread(self.stdin.readline)
-        return None if line == "" else line.strip()
+        line = await self.lines.readline()
+        return None if line is None else line.strip()
 
     def _board(self, table: Table, seat: int) -> None:
         self.front.line("")
@@ -305,6 +372,9 @@ def run_console(args: argparse.Namespace) -> int:
     except TableError as error:
         print(f"deucebot: {explain(error, console.lang)}", file=sys.stderr)
         return 2
+    except KeyboardInterrupt:  # Ctrl-C where the loop cannot catch it (Windows)
+        console.interrupted()
+        return INTERRUPTED
 
 
 def format_leaderboard(board: Leaderboard, lang: str) -> str:
@@ -357,9 +427,9 @@ async def _leaderboard(args: argparse.Namespace) -> str:
     spec = get_game(args.game)
     scoring = spec.scoring
     path = args.db or settings.db
-    if not Path(path).exists():
+    if not is_memory(path) and not Path(path).exists():
         return t("console.board.no_db", lang, path=path)
-    storage = SqliteStorage(path)
+    storage = SqliteStorage(path, read_only=True)
     await storage.open()
     try:
         board = await storage.leaderboard(

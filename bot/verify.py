@@ -22,7 +22,8 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from bot.runtime.table import ledger_rows, opening_events
+from bot.runtime.ledger import LedgerIds, ledger_rows
+from bot.runtime.replay import opening_events
 from engines.base import JSON, DealSettled, DealStarted, Event, IllegalAction, MatchEnded
 from engines.fair import DealSource, seed_from_hex
 from engines.registry import GameSpec, UnknownName, get_game
@@ -295,8 +296,8 @@ def _compare_ledgers(
 ) -> None:
     seats = int(getattr(config, "seats", max_seats))
     credits = [MatchPlayer(s, "", "", False) for s in range(seats)]
-    _, chips, penalties, _ = ledger_rows(
-        events, guild="", game=facts.game, match_id=0, next_seq=0, credits=credits, now=0.0, deal=0
+    _, _, chips, penalties = ledger_rows(
+        events, credits, LedgerIds("", facts.game, 0, 0.0), next_seq=0, deal=0
     )
     want_chips = [(c.hand, c.seat, c.delta, c.reason) for c in chips]
     want_penalties = [(p.deal, p.seat, p.penalty) for p in penalties]

@@ -813,6 +813,6 @@ SPEC = GameSpec(
         figures=_figures,
         config=lambda seats: BigTwoConfig(deals=1),
     ),
-    extra={"scoring": "penalty"},
+    scoring="penalty",
 )
 """The Big Two game spec for the registry."""

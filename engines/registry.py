@@ -67,6 +67,8 @@ class GameSpec:
     policies: Mapping[str, PolicyFactory]
     default_policy: str
     sim: SimHooks
+    scoring: Literal["penalty", "chips"] = "chips"
+    """How the game is ranked on leaderboards: by penalties (lowest first) or by chips."""
     extra: Mapping[str, Any] = field(default_factory=dict)
     owner_decides: Callable[[Any], bool] = field(default=lambda view: False)
     """True when the decision in this view is the seat owner's alone (spending their own
@@ -86,11 +88,6 @@ class GameSpec:
         if self.min_seats <= count <= self.max_seats:
             return None
         return f"{self.name} takes {self.seat_range} players, not {count}"
-
-    @property
-    def scoring(self) -> Literal["penalty", "chips"]:
-        """How the game is ranked: by penalties (`extra={"scoring": "penalty"}`) or by chips."""
-        return "penalty" if self.extra.get("scoring") == "penalty" else "chips"
 
     def make_config(self, **settings: Any) -> BaseModel:
         """Validate table settings into this game's config (pydantic errors name the field)."""

@@ -7,6 +7,7 @@ it on SQLite (aiosqlite, WAL, numbered migrations in `storage/migrations/`).
 from storage.base import (
     ActionCommit,
     ActionRecord,
+    CannotOpenDatabase,
     ChipEntry,
     ChipRow,
     DealRecord,
@@ -28,6 +29,7 @@ from storage.sqlite import SqliteStorage
 __all__ = [
     "ActionCommit",
     "ActionRecord",
+    "CannotOpenDatabase",
     "ChipEntry",
     "ChipRow",
     "DealRecord",

@@ -38,6 +38,12 @@ class StaleWrite(StorageError):
     """An action row for that (match, seq) already exists: it would be applied twice."""
 
 
+class CannotOpenDatabase(StorageError):
+    """The database cannot be opened: a bad path, not a Deucebot database, a newer schema,
+    locked, read-only, or in use by another Deucebot process. The message is one line that
+    says what is wrong and what to do; entry points print it as it is."""
+
+
 @dataclass(frozen=True, slots=True)
 class TableRecord:
     """One table as stored: where it is, which game, its settings and its timer."""
@@ -328,6 +334,21 @@ class Storage(Protocol):
 
     async def current_match(self, table_id: int) -> MatchRecord | None:
         """The table's latest match (finished or not), or None before the first start."""
+        ...
+
+    async def table(self, table_id: int) -> TableRecord | None:
+        """The table `table_id` (live or stopped), if it exists."""
+        ...
+
+    async def match(self, match_id: int) -> MatchRecord | None:
+        """The match `match_id`, if it exists."""
+        ...
+
+    async def matches(
+        self, *, player_id: str | None = None, guild: str | None = None, limit: int | None = None
+    ) -> list[MatchRecord]:
+        """Matches newest first: all of them, or those `player_id` played (a seat credited to
+        them), or those of tables in `guild`; at most `limit` (hand histories)."""
         ...
 
     async def match_players(self, match_id: int) -> list[MatchPlayer]:

@@ -1,11 +1,20 @@
 """The SQLite backend of `storage.base.Storage` (aiosqlite, WAL, foreign keys on).
 
-Durability: the connection runs in WAL mode with `synchronous=NORMAL` by default. When
-`commit_action` returns, the transaction is in the WAL file (at least in the OS's page
-cache), so killing the process never loses an acknowledged action. A power cut or kernel
-crash may lose what the OS had not written back yet (SQLite syncs the WAL only at
-checkpoints); the file stays consistent. `synchronous="FULL"` syncs at every commit
-batch, so nothing acknowledged is lost even then.
+Durability: the connection runs in WAL mode with `synchronous=FULL` by default: SQLite
+syncs the WAL at every commit, so when `commit_action` returns the action survives a
+power cut or a kernel crash too. Group commit (below) shares one sync among every action
+that arrived meanwhile, which keeps thousands of durable actions per second (see
+docs/benchmarks.md). `synchronous="NORMAL"` (`DEUCEBOT_DB_SYNCHRONOUS=normal`) syncs only
+at checkpoints: a killed process still loses nothing acknowledged, but a power cut may
+lose the last acknowledged actions (the file stays consistent).
+
+Opening (`open`): a writer takes an exclusive lock beside the file for as long as it has
+it open (`storage.opening.ProcessLock`), so a second process is refused at start with
+the holder's pid and command; a reader (`read_only=True`, the leaderboard) needs no lock,
+opens the file with `mode=ro` and never migrates it. A file that is not a Deucebot
+database, or is newer than this program, is refused unchanged
+(`storage.migrate.recognise`). Every refusal is a `CannotOpenDatabase` with one line to
+show, and nothing (connection thread, lock) is left open behind it.
 
 Group commit: `commit_action` calls from many tables that arrive while a transaction is
 being written are written together in the next single transaction. Nobody is answered
@@ -22,6 +31,7 @@ import sqlite3
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from functools import partial
+from pathlib import Path
 from typing import Any, Literal, TypeVar
 
 import aiosqlite
@@ -47,10 +57,12 @@ from storage.base import (
     period_start,
 )
 from storage.chain import FIELDS, GENESIS, TABLES, ChainProblem, Kind, chain_rows, verify_chains
-from storage.migrate import migrate
+from storage.migrate import identity, migrate, recognise
+from storage.opening import ProcessLock, cannot_open, check_path, is_memory
 
 Statement = tuple[str, tuple[Any, ...]]
 T = TypeVar("T")
+Synchronous = Literal["NORMAL", "FULL"]
 
 _INSERT: dict[Kind, str] = {
     kind: f"INSERT INTO {TABLES[kind]} ({', '.join(FIELDS[kind])}, hash)"
@@ -59,6 +71,8 @@ _INSERT: dict[Kind, str] = {
 }
 """One INSERT per chained table, its columns in hash order (`storage.chain.FIELDS`) + hash."""
 _SET_HEAD = "UPDATE matches SET head_hash = ? WHERE id = ?"
+_MATCHES = "SELECT m.*, s.seed FROM matches m LEFT JOIN match_secrets s ON s.match_id = m.id"
+"""Match rows with their secret seed (kept apart in `match_secrets`; see `MatchRecord`)."""
 _FINISH_MATCH = "UPDATE matches SET finished_at = ?, winners = ?, totals = ? WHERE id = ?"
 _SET_TIMER = "UPDATE tables SET deadline = ?, deadline_turn = ? WHERE id = ?"
 _SET_TIMER_STATUS = "UPDATE tables SET deadline = ?, deadline_turn = ?, status = ? WHERE id = ?"
@@ -235,15 +249,26 @@ def _display_name(key: tuple[str, bool], name: str) -> str:
 
 
 class SqliteStorage:
-    """`Storage` on one SQLite file (":memory:" works too, without WAL)."""
+    """`Storage` on one SQLite file (":memory:" works too, without WAL or lock)."""
 
-    def __init__(self, path: str, *, synchronous: Literal["NORMAL", "FULL"] = "NORMAL") -> None:
-        """Remember where the database is; `open()` connects and migrates."""
+    def __init__(
+        self,
+        path: str,
+        *,
+        synchronous: Synchronous = "FULL",
+        read_only: bool = False,
+        busy_seconds: float = 5.0,
+    ) -> None:
+        """Remember where the database is; `open()` connects (and migrates, unless
+        `read_only`). `busy_seconds`: how long to wait for another program's lock."""
         if synchronous not in ("NORMAL", "FULL"):
             raise ValueError(f"synchronous must be NORMAL or FULL, not {synchronous!r}")
         self.path = path
         self.synchronous = synchronous
+        self.read_only = read_only
+        self.busy_seconds = busy_seconds
         self._db: aiosqlite.Connection | None = None
+        self._process_lock: ProcessLock | None = None
         self._conn: sqlite3.Connection | None = None
         """The sqlite3 connection under `_db`, for group commits on `_committer`."""
         self._committer: ThreadPoolExecutor | None = None
@@ -254,6 +279,11 @@ class SqliteStorage:
         """How many write transactions ran (group commit makes it fewer than the writes)."""
 
     @property
+    def persistent(self) -> bool:
+        """False for an in-memory database: nothing is kept once it is closed."""
+        return not is_memory(self.path)
+
+    @property
     def db(self) -> aiosqlite.Connection:
         """The open connection."""
         if self._db is None:
@@ -261,23 +291,62 @@ class SqliteStorage:
         return self._db
 
     async def open(self) -> None:
-        """Connect, set WAL / foreign keys / synchronous, and migrate to the latest schema."""
+        """Check the path, connect, recognise the file, take the writer's lock, set WAL /
+        foreign keys / synchronous and migrate to the latest schema (read-only: no lock, no
+        change at all). `CannotOpenDatabase` if any step fails, with nothing left open."""
+        if self.persistent:
+            check_path(self.path, read_only=self.read_only)
+        try:
+            db = await self._connect()
+            try:
+                await self._prepare(db)
+            except BaseException:
+                await db.close()
+                raise
+        except BaseException as error:
+            self._conn = None
+            if self._process_lock is not None:
+                self._process_lock.release()
+                self._process_lock = None
+            if isinstance(error, sqlite3.Error):
+                raise cannot_open(error, self.path, self.busy_seconds) from error
+            raise
+        self._committer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="sqlite-commit")
+        self._db = db
+
+    async def _connect(self) -> aiosqlite.Connection:
+        read_only = self.read_only and self.persistent
+        target = Path(self.path).resolve().as_uri() + "?mode=ro" if read_only else self.path
 
         def connect() -> sqlite3.Connection:
             # Shared with the commit thread, which uses it only while holding `_lock`
             # (so does every read): never two threads on it at once.
-            self._conn = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
+            self._conn = sqlite3.connect(
+                target, isolation_level=None, check_same_thread=False, uri=read_only
+            )
             return self._conn
 
-        self._committer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="sqlite-commit")
         db = await aiosqlite.Connection(connect, iter_chunk_size=64)
         db.row_factory = aiosqlite.Row
-        await db.execute("PRAGMA journal_mode = WAL")
+        return db
+
+    async def _prepare(self, db: aiosqlite.Connection) -> None:
+        """Everything between connecting and the first query of the runtime. Nothing is
+        written before the file is recognised as Deucebot's and the lock is held."""
+        await db.execute(f"PRAGMA busy_timeout = {int(self.busy_seconds * 1000)}")
+        recognise(await identity(db), self.path, read_only=self.read_only)
+        if self.read_only:
+            await db.execute("PRAGMA query_only = ON")
+            return
+        if self.persistent:
+            self._process_lock = ProcessLock.acquire(self.path)
+            await db.execute("PRAGMA journal_mode = WAL")
         await db.execute("PRAGMA foreign_keys = ON")
         await db.execute(f"PRAGMA synchronous = {self.synchronous}")
-        await db.execute("PRAGMA busy_timeout = 5000")
+        # Take the write lock once now: another program holding it shows up at start.
+        await db.execute("BEGIN IMMEDIATE")
+        await db.execute("ROLLBACK")
         await migrate(db)
-        self._db = db
 
     async def close(self) -> None:
         """Wait for pending commits, then disconnect."""
@@ -290,6 +359,9 @@ class SqliteStorage:
         if self._committer is not None:
             self._committer.shutdown()
             self._committer = None
+        if self._process_lock is not None:
+            self._process_lock.release()
+            self._process_lock = None
 
     async def __aenter__(self) -> SqliteStorage:
         """`async with SqliteStorage(path) as storage:` opens and closes it."""
@@ -503,8 +575,7 @@ class SqliteStorage:
     async def current_match(self, table_id: int) -> MatchRecord | None:
         """The table's latest match."""
         rows = await self._all(
-            "SELECT m.*, s.seed FROM matches m LEFT JOIN match_secrets s ON s.match_id = m.id"
-            " WHERE m.table_id = ? ORDER BY m.number DESC LIMIT 1",
+            f"{_MATCHES} WHERE m.table_id = ? ORDER BY m.number DESC LIMIT 1",
             (table_id,),
         )
         return _match(rows[0]) if rows else None
@@ -514,6 +585,34 @@ class SqliteStorage:
         its first bad row (see `storage.chain`)."""
         async with self._lock:
             return await self._in_thread(partial(verify_chains, match_ids=match_ids))
+
+    async def table(self, table_id: int) -> TableRecord | None:
+        """The table `table_id` (live or stopped), if it exists."""
+        rows = await self._all("SELECT * FROM tables WHERE id = ?", (table_id,))
+        return _table(rows[0]) if rows else None
+
+    async def match(self, match_id: int) -> MatchRecord | None:
+        """The match `match_id`, if it exists."""
+        rows = await self._all(f"{_MATCHES} WHERE m.id = ?", (match_id,))
+        return _match(rows[0]) if rows else None
+
+    async def matches(
+        self, *, player_id: str | None = None, guild: str | None = None, limit: int | None = None
+    ) -> list[MatchRecord]:
+        """Matches newest first: all, those `player_id` played, or those of `guild`'s tables."""
+        sql = f"{_MATCHES} JOIN tables t ON t.id = m.table_id WHERE 1 = 1"
+        params: list[Any] = []
+        if player_id is not None:
+            sql += " AND m.id IN (SELECT match_id FROM match_players WHERE player_id = ?)"
+            params.append(player_id)
+        if guild is not None:
+            sql += " AND t.guild = ?"
+            params.append(guild)
+        sql += " ORDER BY m.id DESC"
+        if limit is not None:
+            sql += " LIMIT ?"
+            params.append(limit)
+        return [_match(r) for r in await self._all(sql, tuple(params))]
 
     async def match_players(self, match_id: int) -> list[MatchPlayer]:
         """Credit rows of a match in seat order."""
@@ -586,7 +685,11 @@ class SqliteStorage:
     async def _match_stats(
         self, guild: str, game: str, since: float
     ) -> dict[tuple[str, bool], dict[str, Any]]:
-        """Per (player, is_ai): name, finished matches, wins, best (lowest) total."""
+        """Per (player, is_ai): name, finished matches, wins, best (lowest) total.
+
+        A match result is credited to a person only if they made every move of their seat
+        in it: if the AI made any (before they took the seat mid-match, or while they were
+        away), that seat's result counts for nobody. The per-deal ledgers are not affected."""
         rows = await self._all(
             """
             SELECT mp.player_id, mp.is_ai, mp.name, m.id AS match_id,
@@ -596,6 +699,9 @@ class SqliteStorage:
             JOIN matches m ON m.id = mp.match_id
             JOIN tables t ON t.id = m.table_id
             WHERE t.guild = ? AND t.game = ? AND m.finished_at IS NOT NULL AND m.finished_at >= ?
+              AND (mp.is_ai = 1 OR NOT EXISTS (
+                  SELECT 1 FROM actions a
+                  WHERE a.match_id = m.id AND a.seat = mp.seat AND a.actor = 'ai'))
             ORDER BY m.id
             """,
             (guild, game, since),

@@ -210,6 +210,7 @@ async def _run(
             DEUCEBOT_AI_DELAY=str(ai_delay),
             DEUCEBOT_AI_PROCESSES=str(ai_processes),
             DEUCEBOT_TURN_SECONDS="0",
+            DEUCEBOT_MAX_TABLES_PER_SERVER="0",  # one server holds every benchmark table
             DEUCEBOT_LOG_LEVEL="WARNING",
             **{_READY: "0.05", _SINK: str(tmp / "sink.json")},
         )

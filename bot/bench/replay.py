@@ -18,7 +18,7 @@ from typing import Any
 
 from bot.bench.report import publish
 from bot.runtime import replay
-from bot.runtime.table import match_state
+from bot.runtime.replay import match_state
 from engines.base import Event
 from engines.play import play_out
 from engines.registry import get_game

@@ -33,6 +33,8 @@ from typing import Any
 
 from aiohttp import BodyPartReader, WSMsgType, web
 
+from bot.devtools.discord_limits import DiscordLimits
+
 DISCORD_EPOCH_MS = 1420070400000
 EPHEMERAL = 64
 GUILD_TEXT = 0
@@ -173,6 +175,8 @@ class FakeDiscord:
         self.channel_ids = [self.snowflake() for _ in range(channels)]
         self.dm_channels: dict[int, int] = {}
         """DM channel id -> user id."""
+        self.foreign_channels: dict[int, int] = {}
+        """Text channels of other servers: channel id -> guild id (`add_foreign_channel`)."""
         self.messages: dict[int, Message] = {}
         self.responses: dict[int, Response] = {}
         self.tokens: dict[str, int] = {}
@@ -192,6 +196,9 @@ class FakeDiscord:
         """Seconds the bot has to answer an interaction (Discord's limit)."""
         self.uploads = 0
         """Files the bot uploaded (pictures)."""
+        self.keep_files = False
+        """Keep every uploaded file's name and content in `files` (off: benchmarks upload many)."""
+        self.files: list[tuple[str, bytes]] = []
         self.late: list[float] = []
         self.sent_at: dict[int, float] = {}
         """Interaction id -> when its INTERACTION_CREATE went to the gateway socket (perf_counter)."""
@@ -200,6 +207,8 @@ class FakeDiscord:
         """Fail at once when an answer misses the window (tests); off, record it (benchmark)."""
         self.public_hook: Callable[[Message], None] | None = None
         """Called with every new version of a public message (privacy checks)."""
+        self.limits = DiscordLimits()
+        """Discord's global and per-channel rate limits; `limits.refused` lists every 429."""
         self._routes: list[tuple[str, re.Pattern[str], Callable[..., Awaitable[Any]]]] = []
         self._pending: dict[int, dict[str, Any]] = {}
         self._originals: dict[str, int | None] = {}
@@ -224,6 +233,12 @@ class FakeDiscord:
         user = User(self.snowflake(), name, locale, dms_open, manage_channels)
         self.users[user.id] = user
         return user
+
+    def add_foreign_channel(self) -> int:
+        """A text channel of another server (one the bot is not told about); its id."""
+        channel_id = self.snowflake()
+        self.foreign_channels[channel_id] = self.snowflake()
+        return channel_id
 
     @property
     def channel_id(self) -> int:
@@ -343,12 +358,18 @@ class FakeDiscord:
                     auth = request.headers.get("Authorization", "")
                     if auth != "Bot standin-token":
                         return self._json({"message": "401: Unauthorized", "code": 0}, 401)
+                verdict = self.limits.check(request.method, request.path)
+                if verdict.refusal is not None:
+                    refused = self._json(verdict.refusal, 429)
+                    refused.headers.update(verdict.headers)
+                    return refused
                 try:
                     result: web.StreamResponse = await handler(request, **match.groupdict())
                 except BotSideError as error:
                     self.errors.append(str(error))
                     self.changed.set()
                     return self._json({"message": str(error), "code": 50035}, 400)
+                result.headers.update(verdict.headers)
                 self.changed.set()
                 return result
         self.errors.append(f"unknown route: {request.method} {request.path}")
@@ -382,6 +403,8 @@ class FakeDiscord:
                     if not data:
                         raise BotSideError(f"empty file {part.filename!r}")
                     files.append(str(part.filename))
+                    if self.keep_files:
+                        self.files.append((str(part.filename), bytes(data)))
                     self.uploads += 1
             return payload, files
         if request.can_read_body:
@@ -420,6 +443,8 @@ class FakeDiscord:
         }
         if msg.channel_id in self.channel_ids:
             data["guild_id"] = str(self.guild_id)
+        elif msg.channel_id in self.foreign_channels:
+            data["guild_id"] = str(self.foreign_channels[msg.channel_id])
         return data
 
     def _check_message_payload(self, payload: dict[str, Any]) -> None:
@@ -610,14 +635,19 @@ class FakeDiscord:
                 "last_message_id": None,
                 "recipients": [user.payload()],
             }
-        if channel_id not in self.channel_ids:
+        if channel_id in self.foreign_channels:
+            guild, name, position = self.foreign_channels[channel_id], "elsewhere", 0
+        elif channel_id in self.channel_ids:
+            guild, position = self.guild_id, self.channel_ids.index(channel_id)
+            name = f"cards-{position + 1}"
+        else:
             raise BotSideError(f"unknown channel {channel_id}")
         return {
             "id": str(channel_id),
             "type": GUILD_TEXT,
-            "guild_id": str(self.guild_id),
-            "name": f"cards-{self.channel_ids.index(channel_id) + 1}",
-            "position": self.channel_ids.index(channel_id),
+            "guild_id": str(guild),
+            "name": name,
+            "position": position,
             "permission_overwrites": [],
             "nsfw": False,
             "parent_id": None,
@@ -955,7 +985,8 @@ class FakeDiscord:
         token = f"tok{iid}"
         self.tokens[token] = iid
         cid = channel_id if channel_id is not None else self.channel_id
-        in_guild = cid in self.channel_ids
+        in_guild = cid in self.channel_ids or cid in self.foreign_channels
+        guild_id = self.foreign_channels.get(cid, self.guild_id)
         perms = int(MEMBER_PERMISSIONS) | (MANAGE_CHANNELS if user.manage_channels else 0)
         payload: dict[str, Any] = {
             "id": str(iid),
@@ -969,14 +1000,14 @@ class FakeDiscord:
             "locale": user.locale,
             "app_permissions": ALL_PERMISSIONS,
             "entitlements": [],
-            "authorizing_integration_owners": {"0": str(self.guild_id)},
+            "authorizing_integration_owners": {"0": str(guild_id)},
             "context": 0 if in_guild else 1,
             "attachment_size_limit": 26214400,
         }
         if in_guild:
             member = self._member_payload(user)
             member["permissions"] = str(perms)
-            payload.update(guild_id=str(self.guild_id), guild_locale=self.locale, member=member)
+            payload.update(guild_id=str(guild_id), guild_locale=self.locale, member=member)
         else:
             payload["user"] = user.payload()
         if message is not None:
@@ -1094,6 +1125,24 @@ class FakeDiscord:
         data = {"custom_id": comp["custom_id"], "component_type": 2}
         iid, payload = self._interaction_payload(user, 3, data, message.channel_id, message)
         return await self._send_interaction(iid, payload, wait)
+
+    async def click_copy(
+        self, user: User, message: Message, custom_id: str, *, channel_id: int
+    ) -> Response:
+        """Click the button `custom_id` (prefix) of `message` on a copy of it posted in
+        `channel_id` (another channel, or `add_foreign_channel`'s): the bot gets the very
+        same custom id, but from elsewhere (a copied or forged control)."""
+        self._visible_to(user, message)
+        comp = message.component(custom_id)
+        if comp.get("type") != 2:
+            raise AssertionError(f"{comp['custom_id']} is not a button")
+        copy = Message(self.snowflake(), channel_id, "", [], message.components, [], message.flags)
+        copy.interaction_user = message.interaction_user
+        copy.history.append(self._version(copy))
+        self.messages[copy.id] = copy
+        data = {"custom_id": comp["custom_id"], "component_type": 2}
+        iid, payload = self._interaction_payload(user, 3, data, channel_id, copy)
+        return await self._send_interaction(iid, payload, True)
 
     async def select(
         self, user: User, message: Message, custom_id: str, values: list[str]

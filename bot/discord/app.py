@@ -25,6 +25,7 @@ from discord.gateway import DiscordWebSocket
 from discord.http import Route
 
 from bot.settings import Settings, load_settings
+from storage.base import CannotOpenDatabase
 
 log = logging.getLogger("deucebot.discord")
 
@@ -47,16 +48,31 @@ def point_at(settings: Settings) -> None:
 
 
 class _TokenFilter(logging.Filter):
-    """Masks the token in any log record, whatever logged it."""
+    """Masks the token in any log record, whatever logged it: its message, its exception
+    text (traceback, chained exceptions) and its stack, so no formatter can print it."""
 
     def __init__(self, token: str) -> None:
+        """A filter masking `token` (an empty token masks nothing)."""
         super().__init__()
         self.token = token
 
+    def _mask(self, text: str) -> str:
+        return text.replace(self.token, "[token]")
+
     def filter(self, record: logging.LogRecord) -> bool:
-        if self.token and self.token in record.getMessage():
-            record.msg = record.getMessage().replace(self.token, "[token]")
-            record.args = ()
+        """Mask the record in place; never drops it."""
+        if not self.token:
+            return True
+        message = record.getMessage()
+        if self.token in message:
+            record.msg, record.args = self._mask(message), ()
+        if record.exc_info and not record.exc_text:
+            # Formatters reuse `exc_text` once it is set: set it, masked.
+            record.exc_text = logging.Formatter().formatException(record.exc_info)
+        if record.exc_text:
+            record.exc_text = self._mask(record.exc_text)
+        if record.stack_info:
+            record.stack_info = self._mask(record.stack_info)
         return True
 
 
@@ -146,6 +162,9 @@ def run(settings: Settings | None = None, shutdown_limit: float | None = None) -
         asyncio.run(serve(settings, shutdown_limit))
     except discord.LoginFailure:
         print(BAD_TOKEN, file=sys.stderr)
+        return 2
+    except CannotOpenDatabase as error:  # DEUCEBOT_DB, opened by the bot's setup
+        print(f"deucebot: {error}", file=sys.stderr)
         return 2
     except discord.PrivilegedIntentsRequired:
         print(

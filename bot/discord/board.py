@@ -1,15 +1,17 @@
 """What the public board and the private hand look like on Discord (embeds, images, components).
 
-Everything public is built from the spectator's view (`table.view(None)`), so a
-board can never show a hidden card; the hand is built from the owner's view and
-only ever sent to its owner (DM or ephemeral). Texts come from the game's
-renderer and the i18n catalogs.
+Built from a `TableSnapshot`, never the live table. Everything public is built
+from the spectator's view (`table.view(None)`), so a board can never show a
+hidden card; the hand is built from a snapshot holding the owner's view and only
+ever sent to its owner (DM or ephemeral). Views are read only through the game's
+renderer (`bot.render`); texts come from it and the i18n catalogs.
 """
 
 from __future__ import annotations
 
+import io
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import discord
 
@@ -26,10 +28,9 @@ from bot.discord.views import (
 )
 from bot.i18n import t
 from bot.render import get_renderer
+from bot.render.text import describe
+from bot.runtime import TableSnapshot
 from engines.cards import Card
-
-if TYPE_CHECKING:
-    from bot.runtime import Table
 
 MAX_ACTION_BUTTONS = 20
 """Games not played with a card menu (`GameRenderer.plays_cards`) get one button per legal
@@ -38,12 +39,12 @@ BOARD_COLOUR = discord.Colour.from_rgb(21, 94, 56)
 HAND_COLOUR = discord.Colour.from_rgb(40, 70, 150)
 
 
-def seat_names(table: Table) -> list[str]:
+def seat_names(table: TableSnapshot) -> list[str]:
     """Display names in play order, with a robot badge for seats the AI plays."""
     return [("🤖 " if seat.ai_plays else "") + seat.name for seat in table.seats]
 
 
-def owner_id(table: Table, seat: int | None) -> int | None:
+def owner_id(table: TableSnapshot, seat: int | None) -> int | None:
     """The Discord user id of the human who owns `seat` (None for AI seats)."""
     if seat is None or not 0 <= seat < len(table.seats):
         return None
@@ -53,27 +54,18 @@ def owner_id(table: Table, seat: int | None) -> int | None:
     return int(owner.id)
 
 
-def _cards(value: Any) -> list[Card]:
-    if isinstance(value, list | tuple) and all(isinstance(c, Card) for c in value):
-        return list(value)
-    return []
+def table_cards(table: TableSnapshot) -> list[Card]:
+    """The cards on the table in the public view (the board's picture), by the game's
+    renderer; none before the first match."""
+    view = table.view(None)
+    return [] if view is None else get_renderer(table.game).table_cards(view)
 
 
-def table_cards(view: Any) -> list[Card]:
-    """The cards on the table, from a (public) view: the last play of a trick (Big Two)
-    or the community cards (hold'em); none for other games."""
-    trick = getattr(view, "trick", None)
-    if trick:
-        for entry in reversed(trick):
-            if entry.cards:
-                return list(entry.cards)
-        return []
-    return _cards(getattr(view, "board", None))
-
-
-def hand_cards(view: Any, sort: str) -> list[Card]:
-    """The hand of a seat's view, in the game's order (`r`) or grouped by suit (`s`)."""
-    hand = _cards(getattr(view, "hole", None)) or _cards(getattr(view, "hand", None))
+def hand_cards(table: TableSnapshot, seat: int, sort: str) -> list[Card]:
+    """The hand of `seat` (the snapshot's own seat), in the game's order (`r`) or grouped by
+    suit (`s`)."""
+    view = table.view(seat)
+    hand = [] if view is None else get_renderer(table.game).hand_cards(view)
     if sort == "s":
         order = {card: i for i, card in enumerate(hand)}
         hand.sort(key=lambda c: (int(c.suit), order[c]))
@@ -81,7 +73,7 @@ def hand_cards(view: Any, sort: str) -> list[Card]:
 
 
 def board_message(
-    table: Table, lang: str, recent: Sequence[str], with_image: bool
+    table: TableSnapshot, lang: str, recent: Sequence[str], with_image: bool
 ) -> dict[str, Any]:
     """The board's message: content (turn mention), embed, image and buttons (kwargs for
     `send`/`edit`). Built from the spectator view only."""
@@ -138,27 +130,24 @@ def board_message(
     else:
         message["view"] = None
     if with_image:
-        cards = table_cards(view) if view is not None else []
+        cards = table_cards(table)
         if cards:
             message["file"] = discord.File(_bytes(cards), filename="table.png")
             embed.set_image(url="attachment://table.png")
     return message
 
 
-def _bytes(cards: Sequence[Card | None]) -> Any:
-    import io
-
+def _bytes(cards: Sequence[Card | None]) -> io.BytesIO:
     return io.BytesIO(cards_png(cards))
 
 
-def last_play_key(table: Table) -> tuple[str, ...]:
+def last_play_key(table: TableSnapshot) -> tuple[str, ...]:
     """What the board image shows now (to re-upload it only when it changed)."""
-    view = table.view(None)
-    return tuple(str(c) for c in table_cards(view)) if view is not None else ()
+    return tuple(str(c) for c in table_cards(table))
 
 
 def hand_message(
-    table: Table,
+    table: TableSnapshot,
     seat: int,
     lang: str,
     sort: str,
@@ -167,10 +156,11 @@ def hand_message(
     note: str = "",
     controls: bool = True,
 ) -> dict[str, Any]:
-    """The private hand of `seat`: text, image and (for ephemeral use) the controls."""
+    """The private hand of `seat` (from a snapshot holding that seat's view): text, image and
+    (for ephemeral use) the controls."""
     renderer = get_renderer(table.game)
     view = table.view(seat)
-    cards = hand_cards(view, sort)
+    cards = hand_cards(table, seat, sort)
     embed = discord.Embed(
         colour=HAND_COLOUR, title=t("discord.hand.title", lang, game=table.spec.title)
     )
@@ -187,7 +177,7 @@ def hand_message(
         embed.set_image(url=f"attachment://{name}")
     if not controls:
         return message
-    if not get_renderer(table.game).plays_cards:
+    if not renderer.plays_cards:
         message["view"] = frozen_view(*_action_buttons(table, seat, view, lang, sort))
         return message
     chosen = [c for c in selected if any(str(card) == c for card in cards)]
@@ -229,14 +219,12 @@ def hand_message(
 
 
 def _action_buttons(
-    table: Table, seat: int, view: Any, lang: str, sort: str
+    table: TableSnapshot, seat: int, view: Any, lang: str, sort: str
 ) -> list[discord.ui.Item[Any]]:
     """One button per legal action (up to four rows), then Hint and Sort."""
-    from bot.discord.actions import describe
-
     items: list[discord.ui.Item[Any]] = []
     if table.to_act == seat and table.status == "playing":
-        texts = [str(a) for a in getattr(view, "legal", ()) or ()]
+        texts = get_renderer(table.game).legal_moves(view)
         for i, text in enumerate(x for x in texts if 0 < len(x) <= 80 and ":" not in x):
             if i == MAX_ACTION_BUTTONS:
                 break

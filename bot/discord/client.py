@@ -4,6 +4,10 @@ Start-up (`setup_hook`): open the storage, build the table manager with the
 Discord front, register the persistent (dynamic) buttons, load the cogs, install
 the command translator, sync the slash commands (to `DEV_GUILD_ID` at once when
 set, else globally), then restore every unfinished table and re-post its board.
+
+The client wires things up: it imports the front, the components and the handlers
+(and implements `host.Host` for them); nothing in `bot/discord` imports it but the
+cogs, which it loads by name.
 """
 
 from __future__ import annotations
@@ -19,13 +23,27 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.discord import images
+from bot.discord.actions import Controls
+from bot.discord.cooldowns import Cooldowns
+from bot.discord.front import DiscordFront
+from bot.discord.replies import reply_error
+from bot.discord.rest_budget import RequestBudget, budget_trace
+from bot.discord.translator import CatalogTranslator
+from bot.discord.views import DYNAMIC_ITEMS
 from bot.i18n import normalise_language
-from bot.runtime import tune_gc
+from bot.runtime import RuntimeConfig, TableManager, tune_gc
 from bot.settings import Settings
+from storage.sqlite import SqliteStorage
 
 log = logging.getLogger("deucebot.discord")
 
-COGS = ("bot.discord.cogs.tables", "bot.discord.cogs.play", "bot.discord.cogs.info")
+COGS = (
+    "bot.discord.cogs.tables",
+    "bot.discord.cogs.play",
+    "bot.discord.cogs.info",
+    "bot.discord.cogs.history",
+)
 
 
 def intents() -> discord.Intents:
@@ -55,6 +73,9 @@ class Deucebot(commands.Bot):
         discord.VoiceClient.warn_nacl = False
         discord.VoiceClient.warn_dave = False
         self.edit_interval = settings.board_edit_seconds if edit_interval is None else edit_interval
+        self.rest_budget = RequestBudget(settings.rest_per_second)
+        """Every counted REST request waits here for its place under Discord's global limit."""
+        options.setdefault("http_trace", budget_trace(self.rest_budget))
         self.latency_sink = latency_sink
         super().__init__(
             command_prefix=commands.when_mentioned,
@@ -66,32 +87,59 @@ class Deucebot(commands.Bot):
             **options,
         )
         self.settings = settings
-        self.storage: Any = None
-        self.tables: Any = None
-        self.front: Any = None
-        self.locales: dict[int, str] = {}
-        """Discord user id -> the language of their last interaction (for DMs)."""
+        self.cooldowns = Cooldowns.from_settings(settings)
+        """Per-member cooldowns on costly commands and buttons."""
+        self._storage: SqliteStorage | None = None
+        self._tables: TableManager | None = None
+        self._front: DiscordFront | None = None
+        self._controls = Controls(self)
+        self._locales: dict[int, str] = {}
         self.tree.on_error = self._on_tree_error  # type: ignore[method-assign]
+
+    @property
+    def storage(self) -> SqliteStorage:
+        """The database (opened by `setup_hook`)."""
+        if self._storage is None:
+            raise RuntimeError("the bot is not set up yet")
+        return self._storage
+
+    @property
+    def tables(self) -> TableManager:
+        """The runtime's tables (built by `setup_hook`)."""
+        if self._tables is None:
+            raise RuntimeError("the bot is not set up yet")
+        return self._tables
+
+    @property
+    def front(self) -> DiscordFront:
+        """The Discord front (built by `setup_hook`)."""
+        if self._front is None:
+            raise RuntimeError("the bot is not set up yet")
+        return self._front
+
+    @property
+    def controls(self) -> Controls:
+        """The handlers the components call."""
+        return self._controls
+
+    @property
+    def locales(self) -> dict[int, str]:
+        """Discord user id -> the language of their last interaction (for DMs)."""
+        return self._locales
 
     async def setup_hook(self) -> None:
         """Storage, runtime, persistent views, cogs, translator, command sync, table restore."""
-        from bot.discord import images
-        from bot.discord.front import DiscordFront
-        from bot.discord.translator import CatalogTranslator
-        from bot.discord.views import DYNAMIC_ITEMS
-        from bot.runtime import RuntimeConfig, TableManager
-        from storage.sqlite import SqliteStorage
-
-        self.front = DiscordFront(self, edit_interval=self.edit_interval)
-        self.storage = SqliteStorage(self.settings.db)
-        await self.storage.open()
-        self.tables = TableManager(
-            self.storage,
-            self.front,
+        front = self._front = DiscordFront(self, self, edit_interval=self.edit_interval)
+        storage = self._storage = SqliteStorage(self.settings.db, synchronous=self.settings.db_synchronous)
+        await storage.open()
+        tables = self._tables = TableManager(
+            storage,
+            front,
             config=RuntimeConfig(
                 ai_delay=self.settings.ai_delay,
                 latency_sink=self.latency_sink,
                 ai_processes=self.settings.ai_processes,
+                max_tables_per_guild=self.settings.max_tables_per_server,
             ),
         )
         self.add_dynamic_items(*DYNAMIC_ITEMS)
@@ -105,7 +153,7 @@ class Deucebot(commands.Bot):
             await self.tree.sync(guild=guild)
         else:
             await self.tree.sync()
-        await self.tables.restore()
+        await tables.restore()
         tune_gc()  # after restoring: freeze start-up objects, rarer full collections
 
     async def on_ready(self) -> None:
@@ -118,16 +166,16 @@ class Deucebot(commands.Bot):
             return
         started = time.perf_counter()
         log.info("shutting down")
-        if self.front is not None:
-            await self.front.close()
-        if self.tables is not None:
-            await self.tables.close()
+        if self._front is not None:
+            await self._front.close()
+        if self._tables is not None:
+            await self._tables.close()
             log.info("tables and AI workers stopped (%.1f s)", time.perf_counter() - started)
             # Let cancelled AI turns and timers unwind while the database is still open.
             with contextlib.suppress(Exception):
-                await asyncio.wait_for(self.tables.idle(), 5)
-        if self.storage is not None:
-            await self.storage.close()
+                await asyncio.wait_for(self._tables.idle(), 5)
+        if self._storage is not None:
+            await self._storage.close()
             log.info("database closed (%.1f s)", time.perf_counter() - started)
         await super().close()
         log.info("disconnected (%.1f s)", time.perf_counter() - started)
@@ -139,7 +187,7 @@ class Deucebot(commands.Bot):
         lang = normalise_language(interaction.locale.value, default="")
         if not lang:
             lang = default
-        self.locales[interaction.user.id] = lang
+        self._locales[interaction.user.id] = lang
         return lang
 
     def guild_language(self, guild: discord.Guild | None) -> str:
@@ -152,9 +200,7 @@ class Deucebot(commands.Bot):
     async def _on_tree_error(
         self, interaction: discord.Interaction, error: app_commands.AppCommandError
     ) -> None:
-        from bot.discord.replies import reply_error
-
-        await reply_error(self, interaction, error)
+        await reply_error(interaction, error, self.language(interaction))
 
 
 def create_bot(settings: Settings, **options: Any) -> Deucebot:

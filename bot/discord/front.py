@@ -12,7 +12,10 @@ table sends it in order:
   every deal and after each of the owner's plays. If Discord refuses a DM, the
   channel is told once and the ephemeral "My hand" remains.
 
-Everything public is built from the spectator view (see `board`).
+Everything is rendered from the `TableSnapshot`s the runtime hands over (never
+the live table): public messages from the spectator view (see `board`), a DM from
+a snapshot holding the owner's seat view (handed to `private`, or, for a hand
+changed by a public event, taken once the change is committed).
 """
 
 from __future__ import annotations
@@ -23,21 +26,29 @@ import contextlib
 import logging
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import discord
 
 from bot.discord.board import board_message, hand_message, last_play_key, seat_names
+from bot.discord.host import Host
 from bot.discord.replies import frozen_view
 from bot.discord.views import HandButton
 from bot.i18n import t
-from bot.render import get_renderer
+from bot.render import GameRenderer, get_renderer
 from bot.render.fair import fair_line
+from bot.runtime import (
+    MatchStarted,
+    Player,
+    PlayerJoined,
+    PlayerLeft,
+    SeatAway,
+    SeatBack,
+    TableSnapshot,
+    TableStopped,
+    TurnTimedOut,
+)
 from engines.base import DealStarted, Event, MatchEnded
-
-if TYPE_CHECKING:
-    from bot.discord.client import Deucebot
-    from bot.runtime import Player, Table
 
 log = logging.getLogger("deucebot.discord")
 
@@ -45,64 +56,25 @@ RECENT_LINES = 5
 
 
 @dataclass
-class TableSnapshot:
-    """What the board shows, captured when the runtime hands the front committed events.
-
-    The outbox sends boards later; rendering from this copy (never from the live table,
-    which may already hold an action whose commit is still in flight) keeps every board
-    at a committed turn. Only the spectator view is kept, so it cannot leak a hand."""
-
-    id: int
-    game: str
-    spec: Any
-    seats: list[Any]
-    status: str
-    turn: int
-    deal: int
-    deadline: float | None
-    deadline_turn: int | None
-    to_act: int | None
-    public_view: Any
-
-    @classmethod
-    def of(cls, table: Table) -> TableSnapshot:
-        """Capture `table` now."""
-        return cls(
-            id=table.id,
-            game=table.game,
-            spec=table.spec,
-            seats=list(table.seats),
-            status=table.status,
-            turn=table.turn,
-            deal=table.deal,
-            deadline=table.deadline,
-            deadline_turn=table.deadline_turn,
-            to_act=table.to_act,
-            public_view=table.view(None),
-        )
-
-    def view(self, seat: int | None) -> Any:
-        """The spectator view (the only one kept)."""
-        if seat is not None:
-            raise ValueError("a board snapshot holds only the spectator view")
-        return self.public_view
-
-
-@dataclass
 class _Outbox:
-    """The pending Discord work of one table."""
+    """The pending Discord work of one table; `snapshot` is the table as last handed over
+    (the outbox renders from it, never from the live table, so every board shows a
+    committed turn)."""
 
+    snapshot: TableSnapshot
     ops: collections.deque[Callable[[], Awaitable[None]]] = field(default_factory=collections.deque)
     dirty: bool = False
     wake: asyncio.Event = field(default_factory=asyncio.Event)
     task: asyncio.Task[None] | None = None
-    board: discord.PartialMessage | None = None
-    snapshot: TableSnapshot | None = None
+    board: discord.Message | None = None
     image_key: tuple[str, ...] | None = None
     recent: collections.deque[str] = field(
         default_factory=lambda: collections.deque(maxlen=RECENT_LINES)
     )
-    dms: collections.deque[tuple[int, int, str]] = field(default_factory=collections.deque)
+    dms: collections.deque[tuple[int, int, TableSnapshot | None]] = field(
+        default_factory=collections.deque
+    )
+    """(user, seat, a snapshot holding the seat's view, or None: take one when sending)."""
     dm_wake: asyncio.Event = field(default_factory=asyncio.Event)
     dm_task: asyncio.Task[None] | None = None
     dm_refused: set[int] = field(default_factory=set)
@@ -111,9 +83,11 @@ class _Outbox:
 class DiscordFront:
     """Implements the runtime's `Front` for Discord channels (place = channel id)."""
 
-    def __init__(self, bot: Deucebot, *, edit_interval: float = 1.0) -> None:
-        """A front posting through `bot`; `edit_interval` spaces board edits (seconds)."""
-        self.bot = bot
+    def __init__(self, client: discord.Client, host: Host, *, edit_interval: float = 1.0) -> None:
+        """A front posting through `client`, with the bot's languages and tables from `host`;
+        `edit_interval` spaces board edits (seconds)."""
+        self.client = client
+        self.host = host
         self.edit_interval = edit_interval
         self._boxes: dict[int, _Outbox] = {}
         self._dm_channels: dict[int, int] = {}
@@ -122,10 +96,9 @@ class DiscordFront:
 
     # ----------------------------------------------------------------- Front protocol
 
-    async def public(self, table: Table, events: Sequence[Event]) -> None:
+    async def public(self, table: TableSnapshot, events: Sequence[Event]) -> None:
         """Queue what the public events need: a new board, result posts, log lines."""
         box = self._box(table)
-        box.snapshot = TableSnapshot.of(table)
         lang = self.language(table)
         names = seat_names(table)
         renderer = _renderer(table)
@@ -136,7 +109,7 @@ class DiscordFront:
                 committed = fair_line(event, lang)  # on the new board, before any card
                 if committed is not None:
                     box.recent.append(committed)
-                box.ops.append(lambda: self._new_board(table))
+                box.ops.append(self._new_board_op(box))
                 continue
             line = renderer.event(event, names, lang) if renderer else None
             if line is None:
@@ -153,41 +126,38 @@ class DiscordFront:
                 results.append(line)
             else:
                 box.recent.append(line)
-            player = getattr(event, "seat", None)
-            if event.kind.endswith("played") and isinstance(player, int):
-                self._queue_dm(table, player)
+            changed = renderer.hand_changed(event) if renderer else None
+            if changed is not None:
+                self._queue_dm(table, changed, None)
         if results:
             box.ops.append(self._post_results(table, results))
-        for event in events:
-            if event.kind == "table_stopped":
-                box.dirty = True
+        if any(isinstance(event, TableStopped) for event in events):
+            box.dirty = True
         box.wake.set()
 
     async def private(
-        self, table: Table, seat: int, player: Player, events: Sequence[Event]
+        self, table: TableSnapshot, seat: int, player: Player, events: Sequence[Event]
     ) -> None:
         """A seat's private events (its cards): DM the owner their hand."""
-        self._queue_dm(table, seat)
+        self._queue_dm(table, seat, table)
 
-    async def refresh(self, table: Table) -> None:
+    async def refresh(self, table: TableSnapshot) -> None:
         """Mark the board dirty; the outbox edits it (coalesced) or posts it if there is none."""
         box = self._box(table)
-        box.snapshot = TableSnapshot.of(table)
         box.dirty = True
         box.wake.set()
 
     # ----------------------------------------------------------------- helpers for others
 
-    def language(self, table: Table) -> str:
+    def language(self, table: TableSnapshot) -> str:
         """The table's language for public messages."""
-        guild = self.bot.get_guild(int(table.guild)) if table.guild.isdigit() else None
-        return self.bot.guild_language(guild)
+        guild = self.client.get_guild(int(table.guild)) if table.guild.isdigit() else None
+        return self.host.guild_language(guild)
 
-    async def post_board(self, table: Table) -> None:
+    async def post_board(self, table: TableSnapshot) -> None:
         """Post a fresh board for `table` (creation)."""
         box = self._box(table)
-        box.snapshot = TableSnapshot.of(table)
-        box.ops.append(lambda: self._new_board(table))
+        box.ops.append(self._new_board_op(box))
         box.wake.set()
 
     async def settle(self) -> None:
@@ -205,22 +175,25 @@ class DiscordFront:
 
     # ----------------------------------------------------------------- the outbox
 
-    def _box(self, table: Table) -> _Outbox:
+    def _box(self, table: TableSnapshot) -> _Outbox:
+        """The outbox of `table`, now showing this snapshot (its tasks started if needed)."""
         box = self._boxes.get(table.id)
         if box is None:
-            box = self._boxes[table.id] = _Outbox()
+            box = self._boxes[table.id] = _Outbox(table)
+        else:
+            box.snapshot = table
         if box.task is None or box.task.done():
-            box.task = asyncio.get_running_loop().create_task(self._run(table, box))
+            box.task = asyncio.get_running_loop().create_task(self._run(box))
         if box.dm_task is None or box.dm_task.done():
-            box.dm_task = asyncio.get_running_loop().create_task(self._run_dms(table, box))
+            box.dm_task = asyncio.get_running_loop().create_task(self._run_dms(box))
         return box
 
-    def _channel(self, table: Table) -> discord.PartialMessageable:
-        return self.bot.get_partial_messageable(
+    def _channel(self, table: TableSnapshot) -> discord.PartialMessageable:
+        return self.client.get_partial_messageable(
             int(table.place), guild_id=int(table.guild) if table.guild.isdigit() else None
         )
 
-    async def _run(self, table: Table, box: _Outbox) -> None:
+    async def _run(self, box: _Outbox) -> None:
         while True:
             await box.wake.wait()
             box.wake.clear()
@@ -230,45 +203,49 @@ class DiscordFront:
                         await box.ops.popleft()()
                         continue
                     box.dirty = False
-                    await self._edit_board(table, box)
+                    await self._edit_board(box)
                     if self.edit_interval > 0 and not box.ops:
                         await asyncio.sleep(self.edit_interval)
                 except asyncio.CancelledError:
                     raise
                 except Exception:
-                    log.exception("could not update the board of table %s", table.id)
+                    log.exception("could not update the board of table %s", box.snapshot.id)
 
-    async def _new_board(self, table: Table) -> None:
-        box = self._box(table)
-        shown = box.snapshot or TableSnapshot.of(table)
-        message = board_message(shown, self.language(table), list(box.recent), with_image=True)  # type: ignore[arg-type]
+    def _new_board_op(self, box: _Outbox) -> Callable[[], Awaitable[None]]:
+        async def post() -> None:
+            await self._new_board(box)
+
+        return post
+
+    async def _new_board(self, box: _Outbox) -> None:
+        shown = box.snapshot
+        lang = self.language(shown)
+        message = board_message(shown, lang, list(box.recent), with_image=True)
         box.dirty = False
         previous = box.board
-        sent = await self._channel(table).send(**_send_kwargs(message))
+        sent = await self._channel(shown).send(**_send_kwargs(message))
         self.rest_calls += 1
         box.board = sent
         if previous is not None:
             # The old board stops announcing turns; its My hand button keeps working.
             with contextlib.suppress(discord.HTTPException):
                 await previous.edit(
-                    content=t("discord.board.replaced", self.language(table)),
+                    content=t("discord.board.replaced", lang),
                     view=frozen_view(
-                        HandButton(
-                            table.id, shown.turn, t("discord.button.hand", self.language(table))
-                        )
+                        HandButton(shown.id, shown.turn, t("discord.button.hand", lang))
                     ),
                 )
                 self.rest_calls += 1
-        box.image_key = last_play_key(shown)  # type: ignore[arg-type]
+        box.image_key = last_play_key(shown)
 
-    async def _edit_board(self, table: Table, box: _Outbox) -> None:
+    async def _edit_board(self, box: _Outbox) -> None:
         if box.board is None:
-            await self._new_board(table)
+            await self._new_board(box)
             return
-        shown = box.snapshot or TableSnapshot.of(table)
-        key = last_play_key(shown)  # type: ignore[arg-type]
+        shown = box.snapshot
+        key = last_play_key(shown)
         image = key != box.image_key
-        message = board_message(shown, self.language(table), list(box.recent), with_image=image)  # type: ignore[arg-type]
+        message = board_message(shown, self.language(shown), list(box.recent), with_image=image)
         kwargs: dict[str, Any] = {
             "content": message["content"],
             "embed": message["embed"],
@@ -283,11 +260,13 @@ class DiscordFront:
             self.rest_calls += 1
         except discord.NotFound:
             box.board = None
-            await self._new_board(table)
+            await self._new_board(box)
             return
         box.image_key = key
 
-    def _post_results(self, table: Table, lines: list[str]) -> Callable[[], Awaitable[None]]:
+    def _post_results(
+        self, table: TableSnapshot, lines: list[str]
+    ) -> Callable[[], Awaitable[None]]:
         text = "\n".join(lines)[:1900]
 
         async def post() -> None:
@@ -299,7 +278,9 @@ class DiscordFront:
 
     # ----------------------------------------------------------------- DMs
 
-    def _queue_dm(self, table: Table, seat: int) -> None:
+    def _queue_dm(self, table: TableSnapshot, seat: int, shown: TableSnapshot | None) -> None:
+        """DM the owner of `seat` their hand: from `shown` (a snapshot holding the seat's
+        view) or, if None, from one taken when the DM goes out."""
         if not 0 <= seat < len(table.seats):
             return
         owner = table.seats[seat].owner
@@ -309,47 +290,59 @@ class DiscordFront:
         user = int(owner.id)
         if user in box.dm_refused:
             return
-        box.dms.append((user, seat, ""))
+        box.dms.append((user, seat, shown))
         box.dm_wake.set()
 
-    async def _run_dms(self, table: Table, box: _Outbox) -> None:
+    async def _run_dms(self, box: _Outbox) -> None:
         while True:
             await box.dm_wake.wait()
             box.dm_wake.clear()
             while box.dms:
-                user, seat, _ = box.dms.popleft()
+                user, seat, shown = box.dms.popleft()
                 if any(u == user for u, _, _ in box.dms):
                     continue  # a newer hand for the same user is queued: send that one
                 try:
-                    await self._send_dm(table, box, user, seat)
+                    await self._send_dm(box, user, seat, shown)
                 except asyncio.CancelledError:
                     raise
                 except Exception:
-                    log.exception("could not DM the hand of seat %s in table %s", seat, table.id)
+                    log.exception(
+                        "could not DM the hand of seat %s in table %s", seat, box.snapshot.id
+                    )
 
-    async def _send_dm(self, table: Table, box: _Outbox, user: int, seat: int) -> None:
-        if table.seat_of(str(user)) != seat or table.view(seat) is None:
+    async def _send_dm(
+        self, box: _Outbox, user: int, seat: int, shown: TableSnapshot | None
+    ) -> None:
+        if shown is None:
+            live = self.host.tables.by_id(box.snapshot.id)
+            if live is None:
+                return
+            shown = await live.committed(seat)
+        if shown.seat_of(str(user)) != seat or shown.view(seat) is None:
             return
-        lang = self.bot.locales.get(user) or self.language(table)
-        message = hand_message(table, seat, lang, "r", controls=False)
+        lang = self.host.locales.get(user) or self.language(shown)
+        message = hand_message(shown, seat, lang, "r", controls=False)
         channel_id = self._dm_channels.get(user)
         try:
             if channel_id is None:
-                data = await self.bot.http.start_private_message(user)
+                data = await self.client.http.start_private_message(user)
                 channel_id = self._dm_channels[user] = int(data["id"])
                 self.rest_calls += 1
-            channel = self.bot.get_partial_messageable(channel_id, type=discord.ChannelType.private)
+            channel = self.client.get_partial_messageable(
+                channel_id, type=discord.ChannelType.private
+            )
             kwargs = _send_kwargs(message)
             kwargs.pop("view", None)
             await channel.send(**kwargs)
             self.rest_calls += 1
         except discord.Forbidden:
             box.dm_refused.add(user)
-            notice = t("discord.dm_closed", self.language(table), mention=f"<@{user}>")
+            notice = t("discord.dm_closed", self.language(shown), mention=f"<@{user}>")
+            table = box.snapshot
             box.ops.append(lambda: self._notice(table, notice))
             box.wake.set()
 
-    async def _notice(self, table: Table, text: str) -> None:
+    async def _notice(self, table: TableSnapshot, text: str) -> None:
         await self._channel(table).send(text)
         self.rest_calls += 1
 
@@ -363,7 +356,7 @@ def _send_kwargs(message: dict[str, Any]) -> dict[str, Any]:
     return kwargs
 
 
-def _renderer(table: Table) -> Any:
+def _renderer(table: TableSnapshot) -> GameRenderer | None:
     try:
         return get_renderer(table.game)
     except ImportError:
@@ -372,15 +365,14 @@ def _renderer(table: Table) -> Any:
 
 def _runtime_line(event: Event, names: Sequence[str], lang: str) -> str | None:
     """A line for the runtime's own events (joins, leaves, away, timeouts, stop)."""
-    params: dict[str, Any] = {}
-    seat = getattr(event, "seat", None)
-    if isinstance(seat, int) and 0 <= seat < len(names):
-        params["name"] = getattr(event, "name", names[seat])
-        params["seat"] = seat + 1
-    if event.kind == "turn_timed_out":
-        params["action"] = getattr(event, "action", "")
-    if event.kind == "match_started":
-        params["number"] = getattr(event, "number", 1)
     key = f"discord.event.{event.kind}"
-    text = t(key, lang, **params)
-    return None if text == key else text
+    if isinstance(event, PlayerJoined | PlayerLeft | SeatAway | SeatBack):
+        return t(key, lang, name=event.name, seat=event.seat + 1)
+    if isinstance(event, TurnTimedOut):
+        name = names[event.seat] if 0 <= event.seat < len(names) else f"#{event.seat + 1}"
+        return t(key, lang, name=name, seat=event.seat + 1, action=event.action)
+    if isinstance(event, MatchStarted):
+        return t(key, lang, number=event.number)
+    if isinstance(event, TableStopped):
+        return t(key, lang)
+    return None

@@ -117,9 +117,10 @@ def _palette() -> Image.Image:
     """The palette of every card image: the exact drawing colours, then the blends that
     antialiasing makes between them (learned once from a sample row)."""
     sample = draw_cards([*parse_cards("10H AS QD KC 8S"), None])
-    blends = sample.convert("RGB").quantize(colors=64, dither=Image.Dither.NONE).getpalette()
+    quantized = sample.convert("RGB").quantize(colors=64, dither=Image.Dither.NONE)
+    blends = quantized.getpalette() or []
     colours = [c[:3] for c in _EXACT]
-    colours += [tuple(blends[i : i + 3]) for i in range(0, len(blends or []), 3)]
+    colours += [(blends[i], blends[i + 1], blends[i + 2]) for i in range(0, len(blends) - 2, 3)]
     image = Image.new("P", (1, 1))
     image.putpalette([v for colour in colours[:256] for v in colour])
     return image

@@ -18,10 +18,12 @@ from typing import Any
 
 from PIL import Image, ImageDraw, ImageFont
 
-from bot.discord.board import board_message
+from bot.discord.board import board_message, table_cards
 from bot.discord.images import cards_png
 from bot.render import get_renderer
-from engines.registry import get_game
+from bot.runtime import Player, Seat, TableOptions, TableSnapshot
+from engines.base import GameState
+from engines.registry import GameSpec, get_game
 
 BG = (49, 51, 56)
 EMBED_BG = (43, 45, 49)
@@ -32,39 +34,54 @@ BOLD = "/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf"
 
 
 @dataclass
-class _Seat:
-    index: int
-    name: str
-    ai_plays: bool
-    owner: Any = None
+class SampleTable:
+    """A sample deal (engine state and seats) that `snapshot()` freezes like the runtime."""
 
-
-@dataclass
-class _Table:
-    """Just what `board_message` reads from a runtime table."""
-
-    state: Any
-    seats: list[_Seat]
+    state: GameState[Any, Any]
+    seats: list[Seat]
     id: int = 7
     game: str = "bigtwo"
-    status: str = "playing"
     turn: int = 0
     deal: int = 1
     deadline: float | None = None
     deadline_turn: int | None = None
-    extra: dict[str, Any] = field(default_factory=dict)
-
-    @property
-    def spec(self) -> Any:
-        return get_game(self.game)
+    recent: list[str] = field(default_factory=list)
 
     @property
     def to_act(self) -> int | None:
+        """The seat to act."""
         seat: int | None = self.state.to_act
         return seat
 
+    @property
+    def spec(self) -> GameSpec:
+        """The game's spec."""
+        return get_game(self.game)
+
     def view(self, seat: int | None) -> Any:
+        """The engine's view of `seat` (None: a spectator)."""
         return self.state.view(seat)
+
+    def snapshot(self, seat: int | None = None) -> TableSnapshot:
+        """The sample frozen as the runtime hands tables to fronts."""
+        return TableSnapshot(
+            id=self.id,
+            guild="1",
+            place="2",
+            game=self.game,
+            spec=self.spec,
+            options=TableOptions(),
+            seats=tuple(self.seats),
+            status="playing",
+            turn=self.turn,
+            deal=self.deal,
+            deadline=self.deadline,
+            deadline_turn=self.deadline_turn,
+            to_act=self.to_act,
+            public_view=self.state.view(None),
+            seat=seat,
+            seat_view=None if seat is None else self.state.view(seat),
+        )
 
 
 def _font(path: str, size: int) -> Any:
@@ -74,13 +91,14 @@ def _font(path: str, size: int) -> Any:
         return ImageFont.load_default(size=size)
 
 
-def sample_table(seed: int = 4, turns: int = 9) -> _Table:
+def sample_table(seed: int = 4, turns: int = 9) -> SampleTable:
     """A seeded deal a few turns in, one human (seat 1) and three AI players."""
     spec = get_game("bigtwo")
     state = spec.new_state(spec.make_config(deals=4), random.Random(seed))
     rng = random.Random(seed)
     names = ["Ana", "strong AI 2", "strong AI 3", "strong AI 4"]
-    seats = [_Seat(i, n, i != 0) for i, n in enumerate(names)]
+    seats = [Seat(0, Player("111", "Ana"), "strong", "Ana")]
+    seats += [Seat(i, None, "strong", n) for i, n in enumerate(names) if i]
     badged = [("🤖 " if s.ai_plays else "") + s.name for s in seats]
     renderer = get_renderer("bigtwo")
     recent: list[str] = []
@@ -91,17 +109,15 @@ def sample_table(seed: int = 4, turns: int = 9) -> _Table:
             line = renderer.event(event, badged, "en") if event.to is None else None
             if line:
                 recent.append(line)
-    table = _Table(state, seats, turn=turns)
-    table.extra["recent"] = recent[-3:]
-    seats[0].owner = type("P", (), {"id": "111", "name": "Ana"})()
-    return table
+    return SampleTable(state, seats, turn=turns, recent=recent[-3:])
 
 
-def draw(table: _Table) -> Image.Image:
+def draw(table: SampleTable) -> Image.Image:
     """Paint the board message of `table`."""
-    message = board_message(table, "en", table.extra.get("recent", []), with_image=True)  # type: ignore[arg-type]
+    shown = table.snapshot()
+    message = board_message(shown, "en", table.recent, with_image=True)
     embed = message["embed"]
-    cards = Image.open(io.BytesIO(cards_png(_last(table)))) if "file" in message else None
+    cards = Image.open(io.BytesIO(cards_png(table_cards(shown)))) if "file" in message else None
     regular, bold, small = _font(FONT, 17), _font(BOLD, 18), _font(FONT, 14)
     width = 760
     lines = _plain(embed.description or "").splitlines()
@@ -148,12 +164,6 @@ def draw(table: _Table) -> Image.Image:
 def _plain(text: str) -> str:
     """Text the font can draw: the robot badge becomes a gear (no colour emoji font)."""
     return text.replace("🤖", "⚙")
-
-
-def _last(table: _Table) -> list[Any]:
-    from bot.discord.board import table_cards
-
-    return table_cards(table.view(None))
 
 
 def main(argv: list[str] | None = None) -> int:

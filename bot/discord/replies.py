@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import math
 from collections.abc import Awaitable
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import Any, TypeVar
 
 import discord
 from discord import app_commands
@@ -13,9 +14,6 @@ from discord import app_commands
 from bot.i18n import explain, t
 from engines.base import IllegalAction
 from engines.cards import CardParseError
-
-if TYPE_CHECKING:
-    from bot.discord.client import Deucebot
 
 log = logging.getLogger("deucebot.discord")
 T = TypeVar("T")
@@ -53,25 +51,26 @@ def refusal_text(error: BaseException, lang: str) -> str:
         return "⛔ " + t("discord.need_manage_channels", lang)
     if isinstance(error, app_commands.NoPrivateMessage):
         return "⛔ " + t("discord.guild_only", lang)
+    if isinstance(error, app_commands.CommandOnCooldown):
+        return "⏳ " + t("discord.cooldown", lang, seconds=math.ceil(error.retry_after))
     return "⚠️ " + t("discord.internal_error", lang)
 
 
-async def reply_error(
-    bot: Deucebot, interaction: discord.Interaction, error: BaseException
-) -> None:
-    """Answer a refusal privately; log anything that is not an expected refusal."""
+async def reply_error(interaction: discord.Interaction, error: BaseException, lang: str) -> None:
+    """Answer a refusal privately, in `lang`; log anything that is not an expected refusal."""
     original = error.original if isinstance(error, app_commands.CommandInvokeError) else error
     expected = isinstance(
         original,
         IllegalAction
         | CardParseError
         | app_commands.MissingPermissions
-        | app_commands.NoPrivateMessage,
+        | app_commands.NoPrivateMessage
+        | app_commands.CommandOnCooldown,
     )
     if not expected:
         log.error("interaction failed", exc_info=original)
     try:
-        await say(interaction, refusal_text(original, bot.language(interaction)))
+        await say(interaction, refusal_text(original, lang))
     except discord.HTTPException:
         log.warning("could not answer interaction %s", interaction.id)
 

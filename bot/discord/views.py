@@ -19,17 +19,16 @@ Custom ids:
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import Any, ClassVar, cast
 
 import discord
 
-if TYPE_CHECKING:
-    from bot.discord.client import Deucebot
+from bot.discord.host import Controls, Host
 
 
-def _bot(interaction: discord.Interaction) -> Deucebot:
-    client: Deucebot = interaction.client  # type: ignore[assignment]
-    return client
+def _controls(interaction: discord.Interaction) -> Controls:
+    """The handlers the client wired up (components call them, never import them)."""
+    return cast(Host, interaction.client).controls
 
 
 class _Control(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"(?!)"):
@@ -58,7 +57,7 @@ class _Control(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"(?!)")
         cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
     ) -> Any:
         """Rebuild from a click."""
-        groups = match.groupdict()
+        groups: dict[str, Any] = match.groupdict()
         groups["table"], groups["turn"] = int(groups["table"]), int(groups["turn"])
         return cls(**groups)
 
@@ -75,9 +74,7 @@ class HandButton(_Control, template=r"db:hand:(?P<table>\d+):(?P<turn>\d+)"):
 
     async def callback(self, interaction: discord.Interaction) -> None:
         """Answer with the clicker's hand (ephemeral)."""
-        from bot.discord.actions import show_hand
-
-        await show_hand(_bot(interaction), interaction, self.table, "r", edit=False)
+        await _controls(interaction).show_hand(interaction, self.table, "r", edit=False)
 
 
 class CardSelect(
@@ -117,10 +114,7 @@ class CardSelect(
 
     async def callback(self, interaction: discord.Interaction) -> None:
         """Redraw the hand with these cards selected and Play armed with them."""
-        from bot.discord.actions import show_hand
-
-        await show_hand(
-            _bot(interaction),
+        await _controls(interaction).show_hand(
             interaction,
             self.table,
             self.sort,
@@ -153,10 +147,10 @@ class PlayButton(
 
     async def callback(self, interaction: discord.Interaction) -> None:
         """Play the chosen cards for the clicker's seat."""
-        from bot.discord.actions import act_from_hand
-
         text = "play " + " ".join(self.cards.split("."))
-        await act_from_hand(_bot(interaction), interaction, self.table, self.turn, text, self.sort)
+        await _controls(interaction).act_from_hand(
+            interaction, self.table, self.turn, text, self.sort
+        )
 
 
 class PassButton(_Control, template=r"db:pass:(?P<table>\d+):(?P<turn>\d+):(?P<sort>[rs])"):
@@ -171,10 +165,8 @@ class PassButton(_Control, template=r"db:pass:(?P<table>\d+):(?P<turn>\d+):(?P<s
 
     async def callback(self, interaction: discord.Interaction) -> None:
         """Pass for the clicker's seat."""
-        from bot.discord.actions import act_from_hand
-
-        await act_from_hand(
-            _bot(interaction), interaction, self.table, self.turn, "pass", self.sort
+        await _controls(interaction).act_from_hand(
+            interaction, self.table, self.turn, "pass", self.sort
         )
 
 
@@ -190,10 +182,7 @@ class HintButton(_Control, template=r"db:hint:(?P<table>\d+):(?P<turn>\d+):(?P<s
 
     async def callback(self, interaction: discord.Interaction) -> None:
         """Redraw the hand with the suggestion selected."""
-        from bot.discord.actions import show_hand
-
-        await show_hand(
-            _bot(interaction),
+        await _controls(interaction).show_hand(
             interaction,
             self.table,
             self.sort,
@@ -215,10 +204,8 @@ class SortButton(_Control, template=r"db:sort:(?P<table>\d+):(?P<turn>\d+):(?P<s
 
     async def callback(self, interaction: discord.Interaction) -> None:
         """Redraw the hand in the other order."""
-        from bot.discord.actions import show_hand
-
         other = "s" if self.sort == "r" else "r"
-        await show_hand(_bot(interaction), interaction, self.table, other, edit=True)
+        await _controls(interaction).show_hand(interaction, self.table, other, edit=True)
 
 
 class ActButton(
@@ -239,10 +226,8 @@ class ActButton(
 
     async def callback(self, interaction: discord.Interaction) -> None:
         """Play this action for the clicker's seat."""
-        from bot.discord.actions import act_from_hand
-
-        await act_from_hand(
-            _bot(interaction), interaction, self.table, self.turn, self.action, self.sort
+        await _controls(interaction).act_from_hand(
+            interaction, self.table, self.turn, self.action, self.sort
         )
 
 

@@ -4,7 +4,10 @@ One module per game, `bot.render.<game>`, exposing `RENDERER`, an object with
 the `GameRenderer` surface. Renderers only ever get views and events (never
 the engine state), so they cannot leak a hidden card. Every string they
 produce goes through `bot.i18n.t` so it exists in English, French and
-Ukrainian.
+Ukrainian. Fronts read a view only through its renderer (`table_cards`,
+`hand_cards`, `legal_moves`), never by field name, so a new game needs no change
+in the fronts. `bot.render.text` holds what is the same for every game (an
+action's text with suit symbols).
 """
 
 from __future__ import annotations
@@ -14,6 +17,7 @@ from collections.abc import Sequence
 from typing import Any, Protocol
 
 from engines.base import Event
+from engines.cards import Card
 
 
 class GameRenderer(Protocol):
@@ -44,6 +48,53 @@ class GameRenderer(Protocol):
     def input_help(self, lang: str) -> str:
         """How to type actions in this game."""
         ...
+
+    def table_cards(self, view: Any) -> list[Card]:
+        """The cards on the table in a (public) view, for the board's picture: the last play
+        of the trick, the community cards; none for games without such cards."""
+        ...
+
+    def hand_cards(self, view: Any) -> list[Card]:
+        """The cards of the view's own seat, in the game's order (none for a spectator)."""
+        ...
+
+    def legal_moves(self, view: Any) -> list[str]:
+        """The canonical texts of the moves the view's seat may make now (none when it is
+        not its turn)."""
+        ...
+
+    def hand_changed(self, event: Event) -> int | None:
+        """The seat whose hand this public event changed (its owner gets the new hand), or
+        None. Private events already reach the owner."""
+        ...
+
+
+class _WithLegal(Protocol):
+    @property
+    def legal(self) -> Sequence[object]: ...
+
+
+class ViewAccessors:
+    """The `GameRenderer` view accessors of most games, for a renderer to inherit: its views
+    have `hand` (the seat's cards) and `legal` (the actions it may take), no cards on the
+    table, and hands change only through private events. Override what differs."""
+
+    def table_cards(self, view: Any) -> list[Card]:
+        """No cards on the table."""
+        return []
+
+    def hand_cards(self, view: Any) -> list[Card]:
+        """The seat's cards (the view's `hand`), in the view's order."""
+        hand: Sequence[Card] = view.hand
+        return list(hand)
+
+    def legal_moves(self, view: _WithLegal) -> list[str]:
+        """Every legal action, as canonical text."""
+        return [str(action) for action in view.legal]
+
+    def hand_changed(self, event: Event) -> int | None:
+        """No public event changes a hand (cards arrive privately)."""
+        return None
 
 
 def get_renderer(game: str) -> GameRenderer:

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from typing import Any
 
 from bot.i18n import join_names, t
+from bot.render import GameRenderer, ViewAccessors
 from engines.base import DealSettled, DealStarted, Event, IllegalAction, MatchEnded
 from engines.bigtwo import (
     PASS,
@@ -48,7 +48,7 @@ def _combo(combo: Combo, lang: str) -> str:
     return t("bigtwo.combo", lang, cards=_cards(combo.cards), kind=_kind(combo.kind, lang))
 
 
-class BigTwoRenderer:
+class BigTwoRenderer(ViewAccessors):
     """The `GameRenderer` of Big Two."""
 
     plays_cards = True
@@ -197,6 +197,17 @@ class BigTwoRenderer:
         """How to type a Big Two action."""
         return t("bigtwo.help", lang)
 
+    def table_cards(self, view: BigTwoView) -> list[Card]:
+        """The last play of the current trick (none when the trick is new or all passed)."""
+        for entry in reversed(view.trick):
+            if entry.cards:
+                return list(entry.cards)
+        return []
 
-RENDERER: Any = BigTwoRenderer()
+    def hand_changed(self, event: Event) -> int | None:
+        """A play takes cards from the player's hand."""
+        return event.seat if isinstance(event, Played) else None
+
+
+RENDERER: GameRenderer = BigTwoRenderer()
 """The Big Two renderer."""

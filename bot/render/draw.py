@@ -9,9 +9,9 @@ Built from views and events only; every string goes through `bot.i18n.t` (catalo
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 from bot.i18n import join_names, t
+from bot.render import GameRenderer, ViewAccessors
 from engines.base import ChipsBought, DealSettled, DealStarted, Event, IllegalAction, MatchEnded
 from engines.cards import Card, CardParseError, parse_card
 from engines.draw.actions import STAND, Draw, DrawAction, Open, parse_action
@@ -59,7 +59,7 @@ def _requirement(name: str | None, lang: str) -> str:
     return t(f"draw.rank.{name}", lang) if name else ""
 
 
-class DrawRenderer:
+class DrawRenderer(ViewAccessors):
     """The `GameRenderer` of French draw poker."""
 
     plays_cards = False
@@ -321,5 +321,5 @@ class DrawRenderer:
         return t("draw.help", lang)
 
 
-RENDERER: Any = DrawRenderer()
+RENDERER: GameRenderer = DrawRenderer()
 """Draw poker's renderer (see `bot.render.GameRenderer`)."""

@@ -8,9 +8,9 @@ Built from views and events only; every string goes through `bot.i18n.t` (catalo
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 from bot.i18n import join_names, t
+from bot.render import GameRenderer, ViewAccessors
 from engines.base import ChipsBought, DealStarted, Event, IllegalAction, MatchEnded
 from engines.cards import Card, CardParseError, parse_card
 from engines.duel import (
@@ -43,7 +43,7 @@ def _name(names: Sequence[str], seat: int) -> str:
     return names[seat] if 0 <= seat < len(names) else f"#{seat + 1}"
 
 
-class DuelRenderer:
+class DuelRenderer(ViewAccessors):
     """The `GameRenderer` of Deuce Duel."""
 
     plays_cards = False
@@ -260,5 +260,5 @@ class DuelRenderer:
         return t("duel.help", lang)
 
 
-RENDERER: Any = DuelRenderer()
+RENDERER: GameRenderer = DuelRenderer()
 """The duel's renderer (see `bot.render.GameRenderer`)."""

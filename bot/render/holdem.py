@@ -9,9 +9,9 @@ Built from views and events only; every string goes through `bot.i18n.t` (catalo
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 from bot.i18n import join_names, t
+from bot.render import GameRenderer, ViewAccessors
 from engines.base import ChipsBought, DealStarted, Event, IllegalAction, MatchEnded
 from engines.cards import Card
 from engines.holdem import (
@@ -48,7 +48,7 @@ def hand_label(value: int, lang: str) -> str:
     return t(f"holdem.category.{key}", lang, ranks="-".join(r.label for r in shown))
 
 
-class HoldemRenderer:
+class HoldemRenderer(ViewAccessors):
     """The `GameRenderer` of no-limit hold'em."""
 
     plays_cards = False
@@ -228,6 +228,14 @@ class HoldemRenderer:
         """How to type actions in hold'em."""
         return t("holdem.help", lang)
 
+    def table_cards(self, view: HoldemView) -> list[Card]:
+        """The community cards."""
+        return list(view.board)
 
-RENDERER: Any = HoldemRenderer()
+    def hand_cards(self, view: HoldemView) -> list[Card]:
+        """The seat's two hole cards (none for a spectator or a seat out of the hand)."""
+        return list(view.hole or ())
+
+
+RENDERER: GameRenderer = HoldemRenderer()
 """Hold'em's renderer (see `bot.render.GameRenderer`)."""

@@ -10,7 +10,8 @@
 
 Refusals raise `TableError` (an `IllegalAction` with a stable `code`; translate with
 `bot.i18n.explain`). Events reach the front (`Front`: `public`, `private`, `refresh`)
-only after they are committed to storage.
+only after they are committed to storage, each with a frozen `TableSnapshot` of the table
+(never the live `Table`). See docs/architecture.md for the layout and the seams.
 """
 
 from bot.runtime.clock import Clock, FakeClock, SystemClock
@@ -28,7 +29,11 @@ from bot.runtime.front import (
     TurnTimedOut,
 )
 from bot.runtime.manager import TableManager, tune_gc
-from bot.runtime.table import Player, RuntimeConfig, Seat, Table, TableOptions, replay
+from bot.runtime.options import RuntimeConfig, TableOptions
+from bot.runtime.replay import replay
+from bot.runtime.seats import Player, Seat
+from bot.runtime.snapshot import TableSnapshot
+from bot.runtime.table import Table
 
 __all__ = [
     "Clock",
@@ -49,6 +54,7 @@ __all__ = [
     "TableError",
     "TableManager",
     "TableOptions",
+    "TableSnapshot",
     "TableStopped",
     "TurnTimedOut",
     "replay",

@@ -133,6 +133,16 @@ def not_away(seat: int) -> TableError:
     return TableError(f"you are not away (seat {seat + 1})", code="not_away", seat=seat)
 
 
+def too_many_tables(guild: str, limit: int) -> TableError:
+    """The guild already has as many live tables as it may."""
+    return TableError(
+        f"this server already has {limit} open tables; stop one before opening another",
+        code="too_many_tables",
+        guild=guild,
+        limit=limit,
+    )
+
+
 def bad_settings(game: str, reason: str) -> TableError:
     """The table settings do not validate for the game."""
     return TableError(

@@ -1,9 +1,11 @@
 """The front interface: how the runtime hands events to the terminal or Discord.
 
 After an action is committed, the runtime hands its events over in their order, under the
-table's lock: each run of consecutive public events in one `public(...)` call, each run of
-one seat's private events in one `private(...)` call (only when the seat has a human
-owner), then `refresh(table)` so the front can redraw the board. Fronts must
+table's lock, each with a frozen `TableSnapshot` of the table at that committed turn (never
+the live `Table`): each run of consecutive public events in one `public(...)` call (the
+snapshot holds the spectator view only), each run of one seat's private events in one
+`private(...)` call (only when the seat has a human owner; the snapshot also holds that one
+seat's view), then `refresh(snapshot)` so the front can redraw the board. Fronts must
 return quickly (queue slow I/O in their own tasks); the runtime awaits them.
 
 Besides the game's events, the runtime emits its own lifecycle events (below), always
@@ -19,7 +21,8 @@ from typing import TYPE_CHECKING, ClassVar, Protocol
 from engines.base import Event
 
 if TYPE_CHECKING:
-    from bot.runtime.table import Player, Table
+    from bot.runtime.seats import Player
+    from bot.runtime.snapshot import TableSnapshot
 
 
 @dataclasses.dataclass(frozen=True, kw_only=True, slots=True)
@@ -87,17 +90,17 @@ class TableStopped(Event):
 class Front(Protocol):
     """Where a table's events go (the terminal, a Discord channel)."""
 
-    async def public(self, table: Table, events: Sequence[Event]) -> None:
+    async def public(self, table: TableSnapshot, events: Sequence[Event]) -> None:
         """Events everybody at the table's place may see (already committed)."""
         ...
 
     async def private(
-        self, table: Table, seat: int, player: Player, events: Sequence[Event]
+        self, table: TableSnapshot, seat: int, player: Player, events: Sequence[Event]
     ) -> None:
-        """Events only the owner of `seat` may see (their cards)."""
+        """Events only the owner of `seat` may see (their cards); `table.view(seat)` is theirs."""
         ...
 
-    async def refresh(self, table: Table) -> None:
+    async def refresh(self, table: TableSnapshot) -> None:
         """The table changed (action, seat change, restore at start-up): redraw the board."""
         ...
 
@@ -105,15 +108,15 @@ class Front(Protocol):
 class NullFront:
     """A front that shows nothing (benchmarks, all-AI runs)."""
 
-    async def public(self, table: Table, events: Sequence[Event]) -> None:
+    async def public(self, table: TableSnapshot, events: Sequence[Event]) -> None:
         """Ignore public events."""
 
     async def private(
-        self, table: Table, seat: int, player: Player, events: Sequence[Event]
+        self, table: TableSnapshot, seat: int, player: Player, events: Sequence[Event]
     ) -> None:
         """Ignore private events."""
 
-    async def refresh(self, table: Table) -> None:
+    async def refresh(self, table: TableSnapshot) -> None:
         """Nothing to redraw."""
 
 
@@ -125,17 +128,17 @@ class RecordingFront:
         self.log: list[tuple[str, int, int | None, Event | None]] = []
         """(what, table id, seat or None, event or None) with what in public/private/refresh."""
 
-    async def public(self, table: Table, events: Sequence[Event]) -> None:
+    async def public(self, table: TableSnapshot, events: Sequence[Event]) -> None:
         """Record public events."""
         self.log.extend(("public", table.id, None, e) for e in events)
 
     async def private(
-        self, table: Table, seat: int, player: Player, events: Sequence[Event]
+        self, table: TableSnapshot, seat: int, player: Player, events: Sequence[Event]
     ) -> None:
         """Record private events with their seat."""
         self.log.extend(("private", table.id, seat, e) for e in events)
 
-    async def refresh(self, table: Table) -> None:
+    async def refresh(self, table: TableSnapshot) -> None:
         """Record a refresh."""
         self.log.append(("refresh", table.id, None, None))
 

@@ -1,4 +1,5 @@
-"""`TableManager`: the registry place -> table, creation, and restore at start-up.
+"""`TableManager`: the live tables of this process (by place and by id), creation, and
+restore at start-up.
 
 A place is where a table lives: a Discord channel id (as text) or "terminal:<game>".
 At start-up `restore()` rebuilds every unfinished table from storage by replaying its
@@ -19,17 +20,12 @@ from pydantic import ValidationError
 
 from bot.runtime import errors
 from bot.runtime.ai_pool import AiPool
+from bot.runtime.ai_seats import AiSeats
 from bot.runtime.clock import Clock, SystemClock
 from bot.runtime.front import Front
-from bot.runtime.table import (
-    Player,
-    RuntimeConfig,
-    Seat,
-    Table,
-    TableOptions,
-    ai_name,
-    replay,
-)
+from bot.runtime.options import RuntimeConfig, TableOptions
+from bot.runtime.seats import Player, Seat, ai_name
+from bot.runtime.table import Table
 from engines.registry import GameSpec, UnknownName, get_game
 from storage.base import PlaceTaken, Storage, TableRecord
 
@@ -56,7 +52,7 @@ def _validation_text(error: ValidationError) -> str:
 
 
 class TableManager:
-    """Every live table of this process, by place."""
+    """Every live table of this process, by place (`tables`) and by id (`by_id`)."""
 
     def __init__(
         self,
@@ -78,15 +74,28 @@ class TableManager:
         self._games = games
         self._seed_source = seed_source or (lambda: secrets.randbits(256))
         self.tables: dict[str, Table] = {}
-        self._ai_slots = asyncio.Semaphore(max(1, self.config.ai_concurrency))
-        self.ai_pool: AiPool | None = None
-        """AI worker processes (`config.ai_processes` > 0); closed by `close`."""
-        if self.config.ai_processes > 0:
-            self.ai_pool = AiPool(self.config.ai_processes, games=games)
+        self._creating = asyncio.Lock()
+        """Held from the per-guild cap check to the table's registration."""
+        """Live tables by place."""
+        self._by_id: dict[int, Table] = {}
+        self.ai = AiSeats(self.config, games)
+        """Every AI decision of these tables (and the worker pool); closed by `close`."""
+
+    @property
+    def ai_pool(self) -> AiPool | None:
+        """The AI worker processes (`config.ai_processes` > 0), else None."""
+        return self.ai.pool
 
     def find(self, place: str) -> Table | None:
         """The live table in `place`, or None."""
         return self.tables.get(place)
+
+    def by_id(self, table_id: int) -> Table | None:
+        """The live table with id `table_id` (None once it was stopped or is unknown)."""
+        table = self._by_id.get(table_id)
+        if table is None or table.status == "stopped":
+            return None
+        return table
 
     def get(self, place: str) -> Table:
         """The live table in `place`; `unknown_table` error if there is none."""
@@ -113,11 +122,28 @@ class TableManager:
         owner: Player | None = None,
     ) -> Table:
         """Create a table in the lobby (`owner`, if given, takes seat 0). Validates the game,
-        its settings and the options; `table_exists` if `place` already has a live table."""
+        its settings and the options; `table_exists` if `place` already has a live table,
+        `too_many_tables` if `guild` has `config.max_tables_per_guild` live ones."""
+        async with self._creating:
+            return await self._create(guild, place, game, settings, options, owner)
+
+    async def _create(
+        self,
+        guild: str,
+        place: str,
+        game: str,
+        settings: dict[str, Any] | None,
+        options: TableOptions | dict[str, Any] | None,
+        owner: Player | None,
+    ) -> Table:
         spec = self.spec(game)
         existing = self.tables.get(place)
         if existing is not None and existing.status != "stopped":
             raise errors.table_exists(place, existing.game)
+        limit = self.config.max_tables_per_guild
+        live = [t for t in self.tables.values() if t.guild == guild and t.status != "stopped"]
+        if limit > 0 and len(live) >= limit:
+            raise errors.too_many_tables(guild, limit)
         # The seat count is checked against the game's range before any validation, so every
         # out-of-range count gets the same message (GameSpec.seats_refusal).
         wanted = (settings or {}).get("seats")
@@ -164,14 +190,22 @@ class TableManager:
         except PlaceTaken as error:
             raise errors.table_exists(place, spec.name) from error
         table = self._wrap(record, spec, seats)
-        self.tables[place] = table
+        self._add(table)
         return table
+
+    def _add(self, table: Table) -> None:
+        replaced = self.tables.get(table.place)
+        if replaced is not None:
+            self._by_id.pop(replaced.id, None)
+        self.tables[table.place] = table
+        self._by_id[table.id] = table
 
     async def stop(self, place: str) -> None:
         """Stop the table in `place` and forget it."""
         table = self.get(place)
         await table.stop()
         self.tables.pop(place, None)
+        self._by_id.pop(table.id, None)
 
     async def restore(self) -> list[Table]:
         """Rebuild every live table from storage (start-up); returns them.
@@ -201,11 +235,10 @@ class TableManager:
             except Exception:
                 log.exception("could not restore table %s in %s", record.id, record.place)
                 continue
-            self.tables[record.place] = table
+            self._add(table)
             restored.append(table)
         for table in restored:
-            await table._deliver([])
-            table._after_change()
+            await table.wake()
         return restored
 
     async def _restore_one(self, record: TableRecord) -> Table:
@@ -215,13 +248,8 @@ class TableManager:
         match = await self.storage.current_match(record.id)
         if match is not None:
             actions = await self.storage.actions(match.id)
-            table.match = match
-            table.state, table.deal = replay(spec, match, [a.action for a in actions])
-            table.turn = match.first_seq + len(actions)
-            table.credits = await self.storage.match_players(match.id)
-            table._make_policies(match.seed)
-            if table.state.finished and table.status == "playing":
-                table.status = "finished"
+            credits = await self.storage.match_players(match.id)
+            table.resume(match, [a.action for a in actions], credits)
         return table
 
     def _wrap(self, record: TableRecord, spec: GameSpec, seats: list[Seat]) -> Table:
@@ -234,8 +262,7 @@ class TableManager:
             clock=self.clock,
             config=self.config,
             seed_source=self._seed_source,
-            ai_slots=self._ai_slots,
-            ai_pool=self.ai_pool,
+            ai=self.ai,
         )
 
     async def idle(self) -> None:
@@ -247,5 +274,4 @@ class TableManager:
         storage is closed by its owner."""
         for table in self.tables.values():
             await table.close()
-        if self.ai_pool is not None:
-            await self.ai_pool.aclose()
+        await self.ai.aclose()

@@ -6,9 +6,15 @@ new match (fresh stacks or scores) -> `stop` closes the table for good.
 
 Every change goes through one `asyncio.Lock`. Every action carries the turn it was made
 for (`Table.turn`, a table-wide sequence number): an action for another turn is refused
-as stale, so a double click is never applied twice. Order of work for an accepted action:
-the engine accepts it -> the action and everything it changed is committed to storage ->
-only then are the events handed to the front. A refused action writes nothing.
+as stale, so a double click is never applied twice. Order of work for an accepted action
+(`_accept`): the engine accepts it -> its ledger rows are computed (`ledger.ledger_rows`)
+-> the action and everything it changed is committed to storage -> only then is the table
+frozen into a `TableSnapshot` and the events handed to the front with it. A refused action
+writes nothing.
+
+Helpers with one job each: `seats` (players and seats), `ledger` (events -> rows),
+`ai_seats` (every AI decision), `timer` (the turn deadline), `replay` (state from the log),
+`snapshot` (what fronts read).
 """
 
 from __future__ import annotations
@@ -16,16 +22,13 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import random
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field
-
 from bot.runtime import errors
-from bot.runtime.ai_pool import AiPool
+from bot.runtime.ai_seats import AiSeats
 from bot.runtime.clock import Clock
 from bot.runtime.front import (
     Front,
@@ -37,30 +40,29 @@ from bot.runtime.front import (
     TableStopped,
     TurnTimedOut,
 )
-from engines.base import (
-    ChipsBought,
-    DealSettled,
-    DealStarted,
-    Event,
-    GameState,
-    IllegalAction,
-    MatchEnded,
-    Policy,
+from bot.runtime.ledger import LedgerIds, ledger_rows
+from bot.runtime.options import RuntimeConfig, TableOptions
+from bot.runtime.replay import new_match_state, opening_events, replay
+from bot.runtime.seats import (
+    TIMEOUTS_BEFORE_AWAY,
+    Player,
+    Seat,
+    ai_name,
+    credit_id,
+    owned_by,
 )
-from engines.fair import DealSource
+from bot.runtime.snapshot import TableSnapshot
+from bot.runtime.timer import TurnTimer
+from engines.base import Event, GameState, IllegalAction, MatchEnded
 from engines.registry import GameSpec
 from storage.base import (
     JSON,
     ActionCommit,
     ActionRecord,
     Actor,
-    ChipEntry,
-    DealRecord,
     MatchPlayer,
     MatchRecord,
     MatchResult,
-    PenaltyEntry,
-    SeatRecord,
     Storage,
     TableRecord,
     TableStatus,
@@ -68,115 +70,13 @@ from storage.base import (
 
 log = logging.getLogger(__name__)
 
-TIMEOUTS_BEFORE_AWAY = 2
-
-
-@dataclass(frozen=True, slots=True)
-class Player:
-    """A human: a stable id (Discord user id, "terminal") and the name shown at the table."""
-
-    id: str
-    name: str
-
-
-class TableOptions(BaseModel):
-    """Runtime options of one table (stored with it). The game's own settings are separate."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid")
-
-    seats: int | None = Field(default=None, ge=1, description="players; None: the game's default")
-    turn_seconds: int = Field(default=60, ge=0, description="turn timer for humans; 0: off")
-    ai_policy: str | None = Field(default=None, description="AI for empty seats; None: default")
-    lang: str = "en"
-    creator: str | None = Field(
-        default=None, description="player id of who created the table (may stop/restart it)"
-    )
-
-
-@dataclass(frozen=True)
-class RuntimeConfig:
-    """Process-wide runtime settings (not stored with tables)."""
-
-    ai_delay: float = 0.0
-    """Seconds an AI waits before acting (readability); 0 in tests and benchmarks."""
-    ai_in_thread: bool = True
-    """Run AI decisions in a worker thread so a slow policy never blocks the event loop."""
-    timers: bool = True
-    """Schedule turn timers; tests may drive `Table.expire` by hand instead."""
-    ai_concurrency: int = 32
-    """AI turns in progress at once across all tables of the manager. Bounding them keeps
-    the event loop's ready queue short, so human actions stay fast when many AI tables
-    play at full speed."""
-    latency_sink: Callable[[float], None] | None = None
-    """Called with seconds from engine accept to front hand-off, for every action (bench)."""
-    ai_processes: int = 0
-    """AI worker processes (`bot.runtime.ai_pool.AiPool`, owned by the manager); 0: decide
-    in this process (a thread or inline, per `ai_in_thread`). Processes keep pure-Python AI
-    CPU from holding the GIL the event loop needs to answer humans."""
-
-
-@dataclass
-class Seat:
-    """A seat now: its human owner (None: an AI seat), the AI policy that plays when no human
-    does, and whether the owner is away (left, or two timeouts in a row)."""
-
-    index: int
-    owner: Player | None
-    policy: str
-    name: str
-    away: bool = False
-    timeouts: int = 0
-
-    @property
-    def ai_plays(self) -> bool:
-        """True when the runtime (an AI) makes this seat's decisions."""
-        return self.owner is None or self.away
-
-    def record(self) -> SeatRecord:
-        """The storage row of this seat."""
-        return SeatRecord(
-            seat=self.index,
-            player_id=self.owner.id if self.owner else None,
-            name=self.name,
-            policy=self.policy,
-            away=self.away,
-            timeouts=self.timeouts,
-        )
-
-    @classmethod
-    def from_record(cls, record: SeatRecord) -> Seat:
-        """Rebuild a seat from storage."""
-        owner = Player(record.player_id, record.name) if record.player_id is not None else None
-        return cls(record.seat, owner, record.policy, record.name, record.away, record.timeouts)
-
-
-def ai_name(policy: str, seat: int) -> str:
-    """The display name of an AI seat."""
-    return f"{policy} AI {seat + 1}"
-
-
-def credit_id(seat: Seat) -> tuple[str, bool]:
-    """(player id, is_ai) that results of `seat` are credited to."""
-    if seat.owner is not None:
-        return seat.owner.id, False
-    return f"ai:{seat.policy}", True
-
-
-def opening_events(state: GameState[Any, Any]) -> list[Event]:
-    """Events the engine produced while creating the state (the first DealStarted, buy-ins).
-
-    Engines expose them as `state.opening_events` (a list or a method); none is fine."""
-    found = getattr(state, "opening_events", None)
-    if callable(found):
-        found = found()
-    return list(found or [])
-
 
 class Table:
     """One match of one game in one place (see the module docstring).
 
-    Read-only attributes for fronts: `id`, `guild`, `place`, `game`, `spec`, `options`,
-    `seats`, `status`, `turn`, `deadline`, `match`, `names`, `to_act`; `view(seat)`.
+    Read-only attributes: `id`, `guild`, `place`, `game`, `spec`, `options`, `seats`,
+    `status`, `turn`, `deadline`, `match`, `names`, `to_act`; `view(seat)`. Fronts get
+    `snapshot(seat)` copies, never the table itself.
     """
 
     def __init__(
@@ -190,12 +90,10 @@ class Table:
         clock: Clock,
         config: RuntimeConfig,
         seed_source: Callable[[], int],
-        ai_slots: asyncio.Semaphore | None = None,
-        ai_pool: AiPool | None = None,
+        ai: AiSeats,
     ) -> None:
         """Wrap a stored table; use `TableManager.create` / `restore` rather than this.
-        `ai_slots` bounds AI turns across tables (shared by the manager); `ai_pool`, if
-        given, makes the AI decisions in worker processes."""
+        `ai` makes every AI decision (shared by the manager's tables)."""
         self.id = record.id
         self.guild = record.guild
         self.place = record.place
@@ -219,15 +117,10 @@ class Table:
         self._clock = clock
         self._config = config
         self._seed_source = seed_source
-        self._policies: dict[int, Policy[Any, Any]] = {}
-        self._policy_seeds: dict[int, tuple[str, int]] = {}
-        """Seat -> (policy name, seed) its policy was built from (for `ai_pool`)."""
-        self._ai_pool = ai_pool
-        self._ai_slots = ai_slots or asyncio.Semaphore(max(1, config.ai_concurrency))
+        self._ai = ai
         self._lock = asyncio.Lock()
         self._ai_task: asyncio.Task[None] | None = None
-        self._timer_task: asyncio.Task[None] | None = None
-        self._busy: set[asyncio.Task[Any]] = set()
+        self._timer = TurnTimer(clock, self.expire)
 
     # ----------------------------------------------------------------- reading
 
@@ -250,16 +143,62 @@ class Table:
 
     def seat_of(self, player_id: str) -> int | None:
         """The seat `player_id` owns, if any."""
-        for seat in self.seats:
-            if seat.owner is not None and seat.owner.id == player_id:
-                return seat.index
-        return None
+        return owned_by(self.seats, player_id)
 
     def view(self, seat: int | None) -> Any:
         """The engine's view for `seat` (None: a spectator); None before the first match."""
         return None if self.state is None else self.state.view(seat)
 
+    def snapshot(self, seat: int | None = None) -> TableSnapshot:
+        """The table frozen now, with the spectator view and (if `seat` is given) that seat's
+        view. Taken between changes (on the event loop, or by the runtime under the lock)."""
+        return TableSnapshot(
+            id=self.id,
+            guild=self.guild,
+            place=self.place,
+            game=self.game,
+            spec=self.spec,
+            options=self.options,
+            seats=tuple(self.seats),
+            status=self.status,
+            turn=self.turn,
+            deal=self.deal,
+            deadline=self.deadline,
+            deadline_turn=self.deadline_turn,
+            to_act=self.to_act,
+            public_view=self.view(None),
+            seat=seat,
+            seat_view=None if seat is None else self.view(seat),
+        )
+
+    async def committed(self, seat: int | None = None) -> TableSnapshot:
+        """`snapshot(seat)` at the last committed turn: waits for a change in flight to be
+        committed. Never call it from a `Front` method (they run under the lock)."""
+        async with self._lock:
+            return self.snapshot(seat)
+
     # --------------------------------------------------------------- lifecycle
+
+    def resume(
+        self, match: MatchRecord, actions: Sequence[str], credits: Sequence[MatchPlayer]
+    ) -> None:
+        """Put a stored match back in play (start-up): replay its logged `actions` from its
+        seed. Call `wake()` once every table is resumed."""
+        self.state, self.deal = replay(self.spec, match, actions)
+        self.match = match
+        self.turn = match.first_seq + len(actions)
+        self.credits = list(credits)
+        self._ai.new_match(self.id, self.seats, match.seed)
+        if self.state.finished and self.status == "playing":
+            self.status = "finished"
+
+    async def wake(self) -> None:
+        """After a restore: have the front redraw the board, re-arm the turn timer (a deadline
+        that passed while the process was down fires at once, and a human turn stored without
+        a deadline gets one) and let the AI play."""
+        await self._settle_timer()
+        await self._deliver([])
+        self._after_change()
 
     async def join(self, player: Player, seat: int | None = None) -> int:
         """Seat `player` (in `seat`, or the first seat without a human) and return the seat.
@@ -293,6 +232,7 @@ class Table:
             self.seats[seat] = new
             for entry in credit:
                 self.credits[entry.seat] = entry
+            await self._settle_timer()
             await self._deliver([PlayerJoined(seat=seat, name=player.name)])
             self._after_change()
             return seat
@@ -311,13 +251,9 @@ class Table:
                 events.append(SeatAway(seat=index, name=seat.name, reason="left"))
             else:
                 new = replace(seat, owner=None, name=ai_name(seat.policy, index), away=False)
-            deadline, deadline_turn = self._deadline_for(
-                [*self.seats[:index], new, *self.seats[index + 1 :]]
-            )
             await self._storage.save_seats(self.id, [new.record()])
-            await self._storage.set_timer(self.id, deadline, deadline_turn)
             self.seats[index] = new
-            self.deadline, self.deadline_turn = deadline, deadline_turn
+            await self._settle_timer()
             await self._deliver(events)
             self._after_change()
             return index
@@ -331,12 +267,9 @@ class Table:
             if not seat.away:
                 raise errors.not_away(index)
             new = replace(seat, away=False, timeouts=0)
-            seats = [*self.seats[:index], new, *self.seats[index + 1 :]]
-            deadline, deadline_turn = self._deadline_for(seats)
             await self._storage.save_seats(self.id, [new.record()])
-            await self._storage.set_timer(self.id, deadline, deadline_turn)
             self.seats[index] = new
-            self.deadline, self.deadline_turn = deadline, deadline_turn
+            await self._settle_timer()
             await self._deliver([SeatBack(seat=index, name=new.name)])
             self._after_change()
             return index
@@ -364,6 +297,7 @@ class Table:
             await self._storage.set_status(self.id, "stopped")
             self.status = "stopped"
             self._cancel_tasks()
+            self._ai.drop(self.id)
             await self._deliver([TableStopped()])
 
     # ------------------------------------------------------------------ acting
@@ -388,6 +322,19 @@ class Table:
             parsed = self._parse(action)
             events = await self._accept(index, parsed, "human")
             return [e for e in events if e.to is None or e.to == index]
+
+    def hint(self, player_id: str) -> asyncio.Task[Any]:
+        """What the game's default AI would play for `player_id`'s seat now (the Hint button),
+        decided by the same AI service as the AI seats, off the event loop. Refusals (not
+        seated, not their turn) are raised here, before anything starts; the decision itself
+        runs in the returned task (started now). Nothing changes at the table."""
+        self._require_not_stopped()
+        index = self._seat_or_raise(player_id)
+        if self.to_act != index or self.state is None:
+            raise errors.not_your_turn(index, self.to_act)
+        view = self.state.view(index)
+        decision = self._ai.hint(self.id, self.spec, index, view, self.turn)
+        return asyncio.get_running_loop().create_task(decision)
 
     async def expire(self) -> bool:
         """If the turn deadline passed, play the game's safe default for the seat to act and
@@ -420,7 +367,8 @@ class Table:
         while True:
             for _ in range(3):
                 await asyncio.sleep(0)
-            pending = [t for t in (self._ai_task, *self._busy) if t is not None and not t.done()]
+            tasks = (self._ai_task, *self._timer.pending())
+            pending = [t for t in tasks if t is not None and not t.done()]
             if not pending:
                 return
             await asyncio.gather(*pending, return_exceptions=True)
@@ -458,24 +406,29 @@ class Table:
     def _deadline_for(
         self, seats: Sequence[Seat], turn: int | None = None
     ) -> tuple[float | None, int | None]:
-        """The turn deadline after a change: only a human-played seat to act gets a timer."""
+        """The turn deadline after a change: only a human-played seat to act gets a timer.
+        A deadline already running for that turn is kept (someone else's join, leave or
+        back gives the player to act no extra time)."""
         seconds = self.options.turn_seconds
         if seconds <= 0 or self.status != "playing" or self.state is None:
             return None, None
         index = self.state.to_act
         if index is None or self.state.finished or seats[index].ai_plays:
             return None, None
-        return self._clock.now() + seconds, self.turn if turn is None else turn
+        turn = self.turn if turn is None else turn
+        if self.deadline is not None and self.deadline_turn == turn:
+            return self.deadline, turn
+        return self._clock.now() + seconds, turn
 
-    def _make_policies(self, seed: int) -> None:
-        master = random.Random(seed ^ 0x5EA7)
-        self._policy_seeds = {
-            seat.index: (seat.policy, master.getrandbits(64)) for seat in self.seats
-        }
-        self._policies = {
-            index: self.spec.make_policy(name, random.Random(policy_seed))
-            for index, (name, policy_seed) in self._policy_seeds.items()
-        }
+    async def _settle_timer(self) -> None:
+        """Make the turn timer match who is to act now, whichever way that came about (a
+        join taking over an AI seat on its turn, a leave, a back, a restart): a human-played
+        seat to act gets a stored deadline, anything else none. Lock held (or start-up).
+        Actions and match starts store their deadline in their own transaction instead."""
+        deadline, turn = self._deadline_for(self.seats)
+        if (deadline, turn) != (self.deadline, self.deadline_turn):
+            await self._storage.set_timer(self.id, deadline, turn)
+            self.deadline, self.deadline_turn = deadline, turn
 
     async def _start(self, seed: int | None) -> MatchRecord:
         seed = self._seed_source() if seed is None else seed
@@ -490,7 +443,9 @@ class Table:
         # A new match skips one turn number so no click made for the old match can match.
         first_seq = self.turn + 1 if self.match is not None else self.turn
         now = self._clock.now()
-        deals, chips, _penalties, deal = self._ledger_rows(opening, 0, first_seq, credits, now)
+        ledger = ledger_rows(
+            opening, credits, LedgerIds(self.guild, self.game, 0, now), next_seq=first_seq, deal=0
+        )
         previous = (self.state, self.status)
         self.state, self.status = state, "playing"
         try:
@@ -506,8 +461,8 @@ class Table:
             first_seq=first_seq,
             players=credits,
             seats=[s.record() for s in self.seats],
-            deals=deals,
-            chips=chips,
+            deals=ledger.deals,
+            chips=ledger.chips,
             deadline=deadline,
             deadline_turn=deadline_turn,
             now=now,
@@ -515,22 +470,12 @@ class Table:
         self.match, self.state, self.status = match, state, "playing"
         self.turn = first_seq
         self.credits = credits
-        self.deal = deal
+        self.deal = ledger.deal
         self.deadline, self.deadline_turn = deadline, deadline_turn
-        self._make_policies(seed)
+        self._ai.new_match(self.id, self.seats, seed)
         await self._deliver([MatchStarted(number=number), *opening])
         self._after_change()
         return match
-
-    def _ledger_rows(
-        self, events: Sequence[Event], match_id: int, next_seq: int,
-        credits: Sequence[MatchPlayer], now: float, deal: int = 0,
-    ) -> tuple[list[DealRecord], list[ChipEntry], list[PenaltyEntry], int]:  # fmt: skip
-        """`ledger_rows` of this table's events."""
-        return ledger_rows(
-            events, guild=self.guild, game=self.game, match_id=match_id, next_seq=next_seq,
-            credits=credits, now=now, deal=deal,
-        )  # fmt: skip
 
     async def _accept(
         self,
@@ -556,8 +501,12 @@ class Table:
                 seats[index] = replace(seats[index], timeouts=0)
             changed = [s.record() for s, old in zip(seats, self.seats, strict=True) if s != old]
             credits = self.credits
-            deals, chips, penalties, deal = self._ledger_rows(
-                events, self.match.id, seq + 1, credits, now, deal=self.deal
+            ledger = ledger_rows(
+                events,
+                credits,
+                LedgerIds(self.guild, self.game, self.match.id, now),
+                next_seq=seq + 1,
+                deal=self.deal,
             )
             ended = next((e for e in events if isinstance(e, MatchEnded)), None)
             finished = ended is not None or self.state.finished
@@ -574,9 +523,9 @@ class Table:
             commit = ActionCommit(
                 table_id=self.id,
                 action=ActionRecord(self.match.id, seq, self.deal, index, str(action), actor, now),
-                deals=deals,
-                chips=chips,
-                penalties=penalties,
+                deals=ledger.deals,
+                chips=ledger.chips,
+                penalties=ledger.penalties,
                 result=result,
                 status=status,
                 deadline=deadline,
@@ -600,11 +549,11 @@ class Table:
                 await self._reload_state()
             else:
                 self.turn = seq + 1
-                self.deal = deal
+                self.deal = ledger.deal
                 self.seats = seats
             raise
         self.turn = seq + 1
-        self.deal = deal
+        self.deal = ledger.deal
         self.seats = seats
         self.deadline, self.deadline_turn = deadline, deadline_turn
         if finished:
@@ -627,9 +576,10 @@ class Table:
         self.state, self.deal = replay(self.spec, self.match, [a.action for a in actions])
 
     async def _deliver(self, events: Sequence[Event]) -> None:
-        """Hand committed events to the front in their order (consecutive events for the
-        same audience in one call: public ones to the place, private ones to the seat's
-        owner), then ask for a board refresh."""
+        """Hand committed events to the front in their order, each with a snapshot of the
+        table now: consecutive events for the same audience in one call (public ones to the
+        place, private ones to the seat's owner, with that seat's view), then ask for a
+        board refresh."""
         runs: list[tuple[int | None, list[Event]]] = []
         for event in events:
             if runs and runs[-1][0] == event.to:
@@ -637,45 +587,26 @@ class Table:
             else:
                 runs.append((event.to, [event]))
         try:
+            shown = self.snapshot()
             for to, batch in runs:
                 if to is None:
-                    await self._front.public(self, batch)
+                    await self._front.public(shown, batch)
                     continue
                 owner = self.seats[to].owner if 0 <= to < len(self.seats) else None
                 if owner is not None:
-                    await self._front.private(self, to, owner, batch)
-            await self._front.refresh(self)
+                    await self._front.private(self.snapshot(to), to, owner, batch)
+            await self._front.refresh(shown)
         except Exception:
             # The action is committed; a front failure must not undo or repeat it.
             log.exception("front failed while delivering events of table %s", self.id)
 
     def _after_change(self) -> None:
         """Re-arm the turn timer and let the AI play if it is an AI-played seat's turn."""
-        if self.status == "finished" and self._ai_pool is not None:
-            self._ai_pool.forget(self.id)
-        self._arm_timer()
+        if self.status == "finished":
+            self._ai.forget(self.id)
+        armed = self._config.timers and self.status == "playing"
+        self._timer.arm(self.deadline if armed else None, self.deadline_turn)
         self._kick_ai()
-
-    def _arm_timer(self) -> None:
-        if self._timer_task is not None and not self._timer_task.done():
-            if getattr(self._timer_task, "deucebot_for", None) == (
-                self.deadline,
-                self.deadline_turn,
-            ):
-                return
-            self._timer_task.cancel()
-        self._timer_task = None
-        if not self._config.timers or self.deadline is None or self.status != "playing":
-            return
-        task = asyncio.get_running_loop().create_task(self._timer(self.deadline))
-        task.deucebot_for = (self.deadline, self.deadline_turn)  # type: ignore[attr-defined]
-        self._timer_task = task
-
-    async def _timer(self, deadline: float) -> None:
-        await self._clock.sleep_until(deadline)
-        task = asyncio.get_running_loop().create_task(self.expire())
-        self._busy.add(task)
-        task.add_done_callback(self._busy.discard)
 
     def _kick_ai(self) -> None:
         if self._ai_task is not None and not self._ai_task.done():
@@ -702,7 +633,7 @@ class Table:
                 await asyncio.sleep(delay)
                 if self.turn != turn:
                     continue
-            async with self._ai_slots:
+            async with self._ai.slots:
                 if self.turn != turn or self.state is None:
                     continue
                 await self._ai_turn(index, turn)
@@ -710,22 +641,8 @@ class Table:
     async def _ai_turn(self, index: int, turn: int) -> None:
         """Decide for AI-played seat `index` at `turn` and play it (unless the turn moved on)."""
         assert self.state is not None
-        view = self.state.view(index)
-        policy = self._policies[index]
-        try:
-            if self.seats[index].owner is not None and self.spec.owner_decides(view):
-                # Standing in for an away person: never spend their chips for them.
-                action = self.spec.timeout_action(view)
-            elif self._ai_pool is not None:
-                name, seed = self._policy_seeds[index]
-                action = await self._ai_pool.decide(self.id, index, self.game, name, seed, view)
-            elif self._config.ai_in_thread:
-                action = await asyncio.to_thread(policy.decide, view)
-            else:
-                action = policy.decide(view)
-        except Exception:
-            log.exception("AI %s failed in table %s; playing the safe default", policy, self.id)
-            action = self.spec.timeout_action(view)
+        seat, view = self.seats[index], self.state.view(index)
+        action = await self._ai.decide(self.id, self.spec, seat, view)
         async with self._lock:
             if self.turn != turn or self.to_act != index or not self.seats[index].ai_plays:
                 return
@@ -733,94 +650,12 @@ class Table:
                 await self._accept(index, action, "ai")
             except IllegalAction as error:
                 log.error("AI played an illegal action in table %s: %s", self.id, error)
-                fallback = self.spec.timeout_action(self.state.view(index))
+                fallback = self._ai.safe_default(self.spec, self.state.view(index))
                 await self._accept(index, fallback, "ai")
 
     def _cancel_tasks(self) -> None:
-        for task in (self._ai_task, self._timer_task, *self._busy):
-            if task is not None and task is not asyncio.current_task():
-                task.cancel()
-        self._ai_task = self._timer_task = None
-        if self._ai_pool is not None:
-            self._ai_pool.forget(self.id)  # stopped, closing, or a new match with new seeds
-
-
-def ledger_rows(
-    events: Sequence[Event],
-    *,
-    guild: str,
-    game: str,
-    match_id: int,
-    next_seq: int,
-    credits: Sequence[MatchPlayer],
-    now: float,
-    deal: int,
-) -> tuple[list[DealRecord], list[ChipEntry], list[PenaltyEntry], int]:
-    """The deal rows (commitments) and ledger rows the shared events of a match call for,
-    `deal` being the deal in progress before them; also the deal number after them. The
-    runtime writes them, `deucebot verify` recomputes them."""
-    deals: list[DealRecord] = []
-    chips: list[ChipEntry] = []
-    penalties: list[PenaltyEntry] = []
-
-    def chip(seat: int, hand: int, delta: int, reason: str) -> ChipEntry:
-        who = credits[seat]
-        return ChipEntry(
-            guild, game, match_id, hand, seat, who.player_id, who.is_ai, delta, reason, now
-        )
-
-    for event in events:
-        if isinstance(event, DealStarted):
-            deal = event.deal
-            deals.append(
-                DealRecord(match_id, event.deal, event.dealer, event.commitment, next_seq)
-            )
-        elif isinstance(event, ChipsBought):
-            chips.append(chip(event.seat, deal, event.amount, event.reason))
-        elif isinstance(event, DealSettled):
-            for seat, delta in enumerate(event.chips or ()):
-                # A seat dealt in played a hand (even one that changed nothing); a seat
-                # left out only appears when chips were handed back to it.
-                reason = "hand" if event.was_dealt(seat) else "returned"
-                if reason == "returned" and delta == 0:
-                    continue
-                chips.append(chip(seat, event.deal, delta, reason))
-            for seat, penalty in enumerate(event.penalties or ()):
-                who = credits[seat]
-                entry = (guild, game, match_id, event.deal, seat, who.player_id, who.is_ai)
-                penalties.append(PenaltyEntry(*entry, penalty, now))
-    return deals, chips, penalties, deal
-
-
-def new_match_state(
-    spec: GameSpec, config: Any, seed: int, *, table: int, number: int
-) -> GameState[Any, Any]:
-    """Match `number` of table `table` before its first action, made from its secret seed:
-    the engine's RNG and the `DealSource` of its deals both come from it."""
-    source = DealSource.for_match(seed, table=table, match=number)
-    return spec.new_state(config, random.Random(DealSource.rng_seed(seed)), source)
-
-
-def match_state(spec: GameSpec, match: MatchRecord) -> GameState[Any, Any]:
-    """A stored match's state before its first action (see `new_match_state`)."""
-    config = spec.make_config(**match.config)
-    return new_match_state(spec, config, match.seed, table=match.table_id, number=match.number)
-
-
-def replay(
-    spec: GameSpec, match: MatchRecord, actions: Sequence[str]
-) -> tuple[GameState[Any, Any], int]:
-    """Rebuild a match's state from its seed and logged action texts; also the current deal."""
-    state = match_state(spec, match)
-    deal = 0
-    for event in opening_events(state):
-        if isinstance(event, DealStarted):
-            deal = event.deal
-    for text in actions:
-        seat = state.to_act
-        if seat is None:
-            raise RuntimeError(f"replay of match {match.id}: nobody to act before {text!r}")
-        for event in state.apply(seat, spec.parse_action(text)):
-            if isinstance(event, DealStarted):
-                deal = event.deal
-    return state, deal
+        if self._ai_task is not None and self._ai_task is not asyncio.current_task():
+            self._ai_task.cancel()
+        self._ai_task = None
+        self._timer.cancel()
+        self._ai.forget(self.id)  # stopped, closing, or a new match with new seeds

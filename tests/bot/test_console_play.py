@@ -169,3 +169,27 @@ def test_killed_process_resumes_where_it_stopped(tmp_path: Path) -> None:
     )
     assert f"Resuming the saved match at turn {done}" in resumed.stdout
     assert actions(db) == done
+
+
+async def test_in_memory_is_not_called_saved(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    output = await play(Path(":memory:"), "quit\n")
+    assert "This match was not saved" in output and "Saved." not in output
+    assert list(tmp_path.iterdir()) == []
+
+
+async def test_a_resumed_match_names_the_flags_it_does_not_follow(tmp_path: Path) -> None:
+    db = tmp_path / "kept.sqlite3"
+    await play(db, "quit\n", "--deals", "3")
+    output = await play(db, "quit\n", "--deals", "1", "--seats", "2", "--turn-seconds", "0")
+    notice = [line for line in output.splitlines() if "keeps its own settings" in line]
+    assert notice == [
+        "This saved match keeps its own settings: --seats 4 (you asked for 2); --deals 3 "
+        "(you asked for 1). Finish it, or use another --db, to play with yours."
+    ]
+    assert "Resuming the saved match" in output
+    # Flags that agree with the saved match (or are not given) are not named.
+    again = await play(db, "quit\n", "--deals", "3", "--ai", "greedy")
+    assert "keeps its own settings" not in again

@@ -14,7 +14,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from bot.runtime.table import opening_events
+from bot.runtime.replay import opening_events
 from bot.verify import ActionFacts, DealFacts, MatchFacts, check_match
 from engines.base import DealSettled, DealStarted, Event, MatchEnded
 from engines.fair import DealSource, commitment

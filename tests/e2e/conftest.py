@@ -42,6 +42,10 @@ class _ErrorCollector(logging.Handler):
 async def standin() -> AsyncIterator[FakeDiscord]:
     """A running stand-in; fails the test if the bot misbehaved against it."""
     fake = FakeDiscord()
+    # Discord's per-channel buckets (5 messages or edits per 5 s) would make every test
+    # that plays a match at machine speed wait for minutes; the global limit stays on, and
+    # test_rest_limits.py plays a whole match under every limit.
+    fake.limits.channel_buckets = False
     await fake.start()
     collector = _ErrorCollector(fake)
     logging.getLogger().addHandler(collector)
@@ -64,6 +68,10 @@ def settings_for(fake: FakeDiscord, db: Path, **extra: Any) -> Any:
         DEUCEBOT_DB=str(db),
         DEUCEBOT_AI_DELAY=extra.pop("ai_delay", 0.0),
         DEUCEBOT_TURN_SECONDS=extra.pop("turn_seconds", 0),
+        # No cooldowns unless a test asks (tests click Hint every turn).
+        DEUCEBOT_STATS_COOLDOWN=extra.pop("stats_cooldown", 0),
+        DEUCEBOT_HINT_COOLDOWN=extra.pop("hint_cooldown", 0),
+        DEUCEBOT_CREATE_COOLDOWN=extra.pop("create_cooldown", 0),
         **extra,
     )
 

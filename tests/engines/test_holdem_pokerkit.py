@@ -14,7 +14,7 @@ from __future__ import annotations
 import random
 
 import pytest
-from pokerkit import Automation, Mode, NoLimitTexasHoldem, StandardHighHand
+from pokerkit import Automation, Mode, NoLimitTexasHoldem
 
 from engines.base import DealSettled, Event
 from engines.cards import FULL_DECK, Card
@@ -27,6 +27,7 @@ from engines.holdem import (
     PotAwarded,
 )
 from engines.poker.actions import Bet, Raise
+from tests.pokerkit_speed import memoise_pokerkit
 
 HANDS = 5000
 AUTOMATIONS = (
@@ -42,22 +43,8 @@ AUTOMATIONS = (
 
 
 @pytest.fixture(autouse=True)
-def _memoised_pokerkit_hands(monkeypatch: pytest.MonkeyPatch) -> None:
-    """pokerkit re-evaluates the same hands many times per showdown in pure Python; memoise its
-    own evaluation (same results, computed once) to keep this test fast."""
-    original = StandardHighHand.from_game.__func__  # type: ignore[attr-defined]
-    cache: dict[tuple[object, ...], object] = {}
-
-    def from_game(cls: type, hole_cards: object, board_cards: object = ()) -> object:
-        hole = tuple(hole_cards)  # type: ignore[call-overload]
-        board = tuple(board_cards)  # type: ignore[call-overload]
-        key = (cls, hole, board)
-        found = cache.get(key)
-        if found is None:
-            found = cache[key] = original(cls, hole, board)
-        return found
-
-    monkeypatch.setattr(StandardHighHand, "from_game", classmethod(from_game))
+def _fast_pokerkit(monkeypatch: pytest.MonkeyPatch) -> None:
+    memoise_pokerkit(monkeypatch)
 
 
 def pk(card: Card) -> str:

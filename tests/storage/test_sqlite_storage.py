@@ -16,6 +16,7 @@ from storage import (
     ActionCommit,
     ActionRecord,
     ChipEntry,
+    DealRecord,
     MatchPlayer,
     MatchResult,
     PenaltyEntry,
@@ -24,7 +25,7 @@ from storage import (
     SqliteStorage,
     StaleWrite,
 )
-from storage.base import period_start
+from storage.base import Actor, period_start
 
 NOW = dt.datetime(2026, 11, 26, 12, 0, tzinfo=dt.UTC).timestamp()  # a Thursday
 DAY = 86400.0
@@ -64,8 +65,17 @@ async def new_match(
     return table.id, match.id
 
 
-def commit(table_id: int, match_id: int, seq: int, **extra: object) -> ActionCommit:
-    action = ActionRecord(match_id, seq, 1, seq % 4, "pass", "ai", NOW)
+def commit(
+    table_id: int,
+    match_id: int,
+    seq: int,
+    *,
+    seat: int | None = None,
+    actor: Actor = "human",
+    **extra: object,
+) -> ActionCommit:
+    """The commit of action `seq` (by seat `seq % 4` unless `seat`, made by `actor`)."""
+    action = ActionRecord(match_id, seq, 1, seq % 4 if seat is None else seat, "pass", actor, NOW)
     return ActionCommit(table_id=table_id, action=action, **extra)  # type: ignore[arg-type]
 
 
@@ -146,22 +156,65 @@ async def test_close_ends_the_commit_thread_and_later_writes_are_refused(tmp_pat
         await storage.commit_action(commit(table_id, match_id, 1))
 
 
+APPEND_ONLY = {
+    # table: (a column to change, the columns of a full row, its key columns)
+    "actions": ("action", "match_id, seq, deal, seat, action, actor, at", "match_id, seq"),
+    "deals": ("seed", "match_id, deal, dealer, seed, first_seq", "match_id, deal"),
+    "chip_ledger": (
+        "delta",
+        "id, guild, game, match_id, hand, seat, player_id, is_ai, delta, reason, at",
+        "id",
+    ),
+    "penalty_ledger": (
+        "penalty",
+        "id, guild, game, match_id, deal, seat, player_id, is_ai, penalty, at",
+        "id",
+    ),
+}
+
+
+def rewrites(table: str) -> list[str]:
+    """Every way an SQLite client could change or remove a row of `table`: each must fail."""
+    column, columns, key = APPEND_ONLY[table]
+    same_row = f"SELECT {columns} FROM {table} LIMIT 1"
+    same_key_new_row = (
+        f"SELECT {columns.replace(column, '0 AS ' + column, 1)} FROM {table} WHERE true LIMIT 1"
+    )
+    return [
+        f"UPDATE {table} SET {column} = {column}",
+        f"UPDATE OR REPLACE {table} SET {column} = 0",
+        f"DELETE FROM {table}",
+        f"REPLACE INTO {table} ({columns}) {same_row}",
+        f"REPLACE INTO {table} ({columns}) {same_key_new_row}",
+        f"INSERT OR REPLACE INTO {table} ({columns}) {same_key_new_row}",
+        f"INSERT INTO {table} ({columns}) {same_key_new_row}"
+        f" ON CONFLICT ({key}) DO UPDATE SET {column} = 0",
+        f"INSERT INTO {table} ({columns}) {same_key_new_row}",
+    ]
+
+
 async def test_logs_and_ledgers_are_append_only(store: SqliteStorage, tmp_path: Path) -> None:
     table_id, match_id = await new_match(store, "p", [("a", False)])
+    deals = [DealRecord(match_id, 1, 0, 2**70, 0)]
     chips = [ChipEntry("g", "holdem", match_id, 1, 0, "a", False, 10, "hand", NOW)]
     penalties = [PenaltyEntry("g", "bigtwo", match_id, 1, 0, "a", False, 3, NOW)]
-    await store.commit_action(commit(table_id, match_id, 0, chips=chips, penalties=penalties))
-    with sqlite3.connect(tmp_path / "s.sqlite3") as db:
-        for sql in (
-            "UPDATE actions SET action = 'x'",
-            "DELETE FROM actions",
-            "UPDATE chip_ledger SET delta = 0",
-            "DELETE FROM chip_ledger",
-            "UPDATE penalty_ledger SET penalty = 0",
-            "DELETE FROM penalty_ledger",
-        ):
-            with pytest.raises(sqlite3.IntegrityError, match="append-only"):
-                db.execute(sql)
+    await store.commit_action(
+        commit(table_id, match_id, 0, deals=deals, chips=chips, penalties=penalties)
+    )
+    path = tmp_path / "s.sqlite3"
+    with sqlite3.connect(path) as db:
+        before = {t: db.execute(f"SELECT * FROM {t}").fetchall() for t in APPEND_ONLY}
+        for table in APPEND_ONLY:
+            assert before[table], table
+            for sql in rewrites(table):
+                with pytest.raises(sqlite3.IntegrityError, match="append-only"):
+                    db.execute(sql)
+        after = {t: db.execute(f"SELECT * FROM {t}").fetchall() for t in APPEND_ONLY}
+    assert after == before
+    # Appending still works, and the log keeps refusing a turn twice as StaleWrite.
+    await store.commit_action(commit(table_id, match_id, 1))
+    with pytest.raises(StaleWrite):
+        await store.commit_action(commit(table_id, match_id, 1))
 
 
 def test_period_starts() -> None:
@@ -258,3 +311,52 @@ async def test_chip_leaderboard(store: SqliteStorage) -> None:
     assert (ana.matches, ana.wins, ana.net_chips, ana.hands) == (1, 1, 1000, 3)
     (ai,) = board.ai
     assert (ai.wins, ai.net_chips, ai.hands) == (0, -995, 3)
+
+
+async def test_a_match_result_counts_only_for_who_made_every_move_of_the_seat(
+    store: SqliteStorage,
+) -> None:
+    players = [("ana", False), ("bo", False), ("cy", False), ("ai:greedy", True)]
+    table_id, match_id = await new_match(store, "m", players)
+    # Bo took seat 1 after its AI had played a move; the AI played a move for Cy while
+    # she was away; Ana's only help was a timeout's safe default (her own seat's move).
+    moves: list[tuple[int, Actor]] = [
+        (0, "timeout"),
+        (1, "ai"),
+        (2, "human"),
+        (3, "ai"),
+        (0, "human"),
+        (1, "human"),
+        (2, "ai"),
+        (3, "ai"),
+    ]
+    row = [4, 0, 0, 9]
+    for seq, (seat, actor) in enumerate(moves):
+        last = seq == len(moves) - 1
+        penalties = [
+            PenaltyEntry("g", "bigtwo", match_id, 1, s, players[s][0], players[s][1], p, NOW)
+            for s, p in enumerate(row)
+        ]
+        await store.commit_action(
+            commit(
+                table_id,
+                match_id,
+                seq,
+                seat=seat,
+                actor=actor,
+                penalties=penalties if last else (),
+                result=MatchResult(match_id, NOW, (1, 2), tuple(row)) if last else None,
+                status="finished" if last else None,
+            )
+        )
+    board = await store.leaderboard(
+        guild="g", game="bigtwo", scoring="penalty", period="all", now=NOW, min_deals=1
+    )
+    by = {r.player_id: r for r in board.humans + board.unranked + board.ai}
+    assert (by["ana"].matches, by["ana"].wins, by["ana"].best_match) == (1, 0, 4)
+    # Bo and Cy "won", but the AI played for them: the result counts for nobody...
+    for who in ("bo", "cy"):
+        assert (by[who].matches, by[who].wins, by[who].best_match) == (0, 0, None)
+        # ...while their deal stays theirs in the ledger.
+        assert (by[who].deals, by[who].average_penalty) == (1, 0.0)
+    assert (by["ai:greedy"].matches, by["ai:greedy"].wins) == (1, 0)

@@ -4,16 +4,18 @@ from __future__ import annotations
 
 import contextlib
 import time
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
 from bot.discord.cogs.tables import game_choices, playable_games
+from bot.discord.cooldowns import cooldown
 from bot.discord.replies import in_time, say
 from bot.discord.translator import tr
 from bot.i18n import t
+from bot.render import get_renderer
 from engines.registry import get_game
 
 if TYPE_CHECKING:
@@ -71,6 +73,7 @@ class Info(commands.Cog):
         ],
     )
     @app_commands.guild_only()
+    @cooldown("leaderboard")
     async def leaderboard(
         self,
         interaction: discord.Interaction,
@@ -79,7 +82,7 @@ class Info(commands.Cog):
     ) -> None:
         """Humans and AI seats listed apart; players with few deals are unranked."""
         lang = self.bot.language(interaction)
-        span = period.value if period else "all"
+        span = _period(period.value if period else "all")
         board = await in_time(
             interaction,
             self.bot.storage.leaderboard(
@@ -119,6 +122,7 @@ class Info(commands.Cog):
     @app_commands.describe(user=tr("Whose results (you by default)", "discord.opt.user.desc"))
     @app_commands.rename(user=tr("user", "discord.opt.user"))
     @app_commands.guild_only()
+    @cooldown("stats")
     async def stats(
         self, interaction: discord.Interaction, user: discord.User | None = None
     ) -> None:
@@ -157,14 +161,19 @@ class Info(commands.Cog):
     @app_commands.choices(game=game_choices())
     async def rules(self, interaction: discord.Interaction, game: app_commands.Choice[str]) -> None:
         """The rules summary and how to play it here."""
-        from bot.render import get_renderer
-
         lang = self.bot.language(interaction)
         text = t(f"discord.rules.{game.value}", lang)
         with contextlib.suppress(ImportError):
             text += "\n\n" + get_renderer(game.value).input_help(lang)
         embed = discord.Embed(title=get_game(game.value).title, description=text[:4000])
         await interaction.response.send_message(embed=embed, ephemeral=True)
+
+
+def _period(value: str) -> Literal["all", "week", "month"]:
+    """The leaderboard period of a choice's value (anything unknown: all time)."""
+    if value == "week":
+        return "week"
+    return "month" if value == "month" else "all"
 
 
 async def setup(bot: Deucebot) -> None:

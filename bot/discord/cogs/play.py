@@ -8,10 +8,12 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.discord.actions import act_from_command, describe, seat_for, show_hand
+from bot.discord.actions import seat_for
 from bot.discord.replies import in_time, say
 from bot.discord.translator import tr
 from bot.i18n import t
+from bot.render import get_renderer
+from bot.render.text import describe, move_cards
 from engines.cards import CardParseError, parse_cards
 
 if TYPE_CHECKING:
@@ -33,7 +35,7 @@ class Play(commands.Cog):
     async def hand(self, interaction: discord.Interaction) -> None:
         """The ephemeral hand, like the board's "My hand" button."""
         table = self.bot.tables.get(str(interaction.channel_id))
-        await show_hand(self.bot, interaction, table.id, "r", edit=False)
+        await self.bot.controls.show_hand(interaction, table.id, "r", edit=False)
 
     @app_commands.command(
         name=tr("play", "discord.cmd.play"),
@@ -47,7 +49,8 @@ class Play(commands.Cog):
         parsed = parse_cards(cards)
         if not parsed:
             raise CardParseError(cards)
-        await act_from_command(self.bot, interaction, "play " + " ".join(str(c) for c in parsed))
+        text = "play " + " ".join(str(c) for c in parsed)
+        await self.bot.controls.act_from_command(interaction, text)
 
     @play.autocomplete("cards")
     async def play_cards(
@@ -56,17 +59,20 @@ class Play(commands.Cog):
         """Suggest plays from your hand that start with what you typed (legal ones first)."""
         table = self.bot.tables.find(str(interaction.channel_id))
         seat = table.seat_of(str(interaction.user.id)) if table else None
-        if table is None or seat is None or table.view(seat) is None:
+        if table is None or seat is None:
             return []
-        view = table.view(seat)
-        hand = list(getattr(view, "hand", ()) or ())
+        view = table.snapshot(seat).view(seat)
+        if view is None:
+            return []
+        renderer = get_renderer(table.game)
+        hand = renderer.hand_cards(view)
         try:
             typed = parse_cards(current)
         except CardParseError:
             typed = parse_cards(" ".join(current.split()[:-1])) if " " in current else []
         suggestions: list[list[str]] = []
-        for action in getattr(view, "legal", ()) or ():
-            cards = [str(c) for c in getattr(action, "cards", ()) or ()]
+        for move in renderer.legal_moves(view):
+            cards = [str(c) for c in move_cards(move)]
             if cards and all(str(c) in cards for c in typed):
                 suggestions.append(cards)
         prefix = [str(c) for c in typed]
@@ -93,12 +99,11 @@ class Play(commands.Cog):
     @app_commands.guild_only()
     async def act(self, interaction: discord.Interaction, action: str) -> None:
         """Any game's move in its own words (the renderer reads it), e.g. `raise 120`."""
-        from bot.render import get_renderer
-
         table = self.bot.tables.get(str(interaction.channel_id))
         seat = seat_for(table, interaction)
-        move = get_renderer(table.game).parse_input(action, table.view(seat))
-        await act_from_command(self.bot, interaction, str(move))
+        view = table.snapshot(seat).view(seat)
+        move = get_renderer(table.game).parse_input(action, view)
+        await self.bot.controls.act_from_command(interaction, str(move))
 
     @app_commands.command(
         name=tr("pass", "discord.cmd.pass"),
@@ -107,7 +112,7 @@ class Play(commands.Cog):
     @app_commands.guild_only()
     async def pass_(self, interaction: discord.Interaction) -> None:
         """Pass."""
-        await act_from_command(self.bot, interaction, "pass")
+        await self.bot.controls.act_from_command(interaction, "pass")
 
     @app_commands.command(
         name=tr("hint", "discord.cmd.hint"),
@@ -118,7 +123,7 @@ class Play(commands.Cog):
         """The hand with the AI's suggestion preselected."""
         table = self.bot.tables.get(str(interaction.channel_id))
         seat_for(table, interaction)
-        await show_hand(self.bot, interaction, table.id, "r", edit=False, hint=True)
+        await self.bot.controls.show_hand(interaction, table.id, "r", edit=False, hint=True)
 
     @app_commands.command(
         name=tr("back", "discord.cmd.back"),

@@ -10,6 +10,7 @@ from discord.ext import commands
 
 from bot.discord.actions import seat_for
 from bot.discord.board import board_message
+from bot.discord.cooldowns import cooldown
 from bot.discord.replies import in_time, say
 from bot.discord.translator import tr
 from bot.i18n import t
@@ -100,6 +101,7 @@ class Tables(commands.Cog):
         turn_seconds=tr("turn_seconds", "discord.opt.turn_seconds"),
     )
     @app_commands.choices(game=game_choices())
+    @cooldown("create")
     async def create(
         self,
         interaction: discord.Interaction,
@@ -136,7 +138,7 @@ class Tables(commands.Cog):
             ),
             ephemeral=False,
         )
-        await self.bot.front.post_board(table)
+        await self.bot.front.post_board(table.snapshot())
 
     @table.command(
         name=tr("join", "discord.cmd.table.join"),
@@ -212,7 +214,7 @@ class Tables(commands.Cog):
         """The board, privately."""
         lang = self.bot.language(interaction)
         table = self._here(interaction)
-        message = board_message(table, lang, [], with_image=False)
+        message = board_message(table.snapshot(), lang, [], with_image=False)
         await interaction.response.send_message(
             content=message["content"] or None, embed=message["embed"], ephemeral=True
         )

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import logging
 import socket
 from collections.abc import Iterator
@@ -11,7 +12,7 @@ import yarl
 from discord.gateway import DiscordWebSocket
 from discord.http import Route
 
-from bot.discord.app import NO_TOKEN, _TokenFilter, point_at, run
+from bot.discord.app import NO_TOKEN, _TokenFilter, point_at, run, setup_logging
 from bot.settings import load_settings
 
 
@@ -40,6 +41,50 @@ def test_the_token_never_reaches_a_log_line() -> None:
     )
     assert _TokenFilter("abc.SECRET").filter(record)
     assert record.getMessage() == "sent [token] to y"
+
+
+def test_the_token_never_reaches_exception_text_or_stacks() -> None:
+    token = "abc.SECRET"
+    stream = io.StringIO()
+    handler = logging.StreamHandler(stream)
+    handler.setFormatter(logging.Formatter("%(levelname)s %(message)s"))
+    handler.addFilter(_TokenFilter(token))
+    logger = logging.getLogger("tests.token-mask")
+    logger.addHandler(handler)
+    logger.propagate = False
+    try:
+        try:
+            try:
+                raise KeyError(f"header Authorization: Bot {token}")
+            except KeyError as cause:
+                raise RuntimeError(f"login with {token} failed") from cause
+        except RuntimeError:
+            logger.exception("request failed")
+        logger.warning("where %s came from", "here", stack_info=True)
+        logger.error(f"plain {token}")
+    finally:
+        logger.removeHandler(handler)
+        logger.propagate = True
+    text = stream.getvalue()
+    assert token not in text
+    assert "login with [token] failed" in text and "Bot [token]" in text
+    assert "Traceback" in text and "Stack (most recent call last)" in text
+    assert "plain [token]" in text
+
+
+def test_setup_logging_masks_exceptions_on_stderr(capsys: pytest.CaptureFixture[str]) -> None:
+    root = logging.getLogger()
+    saved = (list(root.handlers), root.level)
+    try:
+        setup_logging(load_settings(DISCORD_TOKEN="xyz.TOKEN", DEUCEBOT_LOG_LEVEL="INFO"))
+        try:
+            raise ValueError("bad token xyz.TOKEN")
+        except ValueError:
+            logging.getLogger("tests.setup").exception("failed")
+    finally:
+        root.handlers[:], root.level = saved
+    err = capsys.readouterr().err
+    assert "ValueError: bad token [token]" in err and "xyz.TOKEN" not in err
 
 
 def test_run_without_a_token_prints_one_line(capsys: pytest.CaptureFixture[str]) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 
 import discord
 import pytest
@@ -43,21 +44,21 @@ def test_the_board_never_shows_a_card_someone_still_holds(seed: int, turns: int)
         shown = cards_in_text(_public_text(message))
         opening = table.view(None).must_include
         assert not (shown & held) - {opening}, (shown & held, _public_text(message))
-        assert set(table_cards(table.view(None))) <= set(table.view(None).played)
+        assert set(table_cards(table.snapshot())) <= set(table.view(None).played)
 
 
 def _board(table):  # type: ignore[no-untyped-def]
     import asyncio
 
     async def build():  # type: ignore[no-untyped-def]
-        return board_message(table, "en", [], with_image=True)
+        return board_message(table.snapshot(), "en", [], with_image=True)
 
     return asyncio.run(build())
 
 
 async def test_the_board_shows_the_last_play_as_an_image_and_mentions_the_human_to_act() -> None:
     table = sample_table(seed=4, turns=9)
-    message = board_message(table, "en", ["a line"], with_image=True)
+    message = board_message(table.snapshot(), "en", ["a line"], with_image=True)
     embed = message["embed"]
     assert embed.image.url == "attachment://table.png"
     assert message["file"].filename == "table.png"
@@ -73,7 +74,7 @@ async def test_the_board_shows_the_last_play_as_an_image_and_mentions_the_human_
             seat, table.spec.make_policy("greedy", random.Random(1)).decide(table.view(seat))
         )
         table.turn += 1
-    human = board_message(table, "en", [], with_image=False)
+    human = board_message(table.snapshot(), "en", [], with_image=False)
     assert human["content"].startswith("<@111>")
     assert "file" not in human
 
@@ -84,9 +85,10 @@ async def test_the_hand_offers_its_cards_and_arms_play_with_the_selection(
 ) -> None:
     table = sample_table(seed=4, turns=0)
     seat = table.to_act
-    table.seats[seat].owner = table.seats[0].owner
-    cards = hand_cards(table.view(seat), "r")
-    message = hand_message(table, seat, lang, "r", selected=[str(cards[0])])
+    assert seat is not None
+    table.seats[seat] = replace(table.seats[seat], owner=table.seats[0].owner)
+    cards = hand_cards(table.snapshot(seat), seat, "r")
+    message = hand_message(table.snapshot(seat), seat, lang, "r", selected=[str(cards[0])])
     children = message["view"].children
     select = children[0]
     assert [o.value for o in select.item.options] == [str(c) for c in cards]
@@ -95,14 +97,14 @@ async def test_the_hand_offers_its_cards_and_arms_play_with_the_selection(
     assert play_button.item.label.startswith(play) and not play_button.item.disabled
     assert play_button.custom_id == f"db:play:7:0:r:{cards[0]}"
     assert message["file"].filename == "hand-" + "".join(map(str, cards)) + ".png"
-    nothing = hand_message(table, seat, lang, "r")
+    nothing = hand_message(table.snapshot(seat), seat, lang, "r")
     assert nothing["view"].children[1].item.disabled  # nothing chosen yet
 
 
 def test_sorting_by_suit_groups_suits_and_keeps_the_game_order_inside() -> None:
     table = sample_table(seed=9, turns=0)
-    by_rank = hand_cards(table.view(0), "r")
-    by_suit = hand_cards(table.view(0), "s")
+    by_rank = hand_cards(table.snapshot(0), 0, "r")
+    by_suit = hand_cards(table.snapshot(0), 0, "s")
     assert sorted(map(str, by_rank)) == sorted(map(str, by_suit))
     suits = [int(c.suit) for c in by_suit]
     assert suits == sorted(suits)
@@ -120,7 +122,7 @@ async def test_a_human_turn_with_a_timer_shows_a_relative_discord_timestamp() ->
         table.state.apply(seat, table.spec.make_policy("greedy", rng).decide(table.view(seat)))
         table.turn += 1
     table.deadline, table.deadline_turn = 1_900_000_000.0, table.turn
-    message = board_message(table, "fr", [], with_image=False)
+    message = board_message(table.snapshot(), "fr", [], with_image=False)
     assert message["content"] == "<@111>, à vous de jouer. Temps écoulé <t:1900000000:R>."
     table.deadline_turn = table.turn - 1  # a deadline for an earlier turn is not shown
-    assert "<t:" not in board_message(table, "fr", [], with_image=False)["content"]
+    assert "<t:" not in board_message(table.snapshot(), "fr", [], with_image=False)["content"]

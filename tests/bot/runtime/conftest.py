@@ -56,6 +56,17 @@ class Env:
         return {n: self.rows(f"SELECT count(*) FROM {n}")[0][0] for n in names}
 
 
+async def open_runtime(
+    path: Path, clock: FakeClock, config: RuntimeConfig
+) -> tuple[SqliteStorage, TableManager]:
+    """A process start for property tests: storage on `path`, a manager, tables restored."""
+    storage = SqliteStorage(str(path))
+    await storage.open()
+    manager = TableManager(storage, RecordingFront(), clock=clock, config=config)
+    await manager.restore()
+    return storage, manager
+
+
 @pytest.fixture
 async def env(tmp_path: Path) -> AsyncIterator[Env]:
     environment = Env(tmp_path / "runtime.sqlite3")

@@ -14,7 +14,7 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
-from bot.runtime import NullFront, RuntimeConfig, Table, TableManager
+from bot.runtime import NullFront, RuntimeConfig, Table, TableManager, TableSnapshot
 from engines.base import Event
 from storage import SqliteStorage
 
@@ -26,16 +26,25 @@ def state_hash(table: Table) -> str:
 
 
 class AckFront(NullFront):
-    async def public(self, table: Table, events: Sequence[Event]) -> None:
-        if table.state is not None and table.turn > 0:
-            print(f"ack {table.turn} {state_hash(table)}", flush=True)
+    """Acknowledges each handed-over action with the live table's state (a front only gets a
+    snapshot, so this test front reads the table it was given by the manager)."""
+
+    def __init__(self) -> None:
+        self.manager: TableManager | None = None
+
+    async def public(self, table: TableSnapshot, events: Sequence[Event]) -> None:
+        live = self.manager.by_id(table.id) if self.manager is not None else None
+        if live is not None and live.state is not None and table.turn > 0:
+            print(f"ack {table.turn} {state_hash(live)}", flush=True)
 
 
 async def main(path: str, deals: int, seed: int) -> None:
     storage = SqliteStorage(path)
     await storage.open()
     config = RuntimeConfig(ai_delay=0.0, ai_in_thread=False)
-    manager = TableManager(storage, AckFront(), config=config)
+    front = AckFront()
+    manager = TableManager(storage, front, config=config)
+    front.manager = manager
     await manager.restore()
     table = manager.find("crash")
     if table is None:

@@ -16,7 +16,7 @@ import time
 from pathlib import Path
 
 from bot.runtime import replay
-from bot.runtime.table import match_state
+from bot.runtime.replay import match_state
 from engines.bigtwo import penalty
 from engines.registry import get_game
 from storage.base import MatchRecord

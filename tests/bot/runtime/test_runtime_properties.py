@@ -12,9 +12,9 @@ from pathlib import Path
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bot.runtime import FakeClock, Player, RecordingFront, RuntimeConfig, TableManager, replay
+from bot.runtime import FakeClock, Player, RuntimeConfig, replay
 from engines.base import IllegalAction
-from storage import SqliteStorage
+from tests.bot.runtime.conftest import open_runtime
 
 ANA = Player("u-ana", "Ana")
 OPS = st.lists(
@@ -38,14 +38,7 @@ async def session(path: Path, ops: list[tuple[str, int]], seed: int) -> None:
     clock = FakeClock()
     config = RuntimeConfig(ai_delay=0.0, ai_in_thread=False)
 
-    async def open_manager() -> tuple[SqliteStorage, TableManager]:
-        storage = SqliteStorage(str(path))
-        await storage.open()
-        manager = TableManager(storage, RecordingFront(), clock=clock, config=config)
-        await manager.restore()
-        return storage, manager
-
-    storage, manager = await open_manager()
+    storage, manager = await open_runtime(path, clock, config)
     table = await manager.create(
         guild="g",
         place="p",
@@ -87,7 +80,7 @@ async def session(path: Path, ops: list[tuple[str, int]], seed: int) -> None:
             elif op == "restart" and n % 4 == 0:
                 await manager.close()
                 await storage.close()
-                storage, manager = await open_manager()
+                storage, manager = await open_runtime(path, clock, config)
                 table = manager.get("p")
         except IllegalAction:
             refused = True

@@ -8,6 +8,7 @@ from typing import Any
 from bot.runtime import Player, Table
 
 ANA = Player("u-ana", "Ana")
+BO = Player("u-bo", "Bo")
 OPTIONS = {"ai_policy": "greedy", "turn_seconds": 60}
 
 
@@ -23,11 +24,13 @@ async def ana_table(env: Any, deals: int = 3) -> Table:
     await table.start(seed=21)
     await table.idle()
     assert table.to_act == 0
-    return table
+    made: Table = table
+    return made
 
 
 def stored_timer(env: Any) -> tuple[Any, Any]:
-    return env.rows("SELECT deadline, deadline_turn FROM tables")[0]
+    row: tuple[Any, Any] = env.rows("SELECT deadline, deadline_turn FROM tables")[0]
+    return row
 
 
 async def test_deadline_is_stored_for_the_human_turn_only(env: Any) -> None:
@@ -54,7 +57,7 @@ async def test_timeout_plays_the_safe_default(env: Any) -> None:
         (0, expected, "timeout")
     ]
     timed_out = env.front.events("turn_timed_out")
-    assert [(e.seat, e.action, e.in_a_row) for e in timed_out] == [(0, expected, 1)]  # type: ignore[attr-defined]
+    assert [(e.seat, e.action, e.in_a_row) for e in timed_out] == [(0, expected, 1)]
     assert table.seats[0].timeouts == 1 and not table.seats[0].away
     assert env.rows("SELECT timeouts, away FROM seats WHERE seat = 0") == [(1, 0)]
 
@@ -67,7 +70,7 @@ async def test_two_timeouts_in_a_row_mark_the_seat_away(env: Any) -> None:
     await env.clock.advance(61)
     await table.idle()
     assert table.seats[0].away and table.seats[0].timeouts == 2
-    assert [e.reason for e in env.front.events("seat_away")] == ["timeouts"]  # type: ignore[attr-defined]
+    assert [e.reason for e in env.front.events("seat_away")] == ["timeouts"]
     # The AI now plays Ana's seat, with no timer, to the end of the match.
     assert table.finished
     actors = {a for (a,) in env.rows("SELECT actor FROM actions WHERE seat = 0")}
@@ -145,3 +148,51 @@ async def test_no_timer_when_the_table_has_none(env: Any) -> None:
     await env.clock.advance(10_000)
     await table.idle()
     assert table.turn == turn and table.deadline is None and stored_timer(env) == (None, None)
+
+
+async def test_joining_an_ai_seat_on_its_turn_arms_the_timer(env: Any) -> None:
+    # The AI waits before it plays ("AI is thinking..."); a member takes its seat meanwhile.
+    manager = await env.reopen(ai_delay=0.05)
+    table = await manager.create(
+        guild="g1", place="chan-j", game="bigtwo", settings={"deals": 3}, options=OPTIONS, owner=ANA
+    )
+    await table.start(seed=21)
+    await table.idle()
+    await table.act(ANA.id, str(table.state.legal_actions(0)[-1]), table.turn)
+    thinking = table.to_act
+    assert thinking is not None and thinking != 0 and table.seats[thinking].ai_plays
+    assert table.deadline is None
+    await table.join(BO, seat=thinking)
+    turn = table.turn
+    assert table.deadline == env.clock.now() + 60 and table.deadline_turn == turn
+    assert stored_timer(env) == (table.deadline, turn)
+    await table.idle()
+    assert table.turn == turn and table.to_act == thinking, "the AI played Bo's seat"
+    await env.clock.advance(61)
+    await table.idle()
+    assert env.rows(f"SELECT seat, actor FROM actions WHERE seq = {turn}") == [
+        (thinking, "timeout")
+    ]
+
+
+async def test_a_human_turn_stored_without_a_deadline_gets_one_at_start_up(env: Any) -> None:
+    table = await ana_table(env)
+    turn = table.turn
+    env.rows("UPDATE tables SET deadline = NULL, deadline_turn = NULL")  # a database from before
+    manager = await env.reopen()
+    restored = manager.get("chan-t")
+    assert restored.deadline == env.clock.now() + 60 and restored.deadline_turn == turn
+    assert stored_timer(env) == (restored.deadline, turn)
+    await env.clock.advance(61)
+    await restored.idle()
+    assert env.rows(f"SELECT actor FROM actions WHERE seq = {turn}") == [("timeout",)]
+
+
+async def test_someone_else_joining_gives_the_player_to_act_no_extra_time(env: Any) -> None:
+    table = await ana_table(env)
+    deadline = table.deadline
+    await env.clock.advance(30)
+    await table.join(BO)
+    await table.leave(BO.id)
+    await table.join(Player("u-cy", "Cy"))
+    assert table.deadline == deadline and stored_timer(env) == (deadline, table.turn)

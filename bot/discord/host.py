@@ -1,0 +1,71 @@
+"""What the Discord modules need from the bot, as protocols (the client implements them).
+
+Components (`views`), handlers (`actions`) and the front depend on these protocols instead
+of on the client class, so imports inside `bot/discord` go one way: the client imports
+and wires everything, nothing imports the client.
+"""
+
+from __future__ import annotations
+
+from typing import Protocol
+
+import discord
+
+from bot.discord.cooldowns import Cooldowns
+from bot.runtime import TableManager
+
+
+class Controls(Protocol):
+    """What the hand's buttons and menus do (implemented by `actions.Controls`)."""
+
+    async def show_hand(
+        self,
+        interaction: discord.Interaction,
+        table_id: int,
+        sort: str,
+        *,
+        edit: bool,
+        selected: list[str] | None = None,
+        hint: bool = False,
+        turn: int | None = None,
+    ) -> None:
+        """Answer with the clicker's hand (new ephemeral message, or `edit` the clicked one)."""
+        ...
+
+    async def act_from_hand(
+        self, interaction: discord.Interaction, table_id: int, turn: int, text: str, sort: str
+    ) -> None:
+        """Play `text` for the clicker's seat, made for `turn`; redraw the hand after it."""
+        ...
+
+
+class Host(Protocol):
+    """The bot as handlers, components and the front see it."""
+
+    @property
+    def tables(self) -> TableManager:
+        """The runtime's tables."""
+        ...
+
+    @property
+    def controls(self) -> Controls:
+        """What components call on a click."""
+        ...
+
+    @property
+    def locales(self) -> dict[int, str]:
+        """Discord user id -> the language of their last interaction (for DMs)."""
+        ...
+
+    @property
+    def cooldowns(self) -> Cooldowns:
+        """Per-member cooldowns on costly commands and buttons."""
+        ...
+
+    def language(self, interaction: discord.Interaction) -> str:
+        """The language to answer `interaction` in (remembered for the user's DMs)."""
+        ...
+
+    def guild_language(self, guild: discord.Guild | None) -> str:
+        """A guild's language for public messages."""
+        ...

@@ -1,0 +1,95 @@
+"""No import circle inside `bot/`: every import, at module level, inside a function or
+under `TYPE_CHECKING`, goes one way (read from the source, nothing imported)."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _module(path: Path) -> str:
+    parts = list(path.relative_to(ROOT).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+def _modules() -> dict[str, Path]:
+    return {_module(path): path for path in (ROOT / "bot").rglob("*.py")}
+
+
+def _imports(path: Path, known: set[str]) -> set[str]:
+    """The `bot` modules `path` imports (`from package import submodule` names the
+    submodule)."""
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(), str(path))):
+        if isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names if alias.name in known)
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            subs = {f"{node.module}.{alias.name}" for alias in node.names}
+            inner = subs & known
+            found.update(inner)
+            if len(inner) < len(subs) and node.module in known:
+                found.add(node.module)
+    return found
+
+
+def _graph() -> dict[str, set[str]]:
+    modules = _modules()
+    known = set(modules)
+    return {name: _imports(path, known) - {name} for name, path in modules.items()}
+
+
+def _cycle(graph: dict[str, set[str]]) -> list[str] | None:
+    """One import circle, as the modules along it, or None."""
+    state: dict[str, int] = {}
+    stack: list[str] = []
+
+    def visit(node: str) -> list[str] | None:
+        state[node] = 1
+        stack.append(node)
+        for nxt in sorted(graph.get(node, ())):
+            if state.get(nxt) == 1:
+                return [*stack[stack.index(nxt) :], nxt]
+            if nxt not in state:
+                found = visit(nxt)
+                if found:
+                    return found
+        stack.pop()
+        state[node] = 2
+        return None
+
+    for node in sorted(graph):
+        if node not in state:
+            found = visit(node)
+            if found:
+                return found
+    return None
+
+
+def test_the_cycle_finder_finds_a_circle() -> None:
+    assert _cycle({"a": {"b"}, "b": {"c"}, "c": {"a"}}) == ["a", "b", "c", "a"]
+    assert _cycle({"a": {"b"}, "b": {"c"}, "c": set()}) is None
+
+
+def test_the_graph_sees_function_level_and_type_checking_imports() -> None:
+    graph = _graph()
+    assert "bot.discord.front" in graph["bot.discord.client"]
+    assert "bot.runtime.snapshot" in graph["bot.runtime.front"]  # under TYPE_CHECKING
+
+
+def test_no_import_circle_inside_bot() -> None:
+    assert _cycle(_graph()) is None
+
+
+def test_discord_modules_never_import_the_client_but_the_cogs_it_loads_by_name() -> None:
+    graph = _graph()
+    importers = {name for name, imported in graph.items() if "bot.discord.client" in imported}
+    assert all(
+        name.startswith("bot.discord.cogs.")
+        or name.startswith("bot.bench")
+        or name == "bot.discord.app"
+        for name in importers
+    ), importers
