@@ -159,7 +159,7 @@ async def test_close_ends_the_commit_thread_and_later_writes_are_refused(tmp_pat
 APPEND_ONLY = {
     # table: (a column to change, the columns of a full row, its key columns)
     "actions": ("action", "match_id, seq, deal, seat, action, actor, at", "match_id, seq"),
-    "deals": ("seed", "match_id, deal, dealer, seed, first_seq", "match_id, deal"),
+    "deals": ("commitment", "match_id, deal, dealer, commitment, first_seq", "match_id, deal"),
     "chip_ledger": (
         "delta",
         "id, guild, game, match_id, hand, seat, player_id, is_ai, delta, reason, at",
@@ -195,7 +195,7 @@ def rewrites(table: str) -> list[str]:
 
 async def test_logs_and_ledgers_are_append_only(store: SqliteStorage, tmp_path: Path) -> None:
     table_id, match_id = await new_match(store, "p", [("a", False)])
-    deals = [DealRecord(match_id, 1, 0, 2**70, 0)]
+    deals = [DealRecord(match_id, 1, 0, "ab" * 32, 0)]
     chips = [ChipEntry("g", "holdem", match_id, 1, 0, "a", False, 10, "hand", NOW)]
     penalties = [PenaltyEntry("g", "bigtwo", match_id, 1, 0, "a", False, 3, NOW)]
     await store.commit_action(

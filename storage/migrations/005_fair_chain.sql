@@ -1,4 +1,4 @@
--- 004 (006 once merged after 004 and 005): provably fair deals and a tamper-evident log (docs/fairness.md).
+-- 005 (renumber after the other engineers' migrations): provably fair deals and a tamper-evident log (docs/fairness.md).
 --
 -- Secrets: a match's seed decides every card of the match, so it moves out of `matches`
 -- (which exports and logs read) into `match_secrets`, read only to deal and to restore.
@@ -42,6 +42,7 @@ SELECT match_id, deal, dealer, NULL, first_seq, seed FROM deals;
 DROP TABLE deals;
 ALTER TABLE deals_v6 RENAME TO deals;
 
+-- Dropping the old table dropped its triggers: the same three come back on the new one.
 CREATE TRIGGER deals_no_update BEFORE UPDATE ON deals
 BEGIN
     SELECT RAISE(ABORT, 'the deals are append-only');
@@ -50,6 +51,13 @@ END;
 CREATE TRIGGER deals_no_delete BEFORE DELETE ON deals
 BEGIN
     SELECT RAISE(ABORT, 'the deals are append-only');
+END;
+
+-- The rebuilt table gets back migration 004's duplicate-key trigger too.
+CREATE TRIGGER deals_no_replace BEFORE INSERT ON deals
+WHEN EXISTS (SELECT 1 FROM deals WHERE match_id = NEW.match_id AND deal = NEW.deal)
+BEGIN
+    SELECT RAISE(ABORT, 'the deals are append-only: deals.(match_id, deal) exists');
 END;
 
 ALTER TABLE actions ADD COLUMN hash TEXT;
