@@ -57,7 +57,7 @@ async def _export(args: argparse.Namespace, db: str) -> HistoryFile:
     from bot.history.build import export_matches
     from storage import SqliteStorage
 
-    storage = SqliteStorage(db)
+    storage = SqliteStorage(db, read_only=True)  # an export never writes (nor waits on a writer)
     await storage.open()
     try:
         return await export_matches(storage, match_id=args.match, player_id=args.player)

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from bot.devtools.discord_standin import FakeDiscord
 from tests.e2e.conftest import bot_running, settle
 from tests.e2e.helpers import cards_in_text, mentioned
-from tests.e2e.standin import FakeDiscord
 
 
 async def test_the_dm_after_a_play_holds_the_hand_without_the_cards_played(
