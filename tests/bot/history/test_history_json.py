@@ -103,7 +103,7 @@ def test_the_omniscient_history_has_the_deck_order_of_ended_deals(game: str) -> 
 
 
 def test_an_unfinished_match_has_no_omniscient_history() -> None:
-    log = engine_match("holdem", GAMES["holdem"], 5, random_legal, finished=False, max_actions=30)
+    log = engine_match("holdem", GAMES["holdem"], 3, random_legal, finished=False, max_actions=30)
     assert not log.finished
     with pytest.raises(HistoryError) as refused:
         build_match_history(log)
@@ -156,7 +156,7 @@ async def test_a_stored_match_exports_with_its_ledger(store: SqliteStorage, game
 
 async def test_recent_deals_are_the_members_last_ended_deals(store: SqliteStorage) -> None:
     first = await played(store, "bigtwo", "one", 1)
-    second = await played(store, "holdem", "two", 2)
+    second = await played(store, "holdem", "two", 3)  # a match of more than three hands
     both = await export_matches(store)
     assert [m.match_id for m in both.matches] == [first, second]
     recent = await recent_deals(store, "u1", deals=3)
