@@ -22,10 +22,15 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
+from pydantic import ValidationError
+
+from bot.history.build import deal_cards
+from bot.history.model import FORMAT as HISTORY_FORMAT
+from bot.history.model import HistoryFile, MatchHistory
 from bot.runtime.ledger import LedgerIds, ledger_rows
 from bot.runtime.replay import opening_events
 from engines.base import JSON, DealSettled, DealStarted, Event, IllegalAction, MatchEnded
-from engines.fair import DealSource, seed_from_hex
+from engines.fair import DealSource, seed_from_hex, verify_deal
 from engines.registry import GameSpec, UnknownName, get_game
 from storage.base import MatchPlayer
 from storage.chain import verify_chains
@@ -439,12 +444,69 @@ def verify_database(path: str, *, match: int | None = None, deal: int | None = N
 
 
 def verify_export(path: str, *, deal: int | None = None) -> list[str]:
-    """Every problem in the match export at `path`."""
+    """Every problem in the file at `path`: a match export, or a hand-history file of
+    `deucebot history` (`check_history`)."""
     try:
         data = json.loads(Path(path).read_text(encoding="utf-8"))
     except (OSError, json.JSONDecodeError) as error:
         raise ExportError(f"cannot read {path}: {error}") from error
+    if isinstance(data, dict) and data.get("format") == HISTORY_FORMAT:
+        try:
+            history = HistoryFile.model_validate(data)
+        except ValidationError as error:
+            raise ExportError(f"not a readable hand history: {error}") from error
+        return [line for match in history.matches for line in check_history(match, deal)]
     return check_match(MatchFacts.from_json(data), last_deal=deal)
+
+
+def check_history(match: MatchHistory, last_deal: int | None = None) -> list[str]:
+    """Every problem in one match of a hand-history file. Each revealed deal seed must hash
+    to its commitment and give the deck order the file states. An omniscient history of an
+    ended match carries the match seed: then the whole match is replayed and checked as
+    `check_match` does (actions, every event and card, result, ledger rows). A seat's
+    history cannot be replayed (other seats' action texts are not in it)."""
+    label = f"table {match.table_id} match {match.number}"
+    deals: list[DealFacts] = []
+    out: list[str] = []
+    for deal in match.deals:
+        events = [e.event for e in deal.events]
+        started = next((e for e in events if e.get("kind") == DealStarted.kind), {})
+        settled = next((e for e in events if e.get("kind") == DealSettled.kind), {})
+        seed = deal.seed or settled.get("seed")
+        deals.append(DealFacts(deal.deal, deal.dealer, started.get("commitment"), seed))
+        dealt = deal_cards(match.game, seed) if seed else None
+        if deal.deck is not None and [str(c) for c in dealt or []] != deal.deck:
+            out.append(f"{label}: deal {deal.deal}: the deck order is not what the seed deals")
+    actions = [
+        ActionFacts(a.seq, d.deal, a.seat, a.action or "") for d in match.deals for a in d.actions
+    ]
+    ledger = [*((0, r) for r in match.ledger), *((d.deal, r) for d in match.deals for r in d.ledger)]
+    facts = MatchFacts(
+        game=match.game,
+        config=match.config,
+        table=match.table_id,
+        match=match.number,
+        rng_seed=0,
+        deals=deals,
+        actions=actions,
+        result=None
+        if match.winners is None or match.totals is None
+        else (tuple(match.winners), tuple(match.totals)),
+        chips=[(d, r.seat, r.amount, r.reason) for d, r in ledger if r.reason != "penalty"],
+        penalties=[(d, r.seat, r.amount) for d, r in ledger if r.reason == "penalty"],
+        events=[e.event for d in match.deals for e in d.events],
+        label=label,
+    )
+    for d in deals:
+        if d.seed is None or d.commitment is None or (last_deal is not None and d.deal > last_deal):
+            continue
+        found = verify_deal(d.commitment, d.seed, table=facts.table, match=facts.match, deal=d.deal)
+        out += [f"{label}: deal {d.deal}: {p}" for p in found]
+    if match.seed is not None and match.viewer.omniscient:
+        secret = int(match.seed)
+        full = replace(facts, secret=secret, rng_seed=DealSource.rng_seed(secret))
+        out += check_match(full, last_deal=last_deal)
+    return out
 
 
 def add_parser(sub: Any) -> None:

@@ -242,3 +242,47 @@ def _player(place: str) -> Any:
     from bot.runtime import Player
 
     return Player(f"human-{place}", "Ann")
+
+
+@pytest.mark.parametrize("game", ["holdem", "duel"])
+async def test_verify_reads_the_hand_histories_of_deucebot_history(
+    env: Any, tmp_path: Path, game: str
+) -> None:
+    """An omniscient history (an ended match: it carries the match seed) is replayed
+    end to end; a seat's history has its revealed seeds checked. A changed card or seed
+    fails."""
+    from bot.history.build import export_matches
+
+    table = await env.manager.create(
+        guild="g", place=f"h-{game}", game=game, settings=SETTINGS[game],
+        options={"ai_policy": "random"}, owner=_player("u1"),
+    )  # fmt: skip
+    await table.start(seed=2)
+    await table.leave(_player("u1").id)  # the AI plays the seat out
+    await table.idle()
+    assert table.finished and table.match is not None
+    path = tmp_path / "history.json"
+    history = await export_matches(env.storage, match_id=table.match.id)
+    path.write_text(history.model_dump_json())
+    assert verify_export(str(path)) == []
+    data = json.loads(path.read_text())
+    deal = data["matches"][0]["deals"][0]
+    private = next(e for e in deal["events"] if e["event"].get("to") is not None)
+    cards = private["event"].get("cards") or private["event"]["new"]
+    cards[0] = "AS" if cards[0] != "AS" else "AH"
+    path.write_text(json.dumps(data))
+    problems = verify_export(str(path))
+    assert len(problems) == 1 and "is not what the seed deals" in problems[0], problems
+
+    seat = await export_matches(env.storage, match_id=table.match.id, player_id="human-u1")
+    path.write_text(seat.model_dump_json())
+    assert verify_export(str(path)) == []
+    data = json.loads(path.read_text())
+    settled = next(
+        e["event"] for e in data["matches"][0]["deals"][0]["events"]
+        if e["event"]["kind"] == "deal_settled"
+    )  # fmt: skip
+    settled["seed"] = "00" * 32
+    path.write_text(json.dumps(data))
+    problems = verify_export(str(path))
+    assert problems and "deal 1: the seed does not hash to the commitment" in problems[0], problems
