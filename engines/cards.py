@@ -11,7 +11,6 @@ is identity, hashing is an int, and `Card(rank, suit)` never allocates.
 from __future__ import annotations
 
 import hashlib
-import random
 import re
 from collections.abc import Iterable, Iterator
 from enum import IntEnum
@@ -244,23 +243,20 @@ def deck_order(seed: bytes, decks: int = 1) -> list[Card]:
 
 
 class Deck:
-    """A shuffled stock of cards drawn from the top; the shuffle uses the injected RNG only."""
+    """A stock of cards drawn from the top, in the order it was given: a deal's
+    `deck_order` (or an explicit order in tests and replays). It never shuffles:
+    `shuffle_cards` is the only shuffle."""
 
     __slots__ = ("_cards",)
 
-    def __init__(
-        self, rng: random.Random, copies: int = 1, cards: Iterable[Card] | None = None
-    ) -> None:
-        """Shuffle `copies` decks (or the given `cards`) with `rng`."""
-        self._cards = list(cards) if cards is not None else new_deck(copies)
-        rng.shuffle(self._cards)
+    def __init__(self, cards: Iterable[Card] = ()) -> None:
+        """A stock in exactly this order, first card on top."""
+        self._cards = list(cards)[::-1]
 
     @classmethod
     def stacked(cls, cards: Iterable[Card]) -> Deck:
-        """A deck in exactly this order, first card on top (for tests and replays)."""
-        deck = cls.__new__(cls)
-        deck._cards = list(cards)[::-1]
-        return deck
+        """A stock in exactly this order, first card on top (the same as `Deck(cards)`)."""
+        return cls(cards)
 
     def draw(self, n: int = 1) -> list[Card]:
         """Take `n` cards from the top."""
