@@ -18,11 +18,11 @@ from storage.base import CannotOpenDatabase
 
 async def check_database(settings: Settings) -> None:
     """Open and close the bot's database: refusals surface before the bot connects, and a
-    new file is created and migrated. `CannotOpenDatabase` if it cannot be used."""
-    from storage.sqlite import SqliteStorage
+    new file is created and migrated, a PostgreSQL server is reached. `CannotOpenDatabase`
+    if it cannot be used."""
+    from storage import open_storage
 
-    storage = SqliteStorage(settings.db, synchronous=settings.db_synchronous)
-    await storage.open()
+    storage = await open_storage(settings.db, synchronous=settings.db_synchronous)
     await storage.close()
 
 

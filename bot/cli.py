@@ -7,10 +7,14 @@
     deucebot leaderboard GAME --db PATH [--period all|week|month]
     deucebot history --db PATH [--match N] [--player ID] [--format json|phh] [--out FILE]
     deucebot replay FILE [--seat N]                           step through a deal
+    deucebot migrate-db --from PATH --to postgresql://... [--append]
+
+`--db` (and DEUCEBOT_DB) is a SQLite file path or a postgresql:// URL.
 
 Each sub-command imports its module lazily so `deucebot play` starts fast. A refusal
-(a bad flag or setting, a database that cannot be opened) is one line on stderr and exit
-code 2, never a traceback.
+(a bad flag or setting, a database that cannot be opened or reached) is one line on stderr
+and exit code 2, never a traceback; a copy `migrate-db` refuses or whose check fails is one
+line and exit code 1.
 """
 
 from __future__ import annotations
@@ -27,7 +31,7 @@ from pydantic import ValidationError
 from bot.history import command as history_command
 from bot.settings import AiDelay, TurnSeconds, cli_type, describe_error
 from engines.registry import UnknownName, available_games, get_game
-from storage.base import CannotOpenDatabase
+from storage.base import CannotOpenDatabase, StorageError
 
 BENCH_TARGETS = ("bigtwo", "holdem", "draw", "duel", "runtime", "discord")
 
@@ -53,7 +57,9 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--seats", type=int, default=None, help="players at the table, you included")
     play.add_argument("--seed", type=int, default=None, help="seed for a reproducible match")
     play.add_argument(
-        "--db", default=None, help="SQLite file: the match is saved and resumed from it"
+        "--db",
+        default=None,
+        help="SQLite file or postgresql:// URL: the match is saved and resumed from it",
     )
     play.add_argument(
         "--ai-delay",
@@ -90,22 +96,60 @@ def build_parser() -> argparse.ArgumentParser:
     bench.add_argument(
         "--write", action="store_true", help="append the figures to docs/benchmarks.md"
     )
+    bench.add_argument(
+        "--db",
+        default=None,
+        help="runtime: also measure on this postgresql:// database (its tables are added to)",
+    )
 
     sub.add_parser("bot", help="run the Discord bot (settings from the environment and .env)")
 
     board = sub.add_parser("leaderboard", help="print a game's leaderboard from a database")
     board.add_argument("game")
-    board.add_argument("--db", default=None)
+    board.add_argument("--db", default=None, help="SQLite file or postgresql:// URL")
     board.add_argument(
         "--guild", default="terminal", help="guild id (the terminal's is 'terminal')"
     )
     board.add_argument("--period", choices=("all", "week", "month"), default="all")
     history_command.add_parsers(sub)
 
+    copy = sub.add_parser(
+        "migrate-db", help="copy a SQLite database with its whole history into PostgreSQL"
+    )
+    copy.add_argument("--from", dest="source", required=True, help="the SQLite file")
+    copy.add_argument("--to", dest="target", required=True, help="a postgresql:// URL")
+    copy.add_argument(
+        "--append",
+        action="store_true",
+        help="copy into a database that already holds tables (ids are moved past its own)",
+    )
+
     from bot.verify import add_parser as add_verify
 
     add_verify(sub)
     return parser
+
+
+def _migrate_db(args: argparse.Namespace) -> int:
+    import asyncio
+
+    from storage import is_postgres_url
+    from storage.transfer import copy_sqlite_to_postgres
+
+    if not is_postgres_url(args.target):
+        raise StorageError(f"--to must be a postgresql:// URL, not {args.target!r}")
+    report = asyncio.run(copy_sqlite_to_postgres(args.source, args.target, append=args.append))
+    for name, rows in report.rows.items():
+        print(f"{name:<15} {rows:>9} rows copied, counts checked")
+    for ledger, sums in report.sums.items():
+        total = sum(value for _, value in sums.values())
+        print(f"{ledger:<15} sums checked for {len(sums)} guild/game pair(s), total {total}")
+    if any(report.shifted.values()):
+        print(
+            "ids moved past the target's own: "
+            + ", ".join(f"{name} +{shift}" for name, shift in report.shifted.items())
+        )
+    return 0
 
 
 def _simulate(args: argparse.Namespace) -> int:
@@ -141,6 +185,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             return run_console(args)
         if args.command == "bench":
             module = importlib.import_module(f"bot.bench.{args.target}")
+            if args.db is not None:
+                if args.target != "runtime":
+                    raise UnknownName("--db only applies to `deucebot bench runtime`")
+                return int(module.main(quick=args.quick, write=args.write, db=args.db))
             return int(module.main(quick=args.quick, write=args.write))
         if args.command == "bot":
             from bot.__main__ import main as bot_main
@@ -156,12 +204,17 @@ def main(argv: Sequence[str] | None = None) -> int:
             return print_leaderboard(args)
         if args.command in history_command.COMMANDS:
             return history_command.main(args)
+        if args.command == "migrate-db":
+            return _migrate_db(args)
     except (UnknownName, CannotOpenDatabase) as error:
         print(f"deucebot: {error}", file=sys.stderr)
         return 2
     except ValidationError as error:
         print(f"deucebot: {describe_error(error)}", file=sys.stderr)
         return 2
+    except StorageError as error:  # a copy refused or failing its check (migrate-db)
+        print(f"deucebot: {error}", file=sys.stderr)
+        return 1
     except KeyboardInterrupt:
         return 130
     except BrokenPipeError:  # output piped into `head` and the like

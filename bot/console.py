@@ -45,7 +45,7 @@ from bot.runtime import (
 from bot.settings import load_settings
 from engines.base import Event, IllegalAction
 from engines.cards import CardParseError
-from storage import ChipRow, Leaderboard, PenaltyRow, SqliteStorage
+from storage import ChipRow, Leaderboard, PenaltyRow, Storage, is_postgres_url, open_storage
 from storage.opening import is_memory
 
 INTERRUPTED = 130
@@ -198,14 +198,13 @@ class Console:
     async def _open_and_play(self) -> int:
         with tempfile.TemporaryDirectory(prefix="deucebot-") as tmp:
             path = self.args.db or str(Path(tmp) / "play.sqlite3")
-            storage = SqliteStorage(path, synchronous=self.settings.db_synchronous)
-            await storage.open()
+            storage = await open_storage(path, synchronous=self.settings.db_synchronous)
             try:
                 return await self._run(storage)
             finally:
                 await storage.close()
 
-    async def _run(self, storage: SqliteStorage) -> int:
+    async def _run(self, storage: Storage) -> int:
         args = self.args
         delay = self.settings.ai_delay if args.ai_delay is None else args.ai_delay
         turn_seconds = args.turn_seconds or 0
@@ -427,10 +426,9 @@ async def _leaderboard(args: argparse.Namespace) -> str:
     spec = get_game(args.game)
     scoring = spec.scoring
     path = args.db or settings.db
-    if not is_memory(path) and not Path(path).exists():
+    if not is_postgres_url(path) and not is_memory(path) and not Path(path).exists():
         return t("console.board.no_db", lang, path=path)
-    storage = SqliteStorage(path, read_only=True)
-    await storage.open()
+    storage = await open_storage(path, read_only=True)
     try:
         board = await storage.leaderboard(
             guild=args.guild, game=spec.name, scoring=scoring, period=args.period, now=time.time()

@@ -59,8 +59,10 @@ class Settings(BaseSettings):
     discord_api_base: str | None = Field(default=None, validation_alias="DISCORD_API_BASE")
     discord_gateway_url: str | None = Field(default=None, validation_alias="DISCORD_GATEWAY_URL")
     db: str = Field(default="deucebot.sqlite3", validation_alias="DEUCEBOT_DB")
+    """A SQLite file path or a postgresql:// URL (`storage.open_storage`)."""
     db_synchronous: Synchronous = Field(default="FULL", validation_alias="DEUCEBOT_DB_SYNCHRONOUS")
-    """SQLite's synchronous mode: FULL loses nothing acknowledged even on a power cut."""
+    """SQLite's synchronous mode: FULL loses nothing acknowledged even on a power cut
+    (PostgreSQL follows its server's `synchronous_commit`)."""
     language: str = Field(default="en", validation_alias="DEUCEBOT_LANGUAGE")
     ai_delay: AiDelay = Field(default=1.0, validation_alias="DEUCEBOT_AI_DELAY")
     turn_seconds: TurnSeconds = Field(default=60, validation_alias="DEUCEBOT_TURN_SECONDS")

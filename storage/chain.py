@@ -93,15 +93,20 @@ class _Row:
         return f"{TABLES[self.kind]} row {self.key}"
 
 
-def _rows(conn: sqlite3.Connection, match_id: int) -> list[_Row]:
-    """A match's rows in chain order."""
-    found: list[_Row] = []
-    for kind, table in TABLES.items():
-        key = {"action": "seq", "deal": "deal"}.get(kind, "id")
-        columns = ", ".join(FIELDS[kind])
-        sql = f"SELECT {key}, seq, hash, {columns} FROM {table} WHERE match_id = ?"
-        for row in conn.execute(sql, (match_id,)):
-            found.append(_Row(kind, row[0], tuple(row[3:]), row[2], row[1]))
+ROW_QUERIES: dict[Kind, str] = {
+    kind: f"SELECT {dict(action='seq', deal='deal').get(kind, 'id')}, seq, hash,"
+    f" {', '.join(FIELDS[kind])} FROM {table} WHERE match_id = ?"
+    for kind, table in TABLES.items()
+}
+"""Per kind, the query of a match's rows: key, seq, hash, then the hashed fields (portable
+SQL, `?` placeholders)."""
+HEAD_QUERY = "SELECT table_id, head_hash, chained FROM matches WHERE id = ?"
+"""A match's table, chain head and whether it was chained from its start."""
+
+
+def _rows(found: Sequence[tuple[Kind, Sequence[Any]]]) -> list[_Row]:
+    """Rows read by `ROW_QUERIES` (kind, row) in chain order."""
+    rows = [_Row(kind, r[0], tuple(r[3:]), r[2], r[1]) for kind, r in found]
     rank = {"action": 0, "deal": 1, "chip": 2, "penalty": 3}
 
     def order(row: _Row) -> tuple[int, int, int, int]:
@@ -109,18 +114,20 @@ def _rows(conn: sqlite3.Connection, match_id: int) -> list[_Row]:
             return (0, 0, rank[row.kind], row.key)
         return (1, row.seq, rank[row.kind], row.key)
 
-    found.sort(key=order)
-    return found
+    rows.sort(key=order)
+    return rows
 
 
-def verify_match(conn: sqlite3.Connection, match_id: int) -> ChainProblem | None:
-    """Walk one match's chain; the first bad row, or None when the chain is whole.
+def check_match(
+    match_id: int,
+    head: Sequence[Any] | None,
+    found: Sequence[tuple[Kind, Sequence[Any]]],
+) -> ChainProblem | None:
+    """Walk one match's chain: `head` is its `HEAD_QUERY` row (None: no match row),
+    `found` its rows as read by `ROW_QUERIES`; the first bad row, or None when whole.
 
     An unchained match (written before the chain existed) is checked from its first
     hashed row on; rows without a hash after that are a problem."""
-    head = conn.execute(
-        "SELECT table_id, head_hash, chained FROM matches WHERE id = ?", (match_id,)
-    ).fetchone()
     if head is None:
         return ChainProblem(match_id, -1, "the match row", "is missing")
     table_id, head_hash, chained = head
@@ -129,7 +136,7 @@ def verify_match(conn: sqlite3.Connection, match_id: int) -> ChainProblem | None
         return ChainProblem(match_id, table_id, where, what)
 
     previous: str | None = GENESIS if chained else None
-    for row in _rows(conn, match_id):
+    for row in _rows(found):
         if row.hash is None:
             if previous is None:
                 continue  # legacy rows before the chain began
@@ -151,10 +158,20 @@ def verify_match(conn: sqlite3.Connection, match_id: int) -> ChainProblem | None
     return None
 
 
+def verify_match(conn: sqlite3.Connection, match_id: int) -> ChainProblem | None:
+    """`check_match` over a plain SQLite connection (the verifier's read-only file)."""
+    head = conn.execute(HEAD_QUERY, (match_id,)).fetchone()
+    found: list[tuple[Kind, Sequence[Any]]] = []
+    for kind, sql in ROW_QUERIES.items():
+        found += [(kind, tuple(r)) for r in conn.execute(sql, (match_id,))]
+    return check_match(match_id, head, found)
+
+
 def verify_chains(
     conn: sqlite3.Connection, match_ids: Sequence[int] | None = None
 ) -> list[ChainProblem]:
-    """Every damaged match (of `match_ids`, default all) with its first bad row."""
+    """Every damaged match (of `match_ids`, default all) with its first bad row, on a
+    plain SQLite connection."""
     ids = (
         list(match_ids)
         if match_ids is not None
@@ -168,3 +185,21 @@ def chain_rows(previous: str, rows: Sequence[tuple[Kind, Sequence[Any]]]) -> Ite
     for kind, values in rows:
         previous = link(previous, kind, values)
         yield previous
+
+
+def rechain(
+    new_match_id: int, found: Sequence[tuple[Kind, Sequence[Any]]]
+) -> tuple[dict[tuple[Kind, int], str], str | None]:
+    """The hashes of a whole chain (rows as read by `ROW_QUERIES`) once its match is
+    renumbered `new_match_id` (the match id is hashed in every row): per (kind, key) the
+    new hash of each hashed row, and the new chain head (None: no hashed row). Only for a
+    chain `check_match` found whole: it would make a damaged one look whole."""
+    hashes: dict[tuple[Kind, int], str] = {}
+    previous: str | None = None
+    for row in _rows(found):
+        if row.hash is None:
+            continue  # legacy rows before the chain began carry no hash
+        values = (new_match_id, *row.values[1:])
+        previous = link(previous or GENESIS, row.kind, values)
+        hashes[(row.kind, row.key)] = previous
+    return hashes, previous

@@ -1,5 +1,9 @@
 """Numbered SQL migrations: `storage/migrations/NNN_name.sql`, applied in order.
 
+`storage/migrations_pg/` holds PostgreSQL's twins, one per SQLite migration with the same
+number; `pending` (which migrations a database needs) serves both backends, and
+`storage.postgres` applies them there the same way.
+
 The schema version is SQLite's `PRAGMA user_version`. Every pending migration runs in
 one transaction together with the version bump, so a database is always at a whole
 version: an older database upgrades in place, and a failed upgrade changes nothing.
@@ -24,6 +28,7 @@ import aiosqlite
 from storage.base import CannotOpenDatabase
 
 MIGRATIONS = Path(__file__).with_name("migrations")
+MIGRATIONS_PG = Path(__file__).with_name("migrations_pg")
 _NAME = re.compile(r"^(\d{3})_[a-z0-9_]+\.sql$")
 
 APPLICATION_ID = 0x44756365
@@ -72,9 +77,18 @@ def migrations(folder: Path = MIGRATIONS) -> list[Migration]:
     return found
 
 
-def latest_version() -> int:
+def latest_version(folder: Path = MIGRATIONS) -> int:
     """The version a fully migrated database has."""
-    return len(migrations())
+    return len(migrations(folder))
+
+
+def pending(current: int, target: int | None = None, folder: Path = MIGRATIONS) -> list[Migration]:
+    """The migrations a database at version `current` needs (up to `target`), in order.
+    A database newer than this program is refused (`CannotOpenDatabase`), unchanged."""
+    found = migrations(folder)
+    if current > len(found):
+        raise newer_than_this_program("the database", current)
+    return [m for m in found if current < m.version <= (target or len(found))]
 
 
 async def schema_version(db: aiosqlite.Connection) -> int:
@@ -161,21 +175,17 @@ async def migrate(db: aiosqlite.Connection, target: int | None = None) -> int:
     transaction; return the new version. The connection must be in autocommit mode.
     A database newer than this program is refused (`CannotOpenDatabase`), unchanged."""
     current = await schema_version(db)
-    pending = [m for m in migrations() if m.version > current]
-    if target is not None:
-        pending = [m for m in pending if m.version <= target]
-    if current > latest_version():
-        raise newer_than_this_program("the database", current)
-    if not pending:
+    todo = pending(current, target)
+    if not todo:
         return current
     await db.execute("BEGIN IMMEDIATE")
     try:
-        for migration in pending:
+        for migration in todo:
             for statement in migration.statements():
                 await db.execute(statement)
-        await db.execute(f"PRAGMA user_version = {pending[-1].version}")
+        await db.execute(f"PRAGMA user_version = {todo[-1].version}")
         await db.execute("COMMIT")
     except BaseException:
         await db.execute("ROLLBACK")
         raise
-    return pending[-1].version
+    return todo[-1].version

@@ -40,3 +40,14 @@ def _dump_asyncio_tasks(signum: int, frame: object) -> None:
 
 if hasattr(signal, "SIGUSR1"):
     signal.signal(signal.SIGUSR1, _dump_asyncio_tasks)
+
+
+def pytest_terminal_summary(terminalreporter: object) -> None:
+    """Say why the PostgreSQL storage tests skipped, when they did (no server binaries)."""
+    from storage.pg_server import NoPostgres, TempPostgres
+
+    try:
+        TempPostgres(fsync=False)
+    except NoPostgres as missing:
+        write_line = getattr(terminalreporter, "write_line", print)
+        write_line(f"PostgreSQL storage tests skipped: {missing}")

@@ -1,7 +1,10 @@
-"""`deucebot bench runtime`: many concurrent all-AI Big Two tables on one event loop.
+"""`deucebot bench runtime [--db postgresql://...]`: many concurrent all-AI Big Two tables
+on one event loop.
 
 Every table runs on the real runtime and a real SQLite file with durable commits (WAL,
-group commit; an action is handed to the front only after its transaction committed).
+group commit; an action is handed to the front only after its transaction committed);
+with `--db URL` the same runs are repeated on that PostgreSQL database (each run's
+tables get places of their own there) and the PostgreSQL/SQLite ratios are reported.
 Reported: accepted actions per second, action latency p50/p99 (engine accept -> commit ->
 handed to the front), the worst event-loop lag, and peak memory per table. The reference
 in the same run is the bare engine + the same AI policy with no runtime and no storage.
@@ -13,6 +16,7 @@ from __future__ import annotations
 import asyncio
 import gc
 import random
+import secrets
 import tempfile
 import time
 from pathlib import Path
@@ -24,7 +28,9 @@ from bot.runtime import NullFront, RuntimeConfig, TableManager, tune_gc
 from bot.simulate import percentile
 from engines.play import play_out
 from engines.registry import get_game
-from storage import SqliteStorage
+from storage import SqliteStorage, StorageError, is_postgres_url, open_storage
+from storage.backend import AnyStorage
+from storage.postgres import redact
 
 START_CONCURRENCY = 32
 """Tables started at once (a start deals the cards: 500 in one burst would be one long
@@ -64,13 +70,20 @@ async def run_tables(
     synchronous: Literal["NORMAL", "FULL"] = "NORMAL",
     ai_in_thread: bool = False,
     tune: bool = True,
+    db: str | None = None,
 ) -> dict[str, Any]:
-    """Play `tables` all-AI matches at once; return the measured figures."""
+    """Play `tables` all-AI matches at once; return the measured figures. With `db` (a
+    `postgresql://` URL) the tables live there instead of in a fresh SQLite file."""
     latencies: list[float] = []
     thresholds = gc.get_threshold()
+    run = secrets.token_hex(4)  # places of this run's own in a database that is kept
     with tempfile.TemporaryDirectory(prefix="deucebot-bench-") as tmp:
-        storage = SqliteStorage(str(Path(tmp) / "bench.sqlite3"), synchronous=synchronous)
-        await storage.open()
+        storage: AnyStorage
+        if db is None:
+            storage = SqliteStorage(str(Path(tmp) / "bench.sqlite3"), synchronous=synchronous)
+            await storage.open()
+        else:
+            storage = await open_storage(db)
         config = RuntimeConfig(
             ai_delay=0.0, ai_in_thread=ai_in_thread, timers=False, latency_sink=latencies.append
         )
@@ -80,7 +93,7 @@ async def run_tables(
         created = [
             await manager.create(
                 guild="bench",
-                place=f"bench-{i}",
+                place=f"bench-{run}-{i}",
                 game="bigtwo",
                 settings={"deals": deals},
                 options={"ai_policy": POLICY},
@@ -136,7 +149,7 @@ async def run_tables(
         "kib_per_table": (rss_peak - rss_before) / tables,
         "per_commit": actions / max(1, batches),
         "unfinished": unfinished,
-        "synchronous": synchronous,
+        "synchronous": synchronous if db is None else "PostgreSQL",
         "thread": ai_in_thread,
     }
 
@@ -169,6 +182,15 @@ def _met(r: dict[str, Any]) -> bool:
     return bool(r["rate"] >= 1000 and r["p99_ms"] <= 50 and r["lag_ms"] <= 100)
 
 
+def _header(first: str) -> list[str]:
+    """The figures table's header, its first column named `first`."""
+    return [
+        f"| {first} | tables | actions | actions/s | x ref | p50 ms | p99 ms | worst loop "
+        "lag ms | peak KiB/table | actions/commit | goals met |",
+        "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |",
+    ]
+
+
 def _row(label: str, r: dict[str, Any], ref_rate: float) -> str:
     return (
         f"| {label} | {r['tables']} | {r['actions']} | {r['rate']:,.0f} | {r['rate'] / ref_rate:.2f} "
@@ -177,9 +199,55 @@ def _row(label: str, r: dict[str, Any], ref_rate: float) -> str:
     )
 
 
-def main(quick: bool, write: bool) -> int:
-    """Run the benchmark, print it and (with `write`) publish it to docs/benchmarks.md."""
+Runs = list[tuple[str, dict[str, Any]]]
+
+
+def _postgres_runs(db: str, tables: int, deals: int) -> Runs:
+    """The runtime runs again on the PostgreSQL database at `db`."""
+    return [
+        ("PostgreSQL, AI inline", asyncio.run(run_tables(tables, deals, db=db))),
+        (
+            "PostgreSQL, AI in a thread",
+            asyncio.run(run_tables(tables, deals, ai_in_thread=True, db=db)),
+        ),
+    ]
+
+
+def _postgres_lines(db: str, runs: Runs, sqlite_runs: Runs, ref: float) -> list[str]:
+    """The PostgreSQL rows, with their ratios to SQLite's (same run, same machine)."""
+    lines = [
+        "",
+        f"The same tables on PostgreSQL (`{redact(db)}`, asyncpg, group commit, server "
+        "default `synchronous_commit = on`: every acknowledged action is flushed to the "
+        "server's WAL), and the ratios to this run's SQLite rows:",
+        "",
+        *_header("backend, AI"),
+    ]
+    lines += [_row(label, r, ref) for label, r in runs]
+    lines += [
+        "",
+        "| PostgreSQL run | against SQLite run | actions/s ratio | p99 ratio |",
+        "| --- | --- | --- | --- |",
+    ]
+    # NORMAL rows: the SQLite default; FULL: SQLite with PostgreSQL's durability (a sync
+    # per commit batch).
+    pairs = [(runs[0], sqlite_runs[0]), (runs[1], sqlite_runs[1]), (runs[0], sqlite_runs[2])]
+    for (label, pg), (lite_label, lite) in pairs:
+        lines.append(
+            f"| {label} | {lite_label} | {pg['rate'] / lite['rate']:.2f} "
+            f"| {pg['p99_ms'] / lite['p99_ms']:.2f} |"
+        )
+    return lines
+
+
+def main(quick: bool, write: bool, db: str | None = None) -> int:
+    """Run the benchmark, print it and (with `write`) publish it to docs/benchmarks.md;
+    with `db` (a postgresql:// URL) also on PostgreSQL, with the ratios."""
     tables, deals = (100, 1) if quick else (500, 2)
+    if db is not None and not is_postgres_url(db):
+        raise StorageError(
+            f"bench runtime --db takes a postgresql:// URL, not {db!r} (SQLite is always measured)"
+        )
     ref_rate, ref_actions = reference(min(tables, 100), deals)
     asyncio.run(run_tables(20, 1))  # warm-up: one-time allocations stay out of the figures
     traced = asyncio.run(traced_kib_per_table())
@@ -199,9 +267,7 @@ def main(quick: bool, write: bool) -> int:
         f"loop, {ref_rate:,.0f} actions/s ({ref_actions} actions); `x ref` is the runtime's rate "
         "divided by it. Memory is the peak resident-set growth (sampled every 10 ms) divided by the tables.",
         "",
-        "| synchronous, AI | tables | actions | actions/s | x ref | p50 ms | p99 ms | worst loop "
-        "lag ms | peak KiB/table | actions/commit | goals met |",
-        "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |",
+        *_header("synchronous, AI"),
     ]
     lines += [_row(label, r, ref_rate) for label, r in runs]
     lines += [
@@ -234,6 +300,10 @@ def main(quick: bool, write: bool) -> int:
         "WAL at every commit batch and loses nothing acknowledged even on a power cut; it is "
         "the third row, and a setting of `SqliteStorage`.",
     ]
+    if db is not None:
+        pg_runs = _postgres_runs(db, tables, deals)
+        lines += _postgres_lines(db, pg_runs, runs, ref_rate)
+        runs += pg_runs
     unfinished = sum(r["unfinished"] for _, r in runs)
     if unfinished:
         lines.append(f"\nWARNING: {unfinished} table(s) did not finish their match.")

@@ -34,7 +34,7 @@ from bot.discord.views import DYNAMIC_ITEMS
 from bot.i18n import normalise_language
 from bot.runtime import RuntimeConfig, TableManager, tune_gc
 from bot.settings import Settings
-from storage.sqlite import SqliteStorage
+from storage.backend import AnyStorage, open_storage
 
 log = logging.getLogger("deucebot.discord")
 
@@ -89,7 +89,7 @@ class Deucebot(commands.Bot):
         self.settings = settings
         self.cooldowns = Cooldowns.from_settings(settings)
         """Per-member cooldowns on costly commands and buttons."""
-        self._storage: SqliteStorage | None = None
+        self._storage: AnyStorage | None = None
         self._tables: TableManager | None = None
         self._front: DiscordFront | None = None
         self._controls = Controls(self)
@@ -97,7 +97,7 @@ class Deucebot(commands.Bot):
         self.tree.on_error = self._on_tree_error  # type: ignore[method-assign]
 
     @property
-    def storage(self) -> SqliteStorage:
+    def storage(self) -> AnyStorage:
         """The database (opened by `setup_hook`)."""
         if self._storage is None:
             raise RuntimeError("the bot is not set up yet")
@@ -130,8 +130,9 @@ class Deucebot(commands.Bot):
     async def setup_hook(self) -> None:
         """Storage, runtime, persistent views, cogs, translator, command sync, table restore."""
         front = self._front = DiscordFront(self, self, edit_interval=self.edit_interval)
-        storage = self._storage = SqliteStorage(self.settings.db, synchronous=self.settings.db_synchronous)
-        await storage.open()
+        storage = self._storage = await open_storage(
+            self.settings.db, synchronous=self.settings.db_synchronous
+        )
         tables = self._tables = TableManager(
             storage,
             front,

@@ -27,7 +27,9 @@ def add_parsers(sub: argparse._SubParsersAction[Any]) -> None:
     history = sub.add_parser(
         "history", help="export hand histories from a database (JSON, or PHH for hold'em)"
     )
-    history.add_argument("--db", default=None, help="SQLite file (default: the bot's)")
+    history.add_argument(
+        "--db", default=None, help="SQLite file or postgresql:// URL (default: the bot's)"
+    )
     history.add_argument("--match", type=int, default=None, help="one match id (default: all)")
     history.add_argument(
         "--player", default=None, help="only what this player id saw (default: everything)"
@@ -55,10 +57,10 @@ def render(history: HistoryFile, fmt: str) -> str:
 
 async def _export(args: argparse.Namespace, db: str) -> HistoryFile:
     from bot.history.build import export_matches
-    from storage import SqliteStorage
+    from storage import open_storage
 
-    storage = SqliteStorage(db, read_only=True)  # an export never writes (nor waits on a writer)
-    await storage.open()
+    # An export never writes (nor waits on a writer).
+    storage = await open_storage(db, read_only=True)
     try:
         return await export_matches(storage, match_id=args.match, player_id=args.player)
     finally:
@@ -67,8 +69,9 @@ async def _export(args: argparse.Namespace, db: str) -> HistoryFile:
 
 def _history(args: argparse.Namespace, lang: str, db: str) -> int:
     from bot.i18n import t
+    from storage import is_postgres_url
 
-    if not Path(db).exists():
+    if not is_postgres_url(db) and not Path(db).exists():
         print(t("console.board.no_db", lang, path=db), file=sys.stderr)
         return 2
     text = render(asyncio.run(_export(args, db)), args.format)

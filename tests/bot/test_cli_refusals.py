@@ -1,5 +1,6 @@
 """The `deucebot` processes refuse what they cannot use with one line and exit at once:
-bad database files and paths (play, leaderboard and the bot), a database held by another
+bad database files and paths (play, leaderboard and the bot), an unreachable PostgreSQL
+server or another URL scheme, a database held by another
 Deucebot, bad settings and flags. Ctrl-C at the prompt ends the game at once."""
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from pathlib import Path
 import pytest
 
 from storage import SqliteStorage
+from storage.pg_server import free_port
 from tests.processes import watchdog
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -122,6 +124,32 @@ def test_a_bad_database_is_one_line_and_a_prompt_exit(
     assert message in one_line(result)
     if before is not None:
         assert path.read_bytes() == before
+
+
+@pytest.mark.parametrize("command", ["play", "leaderboard", "history", "bot"])
+def test_an_unreachable_postgresql_url_is_one_line_without_the_password(
+    tmp_path: Path, command: str
+) -> None:
+    url = f"postgresql://bot:s3cret@127.0.0.1:{free_port()}/deucebot"
+    if command == "bot":
+        result = deucebot(["bot"], tmp_path, environment(DISCORD_TOKEN="x", DEUCEBOT_DB=url))
+    else:
+        args = {"play": PLAY, "leaderboard": ["leaderboard", "bigtwo"], "history": ["history"]}
+        result = deucebot([*args[command], "--db", url], tmp_path)
+    line = one_line(result)
+    assert "cannot connect to PostgreSQL at postgresql://bot:***@127.0.0.1:" in line
+    assert "s3cret" not in result.stderr + result.stdout
+
+
+@pytest.mark.parametrize("command", ["play", "bot"])
+def test_another_url_scheme_is_one_line(tmp_path: Path, command: str) -> None:
+    url = "mysql://bot@127.0.0.1/deucebot"
+    if command == "bot":
+        result = deucebot(["bot"], tmp_path, environment(DISCORD_TOKEN="x", DEUCEBOT_DB=url))
+    else:
+        result = deucebot([*PLAY, "--db", url], tmp_path)
+    assert "unsupported database URL scheme 'mysql'" in one_line(result)
+    assert list(tmp_path.iterdir()) == []
 
 
 def test_a_missing_folder_is_named(tmp_path: Path) -> None:

@@ -1,18 +1,23 @@
-"""Numbered migrations: an empty database and a database at every earlier version all reach
-the latest schema (same tables, columns, indexes, triggers), keeping their data."""
+"""Numbered migrations, on SQLite and on PostgreSQL (each SQLite migration has its
+PostgreSQL twin): an empty database and a database at every earlier version all reach the
+latest schema (same tables, columns, indexes, triggers), keeping their data."""
 
 from __future__ import annotations
 
+import asyncio
+import os
 import re
 import sqlite3
 from pathlib import Path
 
 import aiosqlite
+import asyncpg
 import pytest
 
 from storage import CannotOpenDatabase
 from storage.migrate import (
     APPLICATION_ID,
+    MIGRATIONS_PG,
     Identity,
     known_tables,
     latest_version,
@@ -21,6 +26,9 @@ from storage.migrate import (
     recognise,
     schema_version,
 )
+from storage.pg_server import TempPostgres
+from storage.postgres import PostgresStorage, migrate_pg
+from storage.postgres import schema_version as pg_schema_version
 from storage.sqlite import SqliteStorage
 
 
@@ -165,3 +173,116 @@ def test_read_only_needs_data_it_can_read() -> None:
     with pytest.raises(CannotOpenDatabase, match=r"old schema \(version 1\): run `deucebot play`"):
         recognise(Identity(0, 1, known_tables(1)), "f.db", read_only=True)
     assert recognise(Identity(0, 2, known_tables(2)), "f.db", read_only=True) == 2
+
+
+# ------------------------------------------------------------------ PostgreSQL twins
+
+
+async def pg_schema(url: str) -> dict[str, object]:
+    """Columns (name, type, nullable, default), indexes and triggers of the public schema:
+    what must match whatever path a PostgreSQL database took to the latest version."""
+    conn = await asyncpg.connect(url)
+    try:
+        columns = await conn.fetch(
+            "SELECT table_name, column_name, data_type, is_nullable, column_default"
+            " FROM information_schema.columns WHERE table_schema = 'public'"
+            " ORDER BY table_name, column_name"
+        )
+        indexes = await conn.fetch(
+            "SELECT indexname, indexdef FROM pg_indexes WHERE schemaname = 'public' ORDER BY 1"
+        )
+        triggers = await conn.fetch(
+            "SELECT tgname, tgrelid::regclass::text FROM pg_trigger WHERE NOT tgisinternal"
+            " ORDER BY 1"
+        )
+        version = await pg_schema_version(conn)
+    finally:
+        await conn.close()
+    return {
+        "columns": [tuple(r) for r in columns],
+        "indexes": [tuple(r) for r in indexes],
+        "triggers": [tuple(r) for r in triggers],
+        "version": version,
+    }
+
+
+async def pg_at_version(url: str, version: int) -> None:
+    conn = await asyncpg.connect(url)
+    try:
+        assert await migrate_pg(conn, target=version) == version
+    finally:
+        await conn.close()
+
+
+def test_every_sqlite_migration_has_its_postgresql_twin() -> None:
+    lite = [m.name for m in migrations()]
+    pg = [m.name for m in migrations(MIGRATIONS_PG)]
+    assert pg == lite, "each storage/migrations/NNN_x.sql needs storage/migrations_pg/NNN_x.sql"
+
+
+async def test_postgres_empty_database_reaches_the_latest_version(pg_url: str) -> None:
+    async with PostgresStorage(pg_url) as storage, storage.pool.acquire() as conn:
+        assert await pg_schema_version(conn) == latest_version(MIGRATIONS_PG) >= 3
+
+
+@pytest.mark.parametrize("start", range(1, 4))
+async def test_postgres_older_versions_upgrade_in_place(
+    pg_server: TempPostgres, start: int
+) -> None:
+    fresh = pg_server.create_database(f"fresh_{start}_{os.getpid()}")
+    async with PostgresStorage(fresh):
+        pass
+    old = pg_server.create_database(f"old_{start}_{os.getpid()}")
+    await pg_at_version(old, start)
+    conn = await asyncpg.connect(old)
+    await conn.execute(
+        "INSERT INTO tables (guild, place, game, status, created_at)"
+        " VALUES ('g', 'p', 'bigtwo', 'playing', 1.0)"
+    )
+    await conn.close()
+    async with PostgresStorage(old) as upgraded:
+        assert [t.place for t in await upgraded.live_tables()] == ["p"]
+    assert await pg_schema(old) == await pg_schema(fresh)
+
+
+async def test_postgres_failing_migration_changes_nothing(
+    pg_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    await pg_at_version(pg_url, 1)
+    import storage.migrate as module
+
+    real = module.migrations(MIGRATIONS_PG)
+    broken = [*real[:2], module.Migration(3, "003_broken.sql", "CREATE TABLE x (a int);\nSELEC 1;")]
+    monkeypatch.setattr(module, "migrations", lambda folder=None: broken)
+    conn = await asyncpg.connect(pg_url)
+    try:
+        with pytest.raises(asyncpg.PostgresSyntaxError):
+            await migrate_pg(conn)
+        assert await pg_schema_version(conn) == 1
+        names = {r[0] for r in await conn.fetch("SELECT tablename FROM pg_tables")}
+    finally:
+        await conn.close()
+    assert "deals" not in names and "x" not in names and "actions" in names
+
+
+async def test_postgres_newer_database_is_refused(pg_url: str) -> None:
+    await pg_at_version(pg_url, latest_version(MIGRATIONS_PG))
+    conn = await asyncpg.connect(pg_url)
+    try:
+        await conn.execute("UPDATE schema_version SET version = version + 1")
+        with pytest.raises(CannotOpenDatabase, match="newer than this program"):
+            await migrate_pg(conn)
+    finally:
+        await conn.close()
+
+
+async def test_postgres_concurrent_first_opens_migrate_once(pg_url: str) -> None:
+    """Two processes starting on an empty database: one migrates, the other waits, and
+    neither fails (the advisory lock)."""
+    first, second = PostgresStorage(pg_url), PostgresStorage(pg_url)
+    await asyncio.gather(first.open(), second.open())
+    async with first.pool.acquire() as conn:
+        assert await conn.fetchval("SELECT count(*) FROM schema_version") == 1
+        assert await pg_schema_version(conn) == latest_version(MIGRATIONS_PG)
+    await first.close()
+    await second.close()

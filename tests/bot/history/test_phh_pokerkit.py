@@ -196,10 +196,13 @@ def test_a_phhs_file_holds_every_ended_deal_and_loads_whole() -> None:
 
 @pytest.mark.slow
 def test_the_recorded_hands_exported_as_phh_replay_in_pokerkit_to_their_recorded_stacks() -> None:
-    """The 10,019 recorded hands (tests/data), played on the engine from their cards and
-    actions, exported and replayed in pokerkit: the recorded final stacks, odd chips aside."""
-    hands = load_hands()
-    assert len(hands) == 10_019
+    """Recorded hands (tests/data), played on the engine from their cards and actions,
+    exported and replayed in pokerkit: the recorded final stacks, odd chips aside. Every
+    fifth hand and every hand with an odd chip (about 2,000 of the 10,019: pokerkit replays
+    take ~17 ms a hand; tests/engines/test_holdem_replay.py plays all of them on the engine)."""
+    everything = load_hands()
+    assert len(everything) == 10_019
+    hands = [h for i, h in enumerate(everything) if i % 5 == 0 or h["odd_chip"]]
     odd = 0
     for number, hand in enumerate(hands):
         config = HoldemConfig(

@@ -1,5 +1,6 @@
-"""The SQLite storage: one transaction per commit, append-only logs, group commit, and
-leaderboards as queries over the ledgers (periods, minimum deals, AI apart)."""
+"""The storage on both backends (SQLite and PostgreSQL, see conftest.py): one transaction
+per commit, append-only logs, group commit, and leaderboards as queries over the ledgers
+(periods, minimum deals, AI apart)."""
 
 from __future__ import annotations
 
@@ -7,9 +8,11 @@ import asyncio
 import datetime as dt
 import sqlite3
 import threading
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
+import asyncpg
 import pytest
 
 from storage import (
@@ -22,31 +25,29 @@ from storage import (
     PenaltyEntry,
     PlaceTaken,
     SeatRecord,
-    SqliteStorage,
     StaleWrite,
+    is_postgres_url,
 )
+from storage.backend import AnyStorage, make_storage
 from storage.base import Actor, period_start
+from storage.sqlite import SqliteStorage
 
 NOW = dt.datetime(2026, 11, 26, 12, 0, tzinfo=dt.UTC).timestamp()  # a Thursday
 DAY = 86400.0
 
 
-@pytest.fixture
-async def store(tmp_path: Path) -> AsyncIterator[SqliteStorage]:
-    storage = SqliteStorage(str(tmp_path / "s.sqlite3"))
-    await storage.open()
-    yield storage
-    await storage.close()
-
-
 async def new_match(
-    store: SqliteStorage, place: str, players: Sequence[tuple[str, bool]], game: str = "bigtwo"
+    store: AnyStorage,
+    place: str,
+    players: Sequence[tuple[str, bool]],
+    game: str = "bigtwo",
+    guild: str = "g",
 ) -> tuple[int, int]:
     seats = [
         SeatRecord(i, None if ai else pid, pid, "greedy") for i, (pid, ai) in enumerate(players)
     ]
     table = await store.create_table(
-        guild="g", place=place, game=game, settings={}, options={}, seats=seats, now=NOW
+        guild=guild, place=place, game=game, settings={}, options={}, seats=seats, now=NOW
     )
     match = await store.start_match(
         table_id=table.id,
@@ -79,7 +80,7 @@ def commit(
     return ActionCommit(table_id=table_id, action=action, **extra)  # type: ignore[arg-type]
 
 
-async def test_place_is_unique_among_live_tables(store: SqliteStorage) -> None:
+async def test_place_is_unique_among_live_tables(store: AnyStorage) -> None:
     table_id, _ = await new_match(store, "p", [("a", False)])
     with pytest.raises(PlaceTaken):
         await new_match(store, "p", [("b", False)])
@@ -87,13 +88,13 @@ async def test_place_is_unique_among_live_tables(store: SqliteStorage) -> None:
     await new_match(store, "p", [("b", False)])
 
 
-async def test_big_seeds_round_trip(store: SqliteStorage) -> None:
+async def test_big_seeds_round_trip(store: AnyStorage) -> None:
     table_id, _ = await new_match(store, "p", [("a", False)])
     match = await store.current_match(table_id)
     assert match is not None and match.seed == 2**70
 
 
-async def test_a_turn_cannot_be_logged_twice(store: SqliteStorage) -> None:
+async def test_a_turn_cannot_be_logged_twice(store: AnyStorage) -> None:
     table_id, match_id = await new_match(store, "p", [("a", False)])
     await store.commit_action(commit(table_id, match_id, 0))
     entry = PenaltyEntry("g", "bigtwo", match_id, 1, 0, "a", False, 5, NOW)
@@ -104,7 +105,7 @@ async def test_a_turn_cannot_be_logged_twice(store: SqliteStorage) -> None:
     assert len(await store.actions(match_id)) == 1
 
 
-async def test_group_commit_isolates_a_faulty_commit(store: SqliteStorage) -> None:
+async def test_group_commit_isolates_a_faulty_commit(store: AnyStorage) -> None:
     table_id, match_id = await new_match(store, "p", [("a", False)])
     await store.commit_action(commit(table_id, match_id, 0))
     results = await asyncio.gather(
@@ -115,7 +116,7 @@ async def test_group_commit_isolates_a_faulty_commit(store: SqliteStorage) -> No
     assert [a.seq for a in await store.actions(match_id)] == [0, 1, 2, 3]
 
 
-async def test_many_commits_share_few_transactions(store: SqliteStorage) -> None:
+async def test_many_commits_share_few_transactions(store: AnyStorage) -> None:
     table_id, match_id = await new_match(store, "p", [("a", False)])
     before = store.batches
     await asyncio.gather(*(store.commit_action(commit(table_id, match_id, s)) for s in range(50)))
@@ -123,7 +124,7 @@ async def test_many_commits_share_few_transactions(store: SqliteStorage) -> None
     assert store.batches - before < 50
 
 
-async def test_reads_between_group_commits_see_whole_transactions(store: SqliteStorage) -> None:
+async def test_reads_between_group_commits_see_whole_transactions(store: AnyStorage) -> None:
     table_id, match_id = await new_match(store, "p", [("a", False)])
     seen: list[list[int]] = []
 
@@ -156,6 +157,30 @@ async def test_close_ends_the_commit_thread_and_later_writes_are_refused(tmp_pat
         await storage.commit_action(commit(table_id, match_id, 1))
 
 
+async def test_writes_and_reads_after_close_are_refused(target: str) -> None:
+    storage = make_storage(target)
+    await storage.open()
+    table_id, match_id = await new_match(storage, "p", [("a", False)])
+    await storage.close()
+    with pytest.raises(RuntimeError, match="storage is not open"):
+        await storage.commit_action(commit(table_id, match_id, 0))
+    with pytest.raises(RuntimeError, match="storage is not open"):
+        await storage.actions(match_id)
+
+
+async def raw(target: str, sql: str) -> list[tuple[Any, ...]]:
+    """Run `sql` on the database behind `target` with a connection of its own (as any
+    client of the database could), bypassing the storage; its rows."""
+    if is_postgres_url(target):
+        conn = await asyncpg.connect(target)
+        try:
+            return [tuple(r) for r in await conn.fetch(sql)]
+        finally:
+            await conn.close()
+    with sqlite3.connect(target) as db:
+        return db.execute(sql).fetchall()
+
+
 APPEND_ONLY = {
     # table: (a column to change, the columns of a full row, its key columns)
     "actions": ("action", "match_id, seq, deal, seat, action, actor, at", "match_id, seq"),
@@ -173,27 +198,41 @@ APPEND_ONLY = {
 }
 
 
-def rewrites(table: str) -> list[str]:
-    """Every way an SQLite client could change or remove a row of `table`: each must fail."""
+def rewrites(table: str, *, postgres: bool) -> list[tuple[str, str]]:
+    """Every way a client of the database could change or remove a row of `table`, with
+    the error each must fail with. PostgreSQL has no REPLACE; its upsert runs the UPDATE
+    trigger, and a plain duplicate meets the key."""
     column, columns, key = APPEND_ONLY[table]
     same_row = f"SELECT {columns} FROM {table} LIMIT 1"
     same_key_new_row = (
         f"SELECT {columns.replace(column, '0 AS ' + column, 1)} FROM {table} WHERE true LIMIT 1"
     )
+    common = [
+        (f"UPDATE {table} SET {column} = {column}", "append-only"),
+        (f"DELETE FROM {table}", "append-only"),
+        (
+            f"INSERT INTO {table} ({columns}) {same_key_new_row}"
+            f" ON CONFLICT ({key}) DO UPDATE SET {column} = 0",
+            "append-only",
+        ),
+    ]
+    if postgres:
+        return [
+            *common,
+            (f"TRUNCATE {table} CASCADE", "append-only"),
+            (f"INSERT INTO {table} ({columns}) {same_key_new_row}", "duplicate key"),
+        ]
     return [
-        f"UPDATE {table} SET {column} = {column}",
-        f"UPDATE OR REPLACE {table} SET {column} = 0",
-        f"DELETE FROM {table}",
-        f"REPLACE INTO {table} ({columns}) {same_row}",
-        f"REPLACE INTO {table} ({columns}) {same_key_new_row}",
-        f"INSERT OR REPLACE INTO {table} ({columns}) {same_key_new_row}",
-        f"INSERT INTO {table} ({columns}) {same_key_new_row}"
-        f" ON CONFLICT ({key}) DO UPDATE SET {column} = 0",
-        f"INSERT INTO {table} ({columns}) {same_key_new_row}",
+        *common,
+        (f"UPDATE OR REPLACE {table} SET {column} = 0", "append-only"),
+        (f"REPLACE INTO {table} ({columns}) {same_row}", "append-only"),
+        (f"REPLACE INTO {table} ({columns}) {same_key_new_row}", "append-only"),
+        (f"INSERT OR REPLACE INTO {table} ({columns}) {same_key_new_row}", "append-only"),
+        (f"INSERT INTO {table} ({columns}) {same_key_new_row}", "append-only"),
     ]
 
 
-async def test_logs_and_ledgers_are_append_only(store: SqliteStorage, tmp_path: Path) -> None:
+async def test_logs_and_ledgers_are_append_only(store: AnyStorage, target: str) -> None:
     table_id, match_id = await new_match(store, "p", [("a", False)])
     deals = [DealRecord(match_id, 1, 0, "ab" * 32, 0)]
     chips = [ChipEntry("g", "holdem", match_id, 1, 0, "a", False, 10, "hand", NOW)]
@@ -201,16 +240,14 @@ async def test_logs_and_ledgers_are_append_only(store: SqliteStorage, tmp_path: 
     await store.commit_action(
         commit(table_id, match_id, 0, deals=deals, chips=chips, penalties=penalties)
     )
-    path = tmp_path / "s.sqlite3"
-    with sqlite3.connect(path) as db:
-        before = {t: db.execute(f"SELECT * FROM {t}").fetchall() for t in APPEND_ONLY}
-        for table in APPEND_ONLY:
-            assert before[table], table
-            for sql in rewrites(table):
-                with pytest.raises(sqlite3.IntegrityError, match="append-only"):
-                    db.execute(sql)
-        after = {t: db.execute(f"SELECT * FROM {t}").fetchall() for t in APPEND_ONLY}
-    assert after == before
+    refused = (sqlite3.IntegrityError, asyncpg.IntegrityConstraintViolationError)
+    before = {t: await raw(target, f"SELECT * FROM {t}") for t in APPEND_ONLY}
+    for table in APPEND_ONLY:
+        assert before[table], table
+        for sql, message in rewrites(table, postgres=is_postgres_url(target)):
+            with pytest.raises(refused, match=message):
+                await raw(target, sql)
+    assert {t: await raw(target, f"SELECT * FROM {t}") for t in APPEND_ONLY} == before
     # Appending still works, and the log keeps refusing a turn twice as StaleWrite.
     await store.commit_action(commit(table_id, match_id, 1))
     with pytest.raises(StaleWrite):
@@ -225,7 +262,7 @@ def test_period_starts() -> None:
     assert (month.month, month.day, month.hour) == (11, 1, 0)
 
 
-async def finish_bigtwo(store: SqliteStorage, place: str, rows: list[list[int]], at: float) -> None:
+async def finish_bigtwo(store: AnyStorage, place: str, rows: list[list[int]], at: float) -> None:
     """A finished Big Two match between ana, bo, cy and one AI, deal penalties `rows`."""
     players = [("ana", False), ("bo", False), ("cy", False), ("ai:greedy", True)]
     table_id, match_id = await new_match(store, place, players)
@@ -249,7 +286,7 @@ async def finish_bigtwo(store: SqliteStorage, place: str, rows: list[list[int]],
         )
 
 
-async def test_bigtwo_leaderboard(store: SqliteStorage) -> None:
+async def test_bigtwo_leaderboard(store: AnyStorage) -> None:
     await finish_bigtwo(store, "old", [[0, 5, 9, 2], [3, 0, 4, 1]], NOW - 40 * DAY)
     await finish_bigtwo(store, "new", [[4, 0, 1, 2], [2, 2, 0, 3], [0, 6, 1, 1]], NOW - DAY)
     board = await store.leaderboard(
@@ -277,7 +314,7 @@ async def test_bigtwo_leaderboard(store: SqliteStorage) -> None:
     assert other.humans == other.unranked == other.ai == []
 
 
-async def test_chip_leaderboard(store: SqliteStorage) -> None:
+async def test_chip_leaderboard(store: AnyStorage) -> None:
     players = [("ana", False), ("ai:greedy", True)]
     table_id, match_id = await new_match(store, "h", players, game="holdem")
     deltas = [(1, [50, -50]), (2, [-20, 20]), (3, [970, -970])]
@@ -314,7 +351,7 @@ async def test_chip_leaderboard(store: SqliteStorage) -> None:
 
 
 async def test_a_match_result_counts_only_for_who_made_every_move_of_the_seat(
-    store: SqliteStorage,
+    store: AnyStorage,
 ) -> None:
     players = [("ana", False), ("bo", False), ("cy", False), ("ai:greedy", True)]
     table_id, match_id = await new_match(store, "m", players)
@@ -360,3 +397,39 @@ async def test_a_match_result_counts_only_for_who_made_every_move_of_the_seat(
         # ...while their deal stays theirs in the ledger.
         assert (by[who].deals, by[who].average_penalty) == (1, 0.0)
     assert (by["ai:greedy"].matches, by["ai:greedy"].wins) == (1, 0)
+
+
+async def test_tables_and_matches_by_id(store: AnyStorage) -> None:
+    table_id, match_id = await new_match(store, "p", [("ana", False), ("ai:greedy", True)])
+    await store.set_status(table_id, "stopped")
+    table = await store.table(table_id)
+    assert table is not None
+    assert (table.place, table.status, table.game) == ("p", "stopped", "bigtwo")
+    match = await store.match(match_id)
+    assert match is not None and (match.table_id, match.seed) == (table_id, 2**70)
+    assert await store.table(table_id + 1000) is None
+    assert await store.match(match_id + 1000) is None
+
+
+async def test_matches_newest_first_by_player_guild_and_limit(store: AnyStorage) -> None:
+    """Hand histories list a member's matches, a server's, or all, newest first."""
+
+    async def in_guild(guild: str, place: str, who: list[str]) -> int:
+        _, match_id = await new_match(store, place, [(pid, False) for pid in who], guild=guild)
+        return match_id
+
+    first = await in_guild("g1", "a", ["ana", "bo"])
+    second = await in_guild("g2", "b", ["bo", "cy"])
+    third = await in_guild("g1", "c", ["cy", "ana"])
+
+    def ids(found: list[Any]) -> list[int]:
+        return [m.id for m in found]
+
+    assert ids(await store.matches()) == [third, second, first]
+    assert ids(await store.matches(player_id="ana")) == [third, first]
+    assert ids(await store.matches(player_id="bo")) == [second, first]
+    assert ids(await store.matches(guild="g1")) == [third, first]
+    assert ids(await store.matches(player_id="bo", guild="g1")) == [first]
+    assert ids(await store.matches(player_id="cy", limit=1)) == [third]
+    assert await store.matches(player_id="nobody") == []
+    assert await store.matches(guild="g3") == []

@@ -1,0 +1,371 @@
+"""The reads every SQL backend answers, in one portable dialect, and the leaderboards.
+
+`SqlReads` implements the read half of `storage.base.Storage` on top of one method a
+backend supplies, `_all(sql, params)`: placeholders are `?` (SQLite's; `storage.postgres`
+rewrites them) and rows are read by column name. The SQL uses nothing either database
+lacks (JSON columns are parsed here, not in SQL), so both backends give the same answers
+from the same rows, leaderboards included.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Awaitable, Callable, Sequence
+from typing import Any, Literal, Protocol
+
+from storage.base import (
+    ActionRecord,
+    ChipEntry,
+    ChipRow,
+    DealRecord,
+    Leaderboard,
+    MatchPlayer,
+    MatchRecord,
+    PenaltyEntry,
+    PenaltyRow,
+    Period,
+    SeatRecord,
+    TableRecord,
+    period_start,
+)
+from storage.chain import HEAD_QUERY, ROW_QUERIES, ChainProblem, Kind, check_match
+
+MATCHES = "SELECT m.*, s.seed FROM matches m LEFT JOIN match_secrets s ON s.match_id = m.id"
+"""Match rows with their secret seed (kept apart in `match_secrets`; see `MatchRecord`)."""
+
+
+class Row(Protocol):
+    """A result row read by column name (sqlite3.Row, asyncpg.Record)."""
+
+    def __getitem__(self, key: str, /) -> Any:
+        """The value of column `key`."""
+        ...
+
+
+def table_record(row: Row) -> TableRecord:
+    """A `tables` row as a `TableRecord`."""
+    return TableRecord(
+        id=row["id"],
+        guild=row["guild"],
+        place=row["place"],
+        game=row["game"],
+        settings=json.loads(row["settings"]),
+        options=json.loads(row["options"]),
+        status=row["status"],
+        created_at=row["created_at"],
+        deadline=row["deadline"],
+        deadline_turn=row["deadline_turn"],
+    )
+
+
+def match_record(row: Row) -> MatchRecord:
+    """A `matches` row as a `MatchRecord`."""
+    return MatchRecord(
+        id=row["id"],
+        table_id=row["table_id"],
+        number=row["number"],
+        seed=int(row["seed"]),
+        config=json.loads(row["config"]),
+        first_seq=row["first_seq"],
+        started_at=row["started_at"],
+        finished_at=row["finished_at"],
+        winners=tuple(json.loads(row["winners"])) if row["winners"] else None,
+        totals=tuple(json.loads(row["totals"])) if row["totals"] else None,
+    )
+
+
+def _display_name(key: tuple[str, bool], name: str) -> str:
+    """AI seats of one policy are one leaderboard line: name it after the policy."""
+    player_id, is_ai = key
+    if is_ai and player_id.startswith("ai:"):
+        return f"AI ({player_id[3:]})"
+    return name
+
+
+Fetch = Callable[[str, tuple[Any, ...]], Awaitable[Sequence[Any]]]
+"""Rows of one portable query (`?` placeholders), as `SqlReads._all` returns them."""
+
+
+async def verify_chains_with(
+    fetch: Fetch, match_ids: Sequence[int] | None = None
+) -> list[ChainProblem]:
+    """`storage.chain.check_match` over every match (or `match_ids`) read through `fetch`:
+    each damaged match with its first bad row."""
+    if match_ids is None:
+        match_ids = [r[0] for r in await fetch("SELECT id FROM matches ORDER BY id", ())]
+    problems: list[ChainProblem] = []
+    for match_id in match_ids:
+        head = await fetch(HEAD_QUERY, (match_id,))
+        found: list[tuple[Kind, Sequence[Any]]] = []
+        for kind, sql in ROW_QUERIES.items():
+            found += [(kind, tuple(r)) for r in await fetch(sql, (match_id,))]
+        problem = check_match(match_id, tuple(head[0]) if head else None, found)
+        if problem is not None:
+            problems.append(problem)
+    return problems
+
+
+class SqlReads:
+    """The read methods of `Storage`, for a backend that supplies `_all`."""
+
+    async def _all(self, sql: str, params: tuple[Any, ...] = ()) -> list[Any]:
+        """Every row of one query (`?` placeholders), each readable by column name."""
+        raise NotImplementedError
+
+    async def live_tables(self) -> list[TableRecord]:
+        """Every table that is not stopped, oldest first."""
+        rows = await self._all("SELECT * FROM tables WHERE status <> 'stopped' ORDER BY id")
+        return [table_record(r) for r in rows]
+
+    async def table_at(self, place: str) -> TableRecord | None:
+        """The live table in `place`, if any."""
+        rows = await self._all(
+            "SELECT * FROM tables WHERE place = ? AND status <> 'stopped'", (place,)
+        )
+        return table_record(rows[0]) if rows else None
+
+    async def seats(self, table_id: int) -> list[SeatRecord]:
+        """A table's seats in seat order."""
+        rows = await self._all("SELECT * FROM seats WHERE table_id = ? ORDER BY seat", (table_id,))
+        return [
+            SeatRecord(
+                r["seat"], r["player_id"], r["name"], r["policy"], bool(r["away"]), r["timeouts"]
+            )
+            for r in rows
+        ]
+
+    async def current_match(self, table_id: int) -> MatchRecord | None:
+        """The table's latest match."""
+        rows = await self._all(
+            f"{MATCHES} WHERE m.table_id = ? ORDER BY m.number DESC LIMIT 1", (table_id,)
+        )
+        return match_record(rows[0]) if rows else None
+
+    async def table(self, table_id: int) -> TableRecord | None:
+        """The table `table_id` (live or stopped), if it exists."""
+        rows = await self._all("SELECT * FROM tables WHERE id = ?", (table_id,))
+        return table_record(rows[0]) if rows else None
+
+    async def match(self, match_id: int) -> MatchRecord | None:
+        """The match `match_id`, if it exists."""
+        rows = await self._all(f"{MATCHES} WHERE m.id = ?", (match_id,))
+        return match_record(rows[0]) if rows else None
+
+    async def matches(
+        self, *, player_id: str | None = None, guild: str | None = None, limit: int | None = None
+    ) -> list[MatchRecord]:
+        """Matches newest first: all, those `player_id` played, or those of `guild`'s tables;
+        at most `limit`."""
+        sql = f"{MATCHES} JOIN tables t ON t.id = m.table_id WHERE 1 = 1"
+        params: list[Any] = []
+        if player_id is not None:
+            sql += " AND m.id IN (SELECT match_id FROM match_players WHERE player_id = ?)"
+            params.append(player_id)
+        if guild is not None:
+            sql += " AND t.guild = ?"
+            params.append(guild)
+        sql += " ORDER BY m.id DESC"
+        if limit is not None:
+            sql += " LIMIT ?"
+            params.append(limit)
+        return [match_record(r) for r in await self._all(sql, tuple(params))]
+
+    async def match_players(self, match_id: int) -> list[MatchPlayer]:
+        """Credit rows of a match in seat order."""
+        rows = await self._all(
+            "SELECT * FROM match_players WHERE match_id = ? ORDER BY seat", (match_id,)
+        )
+        return [MatchPlayer(r["seat"], r["player_id"], r["name"], bool(r["is_ai"])) for r in rows]
+
+    async def verify_chain(self, match_ids: Sequence[int] | None = None) -> list[ChainProblem]:
+        """Walk the hash chain of every match (or of `match_ids`); each damaged match with
+        its first bad row (see `storage.chain`)."""
+        return await verify_chains_with(self._all, match_ids)
+
+    async def actions(self, match_id: int) -> list[ActionRecord]:
+        """The match's action log in order."""
+        rows = await self._all("SELECT * FROM actions WHERE match_id = ? ORDER BY seq", (match_id,))
+        return [
+            ActionRecord(
+                r["match_id"], r["seq"], r["deal"], r["seat"], r["action"], r["actor"], r["at"]
+            )
+            for r in rows
+        ]
+
+    async def deals(self, match_id: int) -> list[DealRecord]:
+        """The match's deals in order."""
+        rows = await self._all("SELECT * FROM deals WHERE match_id = ? ORDER BY deal", (match_id,))
+        return [
+            DealRecord(r["match_id"], r["deal"], r["dealer"], r["commitment"], r["first_seq"])
+            for r in rows
+        ]
+
+    async def chip_entries(self, match_id: int) -> list[ChipEntry]:
+        """The match's chip-ledger rows in order."""
+        rows = await self._all(
+            "SELECT * FROM chip_ledger WHERE match_id = ? ORDER BY id", (match_id,)
+        )
+        return [
+            ChipEntry(
+                r["guild"],
+                r["game"],
+                r["match_id"],
+                r["hand"],
+                r["seat"],
+                r["player_id"],
+                bool(r["is_ai"]),
+                r["delta"],
+                r["reason"],
+                r["at"],
+            )
+            for r in rows
+        ]
+
+    async def penalty_entries(self, match_id: int) -> list[PenaltyEntry]:
+        """The match's penalty-ledger rows in order."""
+        rows = await self._all(
+            "SELECT * FROM penalty_ledger WHERE match_id = ? ORDER BY id", (match_id,)
+        )
+        return [
+            PenaltyEntry(
+                r["guild"],
+                r["game"],
+                r["match_id"],
+                r["deal"],
+                r["seat"],
+                r["player_id"],
+                bool(r["is_ai"]),
+                r["penalty"],
+                r["at"],
+            )
+            for r in rows
+        ]
+
+    # ----------------------------------------------------------- leaderboards
+
+    async def _match_stats(
+        self, guild: str, game: str, since: float
+    ) -> dict[tuple[str, bool], dict[str, Any]]:
+        """Per (player, is_ai): name, finished matches, wins, best (lowest) total.
+
+        A match result is credited to a person only if they made every move of their seat
+        in it: if the AI made any (before they took the seat mid-match, or while they were
+        away), that seat's result counts for nobody. The per-deal ledgers are not affected."""
+        rows = await self._all(
+            """
+            SELECT mp.player_id, mp.is_ai, mp.name, mp.seat, m.winners, m.totals
+            FROM match_players mp
+            JOIN matches m ON m.id = mp.match_id
+            JOIN tables t ON t.id = m.table_id
+            WHERE t.guild = ? AND t.game = ? AND m.finished_at IS NOT NULL AND m.finished_at >= ?
+              AND (mp.is_ai = 1 OR NOT EXISTS (
+                  SELECT 1 FROM actions a
+                  WHERE a.match_id = m.id AND a.seat = mp.seat AND a.actor = 'ai'))
+            ORDER BY m.id, mp.seat
+            """,
+            (guild, game, since),
+        )
+        stats: dict[tuple[str, bool], dict[str, Any]] = {}
+        for r in rows:
+            entry = stats.setdefault(
+                (r["player_id"], bool(r["is_ai"])),
+                {"name": r["name"], "matches": 0, "wins": 0, "best": None},
+            )
+            entry["name"] = r["name"]
+            entry["matches"] += 1
+            seat = r["seat"]
+            entry["wins"] += int(seat in json.loads(r["winners"] or "[]"))
+            totals = json.loads(r["totals"] or "[]")
+            total = totals[seat] if 0 <= seat < len(totals) else None
+            if total is not None:
+                entry["best"] = total if entry["best"] is None else min(entry["best"], total)
+        return stats
+
+    async def _names(self, guild: str, game: str) -> dict[tuple[str, bool], str]:
+        rows = await self._all(
+            """
+            SELECT mp.player_id, mp.is_ai, mp.name FROM match_players mp
+            JOIN matches m ON m.id = mp.match_id JOIN tables t ON t.id = m.table_id
+            WHERE t.guild = ? AND t.game = ? ORDER BY m.id, mp.seat
+            """,
+            (guild, game),
+        )
+        return {(r["player_id"], bool(r["is_ai"])): r["name"] for r in rows}
+
+    async def leaderboard(
+        self,
+        *,
+        guild: str,
+        game: str,
+        scoring: Literal["penalty", "chips"],
+        period: Period,
+        now: float,
+        min_deals: int = 10,
+    ) -> Leaderboard:
+        """Big Two (penalty): ranked by average penalty per deal among players with at least
+        `min_deals` deals. Chip games: by matches won, then net chips. AI apart."""
+        start = period_start(period, now)
+        since = -1e18 if start is None else start
+        stats = await self._match_stats(guild, game, since)
+        names = await self._names(guild, game)
+        board = Leaderboard(guild, game, period, scoring, min_deals=min_deals)
+        if scoring == "penalty":
+            rows = await self._all(
+                "SELECT player_id, is_ai, count(*) AS deals, sum(penalty) AS total"
+                " FROM penalty_ledger WHERE guild = ? AND game = ? AND at >= ?"
+                " GROUP BY player_id, is_ai",
+                (guild, game, since),
+            )
+            per = {(r["player_id"], bool(r["is_ai"])): r for r in rows}
+            penalty_lines: list[PenaltyRow] = []
+            for key in sorted(set(per) | set(stats)):
+                s = stats.get(key, {})
+                p = per.get(key)
+                penalty_lines.append(
+                    PenaltyRow(
+                        player_id=key[0],
+                        name=_display_name(key, s.get("name") or names.get(key, key[0])),
+                        is_ai=key[1],
+                        matches=s.get("matches", 0),
+                        wins=s.get("wins", 0),
+                        deals=int(p["deals"]) if p else 0,
+                        average_penalty=round(int(p["total"]) / int(p["deals"]), 3) if p else 0.0,
+                        best_match=s.get("best"),
+                    )
+                )
+            penalty_lines.sort(key=lambda r: (r.average_penalty, -r.wins, r.name))
+            for line in penalty_lines:
+                if line.is_ai:
+                    board.ai.append(line)
+                elif line.deals >= min_deals:
+                    board.humans.append(line)
+                else:
+                    board.unranked.append(line)
+            return board
+        rows = await self._all(
+            "SELECT player_id, is_ai, sum(delta) AS net,"
+            " sum(CASE WHEN reason = 'hand' THEN 1 ELSE 0 END) AS hands"
+            " FROM chip_ledger WHERE guild = ? AND game = ? AND at >= ?"
+            " AND reason IN ('hand', 'returned') GROUP BY player_id, is_ai",
+            (guild, game, since),
+        )
+        per = {(r["player_id"], bool(r["is_ai"])): r for r in rows}
+        chip_lines: list[ChipRow] = []
+        for key in sorted(set(per) | set(stats)):
+            s = stats.get(key, {})
+            p = per.get(key)
+            chip_lines.append(
+                ChipRow(
+                    player_id=key[0],
+                    name=_display_name(key, s.get("name") or names.get(key, key[0])),
+                    is_ai=key[1],
+                    matches=s.get("matches", 0),
+                    wins=s.get("wins", 0),
+                    net_chips=int(p["net"]) if p else 0,
+                    hands=int(p["hands"]) if p else 0,
+                )
+            )
+        chip_lines.sort(key=lambda r: (-r.wins, -r.net_chips, r.name))
+        for chip_line in chip_lines:
+            (board.ai if chip_line.is_ai else board.humans).append(chip_line)
+        return board

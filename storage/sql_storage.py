@@ -1,0 +1,176 @@
+"""What the SQL backends share: the whole `Storage` protocol over group commit.
+
+`SqlStorage` turns every write of the protocol into `storage.statements` jobs queued on one
+`GroupCommit`, and every read into `storage.queries`. A backend (`storage.sqlite`,
+`storage.postgres`) only supplies how to connect (`open`, `close`), how to run a batch of
+jobs in one transaction (`_run_batch`), how to name its driver's errors (`_translate`)
+and how to read rows (`_all`).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from functools import partial
+from typing import Any, Self
+
+from storage.base import (
+    JSON,
+    ActionCommit,
+    ChipEntry,
+    DealRecord,
+    MatchPlayer,
+    MatchRecord,
+    SeatRecord,
+    TableRecord,
+    TableStatus,
+)
+from storage.chain import GENESIS, Kind
+from storage.group_commit import GroupCommit
+from storage.queries import SqlReads
+from storage.statements import (
+    INSERT_MATCH,
+    INSERT_SECRET,
+    INSERT_TABLE,
+    SET_TIMER_STATUS,
+    UPSERT_PLAYER,
+    UPSERT_SEAT,
+    Chained,
+    NewRow,
+    Statement,
+    Write,
+    chained_statements,
+    chip_values,
+    commit_statements,
+    deal_values,
+    seat_row,
+    seats_statements,
+    status_statement,
+    timer_statement,
+)
+
+
+class SqlStorage(SqlReads):
+    """The `Storage` protocol for a backend that supplies the methods named above."""
+
+    def __init__(self) -> None:
+        """Set up group commit over the backend's `_run_batch`."""
+        self._group: GroupCommit[Write] = GroupCommit(self._run_batch, self._translate)
+
+    @property
+    def batches(self) -> int:
+        """How many write transactions ran (group commit makes it fewer than the writes)."""
+        return self._group.batches
+
+    async def open(self) -> None:
+        """Connect and bring the schema to the latest version."""
+        raise NotImplementedError
+
+    async def close(self) -> None:
+        """Finish pending writes and disconnect."""
+        raise NotImplementedError
+
+    async def __aenter__(self) -> Self:
+        """`async with Backend(...) as storage:` opens and closes it."""
+        await self.open()
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        """Close on leaving the block."""
+        await self.close()
+
+    async def _run_batch(self, jobs: Sequence[Write]) -> list[Any]:
+        """Run `jobs` in one transaction (all or nothing); one result per job: the new id
+        for a `NewRow`, None for statements."""
+        raise NotImplementedError
+
+    @staticmethod
+    def _translate(error: Exception) -> BaseException:
+        """A driver error as the `storage.base` error it means (else unchanged)."""
+        return error
+
+    # ----------------------------------------------------------------- writes
+
+    async def create_table(
+        self,
+        *,
+        guild: str,
+        place: str,
+        game: str,
+        settings: JSON,
+        options: JSON,
+        seats: Sequence[SeatRecord],
+        now: float,
+    ) -> TableRecord:
+        """Insert a lobby table and its seats; `PlaceTaken` if the place has a live table."""
+        row = (guild, place, game, json.dumps(settings), json.dumps(options), now)
+        write = NewRow(
+            (INSERT_TABLE, row),
+            lambda table_id: [(UPSERT_SEAT, seat_row(table_id, s)) for s in seats],
+        )
+        table_id = int(await self._group.submit(write))
+        return TableRecord(
+            table_id, guild, place, game, dict(settings), dict(options), "lobby", now
+        )
+
+    async def save_seats(
+        self,
+        table_id: int,
+        seats: Sequence[SeatRecord],
+        *,
+        match_id: int | None = None,
+        players: Sequence[MatchPlayer] = (),
+    ) -> None:
+        """Replace seat rows (and, with `match_id`, those seats' credit rows) in one transaction."""
+        await self._group.submit(seats_statements(table_id, seats, match_id, players))
+
+    async def start_match(
+        self,
+        *,
+        table_id: int,
+        number: int,
+        seed: int,
+        config: JSON,
+        first_seq: int,
+        players: Sequence[MatchPlayer],
+        seats: Sequence[SeatRecord],
+        deals: Sequence[DealRecord],
+        chips: Sequence[ChipEntry],
+        deadline: float | None,
+        deadline_turn: int | None,
+        now: float,
+    ) -> MatchRecord:
+        """Insert the match with its players, seats, first deal and buy-ins; table -> playing."""
+        match_row = (table_id, number, json.dumps(config), first_seq, now)
+
+        def then(match_id: int) -> list[Statement]:
+            out: list[Statement] = [(INSERT_SECRET, (match_id, str(seed)))]
+            out += [
+                (UPSERT_PLAYER, (match_id, p.seat, p.player_id, p.name, int(p.is_ai)))
+                for p in players
+            ]
+            out += [(UPSERT_SEAT, seat_row(table_id, s)) for s in seats]
+            rows: list[tuple[Kind, tuple[Any, ...]]] = [
+                ("deal", deal_values(d, match_id, None)) for d in deals
+            ]
+            rows += [("chip", chip_values(c, match_id, None)) for c in chips]
+            out += chained_statements(GENESIS, rows, match_id)
+            out.append((SET_TIMER_STATUS, (deadline, deadline_turn, "playing", table_id)))
+            return out
+
+        match_id = int(await self._group.submit(NewRow((INSERT_MATCH, match_row), then)))
+        return MatchRecord(match_id, table_id, number, seed, dict(config), first_seq, now)
+
+    async def commit_action(self, commit: ActionCommit) -> None:
+        """Write the commit in the next group transaction, its rows chained after the
+        match's chain head; return once it is committed."""
+        build = partial(commit_statements, commit)
+        await self._group.submit(Chained(commit.action.match_id, build))
+
+    async def set_status(self, table_id: int, status: TableStatus) -> None:
+        """Change a table's status (and clear its timer when it stops)."""
+        await self._group.submit([status_statement(table_id, status)])
+
+    async def set_timer(self, table_id: int, deadline: float | None, turn: int | None) -> None:
+        """Store the table's turn deadline (or clear it)."""
+        await self._group.submit([timer_statement(table_id, deadline, turn)])
