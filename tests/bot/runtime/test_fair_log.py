@@ -203,15 +203,17 @@ def rehash(db: sqlite3.Connection, match_id: int) -> None:
     """Recompute a match's whole chain, as a careful forger would."""
     from storage import chain
 
-    previous = chain.GENESIS
-    for row in chain._rows(db, match_id):
-        previous = chain.link(previous, row.kind, row.values)
-        key = {"action": "seq", "deal": "deal"}.get(row.kind, "id")
+    found: list[tuple[chain.Kind, Any]] = []
+    for kind, sql in chain.ROW_QUERIES.items():
+        found += [(kind, tuple(r)) for r in db.execute(sql, (match_id,))]
+    hashes, head = chain.rechain(match_id, found)
+    for (kind, key), digest in hashes.items():
+        column = {"action": "seq", "deal": "deal"}.get(kind, "id")
         db.execute(
-            f"UPDATE {chain.TABLES[row.kind]} SET hash = ? WHERE match_id = ? AND {key} = ?",
-            (previous, match_id, row.key),
+            f"UPDATE {chain.TABLES[kind]} SET hash = ? WHERE match_id = ? AND {column} = ?",
+            (digest, match_id, key),
         )
-    db.execute("UPDATE matches SET head_hash = ? WHERE id = ?", (previous, match_id))
+    db.execute("UPDATE matches SET head_hash = ? WHERE id = ?", (head, match_id))
 
 
 async def test_start_up_refuses_only_the_damaged_table(
