@@ -14,9 +14,9 @@ docs/fairness.md) holds only what may be public: the seeds of deals that are ove
 from __future__ import annotations
 
 import argparse
+import asyncio
 import json
 import random
-import sqlite3
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -32,9 +32,10 @@ from bot.runtime.replay import opening_events
 from engines.base import JSON, DealSettled, DealStarted, Event, IllegalAction, MatchEnded
 from engines.fair import DealSource, seed_from_hex, verify_deal
 from engines.registry import GameSpec, UnknownName, get_game
+from storage import CannotOpenDatabase, Storage, is_postgres_url, open_storage
+from storage.backend import AnyStorage
 from storage.base import MatchPlayer
-from storage.chain import verify_chains
-from storage.migrate import latest_version
+from storage.postgres import redact
 
 Report = Callable[[str], None]
 
@@ -279,7 +280,9 @@ def _compare_events(
             )
             return
     if len(exported) != len(replayed):
-        problem(f"the export has {len(exported)} events of checked deals, the replay {len(replayed)}")
+        problem(
+            f"the export has {len(exported)} events of checked deals, the replay {len(replayed)}"
+        )
 
 
 def _deal_numbers(events: Sequence[JSON]) -> list[int]:
@@ -326,54 +329,34 @@ def _compare_ledgers(
 # ---------------------------------------------------------------------------- the database
 
 
-def load_matches(conn: sqlite3.Connection, match_id: int | None = None) -> list[MatchFacts]:
-    """Every match in the database (or match `match_id`) with its secret."""
-    conn.row_factory = sqlite3.Row
-    where, params = ("WHERE m.id = ?", (match_id,)) if match_id is not None else ("", ())
-    rows = conn.execute(
-        "SELECT m.*, s.seed AS secret, t.game FROM matches m JOIN tables t ON t.id = m.table_id"
-        f" LEFT JOIN match_secrets s ON s.match_id = m.id {where} ORDER BY m.id",
-        params,
-    ).fetchall()
+async def load_matches(storage: Storage, match_id: int | None = None) -> list[MatchFacts]:
+    """Every match in the storage (or match `match_id`) with its secret, oldest first."""
+    if match_id is None:
+        records = list(reversed(await storage.matches()))
+    else:
+        one = await storage.match(match_id)
+        records = [one] if one is not None else []
     found = []
-    for m in rows:
-        secret = int(m["secret"])
-        mid = m["id"]
+    for m in records:
+        table = await storage.table(m.table_id)
+        assert table is not None  # matches.table_id references tables
         facts = MatchFacts(
-            game=m["game"],
-            config=json.loads(m["config"]),
-            table=m["table_id"],
-            match=m["number"],
-            rng_seed=DealSource.rng_seed(secret),
-            deals=[
-                DealFacts(r["deal"], r["dealer"], r["commitment"])
-                for r in conn.execute(
-                    "SELECT * FROM deals WHERE match_id = ? ORDER BY deal", (mid,)
-                )
-            ],
+            game=table.game,
+            config=m.config,
+            table=m.table_id,
+            match=m.number,
+            rng_seed=DealSource.rng_seed(m.seed),
+            deals=[DealFacts(d.deal, d.dealer, d.commitment) for d in await storage.deals(m.id)],
             actions=[
-                ActionFacts(r["seq"], r["deal"], r["seat"], r["action"])
-                for r in conn.execute(
-                    "SELECT * FROM actions WHERE match_id = ? ORDER BY seq", (mid,)
-                )
+                ActionFacts(a.seq, a.deal, a.seat, a.action) for a in await storage.actions(m.id)
             ],
-            result=(tuple(json.loads(m["winners"])), tuple(json.loads(m["totals"])))
-            if m["winners"]
+            result=(tuple(m.winners), tuple(m.totals))
+            if m.winners is not None and m.totals is not None
             else None,
-            chips=[
-                (r["hand"], r["seat"], r["delta"], r["reason"])
-                for r in conn.execute(
-                    "SELECT * FROM chip_ledger WHERE match_id = ? ORDER BY id", (mid,)
-                )
-            ],
-            penalties=[
-                (r["deal"], r["seat"], r["penalty"])
-                for r in conn.execute(
-                    "SELECT * FROM penalty_ledger WHERE match_id = ? ORDER BY id", (mid,)
-                )
-            ],
-            secret=secret,
-            label=f"match {mid} (table {m['table_id']}, match {m['number']})",
+            chips=[(c.hand, c.seat, c.delta, c.reason) for c in await storage.chip_entries(m.id)],
+            penalties=[(p.deal, p.seat, p.penalty) for p in await storage.penalty_entries(m.id)],
+            secret=m.seed,
+            label=f"match {m.id} (table {m.table_id}, match {m.number})",
         )
         found.append(facts)
     return found
@@ -386,9 +369,7 @@ def public_export(facts: MatchFacts) -> MatchFacts:
         raise ValueError("only a match read from the database can be exported")
     spec = get_game(facts.game)
     source = DealSource.for_match(facts.secret, table=facts.table, match=facts.match)
-    state = spec.new_state(
-        spec.make_config(**facts.config), random.Random(facts.rng_seed), source
-    )
+    state = spec.new_state(spec.make_config(**facts.config), random.Random(facts.rng_seed), source)
     events: list[Event] = list(opening_events(state))
     for action in facts.actions:
         events += state.apply(action.seat, spec.parse_action(action.action))
@@ -399,48 +380,58 @@ def public_export(facts: MatchFacts) -> MatchFacts:
     return replace(facts, deals=deals, events=shown, secret=None)
 
 
-def _read_only(path: str) -> sqlite3.Connection:
-    """A read-only connection to an existing, fully migrated database."""
-    if not Path(path).exists():
-        raise ExportError(f"there is no database at {path}")
-    conn = sqlite3.connect(f"file:{Path(path).absolute()}?mode=ro", uri=True)
-    version = conn.execute("PRAGMA user_version").fetchone()[0]
-    if version != latest_version():
-        conn.close()
-        raise ExportError(
-            f"the database is at schema version {version}, not {latest_version()}: "
-            "start the bot once on it to upgrade it"
-        )
-    return conn
-
-
-def write_export(db: str, match: int, path: str) -> None:
-    """Write the public export of match `match` of database `db` to `path`."""
-    conn = _read_only(db)
+async def _read_only(db: str) -> AnyStorage:
+    """The storage at `db` (a SQLite path or a postgresql:// URL), opened read-only: never
+    created, migrated nor written."""
+    if not is_postgres_url(db) and not Path(db).exists():
+        raise ExportError(f"there is no database at {db}")
     try:
-        found = load_matches(conn, match)
+        return await open_storage(db, read_only=True)
+    except CannotOpenDatabase as error:
+        raise ExportError(str(error)) from error
+
+
+async def export_match(db: str, match: int, path: str) -> None:
+    """`write_export` from a running event loop."""
+    storage = await _read_only(db)
+    try:
+        found = await load_matches(storage, match)
     finally:
-        conn.close()
+        await storage.close()
     if not found:
-        raise ExportError(f"there is no match {match} in {db}")
+        raise ExportError(f"there is no match {match} in {redact(db)}")
     data = public_export(found[0]).to_json()
     Path(path).write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
 
 
-def verify_database(path: str, *, match: int | None = None, deal: int | None = None) -> list[str]:
-    """Every problem in the database at `path` (opened read-only): its hash chains, then
-    each match (see `check_match`). Matches dealt before fair deals are skipped."""
-    conn = _read_only(path)
+def write_export(db: str, match: int, path: str) -> None:
+    """Write the public export of match `match` of database `db` (a SQLite path or a
+    postgresql:// URL) to `path`."""
+    asyncio.run(export_match(db, match, path))
+
+
+async def check_database(
+    db: str, *, match: int | None = None, deal: int | None = None
+) -> list[str]:
+    """`verify_database` from a running event loop."""
+    storage = await _read_only(db)
     try:
         ids = [match] if match is not None else None
-        out = [str(p) for p in verify_chains(conn, ids)]
-        for facts in load_matches(conn, match):
+        out = [str(p) for p in await storage.verify_chain(ids)]
+        for facts in await load_matches(storage, match):
             if any(d.commitment is None for d in facts.deals):
                 continue  # dealt with the shuffle used before fair deals: nothing to check
             out += check_match(facts, last_deal=deal)
         return out
     finally:
-        conn.close()
+        await storage.close()
+
+
+def verify_database(db: str, *, match: int | None = None, deal: int | None = None) -> list[str]:
+    """Every problem in the database `db` (a SQLite path or a postgresql:// URL, opened
+    read-only): its hash chains, then each match (see `check_match`). Matches dealt
+    before fair deals are skipped."""
+    return asyncio.run(check_database(db, match=match, deal=deal))
 
 
 def verify_export(path: str, *, deal: int | None = None) -> list[str]:
@@ -480,7 +471,10 @@ def check_history(match: MatchHistory, last_deal: int | None = None) -> list[str
     actions = [
         ActionFacts(a.seq, d.deal, a.seat, a.action or "") for d in match.deals for a in d.actions
     ]
-    ledger = [*((0, r) for r in match.ledger), *((d.deal, r) for d in match.deals for r in d.ledger)]
+    ledger = [
+        *((0, r) for r in match.ledger),
+        *((d.deal, r) for d in match.deals for r in d.ledger),
+    ]
     facts = MatchFacts(
         game=match.game,
         config=match.config,

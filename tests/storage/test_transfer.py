@@ -4,6 +4,7 @@ kept from a copy that fails."""
 
 from __future__ import annotations
 
+import asyncio
 import os
 import sqlite3
 from pathlib import Path
@@ -221,3 +222,26 @@ def test_the_command(
     assert "not empty" in capsys.readouterr().err
     assert main(["migrate-db", "--from", str(source), "--to", str(tmp_path / "x.db")]) == 1
     assert "--to must be a postgresql:// URL" in capsys.readouterr().err
+
+
+async def test_verify_checks_a_postgresql_copy(
+    tmp_path: Path, pg_url: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    source = tmp_path / "a.sqlite3"
+    await sqlite_history(source)
+    await copy_sqlite_to_postgres(str(source), pg_url)
+    assert await asyncio.to_thread(main, ["verify", "--db", pg_url]) == 0
+    assert capsys.readouterr().out == "verify: every check passed\n"
+    conn = await asyncpg.connect(pg_url)
+    try:  # as a superuser would: triggers off for this session
+        await conn.execute("SET session_replication_role = replica")
+        await conn.execute(
+            "UPDATE actions SET action = 'pass' WHERE match_id = 1 AND seq = "
+            "(SELECT min(seq) FROM actions WHERE match_id = 1 AND action LIKE 'play %')"
+        )
+    finally:
+        await conn.close()
+    assert await asyncio.to_thread(main, ["verify", "--db", pg_url]) == 1
+    out = capsys.readouterr().out.splitlines()
+    assert out[0].startswith("match 1 (table 1): action seq ") and "its hash" in out[0], out
+    assert any("is illegal" in line for line in out[1:]), out

@@ -4,6 +4,7 @@ named; start-up keeps serving the intact tables and refuses only the damaged one
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 import sqlite3
@@ -13,7 +14,7 @@ from typing import Any
 import pytest
 
 from bot.cli import main as cli_main
-from bot.verify import verify_database, verify_export, write_export
+from bot.verify import check_database, export_match, verify_export
 from engines.fair import DealSource
 
 SETTINGS: dict[str, dict[str, Any]] = {
@@ -56,10 +57,10 @@ def plain_action(env: Any, match_id: int) -> int:
     return int(next(s for s in seqs[2:-2] if s not in writers and s - 1 not in writers))
 
 
-def first_problem(env: Any, table: Any) -> str:
+async def first_problem(env: Any, table: Any) -> str:
     """The first line `verify --db` prints, which must be about `table`'s match, without
     that prefix."""
-    problems = verify_database(str(env.path))
+    problems = await check_database(str(env.path))
     prefix = f"match {table.match.id} (table {table.id}): "
     assert problems and problems[0].startswith(prefix), problems
     return problems[0][len(prefix) :]
@@ -68,12 +69,12 @@ def first_problem(env: Any, table: Any) -> str:
 @pytest.mark.parametrize("game", list(SETTINGS))
 async def test_played_matches_verify(env: Any, game: str, tmp_path: Path) -> None:
     table = await play(env, game, f"p-{game}")
-    assert verify_database(str(env.path)) == []
+    assert await check_database(str(env.path)) == []
     assert env.rows("SELECT count(*) FROM actions WHERE hash IS NULL") == [(0,)]
     assert env.rows("SELECT seed FROM match_secrets") == [(str(1),)]
     assert "seed" not in [r[1] for r in env.rows("PRAGMA table_info(matches)")]
     export = tmp_path / "match.json"
-    write_export(str(env.path), table.match.id, str(export))
+    await export_match(str(env.path), table.match.id, str(export))
     data = json.loads(export.read_text())
     assert "secret" not in export.read_text() and data["rng_seed"] == DealSource.rng_seed(1)
     assert all(d["seed"] for d in data["deals"])  # a finished match: every seed revealed
@@ -85,7 +86,7 @@ async def test_a_changed_seed_commitment_or_card_in_an_export_fails(
 ) -> None:
     table = await play(env, "holdem", "export")
     export = tmp_path / "match.json"
-    write_export(str(env.path), table.match.id, str(export))
+    await export_match(str(env.path), table.match.id, str(export))
     data = json.loads(export.read_text())
 
     def problems(change: Any) -> list[str]:
@@ -114,7 +115,7 @@ async def test_verify_names_an_edited_action(env: Any) -> None:
     table = await play(env, "bigtwo", "edit")
     seq = plain_action(env, table.match.id)
     tamper(env.path, f"UPDATE actions SET at = at + 1 WHERE seq = {seq}")
-    assert verify_database(str(env.path)) == [
+    assert await check_database(str(env.path)) == [
         f"match {table.match.id} (table {table.id}): action seq {seq}: does not match its hash:"
         " changed, or a row before it was removed, inserted or moved"
     ]  # the chain names it, and the replay (which ignores times) finds nothing else
@@ -124,7 +125,7 @@ async def test_verify_names_the_row_after_a_removed_one(env: Any) -> None:
     table = await play(env, "bigtwo", "delete")
     seq = plain_action(env, table.match.id)
     tamper(env.path, f"DELETE FROM actions WHERE seq = {seq}")
-    assert first_problem(env, table).startswith(f"action seq {seq + 1}: does not match")
+    assert (await first_problem(env, table)).startswith(f"action seq {seq + 1}: does not match")
 
 
 async def test_verify_names_a_removed_last_row(env: Any) -> None:
@@ -136,7 +137,9 @@ async def test_verify_names_a_removed_last_row(env: Any) -> None:
         f"DELETE FROM deals WHERE seq = {last}",
         f"DELETE FROM actions WHERE seq = {last}",
     )
-    assert first_problem(env, table) == "the chain head: the last rows of the match were removed"
+    assert (
+        await first_problem(env, table) == "the chain head: the last rows of the match were removed"
+    )
 
 
 async def test_verify_names_an_inserted_row(env: Any) -> None:
@@ -149,7 +152,7 @@ async def test_verify_names_an_inserted_row(env: Any) -> None:
         f" 500, 'hand', 0.0, {seq}, NULL)",
     )
     row = env.rows("SELECT max(id) FROM chip_ledger")[0][0]
-    assert first_problem(env, table) == (
+    assert await first_problem(env, table) == (
         f"chip_ledger row {row}: has no hash: inserted outside the program"
     )
 
@@ -163,7 +166,7 @@ async def test_verify_names_reordered_actions(env: Any) -> None:
         f"UPDATE actions SET seq = {seq} WHERE seq = {seq + 1}",
         f"UPDATE actions SET seq = {seq + 1} WHERE seq = -1",
     )
-    assert first_problem(env, table).startswith(f"action seq {seq}: does not match")
+    assert (await first_problem(env, table)).startswith(f"action seq {seq}: does not match")
 
 
 async def test_verify_names_an_edited_ledger_row_and_the_cli_exits_1(
@@ -171,10 +174,10 @@ async def test_verify_names_an_edited_ledger_row_and_the_cli_exits_1(
 ) -> None:
     table = await play(env, "duel", "ledger")
     row = env.rows("SELECT max(id) FROM chip_ledger WHERE reason = 'hand'")[0][0]
-    assert cli_main(["verify", "--db", str(env.path)]) == 0
+    assert await asyncio.to_thread(cli_main, ["verify", "--db", str(env.path)]) == 0
     assert capsys.readouterr().out == "verify: every check passed\n"
     tamper(env.path, f"UPDATE chip_ledger SET delta = delta + 1 WHERE id = {row}")
-    assert cli_main(["verify", "--db", str(env.path)]) == 1
+    assert await asyncio.to_thread(cli_main, ["verify", "--db", str(env.path)]) == 1
     out = capsys.readouterr().out.splitlines()
     assert out[0].startswith(f"match {table.match.id} (table {table.id}): chip_ledger row {row}:")
     assert any("ledger row" in line and "the deals give" in line for line in out[1:]), out
@@ -194,7 +197,7 @@ async def test_a_forged_chain_is_still_caught_by_the_replay(env: Any) -> None:
         ).fetchone()
         db.execute("UPDATE actions SET action = 'pass' WHERE seq = ?", (seq,))
         rehash(db, match_id)
-    problems = verify_database(str(env.path))
+    problems = await check_database(str(env.path))
     assert problems and all("chain" not in p for p in problems)
     assert f"action seq {seq} ('pass') is illegal" in problems[0], (text, problems)
 
