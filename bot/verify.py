@@ -509,7 +509,9 @@ def add_parser(sub: Any) -> None:
         "verify", help="check stored deals or a match export: seeds, cards, actions, ledgers"
     )
     verify.add_argument("file", nargs="?", help="a match export (JSON) to check")
-    verify.add_argument("--db", help="check a database instead: its hash chains and matches")
+    verify.add_argument(
+        "--db", help="check a database instead (SQLite file or postgresql:// URL): chains, matches"
+    )
     verify.add_argument("--match", type=int, help="only this match (its id in the database)")
     verify.add_argument("--deal", type=int, help="stop after this deal")
     verify.add_argument(
