@@ -160,7 +160,8 @@ def _simulate(args: argparse.Namespace) -> int:
     for name in policies:
         if name not in spec.policies:
             raise UnknownName(
-                f"{spec.name} has no AI policy {name!r}; choose one of: {', '.join(sorted(spec.policies))}"
+                f"{spec.name} has no AI policy {name!r}; "
+                f"choose one of: {', '.join(sorted(spec.policies))}"
             )
     refusal = spec.seats_refusal(len(policies))
     if refusal:

@@ -420,14 +420,16 @@ class BigTwoState:
         return legal_plays(self.hands[seat], self.table, self.opening)
 
     def check(self, seat: int, action: Action) -> None:
-        """Raise `IllegalAction` (specific message and code) if `action` is refused; change nothing."""
+        """Raise `IllegalAction` (specific message and code) if `action` is refused; change
+        nothing."""
         self._combo_for(seat, action)
 
     def apply(self, seat: int, action: Action) -> list[Event]:
         """Apply `action` for `seat` and return the events; an illegal action changes nothing."""
         if seat == self.turn and type(seat) is int:
             # Fast path: an interned play (from `play_of_mask`: AI players, menus) is already
-            # classified; `_allows` checks it as `_check_play` does, anything else goes the long way.
+            # classified; `_allows` checks it as `_check_play` does, anything else goes the
+            # long way.
             known = _COMBO_OF_PLAY.get(id(action))
             if known is not None:
                 if self._allows(seat, known[0]):
@@ -738,6 +740,8 @@ class BigTwoState:
 
 
 _DECK_BITS: Final = [BIT_OF_CARD[card] for card in FULL_DECK]
+
+
 def _why_not_a_combo(count: int) -> str:
     if count == 4:
         return "no 4-card combination is legal (four of a kind needs a kicker; no two pair)"
@@ -745,7 +749,10 @@ def _why_not_a_combo(count: int) -> str:
         return f"no combination has {count} cards (1, 2, 3 or 5)"
     if count in (2, 3):
         return f"{count} cards must all have the same rank"
-    return "five cards must form a straight, flush, full house, four of a kind + kicker or straight flush"
+    return (
+        "five cards must form a straight, flush, full house, four of a kind + kicker"
+        " or straight flush"
+    )
 
 
 _KIND_NAMES = {

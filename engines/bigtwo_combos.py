@@ -93,7 +93,8 @@ _BIT_OF_CODE: Final = [1 << k for k in _KEY_OF_CODE]
 
 
 def mask_of_cards(cards: Iterable[Card]) -> int:
-    """The bitmask of `cards` (duplicates collapse: compare popcount with the count to spot them)."""
+    """The bitmask of `cards` (duplicates collapse: compare popcount with the count to spot
+    them)."""
     mask = 0
     bits = _BIT_OF_CODE
     for card in cards:
@@ -196,7 +197,8 @@ def classify(cards: Iterable[Card]) -> Combo | None:
 
 
 def penalty(cards_left: int) -> int:
-    """The penalty for cards left at the end of a deal: 1 each for 1-9, 2 each for 10-12, 39 for 13."""
+    """The penalty for cards left at the end of a deal: 1 each for 1-9, 2 each for 10-12, 39
+    for 13."""
     if not isinstance(cards_left, int) or not 0 <= cards_left <= 13:
         raise ValueError(f"a Big Two hand holds 0 to 13 cards, not {cards_left!r}")
     if cards_left == 13:

@@ -30,7 +30,8 @@ def machine() -> str:
                 break
     except OSError:
         pass
-    return f"{cpu}, {os.cpu_count()} cores, Python {platform.python_version()}, {platform.system()} {platform.release()}"
+    system = f"{platform.system()} {platform.release()}"
+    return f"{cpu}, {os.cpu_count()} cores, Python {platform.python_version()}, {system}"
 
 
 def today() -> str:
@@ -39,7 +40,8 @@ def today() -> str:
 
 
 def rate(work: Callable[[], int], seconds: float) -> tuple[float, int, float]:
-    """Call `work` (which returns how many items it did) until `seconds` pass; (items/s, items, elapsed)."""
+    """Call `work` (which returns how many items it did) until `seconds` pass;
+    (items/s, items, elapsed)."""
     done = 0
     start = time.perf_counter()
     while True:

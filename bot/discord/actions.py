@@ -153,7 +153,9 @@ class Controls:
                 note = "🔄 " + t("discord.hand.refreshed", lang)
                 selected, hint = [], False
             if hint:
-                note, selected = await _hint(interaction, table, lang, self._charge_hint(interaction))
+                note, selected = await _hint(
+                    interaction, table, lang, self._charge_hint(interaction)
+                )
                 shown = table.snapshot(seat)  # the table may have moved on meanwhile
             message = hand_message(shown, seat, lang, sort, selected=selected or [], note=note)
             if edit and _is_ephemeral_hand(interaction):

@@ -172,8 +172,6 @@ def visible(event: Event, seat: int | None) -> bool:
     return seat is None or event.to is None or event.to == seat
 
 
-
-
 def _ledger(log: MatchLog, deal: int | None, deal_numbers: set[int]) -> list[LedgerEntry]:
     """Ledger rows of `deal` (None: the rows of no deal, e.g. buy-ins before the first)."""
     rows = [
@@ -259,9 +257,7 @@ def build_match_history(
                     for a in deal.actions
                 ],
                 events=[
-                    EventEntry(seq=s, event=e.to_json())
-                    for s, e in events
-                    if visible(e, seat)
+                    EventEntry(seq=s, event=e.to_json()) for s, e in events if visible(e, seat)
                 ],
                 result=DealResult(
                     chips=list(settled.chips) if settled.chips is not None else None,

@@ -168,7 +168,8 @@ class BettingRound:
         return any(s != seat and committed[s] + stacks[s] > top for s in self._order)
 
     def can_raise(self, seat: int) -> bool:
-        """True when `seat` may bet or raise now (chips beyond the call, reopened, someone to face)."""
+        """True when `seat` may bet or raise now (chips beyond the call, reopened, someone to
+        face)."""
         if self.stacks[seat] <= self.current_bet - self.committed[seat]:
             return False
         if not self._others_can_bet(seat):

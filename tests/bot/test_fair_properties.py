@@ -63,7 +63,11 @@ def play(game: str, secret: bytes, rng_seed: int, choices: random.Random) -> tup
         deals=deals,
         actions=actions,
         result=None if ended is None else (ended.winners, ended.totals),
-        events=[e.to_json() for e, d in zip(events, deal_of(events), strict=True) if d in seeds or d == 0],
+        events=[
+            e.to_json()
+            for e, d in zip(events, deal_of(events), strict=True)
+            if d in seeds or d == 0
+        ],
         label="m",
     )
     return facts, events

@@ -45,11 +45,13 @@ def test_env_example_lists_every_setting_with_a_valid_value() -> None:
         ),
         (
             {"DEUCEBOT_TURN_SECONDS": -3},
-            "DEUCEBOT_TURN_SECONDS=-3 is not allowed: use a whole number of seconds from 0 (off) to 3600",
+            "DEUCEBOT_TURN_SECONDS=-3 is not allowed: "
+            "use a whole number of seconds from 0 (off) to 3600",
         ),
         (
             {"DEUCEBOT_LOG_LEVEL": "LOUD"},
-            "DEUCEBOT_LOG_LEVEL=LOUD is not allowed: use one of DEBUG, INFO, WARNING, ERROR, CRITICAL",
+            "DEUCEBOT_LOG_LEVEL=LOUD is not allowed: "
+            "use one of DEBUG, INFO, WARNING, ERROR, CRITICAL",
         ),
         (
             {"DEUCEBOT_AI_PROCESSES": 500},

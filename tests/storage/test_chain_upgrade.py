@@ -29,9 +29,7 @@ async def old_database(path: Path) -> None:
         )
         db.execute("INSERT INTO deals VALUES (1, 1, 2, '987', 0)")
         for seq in (0, 1):
-            db.execute(
-                "INSERT INTO actions VALUES (1, ?, 1, ?, 'pass', 'ai', 2.0)", (seq, seq % 4)
-            )
+            db.execute("INSERT INTO actions VALUES (1, ?, 1, ?, 'pass', 'ai', 2.0)", (seq, seq % 4))
 
 
 def action(seq: int) -> ActionCommit:
