@@ -1,4 +1,4 @@
-"""Upgrading a database written before fair deals: the match seed moves to
+"""Upgrading a database written before fair deals (SQLite, and PostgreSQL last): the match seed moves to
 `match_secrets`, old deals keep their seed as `legacy_seed`, old rows stay unchained and
 the chain of a match carries on from its first new row."""
 
@@ -8,9 +8,12 @@ import sqlite3
 from pathlib import Path
 
 import aiosqlite
+import asyncpg
+import pytest
 
 from storage.base import ActionCommit, ActionRecord
 from storage.migrate import migrate
+from storage.postgres import PostgresStorage, migrate_pg
 from storage.sqlite import SqliteStorage
 
 
@@ -74,3 +77,42 @@ async def test_a_row_without_hash_after_the_chain_began_is_named(tmp_path: Path)
         assert str(problem) == (
             "match 1 (table 1): action seq 3: has no hash: inserted outside the program"
         )
+
+
+async def test_postgresql_upgrades_an_old_match_the_same_way(pg_url: str) -> None:
+    """The PostgreSQL twin of migration 005 on a database at version 4 holding a match."""
+    conn = await asyncpg.connect(pg_url)
+    try:
+        assert await migrate_pg(conn, target=4) == 4
+        await conn.execute(
+            "INSERT INTO tables (id, guild, place, game, status, created_at)"
+            " VALUES (1, 'g', 'p', 'bigtwo', 'playing', 1.0)"
+        )
+        await conn.execute(
+            "INSERT INTO matches (id, table_id, number, seed, config, first_seq, started_at)"
+            " VALUES (1, 1, 1, '123456789012345678901234567890', '{}', 0, 1.0)"
+        )
+        await conn.execute("INSERT INTO deals VALUES (1, 1, 2, '987', 0)")
+        for seq in (0, 1):
+            await conn.execute(
+                "INSERT INTO actions VALUES (1, $1, 1, $2, 'pass', 'ai', 2.0)", seq, seq % 4
+            )
+    finally:
+        await conn.close()
+    async with PostgresStorage(pg_url) as storage:
+        match = await storage.current_match(1)
+        assert match is not None and match.seed == 123456789012345678901234567890
+        await storage.commit_action(action(2))
+        await storage.commit_action(action(3))
+        assert await storage.verify_chain() == []
+        assert [d.commitment for d in await storage.deals(1)] == [None]
+    conn = await asyncpg.connect(pg_url)
+    try:
+        assert await conn.fetchval("SELECT legacy_seed FROM deals") == "987"
+        assert await conn.fetchval("SELECT chained FROM matches") == 0
+        rows = await conn.fetch("SELECT hash IS NULL FROM actions ORDER BY seq")
+        assert [r[0] for r in rows] == [True, True, False, False]
+        with pytest.raises(asyncpg.PostgresError, match="the deals are append-only"):
+            await conn.execute("UPDATE deals SET commitment = 'x'")  # 004's triggers kept
+    finally:
+        await conn.close()
