@@ -35,6 +35,7 @@ from engines.registry import GameSpec, UnknownName, get_game
 from storage import CannotOpenDatabase, Storage, is_postgres_url, open_storage
 from storage.backend import AnyStorage
 from storage.base import MatchPlayer
+from storage.migrate import latest_version
 from storage.postgres import redact
 
 Report = Callable[[str], None]
@@ -386,9 +387,16 @@ async def _read_only(db: str) -> AnyStorage:
     if not is_postgres_url(db) and not Path(db).exists():
         raise ExportError(f"there is no database at {db}")
     try:
-        return await open_storage(db, read_only=True)
+        storage = await open_storage(db, read_only=True)
     except CannotOpenDatabase as error:
         raise ExportError(str(error)) from error
+    if storage.schema != latest_version():
+        await storage.close()
+        raise ExportError(
+            f"the database is at schema version {storage.schema}, not {latest_version()}: "
+            "start the bot once on it to upgrade it"
+        )
+    return storage
 
 
 async def export_match(db: str, match: int, path: str) -> None:

@@ -241,9 +241,9 @@ class PostgresStorage(SqlStorage):
             # Kept, not returned to the pool after each batch: no reset round trip.
             writer = await pool.acquire()
             if self.read_only:
-                await recognise_pg(writer, where, read_only=True)
+                self.schema = await recognise_pg(writer, where, read_only=True)
             else:
-                await migrate_pg(writer, where=where)
+                self.schema = await migrate_pg(writer, where=where)
         except (asyncpg.PostgresError, asyncpg.InterfaceError) as error:
             pool.terminate()  # close() would wait for the writer, which is still out
             raise CannotOpenDatabase(

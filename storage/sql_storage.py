@@ -56,6 +56,9 @@ class SqlStorage(SqlReads):
     def __init__(self) -> None:
         """Set up group commit over the backend's `_run_batch`."""
         self._group: GroupCommit[Write] = GroupCommit(self._run_batch, self._translate)
+        self.schema = 0
+        """The schema version found at `open()` (after migrating, the latest; read-only
+        storages may be older: only what that version has can be read)."""
 
     @property
     def batches(self) -> int:

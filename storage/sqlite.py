@@ -165,7 +165,7 @@ class SqliteStorage(SqlStorage):
         """Everything between connecting and the first query of the runtime. Nothing is
         written before the file is recognised as Deucebot's and the lock is held."""
         await db.execute(f"PRAGMA busy_timeout = {int(self.busy_seconds * 1000)}")
-        recognise(await identity(db), self.path, read_only=self.read_only)
+        self.schema = recognise(await identity(db), self.path, read_only=self.read_only)
         if self.read_only:
             await db.execute("PRAGMA query_only = ON")
             return
@@ -177,7 +177,7 @@ class SqliteStorage(SqlStorage):
         # Take the write lock once now: another program holding it shows up at start.
         await db.execute("BEGIN IMMEDIATE")
         await db.execute("ROLLBACK")
-        await migrate(db)
+        self.schema = await migrate(db)
 
     async def close(self) -> None:
         """Wait for pending commits, then disconnect, end the commit thread and drop the

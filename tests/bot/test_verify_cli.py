@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 from pathlib import Path
 
+import aiosqlite
 import pytest
 
 from bot.cli import main
+from storage.migrate import latest_version, migrate
 
 
 def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str]:
@@ -46,3 +49,19 @@ def test_export_needs_a_database_and_a_match(
 ) -> None:
     status, out = run(capsys, "--db", str(tmp_path / "x.sqlite3"), "--export", "out.json")
     assert (status, out) == (2, "deucebot verify: --export needs --db PATH and --match N\n")
+
+
+async def _old_database(path: Path) -> None:
+    async with aiosqlite.connect(path, isolation_level=None) as db:
+        await migrate(db, target=3)
+
+
+def test_a_database_not_yet_upgraded(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    db = tmp_path / "old.sqlite3"
+    asyncio.run(_old_database(db))
+    status, out = run(capsys, "--db", str(db))
+    assert (status, out) == (
+        2,
+        f"deucebot verify: the database is at schema version 3, not {latest_version()}: "
+        "start the bot once on it to upgrade it\n",
+    )
