@@ -123,6 +123,10 @@ def build_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="copy into a database that already holds tables (ids are moved past its own)",
     )
+
+    from bot.verify import add_parser as add_verify
+
+    add_verify(sub)
     return parser
 
 
@@ -191,6 +195,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             from bot.__main__ import main as bot_main
 
             return bot_main()
+        if args.command == "verify":
+            from bot.verify import main as verify_main
+
+            return verify_main(args)
         if args.command == "leaderboard":
             from bot.console import print_leaderboard
 

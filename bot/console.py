@@ -27,6 +27,7 @@ from typing import Any, TextIO
 from bot.i18n import Addressee, explain, normalise_language, pretty_cards, t
 from bot.lines import LineReader
 from bot.render import GameRenderer, get_renderer
+from bot.render.fair import fair_line
 from bot.runtime import (
     MatchStarted,
     Player,
@@ -107,8 +108,9 @@ class ConsoleFront:
             text = self._runtime_event(event, names)
             if text is None:
                 text = self.renderer.event(event, names, self.lang)
-            if text:
-                self.line(text, DIM if event.to is not None else "")
+            for line in (text, fair_line(event, self.lang)):
+                if line:
+                    self.line(line, DIM if event.to is not None else "")
 
     async def public(self, table: TableSnapshot, events: Sequence[Event]) -> None:
         """Public events: one line each."""

@@ -1,8 +1,10 @@
 """The small surface every game engine exposes, and what engines share.
 
 An engine is pure: synchronous, deterministic given its injected
-`random.Random`, no I/O. A game is a `GameSpec` (see `engines.registry`)
-whose `new_state(config, rng)` returns a `GameState`:
+`random.Random` and `engines.fair.DealSource`, no I/O. A game is a `GameSpec` (see
+`engines.registry`) whose `new_state(config, rng, source=None)` returns a `GameState`.
+Every deal's cards come from its source (`DealSource.deck`, i.e.
+`engines.cards.deck_order` of the deal's seed), never from `rng`:
 
 - `to_act` says which seat must act now (or None between/after deals when
   nobody has to); `legal_actions(seat)` lists the choices;
@@ -114,12 +116,14 @@ class Event:
 
 @dataclasses.dataclass(frozen=True, kw_only=True, slots=True)
 class DealStarted(Event):
-    """A deal (hand) began. `seed` is the seed its shuffle came from, for audit and replay."""
+    """A deal (hand) began, before any of its cards is seen. `commitment` is the SHA-256
+    commitment to the deal's secret seed (`engines.fair.commitment`), revealed by its
+    `DealSettled`; None for a deal dealt from an explicit (stacked) deck order."""
 
     kind: ClassVar[str] = "deal_started"
     deal: int
     dealer: int
-    seed: int
+    commitment: str | None = None
 
 
 @dataclasses.dataclass(frozen=True, kw_only=True, slots=True)
@@ -127,7 +131,10 @@ class DealSettled(Event):
     """A deal ended. `chips` holds each seat's net chip change in the deal (chip games),
     `penalties` each seat's penalty (Big Two); the other is None. `dealt` lists the seats
     that were dealt in (None: every seat); a seat left out (eliminated, broke) may still
-    have chips handed back, e.g. a carried pot returned when the match ends."""
+    have chips handed back, e.g. a carried pot returned when the match ends. `seed` reveals
+    the deal's seed in hex once the deal is over, next to the `commitment` its
+    `DealStarted` published (both None: a stacked deal, or a settlement without a deal of
+    its own)."""
 
     kind: ClassVar[str] = "deal_settled"
     outcome: ClassVar[bool] = True
@@ -135,6 +142,8 @@ class DealSettled(Event):
     chips: tuple[int, ...] | None = None
     penalties: tuple[int, ...] | None = None
     dealt: tuple[int, ...] | None = None
+    seed: str | None = None
+    commitment: str | None = None
 
     def was_dealt(self, seat: int) -> bool:
         """True if `seat` played this deal."""

@@ -5,8 +5,9 @@ The engine follows the surface of `engines.base`: a `BigTwoConfig`, a
 and `Pass`, frozen events, `view(seat)`, snapshots and exact replay.
 
 Seats are numbered 0..3 in play order: "next player" is ``(seat + 1) % 4``.
-All randomness is drawn when the state is created: the first dealer and one
-shuffle seed per deal, so a snapshot never needs the RNG's internal state.
+The first dealer is drawn from the RNG when the state is created; every deal's
+cards come from the injected `engines.fair.DealSource` (one committed seed per
+deal), so a snapshot never needs the RNG's internal state.
 """
 
 from __future__ import annotations
@@ -46,7 +47,8 @@ from engines.bigtwo_combos import (
     penalty,
     same_rank_sets,
 )
-from engines.cards import FULL_DECK, Card, CardParseError, Deck, format_cards, parse_cards
+from engines.cards import FULL_DECK, Card, CardParseError, format_cards, parse_cards
+from engines.fair import DealSource
 from engines.registry import GameSpec, LazyPolicies, SimHooks
 
 __all__ = [
@@ -375,13 +377,16 @@ def _played(
 class BigTwoState:
     """One Big Two match. See the module docstring for the numbering of seats."""
 
-    def __init__(self, config: BigTwoConfig, rng: random.Random) -> None:
-        """Draw the first dealer and every deal's shuffle seed from `rng`, then deal the first deal.
+    def __init__(
+        self, config: BigTwoConfig, rng: random.Random, source: DealSource | None = None
+    ) -> None:
+        """Draw the first dealer from `rng`, then deal the first deal from `source` (default:
+        a source with a secret drawn from `rng`).
 
         The opening events (DealStarted, CardsDealt) are kept in `opening_events`."""
         self.config = config
         self.first_dealer = rng.randrange(SEATS)
-        self.seeds = [rng.getrandbits(64) for _ in range(config.deals)]
+        self.source = source if source is not None else DealSource.from_rng(rng)
         self.totals = [0] * SEATS
         self.penalties: list[tuple[int, ...]] = []
         self.winners: tuple[int, ...] = ()
@@ -475,7 +480,7 @@ class BigTwoState:
             "game": "bigtwo",
             "config": self.config.model_dump(),
             "first_dealer": self.first_dealer,
-            "seeds": list(self.seeds),
+            "source": self.source.to_json(),
             "deal": self.deal,
             "dealer": self.dealer,
             "hands": [format_cards(cards_of_mask(h)) for h in self.hands],
@@ -499,7 +504,7 @@ class BigTwoState:
         state = cls.__new__(cls)
         state.config = BigTwoConfig(**data["config"])
         state.first_dealer = int(data["first_dealer"])
-        state.seeds = [int(s) for s in data["seeds"]]
+        state.source = DealSource.from_json(data["source"])
         state.deal = int(data["deal"])
         state.dealer = int(data["dealer"])
         state.hands = [mask_of_cards(parse_cards(h)) for h in data["hands"]]
@@ -695,7 +700,7 @@ class BigTwoState:
             self.totals[s] += penalties[s]
         events: list[Event] = [
             DealWon(seat=winner, cards_left=tuple(self.counts), penalties=penalties),
-            DealSettled(deal=self.deal, penalties=penalties),
+            DealSettled(deal=self.deal, penalties=penalties, **self.source.reveal(self.deal)),
         ]
         if self.deal < self.config.deals:
             return events + self._start_deal(winner)
@@ -710,12 +715,12 @@ class BigTwoState:
         return events
 
     def _start_deal(self, dealer: int) -> list[Event]:
-        """Shuffle with this deal's seed and deal one card at a time from the dealer's next seat."""
-        seed = self.seeds[self.deal]
+        """Deal the source's deck for this deal one card at a time from the dealer's next seat."""
         self.deal += 1
         self.dealer = dealer
-        deck = _shuffled_bits(seed)
-        events: list[Event] = [DealStarted(deal=self.deal, dealer=dealer, seed=seed)]
+        deck = [BIT_OF_CARD[card] for card in self.source.deck(self.deal)]
+        commitment = self.source.commitment(self.deal)
+        events: list[Event] = [DealStarted(deal=self.deal, dealer=dealer, commitment=commitment)]
         for i in range(SEATS):
             seat = (dealer + 1 + i) % SEATS
             hand = sum(deck[i::SEATS])
@@ -735,11 +740,6 @@ class BigTwoState:
 
 
 _DECK_BITS: Final = [BIT_OF_CARD[card] for card in FULL_DECK]
-
-
-def _shuffled_bits(seed: int) -> list[int]:
-    """The deck `Deck(random.Random(seed))` deals, top first, as one-bit masks."""
-    return [BIT_OF_CARD[card] for card in Deck(random.Random(seed)).cards()]
 
 
 def _why_not_a_combo(count: int) -> str:
@@ -774,9 +774,11 @@ def _describe(combo: Combo) -> str:
 # Registry --------------------------------------------------------------------------------------
 
 
-def new_state(config: BigTwoConfig, rng: random.Random) -> BigTwoState:
-    """A new match from `config`, drawing all its randomness from `rng`."""
-    return BigTwoState(config, rng)
+def new_state(
+    config: BigTwoConfig, rng: random.Random, source: DealSource | None = None
+) -> BigTwoState:
+    """A new match from `config`: the first dealer from `rng`, the cards from `source`."""
+    return BigTwoState(config, rng, source)
 
 
 def timeout_action(view: BigTwoView) -> Action:

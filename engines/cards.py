@@ -10,7 +10,7 @@ is identity, hashing is an int, and `Card(rank, suit)` never allocates.
 
 from __future__ import annotations
 
-import random
+import hashlib
 import re
 from collections.abc import Iterable, Iterator
 from enum import IntEnum
@@ -189,24 +189,74 @@ def new_deck(copies: int = 1) -> list[Card]:
     return list(FULL_DECK) * copies
 
 
+SEED_BYTES = 32
+"""Length of a deal seed: 32 bytes (256 bits)."""
+
+
+def shuffle_cards(seed: bytes, cards: Iterable[Card], label: bytes = b"") -> list[Card]:
+    """The cards in the order `seed` gives them, top card first (see docs/fairness.md).
+
+    The one shuffle recipe of every game, reproducible with nothing but SHA-256:
+
+    1. put the cards in canonical order (by `Card.code`: 2D, 2C, 2H, 2S, 3D, ..., AS) and
+       number equal cards in that order: `copy` is 0 for a card's first copy, 1 for its
+       second (the duel's two decks), ...;
+    2. each card's key is ``SHA-256(seed || label || copy as 1 byte || card text in ASCII)``,
+       the card text being rank and suit as `str(card)` writes it (``"TS"``, ``"2D"``);
+    3. sort by key, ascending (bytes compared as unsigned); the smallest key is the top card.
+
+    Sorting by independent uniform keys gives every order the same chance. `label` tells
+    apart shuffles of one seed: empty for the deal's deck, `reshuffle_label(n)` for its
+    n-th reshuffle. `seed` must be `SEED_BYTES` long.
+    """
+    if len(seed) != SEED_BYTES:
+        raise ValueError(f"a deal seed is {SEED_BYTES} bytes, not {len(seed)}")
+    keyed: list[tuple[bytes, int, Card]] = []
+    copies: dict[Card, int] = {}
+    for card in sorted(cards, key=_code):
+        copy = copies.get(card, 0)
+        copies[card] = copy + 1
+        digest = hashlib.sha256(seed + label + bytes((copy,)) + str(card).encode("ascii"))
+        keyed.append((digest.digest(), card.code, card))
+    keyed.sort(key=lambda item: (item[0], item[1]))
+    return [card for _, _, card in keyed]
+
+
+def _code(card: Card) -> int:
+    return card.code
+
+
+def reshuffle_label(number: int) -> bytes:
+    """The `shuffle_cards` label of a deal's `number`-th reshuffle (1, 2, ...): the byte
+    ``R`` then `number` as 4 bytes, big-endian."""
+    if not 1 <= number < 1 << 32:
+        raise ValueError(f"reshuffle numbers start at 1, not {number}")
+    return b"R" + number.to_bytes(4, "big")
+
+
+def deck_order(seed: bytes, decks: int = 1) -> list[Card]:
+    """The deck a deal with this seed deals from, top card first: `decks` times the 52 cards
+    shuffled by `shuffle_cards` (empty label). Every game deals from this function."""
+    if decks < 1:
+        raise ValueError(f"a deck order needs at least one deck, not {decks}")
+    return shuffle_cards(seed, new_deck(decks))
+
+
 class Deck:
-    """A shuffled stock of cards drawn from the top; the shuffle uses the injected RNG only."""
+    """A stock of cards drawn from the top, in the order it was given: a deal's
+    `deck_order` (or an explicit order in tests and replays). It never shuffles:
+    `shuffle_cards` is the only shuffle."""
 
     __slots__ = ("_cards",)
 
-    def __init__(
-        self, rng: random.Random, copies: int = 1, cards: Iterable[Card] | None = None
-    ) -> None:
-        """Shuffle `copies` decks (or the given `cards`) with `rng`."""
-        self._cards = list(cards) if cards is not None else new_deck(copies)
-        rng.shuffle(self._cards)
+    def __init__(self, cards: Iterable[Card] = ()) -> None:
+        """A stock in exactly this order, first card on top."""
+        self._cards = list(cards)[::-1]
 
     @classmethod
     def stacked(cls, cards: Iterable[Card]) -> Deck:
-        """A deck in exactly this order, first card on top (for tests and replays)."""
-        deck = cls.__new__(cls)
-        deck._cards = list(cards)[::-1]
-        return deck
+        """A stock in exactly this order, first card on top (the same as `Deck(cards)`)."""
+        return cls(cards)
 
     def draw(self, n: int = 1) -> list[Card]:
         """Take `n` cards from the top."""

@@ -13,10 +13,12 @@ same `apply`, so until the match is over there is always a seat to act.
 The opening events of the match (buy-ins, first deal) are in
 `DuelState.opening_events`.
 
-Randomness: at creation the injected RNG gives one 64-bit match seed; every
-deal's seed is derived from it and the deal number, and every shuffle of
-that deal (the first shoe, a reshuffle) uses a `random.Random(deal_seed)`.
-So a snapshot only needs the match seed to stay exactly replayable.
+Randomness: every deal's cards come from the injected `engines.fair.DealSource`
+(by default one with a secret drawn from the RNG). Deal 1 deals from
+`deck_order(seed, 2)`; every later deal first reorders the stock carried over (with
+the discards added when fewer than two cards are left) by `shuffle_cards(seed,
+stock)` with its own seed, so revealing one deal's seed never tells the cards of the
+next deals. `DealStarted.commitment` commits to the seed, `DealSettled.seed` reveals it.
 """
 
 from __future__ import annotations
@@ -39,7 +41,8 @@ from engines.base import (
     NotYourTurn,
     require_seat,
 )
-from engines.cards import Card, CardParseError, new_deck, parse_card
+from engines.cards import Card, CardParseError, parse_card
+from engines.fair import DealSource
 from engines.poker.actions import (
     AllIn,
     Bet,
@@ -298,17 +301,16 @@ class DuelView:
 # --- state ------------------------------------------------------------------
 
 
-def _deal_seed(match_seed: int, deal: int) -> int:
-    return (match_seed + deal * 0x9E3779B97F4A7C15) % (1 << 63)
-
-
 class DuelState:
     """The live state of one Deuce Duel match (see the module docstring)."""
 
-    def __init__(self, config: DuelConfig, rng: random.Random) -> None:
-        """A new match: the shoe shuffled, the first deal dealt (its events: `opening_events`)."""
+    def __init__(
+        self, config: DuelConfig, rng: random.Random, source: DealSource | None = None
+    ) -> None:
+        """A new match: the shoe shuffled, the first deal dealt (its events: `opening_events`).
+        Cards come from `source` (default: a source with a secret drawn from `rng`)."""
         self.config = config
-        self.match_seed = rng.getrandbits(64)
+        self.source = source if source is not None else DealSource.from_rng(rng)
         self.chips = [config.starting_chips] * SEATS
         self.deal = 0
         self.first = config.first_player
@@ -427,9 +429,10 @@ class DuelState:
 
     def _start_deal(self) -> list[Event]:
         self.deal += 1
-        seed = _deal_seed(self.match_seed, self.deal)
-        deal_rng = random.Random(seed)
-        events: list[Event] = [DealStarted(deal=self.deal, dealer=self.first, seed=seed)]
+        commitment = self.source.commitment(self.deal)
+        events: list[Event] = [
+            DealStarted(deal=self.deal, dealer=self.first, commitment=commitment)
+        ]
         self.start_chips = list(self.chips)
         self.antes = [min(self.config.ante, chips) for chips in self.chips]
         self.chips = [c - a for c, a in zip(self.chips, self.antes, strict=True)]
@@ -442,16 +445,15 @@ class DuelState:
         order = (self.first, 1 - self.first)
         new: list[list[Card]] = [[], []]
         if self.deal == 1:
-            self.stock = new_deck(self.config.decks)
-            deal_rng.shuffle(self.stock)
+            self.stock = self.source.deck(self.deal, self.config.decks)[::-1]
             rounds = 2
         else:
             rounds = 1
             if len(self.stock) < SEATS:
                 self.stock += self.discards
                 self.discards = []
-                deal_rng.shuffle(self.stock)
                 events.append(Reshuffled(stock=len(self.stock)))
+            self.stock = self.source.order(self.deal, self.stock)[::-1]
         for _ in range(rounds):
             for seat in order:
                 card = self.stock.pop()
@@ -591,7 +593,7 @@ class DuelState:
             )
         )
         net = tuple(self.chips[s] - self.start_chips[s] for s in range(SEATS))
-        events.append(DealSettled(deal=self.deal, chips=net))
+        events.append(DealSettled(deal=self.deal, chips=net, **self.source.reveal(self.deal)))
         self.last = DealRecord(
             deal=self.deal,
             first=self.first,
@@ -642,7 +644,7 @@ class DuelState:
         return {
             "game": "duel",
             "config": self.config.model_dump(),
-            "match_seed": self.match_seed,
+            "source": self.source.to_json(),
             "chips": list(self.chips),
             "deal": self.deal,
             "first": self.first,
@@ -666,7 +668,7 @@ def restore(data: JSON) -> DuelState:
     state = DuelState.__new__(DuelState)
     cards = _cards
     state.config = DuelConfig(**data["config"])
-    state.match_seed = int(data["match_seed"])
+    state.source = DealSource.from_json(data["source"])
     state.chips = list(data["chips"])
     state.deal = int(data["deal"])
     state.first = int(data["first"])
@@ -703,9 +705,11 @@ def _cards(texts: Sequence[str]) -> list[Card]:
     return [parse_card(text) for text in texts]
 
 
-def new_state(config: DuelConfig, rng: random.Random) -> DuelState:
-    """A new match from `config` and an injected RNG."""
-    return DuelState(config, rng)
+def new_state(
+    config: DuelConfig, rng: random.Random, source: DealSource | None = None
+) -> DuelState:
+    """A new match from `config`, an injected RNG and where its cards come from."""
+    return DuelState(config, rng, source)
 
 
 # --- registry ---------------------------------------------------------------

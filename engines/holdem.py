@@ -12,9 +12,10 @@ Seats are numbered in play order; "next player" is the next seat number
 `engines.poker.betting.BettingRound`; pots and odd chips are
 `engines.poker.pots`; hand values are `engines.poker.ranking`.
 
-Randomness: the state draws one match seed from the injected RNG; the shuffle
-of hand ``h`` uses ``Random(f"{match_seed}:{h}")``, whose seed is reported in
-`DealStarted.seed`. A snapshot therefore needs no RNG internals.
+Randomness: hand ``h`` deals from `source.deck(h)` (an `engines.fair.DealSource`
+injected at creation, by default one with a secret drawn from the RNG):
+`DealStarted.commitment` commits to the hand's seed and `DealSettled.seed` reveals
+it. A snapshot therefore needs no RNG internals.
 
 For simulations, ``reset_stacks=True`` puts every stack back to its starting
 value after each hand, so every hand is played at the same depth, and
@@ -44,6 +45,7 @@ from engines.base import (
     require_seat,
 )
 from engines.cards import Card, Deck, parse_card
+from engines.fair import DealSource
 from engines.poker.actions import (
     AllIn,
     Bet,
@@ -299,18 +301,22 @@ class HoldemState:
         self,
         config: HoldemConfig,
         rng: random.Random,
+        source: DealSource | None = None,
         *,
         first_deck: Sequence[Card] | None = None,
     ) -> None:
-        """Start the match and deal the first hand.
+        """Start the match and deal the first hand from `source` (default: a source with a
+        secret drawn from `rng`).
 
         `first_deck` stacks the first hand's deck (top card first; dealt one card at a time
         from the seat after the button, then burn and board cards): for tests and replays of
-        recorded hands. The buy-ins (`ChipsBought`) and the first hand's events are kept in
-        `opening_events`.
+        recorded hands (the same as `source.stacked(1, first_deck)`). The buy-ins
+        (`ChipsBought`) and the first hand's events are kept in `opening_events`.
         """
         self.config = config
-        self.match_seed = rng.getrandbits(64)
+        self.source = source if source is not None else DealSource.from_rng(rng)
+        if first_deck is not None:
+            self.source = self.source.stacked(1, first_deck)
         self.stacks = config.starting_stacks()
         self.hand = 0
         self.button = -1
@@ -324,7 +330,7 @@ class HoldemState:
             for seat, chips in enumerate(self.stacks)
             if chips > 0
         ]
-        self.opening_events: list[Event] = buy_ins + self._start_hand(first_deck)
+        self.opening_events: list[Event] = buy_ins + self._start_hand()
 
     def _clear_hand(self) -> None:
         n = self.config.seats
@@ -401,7 +407,7 @@ class HoldemState:
                 return candidate
         raise RuntimeError("no player has chips")
 
-    def _start_hand(self, deck_cards: Sequence[Card] | None = None) -> list[Event]:
+    def _start_hand(self) -> list[Event]:
         config = self.config
         n = config.seats
         self._clear_hand()
@@ -431,13 +437,9 @@ class HoldemState:
         self.last_heads_up = heads_up
         self.hand_start = list(self.stacks)
 
-        seed = 0
-        if deck_cards is not None:
-            self.deck = Deck.stacked(deck_cards)
-        else:
-            seed = random.Random(f"{self.match_seed}:{self.hand}").getrandbits(63)
-            self.deck = Deck(random.Random(seed))
-        events: list[Event] = [DealStarted(deal=self.hand, dealer=button, seed=seed)]
+        self.deck = Deck.stacked(self.source.deck(self.hand))
+        commitment = self.source.commitment(self.hand)
+        events: list[Event] = [DealStarted(deal=self.hand, dealer=button, commitment=commitment)]
 
         deal_order = [(button + i) % n for i in range(1, n + 1) if self.stacks[(button + i) % n]]
         first = [self.deck.draw_one() for _ in deal_order]
@@ -543,7 +545,8 @@ class HoldemState:
             )
         deltas = tuple(self.stacks[s] - self.hand_start[s] for s in range(n))
         dealt = tuple(s for s in range(n) if self.dealt[s])
-        events.append(DealSettled(deal=self.hand, chips=deltas, dealt=dealt))
+        reveal = self.source.reveal(self.hand)
+        events.append(DealSettled(deal=self.hand, chips=deltas, dealt=dealt, **reveal))
         self.invested = [0] * n
         if self.config.reset_stacks:
             self.stacks = self.config.starting_stacks()
@@ -622,7 +625,7 @@ class HoldemState:
         return {
             "game": "holdem",
             "config": self.config.model_dump(mode="json"),
-            "match_seed": self.match_seed,
+            "source": self.source.to_json(),
             "stacks": list(self.stacks),
             "hand": self.hand,
             "button": self.button,
@@ -648,7 +651,7 @@ class HoldemState:
         """Rebuild a state from `snapshot()` data."""
         state = cls.__new__(cls)
         state.config = HoldemConfig.model_validate(data["config"])
-        state.match_seed = int(data["match_seed"])
+        state.source = DealSource.from_json(data["source"])
         state.stacks = list(data["stacks"])
         state.hand = int(data["hand"])
         state.button = int(data["button"])
@@ -699,8 +702,10 @@ def _sim_config(seats: int) -> HoldemConfig:
     return HoldemConfig(seats=seats, reset_stacks=True, max_hands=25 * seats)
 
 
-def _new_state(config: HoldemConfig, rng: random.Random) -> HoldemState:
-    return HoldemState(config, rng)
+def _new_state(
+    config: HoldemConfig, rng: random.Random, source: DealSource | None = None
+) -> HoldemState:
+    return HoldemState(config, rng, source)
 
 
 SPEC = GameSpec(

@@ -11,13 +11,26 @@ import importlib
 import random
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any, Literal, Protocol
 
 from pydantic import BaseModel
 
 from engines.base import JSON, Event, GameState, Policy
+from engines.fair import DealSource
 
 PolicyFactory = Callable[[random.Random], Policy[Any, Any]]
+
+
+class NewState(Protocol):
+    """How a game makes a new match: from its config, an RNG for what is not cards (the
+    first dealer), and where the cards come from (None: a source with a secret drawn from
+    the RNG; see `engines.fair.DealSource`)."""
+
+    def __call__(
+        self, config: Any, rng: random.Random, source: DealSource | None = None, /
+    ) -> GameState[Any, Any]:
+        """A new match, its first deal dealt."""
+        ...
 
 
 @dataclass(frozen=True)
@@ -46,7 +59,7 @@ class GameSpec:
     max_seats: int
     default_seats: int
     config_type: type[BaseModel]
-    new_state: Callable[[Any, random.Random], GameState[Any, Any]]
+    new_state: NewState
     restore: Callable[[JSON], GameState[Any, Any]]
     parse_action: Callable[[str], Any]
     timeout_action: Callable[[Any], Any]

@@ -17,6 +17,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol
 
+from storage.chain import ChainProblem
+
 JSON = dict[str, Any]
 
 TableStatus = Literal["lobby", "playing", "finished", "stopped"]
@@ -84,8 +86,10 @@ class MatchPlayer:
 
 @dataclass(frozen=True, slots=True)
 class MatchRecord:
-    """One match of a table. `seed` seeds the engine's RNG; `first_seq` is the table-wide
-    turn number of its first action."""
+    """One match of a table. `seed` is the match's secret: it seeds the engine's RNG and
+    its `engines.fair.DealSource`, so it tells every card of the match; it is stored apart
+    (`match_secrets`) and must never be shown, logged or exported. `first_seq` is the
+    table-wide turn number of its first action."""
 
     id: int
     table_id: int
@@ -114,12 +118,13 @@ class ActionRecord:
 
 @dataclass(frozen=True, slots=True)
 class DealRecord:
-    """A deal began: its dealer and the seed its shuffle came from."""
+    """A deal began: its dealer and the public commitment to its seed (None for a stacked
+    deck or a deal stored before fair deals)."""
 
     match_id: int
     deal: int
     dealer: int
-    seed: int
+    commitment: str | None
     first_seq: int
 
 
@@ -350,12 +355,17 @@ class Storage(Protocol):
         """Who each seat of a match is credited to."""
         ...
 
+    async def verify_chain(self, match_ids: Sequence[int] | None = None) -> list[ChainProblem]:
+        """Every damaged match (of `match_ids`, default all) with its first bad row: a row
+        changed, removed or inserted outside the program (`storage.chain`)."""
+        ...
+
     async def actions(self, match_id: int) -> list[ActionRecord]:
         """A match's action log in order."""
         ...
 
     async def deals(self, match_id: int) -> list[DealRecord]:
-        """A match's deals (seeds) in order."""
+        """A match's deals (commitments) in order."""
         ...
 
     async def chip_entries(self, match_id: int) -> list[ChipEntry]:

@@ -29,6 +29,7 @@ from asyncpg.pool import PoolConnectionProxy
 
 from storage.backend import is_postgres_url
 from storage.base import CannotOpenDatabase, PlaceTaken, StaleWrite
+from storage.chain import GENESIS
 from storage.migrate import (
     MIGRATIONS_PG,
     READABLE_FROM,
@@ -37,7 +38,7 @@ from storage.migrate import (
     pending,
 )
 from storage.sql_storage import SqlStorage
-from storage.statements import NewRow, Statement, Write
+from storage.statements import SET_HEAD, Chained, NewRow, Statement, Write
 
 VERSION_TABLE = "schema_version"
 """The one-row table holding the schema version (SQLite keeps it in `user_version`)."""
@@ -172,6 +173,21 @@ async def _run_statements(conn: Conn, statements: Sequence[Statement]) -> None:
             await conn.executemany(pg_sql(sql), rows)
 
 
+async def _chain_heads(conn: Conn, jobs: Sequence[Write]) -> dict[int, str]:
+    """The stored chain heads of the matches the batch's `Chained` jobs write, in one
+    round trip (read in the batch's transaction, before any of its writes)."""
+    ids = sorted({job.match_id for job in jobs if isinstance(job, Chained)})
+    if not ids:
+        return {}
+    rows = await conn.fetch("SELECT id, head_hash FROM matches WHERE id = ANY($1::bigint[])", ids)
+    return {int(r[0]): r[1] or GENESIS for r in rows}
+
+
+def _new_head(statements: Sequence[Statement], head: str) -> str:
+    """A match's chain head after `statements` (their last SET_HEAD, else `head`)."""
+    return next((p[0] for sql, p in reversed(statements) if sql == SET_HEAD), head)
+
+
 class PostgresStorage(SqlStorage):
     """`Storage` on a PostgreSQL database: one connection kept for the writes (group commit:
     one transaction at a time), a small pool for the reads."""
@@ -225,9 +241,9 @@ class PostgresStorage(SqlStorage):
             # Kept, not returned to the pool after each batch: no reset round trip.
             writer = await pool.acquire()
             if self.read_only:
-                await recognise_pg(writer, where, read_only=True)
+                self.schema = await recognise_pg(writer, where, read_only=True)
             else:
-                await migrate_pg(writer, where=where)
+                self.schema = await migrate_pg(writer, where=where)
         except (asyncpg.PostgresError, asyncpg.InterfaceError) as error:
             pool.terminate()  # close() would wait for the writer, which is still out
             raise CannotOpenDatabase(
@@ -262,13 +278,22 @@ class PostgresStorage(SqlStorage):
             conn = self._writer = await self.pool.acquire()
         async with conn.transaction():
             waiting: list[Statement] = []
+            heads = await _chain_heads(conn, jobs)
             for job in jobs:
-                if isinstance(job, NewRow):
+                if isinstance(job, Chained):
+                    head = heads.get(job.match_id, GENESIS)
+                    statements = job.build(head)
+                    heads[job.match_id] = _new_head(statements, head)
+                    waiting.extend(statements)
+                    results.append(None)
+                elif isinstance(job, NewRow):
                     await _run_statements(conn, waiting)
                     waiting = []
                     sql, params = job.insert
                     new_id = int(await conn.fetchval(pg_sql(sql), *params))
-                    await _run_statements(conn, job.then(new_id))
+                    then = job.then(new_id)
+                    await _run_statements(conn, then)
+                    heads[new_id] = _new_head(then, GENESIS)
                     results.append(new_id)
                 else:
                     waiting.extend(job)

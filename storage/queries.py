@@ -10,6 +10,7 @@ from the same rows, leaderboards included.
 from __future__ import annotations
 
 import json
+from collections.abc import Awaitable, Callable, Sequence
 from typing import Any, Literal, Protocol
 
 from storage.base import (
@@ -27,7 +28,11 @@ from storage.base import (
     TableRecord,
     period_start,
 )
+from storage.chain import HEAD_QUERY, ROW_QUERIES, ChainProblem, Kind, check_match
 from storage.deliveries import DeliveryRecord
+
+MATCHES = "SELECT m.*, s.seed FROM matches m LEFT JOIN match_secrets s ON s.match_id = m.id"
+"""Match rows with their secret seed (kept apart in `match_secrets`; see `MatchRecord`)."""
 
 
 class Row(Protocol):
@@ -76,6 +81,29 @@ def _display_name(key: tuple[str, bool], name: str) -> str:
     if is_ai and player_id.startswith("ai:"):
         return f"AI ({player_id[3:]})"
     return name
+
+
+Fetch = Callable[[str, tuple[Any, ...]], Awaitable[Sequence[Any]]]
+"""Rows of one portable query (`?` placeholders), as `SqlReads._all` returns them."""
+
+
+async def verify_chains_with(
+    fetch: Fetch, match_ids: Sequence[int] | None = None
+) -> list[ChainProblem]:
+    """`storage.chain.check_match` over every match (or `match_ids`) read through `fetch`:
+    each damaged match with its first bad row."""
+    if match_ids is None:
+        match_ids = [r[0] for r in await fetch("SELECT id FROM matches ORDER BY id", ())]
+    problems: list[ChainProblem] = []
+    for match_id in match_ids:
+        head = await fetch(HEAD_QUERY, (match_id,))
+        found: list[tuple[Kind, Sequence[Any]]] = []
+        for kind, sql in ROW_QUERIES.items():
+            found += [(kind, tuple(r)) for r in await fetch(sql, (match_id,))]
+        problem = check_match(match_id, tuple(head[0]) if head else None, found)
+        if problem is not None:
+            problems.append(problem)
+    return problems
 
 
 class SqlReads:
@@ -134,7 +162,7 @@ class SqlReads:
     async def current_match(self, table_id: int) -> MatchRecord | None:
         """The table's latest match."""
         rows = await self._all(
-            "SELECT * FROM matches WHERE table_id = ? ORDER BY number DESC LIMIT 1", (table_id,)
+            f"{MATCHES} WHERE m.table_id = ? ORDER BY m.number DESC LIMIT 1", (table_id,)
         )
         return match_record(rows[0]) if rows else None
 
@@ -145,7 +173,7 @@ class SqlReads:
 
     async def match(self, match_id: int) -> MatchRecord | None:
         """The match `match_id`, if it exists."""
-        rows = await self._all("SELECT * FROM matches WHERE id = ?", (match_id,))
+        rows = await self._all(f"{MATCHES} WHERE m.id = ?", (match_id,))
         return match_record(rows[0]) if rows else None
 
     async def matches(
@@ -153,7 +181,7 @@ class SqlReads:
     ) -> list[MatchRecord]:
         """Matches newest first: all, those `player_id` played, or those of `guild`'s tables;
         at most `limit`."""
-        sql = "SELECT m.* FROM matches m JOIN tables t ON t.id = m.table_id WHERE 1 = 1"
+        sql = f"{MATCHES} JOIN tables t ON t.id = m.table_id WHERE 1 = 1"
         params: list[Any] = []
         if player_id is not None:
             sql += " AND m.id IN (SELECT match_id FROM match_players WHERE player_id = ?)"
@@ -174,6 +202,11 @@ class SqlReads:
         )
         return [MatchPlayer(r["seat"], r["player_id"], r["name"], bool(r["is_ai"])) for r in rows]
 
+    async def verify_chain(self, match_ids: Sequence[int] | None = None) -> list[ChainProblem]:
+        """Walk the hash chain of every match (or of `match_ids`); each damaged match with
+        its first bad row (see `storage.chain`)."""
+        return await verify_chains_with(self._all, match_ids)
+
     async def actions(self, match_id: int) -> list[ActionRecord]:
         """The match's action log in order."""
         rows = await self._all("SELECT * FROM actions WHERE match_id = ? ORDER BY seq", (match_id,))
@@ -188,7 +221,7 @@ class SqlReads:
         """The match's deals in order."""
         rows = await self._all("SELECT * FROM deals WHERE match_id = ? ORDER BY deal", (match_id,))
         return [
-            DealRecord(r["match_id"], r["deal"], r["dealer"], int(r["seed"]), r["first_seq"])
+            DealRecord(r["match_id"], r["deal"], r["dealer"], r["commitment"], r["first_seq"])
             for r in rows
         ]
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import time
 from collections.abc import Sequence
+from functools import partial
 from typing import Any, Self
 
 from storage.base import (
@@ -25,26 +26,28 @@ from storage.base import (
     TableRecord,
     TableStatus,
 )
+from storage.chain import GENESIS, Kind
 from storage.group_commit import GroupCommit
 from storage.leases import SqlLeases
 from storage.queries import SqlReads
 from storage.statements import (
     DELETE_SAID,
-    INSERT_CHIP,
-    INSERT_DEAL,
     INSERT_DELIVERY,
     INSERT_MATCH,
     INSERT_SAID,
+    INSERT_SECRET,
     INSERT_TABLE,
     SET_TIMER_STATUS,
     UPSERT_PLAYER,
     UPSERT_SEAT,
+    Chained,
     NewRow,
     Statement,
     Write,
-    chip_row,
+    chained_statements,
+    chip_values,
     commit_statements,
-    deal_row,
+    deal_values,
     seat_row,
     seats_statements,
     status_statement,
@@ -58,6 +61,9 @@ class SqlStorage(SqlReads, SqlLeases):
     def __init__(self) -> None:
         """Set up group commit over the backend's `_run_batch`."""
         self._group: GroupCommit[Write] = GroupCommit(self._run_batch, self._translate)
+        self.schema = 0
+        """The schema version found at `open()` (after migrating, the latest; read-only
+        storages may be older: only what that version has can be read)."""
 
     @property
     def batches(self) -> int:
@@ -143,16 +149,20 @@ class SqlStorage(SqlReads, SqlLeases):
         now: float,
     ) -> MatchRecord:
         """Insert the match with its players, seats, first deal and buy-ins; table -> playing."""
-        match_row = (table_id, number, str(seed), json.dumps(config), first_seq, now)
+        match_row = (table_id, number, json.dumps(config), first_seq, now)
 
         def then(match_id: int) -> list[Statement]:
-            out: list[Statement] = [
+            out: list[Statement] = [(INSERT_SECRET, (match_id, str(seed)))]
+            out += [
                 (UPSERT_PLAYER, (match_id, p.seat, p.player_id, p.name, int(p.is_ai)))
                 for p in players
             ]
             out += [(UPSERT_SEAT, seat_row(table_id, s)) for s in seats]
-            out += [(INSERT_DEAL, deal_row(d, match_id)) for d in deals]
-            out += [(INSERT_CHIP, chip_row(c, match_id)) for c in chips]
+            rows: list[tuple[Kind, tuple[Any, ...]]] = [
+                ("deal", deal_values(d, match_id, None)) for d in deals
+            ]
+            rows += [("chip", chip_values(c, match_id, None)) for c in chips]
+            out += chained_statements(GENESIS, rows, match_id)
             out.append((SET_TIMER_STATUS, (deadline, deadline_turn, "playing", table_id)))
             return out
 
@@ -160,8 +170,10 @@ class SqlStorage(SqlReads, SqlLeases):
         return MatchRecord(match_id, table_id, number, seed, dict(config), first_seq, now)
 
     async def commit_action(self, commit: ActionCommit) -> None:
-        """Write the commit in the next group transaction; return once it is committed."""
-        await self._group.submit(commit_statements(commit))
+        """Write the commit in the next group transaction, its rows chained after the
+        match's chain head; return once it is committed."""
+        build = partial(commit_statements, commit)
+        await self._group.submit(Chained(commit.action.match_id, build))
 
     async def set_status(self, table_id: int, status: TableStatus) -> None:
         """Change a table's status (and clear its timer when it stops)."""

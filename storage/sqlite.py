@@ -39,10 +39,11 @@ from typing import Any, Literal, TypeVar
 import aiosqlite
 
 from storage.base import PlaceTaken, StaleWrite
+from storage.chain import GENESIS
 from storage.migrate import identity, migrate, recognise
 from storage.opening import ProcessLock, cannot_open, check_path, is_memory
 from storage.sql_storage import SqlStorage
-from storage.statements import NewRow, Statement, Write
+from storage.statements import CHAIN_HEAD, Chained, NewRow, Statement, Write
 
 T = TypeVar("T")
 Synchronous = Literal["NORMAL", "FULL"]
@@ -55,7 +56,11 @@ def _run_statements(conn: sqlite3.Connection, statements: Sequence[Statement]) -
 
 def _run_write(conn: sqlite3.Connection, write: Write) -> int | None:
     """Run one job; a `NewRow` inserts its row, then the rows that refer to its id, and
-    returns the id."""
+    returns the id; a `Chained` write chains after the head it reads in this transaction."""
+    if isinstance(write, Chained):
+        row = conn.execute(CHAIN_HEAD, (write.match_id,)).fetchone()
+        _run_statements(conn, write.build(row[0] if row and row[0] else GENESIS))
+        return None
     if not isinstance(write, NewRow):
         _run_statements(conn, write)
         return None
@@ -160,7 +165,7 @@ class SqliteStorage(SqlStorage):
         """Everything between connecting and the first query of the runtime. Nothing is
         written before the file is recognised as Deucebot's and the lock is held."""
         await db.execute(f"PRAGMA busy_timeout = {int(self.busy_seconds * 1000)}")
-        recognise(await identity(db), self.path, read_only=self.read_only)
+        self.schema = recognise(await identity(db), self.path, read_only=self.read_only)
         if self.read_only:
             await db.execute("PRAGMA query_only = ON")
             return
@@ -172,7 +177,7 @@ class SqliteStorage(SqlStorage):
         # Take the write lock once now: another program holding it shows up at start.
         await db.execute("BEGIN IMMEDIATE")
         await db.execute("ROLLBACK")
-        await migrate(db)
+        self.schema = await migrate(db)
 
     async def close(self) -> None:
         """Wait for pending commits, then disconnect, end the commit thread and drop the

@@ -18,23 +18,26 @@ from storage.base import (
     ChipEntry,
     DealRecord,
     MatchPlayer,
+    PenaltyEntry,
     SeatRecord,
     TableStatus,
 )
+from storage.chain import FIELDS, GENESIS, TABLES, Kind, chain_rows
 
 Statement = tuple[str, tuple[Any, ...]]
 """One SQL statement with its parameters."""
 
-INSERT_ACTION = "INSERT INTO actions (match_id, seq, deal, seat, action, actor, at) VALUES (?, ?, ?, ?, ?, ?, ?)"
-INSERT_DEAL = "INSERT INTO deals (match_id, deal, dealer, seed, first_seq) VALUES (?, ?, ?, ?, ?)"
-INSERT_CHIP = (
-    "INSERT INTO chip_ledger (guild, game, match_id, hand, seat, player_id, is_ai, delta, reason, at)"
-    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
-)
-INSERT_PENALTY = (
-    "INSERT INTO penalty_ledger (guild, game, match_id, deal, seat, player_id, is_ai, penalty, at)"
-    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"
-)
+INSERT: dict[Kind, str] = {
+    kind: f"INSERT INTO {TABLES[kind]} ({', '.join(FIELDS[kind])}, hash)"
+    f" VALUES ({', '.join('?' * (len(FIELDS[kind]) + 1))})"
+    for kind in TABLES
+}
+"""One INSERT per chained table, its columns in hash order (`storage.chain.FIELDS`) + hash."""
+SET_HEAD = "UPDATE matches SET head_hash = ? WHERE id = ?"
+"""A match's new chain head (the hash of its last row)."""
+CHAIN_HEAD = "SELECT head_hash FROM matches WHERE id = ?"
+"""A match's chain head, read in the transaction that chains rows after it."""
+INSERT_SECRET = "INSERT INTO match_secrets (match_id, seed) VALUES (?, ?)"
 FINISH_MATCH = "UPDATE matches SET finished_at = ?, winners = ?, totals = ? WHERE id = ?"
 SET_TIMER_STATUS = (
     "UPDATE tables SET deadline = ?, deadline_turn = ?, status = coalesce(?, status) WHERE id = ?"
@@ -79,12 +82,13 @@ def seat_row(table_id: int, seat: SeatRecord) -> tuple[Any, ...]:
     )
 
 
-def chip_row(entry: ChipEntry, match_id: int | None = None) -> tuple[Any, ...]:
-    """The `chip_ledger` row of `entry` (INSERT_CHIP's parameters), optionally for another match."""
+def chip_values(entry: ChipEntry, match_id: int, seq: int | None) -> tuple[Any, ...]:
+    """A `chip_ledger` row's values in hash order (`storage.chain.FIELDS["chip"]`)."""
     return (
+        match_id,
+        seq,
         entry.guild,
         entry.game,
-        entry.match_id if match_id is None else match_id,
         entry.hand,
         entry.seat,
         entry.player_id,
@@ -95,42 +99,53 @@ def chip_row(entry: ChipEntry, match_id: int | None = None) -> tuple[Any, ...]:
     )
 
 
-def deal_row(deal: DealRecord, match_id: int | None = None) -> tuple[Any, ...]:
-    """The `deals` row of `deal` (INSERT_DEAL's parameters), optionally for another match."""
+def penalty_values(entry: PenaltyEntry, match_id: int, seq: int | None) -> tuple[Any, ...]:
+    """A `penalty_ledger` row's values in hash order (`storage.chain.FIELDS["penalty"]`)."""
     return (
-        deal.match_id if match_id is None else match_id,
-        deal.deal,
-        deal.dealer,
-        str(deal.seed),
-        deal.first_seq,
+        match_id,
+        seq,
+        entry.guild,
+        entry.game,
+        entry.deal,
+        entry.seat,
+        entry.player_id,
+        int(entry.is_ai),
+        entry.penalty,
+        entry.at,
     )
 
 
-def commit_statements(commit: ActionCommit) -> list[Statement]:
-    """The SQL statements of one `ActionCommit`, in order."""
+def deal_values(deal: DealRecord, match_id: int, seq: int | None) -> tuple[Any, ...]:
+    """A `deals` row's values in hash order (`storage.chain.FIELDS["deal"]`)."""
+    return (match_id, deal.deal, deal.dealer, deal.commitment, deal.first_seq, seq)
+
+
+def chained_statements(
+    previous: str, rows: Sequence[tuple[Kind, tuple[Any, ...]]], match_id: int
+) -> list[Statement]:
+    """INSERTs of `rows` (kind, values in hash order) chained after `previous`, then the
+    match's new chain head."""
+    out: list[Statement] = []
+    head = previous
+    for (kind, values), digest in zip(rows, chain_rows(previous, rows), strict=True):
+        out.append((INSERT[kind], (*values, digest)))
+        head = digest
+    out.append((SET_HEAD, (head, match_id)))
+    return out
+
+
+def commit_statements(commit: ActionCommit, previous: str = GENESIS) -> list[Statement]:
+    """The SQL statements of one `ActionCommit`, in order; its rows are chained after
+    `previous`, the match's chain head before the commit."""
     a = commit.action
-    out: list[Statement] = [
-        (INSERT_ACTION, (a.match_id, a.seq, a.deal, a.seat, a.action, a.actor, a.at))
+    m, seq = a.match_id, a.seq
+    rows: list[tuple[Kind, tuple[Any, ...]]] = [
+        ("action", (m, seq, a.deal, a.seat, a.action, a.actor, a.at))
     ]
-    out += [(INSERT_DEAL, deal_row(d)) for d in commit.deals]
-    out += [(INSERT_CHIP, chip_row(c)) for c in commit.chips]
-    out += [
-        (
-            INSERT_PENALTY,
-            (
-                p.guild,
-                p.game,
-                p.match_id,
-                p.deal,
-                p.seat,
-                p.player_id,
-                int(p.is_ai),
-                p.penalty,
-                p.at,
-            ),
-        )
-        for p in commit.penalties
-    ]
+    rows += [("deal", deal_values(d, m, seq)) for d in commit.deals]
+    rows += [("chip", chip_values(c, m, seq)) for c in commit.chips]
+    rows += [("penalty", penalty_values(p, m, seq)) for p in commit.penalties]
+    out = chained_statements(previous, rows, m)
     if commit.result is not None:
         r = commit.result
         out.append(
@@ -150,8 +165,8 @@ INSERT_TABLE = (
     " VALUES (?, ?, ?, ?, ?, 'lobby', ?) RETURNING id"
 )
 INSERT_MATCH = (
-    "INSERT INTO matches (table_id, number, seed, config, first_seq, started_at)"
-    " VALUES (?, ?, ?, ?, ?, ?) RETURNING id"
+    "INSERT INTO matches (table_id, number, config, first_seq, started_at, chained)"
+    " VALUES (?, ?, ?, ?, ?, 1) RETURNING id"
 )
 
 
@@ -165,8 +180,19 @@ class NewRow:
     then: Callable[[int], list[Statement]]
 
 
-Write = list[Statement] | NewRow
-"""One job for group commit: statements run in order, or a `NewRow` (its result: the id)."""
+@dataclass(frozen=True)
+class Chained:
+    """A write that chains rows after a match's chain head: the backend reads the head
+    (`CHAIN_HEAD`, GENESIS when NULL) in the batch's transaction and runs `build(head)`,
+    so writes of one match in one batch chain one after the other."""
+
+    match_id: int
+    build: Callable[[str], list[Statement]]
+
+
+Write = list[Statement] | NewRow | Chained
+"""One job for group commit: statements run in order, a `NewRow` (its result: the id) or
+a `Chained` write."""
 
 
 def seats_statements(

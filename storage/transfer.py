@@ -22,13 +22,24 @@ from typing import Any
 import asyncpg
 
 from storage.base import StorageError
+from storage.chain import ROW_QUERIES, TABLES, Kind, rechain, verify_chains
 from storage.migrate import latest_version
-from storage.postgres import Conn, PostgresStorage, redact
+from storage.postgres import Conn, PostgresStorage, pg_sql, redact
+from storage.queries import verify_chains_with
+
+CHAIN_KEYS: Mapping[str, tuple[Kind, str]] = {
+    TABLES[kind]: (kind, {"action": "seq", "deal": "deal"}.get(kind, "id")) for kind in TABLES
+}
+"""Per chained table: its kind of row and the column that names a row in its chain."""
+
+Hashes = dict[int, tuple[dict[tuple[Kind, int], str], str | None]]
+"""Per source match id: its chain's new hashes and head once renumbered (`rechain`)."""
 
 COPY_ORDER = (
     "tables",
     "seats",
     "matches",
+    "match_secrets",
     "match_players",
     "actions",
     "deals",
@@ -46,6 +57,7 @@ ID_COLUMNS: Mapping[str, Mapping[str, str]] = {
     "tables": {"id": "tables"},
     "seats": {"table_id": "tables"},
     "matches": {"id": "matches", "table_id": "tables"},
+    "match_secrets": {"match_id": "matches"},
     "match_players": {"match_id": "matches"},
     "actions": {"match_id": "matches"},
     "deals": {"match_id": "matches"},
@@ -156,18 +168,41 @@ async def copy_sqlite_to_postgres(source: str, target: str, *, append: bool = Fa
 
 
 def _rows(
-    db: sqlite3.Connection, name: str, columns: list[str], shifted: dict[str, int]
+    db: sqlite3.Connection,
+    name: str,
+    columns: list[str],
+    shifted: dict[str, int],
+    hashes: Hashes,
 ) -> Iterator[tuple[Any, ...]]:
-    """A table's rows, read as they are copied, with their ids moved by `shifted`."""
+    """A table's rows, read as they are copied, with their ids moved by `shifted` and,
+    when matches are renumbered, their chain hashes (and heads) from `hashes`."""
     shifts = {
         columns.index(col): shifted[identity]
         for col, identity in ID_COLUMNS[name].items()
         if shifted[identity]
     }
     for row in db.execute(f"SELECT * FROM {name}"):
-        yield (
-            tuple(v + shifts[i] if i in shifts else v for i, v in enumerate(row)) if shifts else row
-        )
+        out = tuple(v + shifts[i] if i in shifts else v for i, v in enumerate(row))
+        if hashes and name in CHAIN_KEYS and row[columns.index("hash")] is not None:
+            kind, key = CHAIN_KEYS[name]
+            new, _ = hashes[row[columns.index("match_id")]]
+            at = columns.index("hash")
+            out = (*out[:at], new[(kind, row[columns.index(key)])], *out[at + 1 :])
+        elif hashes and name == "matches" and row[columns.index("head_hash")] is not None:
+            at = columns.index("head_hash")
+            out = (*out[:at], hashes[row[columns.index("id")]][1], *out[at + 1 :])
+        yield out
+
+
+def _rechained(db: sqlite3.Connection, shift: int) -> Hashes:
+    """Every source match's chain rehashed under its id moved by `shift` (`--append`)."""
+    out: Hashes = {}
+    for (match_id,) in db.execute("SELECT id FROM matches").fetchall():
+        found: list[tuple[Kind, Any]] = []
+        for kind, sql in ROW_QUERIES.items():
+            found += [(kind, tuple(r)) for r in db.execute(sql, (match_id,))]
+        out[match_id] = rechain(match_id + shift, found)
+    return out
 
 
 async def _copy(db: sqlite3.Connection, target: str, append: bool) -> CopyReport:
@@ -180,6 +215,8 @@ async def _copy(db: sqlite3.Connection, target: str, append: bool) -> CopyReport
         columns[name] = [d[0] for d in cursor.description]
         report.rows[name] = int(db.execute(f"SELECT count(*) FROM {name}").fetchone()[0])
     report.sums = _sqlite_sums(db)
+    damaged = {p.match_id for p in verify_chains(db)}
+    source_ids = [r[0] for r in db.execute("SELECT id FROM matches ORDER BY id")]
 
     storage = PostgresStorage(target)
     await storage.open()  # migrates the target to the latest schema
@@ -200,8 +237,16 @@ async def _copy(db: sqlite3.Connection, target: str, append: bool) -> CopyReport
             for identity in IDENTITIES:
                 top = await conn.fetchval(f"SELECT coalesce(max(id), 0) FROM {identity}")
                 report.shifted[identity] = int(top) if append else 0
+            shift = report.shifted["matches"]
+            if shift and damaged:
+                raise CopyRefused(
+                    f"the hash chains of matches {sorted(damaged)} are damaged (see "
+                    "`deucebot verify --db`): appending renumbers matches and rehashes their "
+                    "chains, which would hide the damage; copy into an empty database instead"
+                )
+            hashes = _rechained(db, shift) if shift else {}
             for name in COPY_ORDER:
-                rows = _rows(db, name, columns[name], report.shifted)
+                rows = _rows(db, name, columns[name], report.shifted, hashes)
                 await conn.copy_records_to_table(name, records=rows, columns=columns[name])
             for identity in IDENTITIES:
                 await conn.execute(
@@ -223,6 +268,17 @@ async def _copy(db: sqlite3.Connection, target: str, append: bool) -> CopyReport
                     problems.append(
                         f"{ledger} sums differ: {actual[ledger]} instead of {expected[ledger]}"
                     )
+            copied = [i + shift for i in source_ids]
+
+            async def fetch(sql: str, params: tuple[Any, ...]) -> list[Any]:
+                return list(await conn.fetch(pg_sql(sql), *params))
+
+            broken = {p.match_id for p in await verify_chains_with(fetch, copied)}
+            if broken != {i + shift for i in damaged}:
+                problems.append(
+                    f"hash chains damaged after the copy: matches {sorted(broken)}, "
+                    f"in the source {sorted(damaged)}"
+                )
             if problems:
                 raise CopyRefused(
                     "the copy did not check out, nothing kept: " + "; ".join(problems)

@@ -18,6 +18,7 @@ from typing import Any
 
 from bot.bench.report import publish
 from bot.runtime import replay
+from bot.runtime.replay import match_state
 from engines.base import Event
 from engines.play import play_out
 from engines.registry import get_game
@@ -68,15 +69,6 @@ def replay_cost(
     spec = get_game(game)
     config = spec.make_config(**settings)
     seats = int(getattr(config, "seats", spec.default_seats))
-    state = spec.new_state(config, random.Random(1))
-    players = [spec.make_policy(policy, random.Random(seat)) for seat in range(seats)]
-    texts: list[str] = []
-
-    def log(seat: int, action: object, events: list[Event]) -> bool:
-        texts.append(str(action))
-        return cap is not None and len(texts) >= cap
-
-    play_out(state, players, on_action=log)
     match = MatchRecord(
         id=1,
         table_id=1,
@@ -86,6 +78,15 @@ def replay_cost(
         first_seq=0,
         started_at=0.0,
     )
+    state = match_state(spec, match)
+    players = [spec.make_policy(policy, random.Random(seat)) for seat in range(seats)]
+    texts: list[str] = []
+
+    def log(seat: int, action: object, events: list[Event]) -> bool:
+        texts.append(str(action))
+        return cap is not None and len(texts) >= cap
+
+    play_out(state, players, on_action=log)
     stored = json.dumps(state.snapshot())
     replayed, _ = replay(spec, match, texts)
     assert replayed.snapshot() == state.snapshot(), f"{game}: the replay differs"

@@ -59,6 +59,7 @@ from bot.discord.rest_budget import Priority, priority
 from bot.discord.textlimits import fit_message
 from bot.i18n import t
 from bot.render import GameRenderer, get_renderer
+from bot.render.fair import fair_line
 from bot.runtime import (
     MatchStarted,
     Player,
@@ -70,7 +71,7 @@ from bot.runtime import (
     TableStopped,
     TurnTimedOut,
 )
-from engines.base import DealSettled, Event, MatchEnded
+from engines.base import DealSettled, DealStarted, Event, MatchEnded
 from storage.deliveries import Deliveries
 
 log = logging.getLogger("deucebot.discord")
@@ -172,6 +173,10 @@ class DiscordFront:
         found, loose = fx.split(events, table.turn, table.deal)
         if any(effect.kind == "board" for effect in found):
             box.recent.clear()
+            for event in events:  # the commitment, on the new board before any card
+                committed = fair_line(event, lang) if isinstance(event, DealStarted) else None
+                if committed is not None:
+                    box.recent.append(committed)
         box.effects.extend(found)
         for event in loose:
             line = renderer.event(event, names, lang) if renderer else None
@@ -630,6 +635,7 @@ def result_text(table: TableSnapshot, effect: Effect, lang: str) -> str:
             lines.append(line)
     if settled:
         lines.append(_settled_line(settled, names, lang))
+    lines += [line for e in settled if (line := fair_line(e, lang)) is not None]  # the reveal
     for end in ended:
         line = renderer.event(end, names, lang) if renderer else None
         if line is not None:

@@ -13,7 +13,6 @@ built for a finished match.
 from __future__ import annotations
 
 import asyncio
-import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -29,9 +28,10 @@ from bot.history.model import (
     SeatInfo,
     Viewer,
 )
-from bot.runtime.replay import opening_events
+from bot.runtime.replay import match_state, opening_events
 from engines.base import ChipsBought, DealSettled, DealStarted, Event, GameState, IllegalAction
-from engines.cards import Card, Deck
+from engines.cards import Card, deck_order
+from engines.fair import seed_from_hex
 from engines.registry import GameSpec, get_game
 from storage.base import (
     ActionRecord,
@@ -44,7 +44,8 @@ from storage.base import (
 )
 
 SEEDED_DECK_GAMES = frozenset({"bigtwo", "holdem", "draw"})
-"""Games whose `DealStarted.seed` is the shuffle of one `Deck(random.Random(seed))`."""
+"""Games that deal every deal from one fresh `deck_order(seed)` (the duel's shoe carries
+over from deal to deal, see docs/fairness.md)."""
 
 
 class HistoryError(IllegalAction):
@@ -55,13 +56,13 @@ class HistoryError(IllegalAction):
         super().__init__(message, code=code, **params)
 
 
-def deal_cards(game: str, seed: int) -> list[Card] | None:
-    """The deck order of a deal, top card first, from its shuffle seed (None when the game
-    does not deal from one seeded deck: the duel's shoe). The one place that knows how a
-    seed becomes cards, so the per-deal seeds of `engines.cards` can replace it later."""
-    if game not in SEEDED_DECK_GAMES or seed == 0:
+def deal_cards(game: str, seed: str | None) -> list[Card] | None:
+    """The deck order of a deal, top card first, from its revealed seed (hex): the
+    `engines.cards.deck_order` every game deals from (None without a seed, or when the game
+    does not deal each deal from a fresh deck: the duel's shoe)."""
+    if game not in SEEDED_DECK_GAMES or not seed:
         return None
-    return Deck(random.Random(seed)).cards()
+    return deck_order(seed_from_hex(seed))
 
 
 @dataclass(frozen=True)
@@ -122,7 +123,7 @@ def replay_steps(
     keeping every action's events."""
     state = start
     if state is None:
-        state = spec.new_state(spec.make_config(**match.config), random.Random(match.seed))
+        state = match_state(spec, match)
     steps = [Step(None, tuple(opening_events(state)))]
     for row in actions:
         if state.to_act != row.seat:
@@ -169,13 +170,6 @@ def _deals(
 def visible(event: Event, seat: int | None) -> bool:
     """True when the viewer at `seat` (None: omniscient) saw `event`."""
     return seat is None or event.to is None or event.to == seat
-
-
-def _event_json(event: Event, omniscient: bool) -> dict[str, Any]:
-    data = event.to_json()
-    if isinstance(event, DealStarted) and not omniscient:
-        data["seed"] = None  # the shuffle seed gives every hidden card
-    return data
 
 
 def _ledger(log: MatchLog, deal: int | None, deal_numbers: set[int]) -> list[LedgerEntry]:
@@ -241,14 +235,15 @@ def build_match_history(
             continue
         ended = deal.settled is not None
         show_deck = omniscient and ended
-        deck = deal_cards(spec.name, deal.started.seed) if show_deck else None
         settled = deal.settled
+        seed = settled.seed if settled is not None and show_deck else None
+        deck = deal_cards(spec.name, seed)
         out.append(
             DealHistory(
                 deal=deal.started.deal,
                 dealer=deal.started.dealer,
                 ended=ended,
-                seed=str(deal.started.seed) if show_deck else None,
+                seed=seed,
                 deck=[str(c) for c in deck] if deck is not None else None,
                 stacks=deal.stacks,
                 actions=[
@@ -262,9 +257,7 @@ def build_match_history(
                     for a in deal.actions
                 ],
                 events=[
-                    EventEntry(seq=s, event=_event_json(e, omniscient))
-                    for s, e in events
-                    if visible(e, seat)
+                    EventEntry(seq=s, event=e.to_json()) for s, e in events if visible(e, seat)
                 ],
                 result=DealResult(
                     chips=list(settled.chips) if settled.chips is not None else None,

@@ -57,11 +57,18 @@ def render(history: HistoryFile, fmt: str) -> str:
 
 async def _export(args: argparse.Namespace, db: str) -> HistoryFile:
     from bot.history.build import export_matches
-    from storage import open_storage
+    from storage import CannotOpenDatabase, is_postgres_url, open_storage
+    from storage.migrate import latest_version
+    from storage.postgres import redact
 
     # An export never writes (nor waits on a writer).
     storage = await open_storage(db, read_only=True)
     try:
+        if storage.schema != latest_version():  # its deals and secrets are not where we read
+            raise CannotOpenDatabase(
+                f"{redact(db) if is_postgres_url(db) else db} has an old schema (version {storage.schema}): run `deucebot play` or "
+                "the bot on it once to upgrade it"
+            )
         return await export_matches(storage, match_id=args.match, player_id=args.player)
     finally:
         await storage.close()

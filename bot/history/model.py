@@ -81,7 +81,7 @@ class DealHistory(_Frozen):
     deal: int = Field(ge=1)
     dealer: int
     ended: bool
-    seed: str | None = Field(description="the shuffle seed (decimal); ended deals, omniscient")
+    seed: str | None = Field(description="the deal's revealed seed (hex); ended, omniscient")
     deck: list[str] | None = Field(description="the deck order, top first; ended, omniscient")
     stacks: list[int] | None = Field(
         description="every seat's chips when the deal began (chip games; None for Big Two)"
@@ -103,7 +103,9 @@ class MatchHistory(_Frozen):
     guild: str
     place: str
     config: dict[str, Any]
-    seed: str | None = Field(description="the match seed (decimal); omniscient exports only")
+    seed: str | None = Field(
+        description="the match's secret seed (decimal); omniscient exports of ended matches only"
+    )
     started_at: float
     finished_at: float | None
     winners: list[int] | None

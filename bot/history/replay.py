@@ -10,7 +10,6 @@ or ``n`` next, ``b`` back, ``q`` quit.
 
 from __future__ import annotations
 
-import random
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TextIO
@@ -22,8 +21,10 @@ from bot.history.events import decode_event, event_classes
 from bot.history.model import DealHistory, HistoryFile, MatchHistory
 from bot.i18n import t
 from bot.render import GameRenderer, get_renderer
+from bot.runtime.replay import match_state
 from engines.base import IllegalAction
 from engines.registry import get_game
+from storage.base import MatchRecord
 
 
 def load_history(path: str) -> HistoryFile:
@@ -90,7 +91,10 @@ def _boards(
     if match.seed is None:
         return None
     spec = get_game(match.game)
-    state = spec.new_state(spec.make_config(**match.config), random.Random(int(match.seed)))
+    record = MatchRecord(
+        match.match_id, match.table_id, match.number, int(match.seed), match.config, 0, 0.0
+    )
+    state = match_state(spec, record)
     names = [s.name for s in match.seats]
 
     def show() -> str:

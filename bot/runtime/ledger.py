@@ -1,8 +1,8 @@
 """The ledger: what a batch of engine events writes besides the action itself.
 
 A pure function, no I/O and no asyncio: from the events an action (or a match start)
-produced, the seats' credits, the ids and the time, to the deal rows (dealer and seed of
-each deal begun) and the chip and penalty rows. Chip and penalty rows are built by one
+produced, the seats' credits, the ids and the time, to the deal rows (dealer and
+commitment of each deal begun) and the chip and penalty rows. Chip and penalty rows are built by one
 helper, so the credited player, the AI flag and the time are filled in one place.
 """
 
@@ -54,7 +54,8 @@ def ledger_rows(
     for event in events:
         if isinstance(event, DealStarted):
             deal = event.deal
-            deals.append(DealRecord(ids.match_id, event.deal, event.dealer, event.seed, next_seq))
+            commitment = event.commitment
+            deals.append(DealRecord(ids.match_id, event.deal, event.dealer, commitment, next_seq))
         elif isinstance(event, ChipsBought):
             chips.append(_chips(ids, credits, event.seat, deal, event.amount, event.reason))
         elif isinstance(event, DealSettled):

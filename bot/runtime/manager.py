@@ -67,14 +67,15 @@ class TableManager:
         shards: Shards | None = None,
     ) -> None:
         """`games` looks a game up by name (tests inject toy games); `seed_source` gives each
-        new match its seed (default: 63 random bits from `secrets`); `shards` (a sharded
-        bot process): restore only the tables of guilds on these shards."""
+        new match its secret seed (default: 256 random bits from `secrets`: the seed tells
+        every card of the match, so it must not be guessable); `shards` (a sharded bot
+        process): restore only the tables of guilds on these shards."""
         self.storage = storage
         self.front = front
         self.clock: Clock = clock or SystemClock()
         self.config = config or RuntimeConfig()
         self._games = games
-        self._seed_source = seed_source or (lambda: secrets.randbits(63))
+        self._seed_source = seed_source or (lambda: secrets.randbits(256))
         self.shards = shards
         """The shards this process drives (None: every table)."""
         self.tables: dict[str, Table] = {}
@@ -213,7 +214,15 @@ class TableManager:
 
     async def restore(self) -> list[Table]:
         """Rebuild every live table from storage (start-up), only those of guilds on this
-        process's `shards` when it has some; returns them."""
+        process's `shards` when it has some; returns them.
+
+        First the hash chain of every stored match is checked: each damaged match is
+        logged as a warning naming its first bad row. A live table whose current match is
+        damaged is not resumed (its state would be rebuilt from rows written outside the
+        program, and it would go on crediting them); every intact table is."""
+        damaged = {problem.match_id: problem for problem in await self.storage.verify_chain()}
+        for problem in damaged.values():
+            log.warning("the stored log was changed outside the program: %s", problem)
         restored = []
         for record in await self.storage.live_tables():
             if record.place in self.tables:
@@ -221,6 +230,15 @@ class TableManager:
             if self.shards is not None and not self.shards.owns(record.guild):
                 continue  # another shard process drives it
             try:
+                match = await self.storage.current_match(record.id)
+                if match is not None and match.id in damaged:
+                    log.error(
+                        "table %s in %s is not resumed: %s (check with `deucebot verify`)",
+                        record.id,
+                        record.place,
+                        damaged[match.id],
+                    )
+                    continue
                 table = await self._restore_one(record)
             except Exception:
                 log.exception("could not restore table %s in %s", record.id, record.place)

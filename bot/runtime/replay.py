@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from engines.base import DealStarted, Event, GameState
+from engines.fair import DealSource
 from engines.registry import GameSpec
 from storage.base import MatchRecord
 
@@ -22,12 +23,27 @@ def opening_events(state: GameState[Any, Any]) -> list[Event]:
     return list(found or [])
 
 
+def new_match_state(
+    spec: GameSpec, config: Any, seed: int, *, table: int, number: int
+) -> GameState[Any, Any]:
+    """Match `number` of table `table` before its first action, made from its secret seed:
+    the engine's RNG (`DealSource.rng_seed`) and the `DealSource` of its deals both come
+    from it."""
+    source = DealSource.for_match(seed, table=table, match=number)
+    return spec.new_state(config, random.Random(DealSource.rng_seed(seed)), source)
+
+
+def match_state(spec: GameSpec, match: MatchRecord) -> GameState[Any, Any]:
+    """A stored match's state before its first action (see `new_match_state`)."""
+    config = spec.make_config(**match.config)
+    return new_match_state(spec, config, match.seed, table=match.table_id, number=match.number)
+
+
 def replay(
     spec: GameSpec, match: MatchRecord, actions: Sequence[str]
 ) -> tuple[GameState[Any, Any], int]:
     """Rebuild a match's state from its seed and logged action texts; also the current deal."""
-    config = spec.make_config(**match.config)
-    state = spec.new_state(config, random.Random(match.seed))
+    state = match_state(spec, match)
     deal = 0
     for event in opening_events(state):
         if isinstance(event, DealStarted):

@@ -22,7 +22,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import random
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import replace
@@ -43,7 +42,7 @@ from bot.runtime.front import (
 )
 from bot.runtime.ledger import LedgerIds, ledger_rows
 from bot.runtime.options import RuntimeConfig, TableOptions
-from bot.runtime.replay import opening_events, replay
+from bot.runtime.replay import new_match_state, opening_events, replay
 from bot.runtime.seats import (
     TIMEOUTS_BEFORE_AWAY,
     Player,
@@ -436,8 +435,8 @@ class Table:
     async def _start(self, seed: int | None) -> MatchRecord:
         seed = self._seed_source() if seed is None else seed
         config = self.spec.make_config(**self.settings)
-        state = self.spec.new_state(config, random.Random(seed))
         number = (self.match.number + 1) if self.match else 1
+        state = new_match_state(self.spec, config, seed, table=self.id, number=number)
         opening = opening_events(state)
         credits = []
         for s in self.seats:

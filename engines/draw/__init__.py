@@ -18,14 +18,17 @@ from engines.draw.actions import DrawAction, parse_action
 from engines.draw.config import DrawConfig
 from engines.draw.state import DrawState, restore, timeout_action
 from engines.draw.view import DrawView
+from engines.fair import DealSource
 from engines.registry import GameSpec, LazyPolicies, SimHooks
 
 __all__ = ["SPEC", "DrawAction", "DrawConfig", "DrawState", "DrawView", "parse_action"]
 
 
-def new_state(config: DrawConfig, rng: random.Random) -> DrawState:
+def new_state(
+    config: DrawConfig, rng: random.Random, source: DealSource | None = None
+) -> DrawState:
     """A new match; the first deal is dealt (see `DrawState.opening_events` for its events)."""
-    return DrawState(config, rng)
+    return DrawState(config, rng, source)
 
 
 def _figures(event: Event, state: Any) -> Mapping[str, Sequence[float]]:

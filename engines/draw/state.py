@@ -69,6 +69,7 @@ from engines.draw.events import (
     StockRenewed,
 )
 from engines.draw.view import DrawView
+from engines.fair import DealSource
 from engines.poker.betting import BettingRound
 from engines.poker.events import UncalledReturned
 from engines.poker.pots import Pot, best_of, build_pots, odd_chip_order, settle
@@ -89,15 +90,18 @@ def _uncards(items: Sequence[str]) -> list[Card]:
 class DrawState:
     """One match of French draw poker. See the module docstring for the flow."""
 
-    def __init__(self, config: DrawConfig, rng: random.Random) -> None:
-        """Seat every player with one cave unit and deal the first deal (dealer drawn by `rng`)."""
+    def __init__(
+        self, config: DrawConfig, rng: random.Random, source: DealSource | None = None
+    ) -> None:
+        """Seat every player with one cave unit and deal the first deal (dealer drawn by `rng`,
+        cards from `source`; default: a source with a secret drawn from `rng`)."""
         self.config = config
-        self.rng = rng
         n = config.seats
         self.stacks = [config.cave_unit] * n
         self.bought = [config.cave_unit] * n
         self.deal_no = 0
-        self.dealer = rng.randrange(n)
+        self.dealer = rng.randrange(n)  # first from `rng`: the dealer does not depend on cards
+        self.source = source if source is not None else DealSource.from_rng(rng)
         self.phase = "rebuy"
         self.deal_kind = "blind"
         self.unopened = 0
@@ -122,7 +126,8 @@ class DrawState:
         self.surblind_candidate: int | None = None
         self.queue: list[int] = []
         self.history: list[tuple[int, str]] = []
-        self.seed = 0
+        self.renewals = 0
+        """How many times the stock was renewed in this deal (numbers its reshuffles)."""
         self.finished = False
         self.result: tuple[tuple[int, ...], tuple[int, ...]] | None = None
         self.opening_events: list[Event] = [
@@ -516,9 +521,10 @@ class DrawState:
             if not self.stock:
                 if not self.discards:
                     raise RuntimeError("no cards left to draw")  # 52 cards always suffice
-                self.stock = self.discards
+                self.renewals += 1
+                order = self.source.reshuffle(self.deal_no, self.renewals, self.discards)
+                self.stock = order[::-1]
                 self.discards = []
-                self.rng.shuffle(self.stock)
                 events.append(StockRenewed(cards=len(self.stock)))
             got.append(self.stock.pop())
         return got
@@ -595,7 +601,8 @@ class DrawState:
     def _finish_deal(self, events: list[Event]) -> None:
         chips = tuple(self.stacks[s] - self.start_stacks[s] for s in range(self.seats))
         dealt = tuple(s for s in range(self.seats) if self.in_deal[s])
-        events.append(DealSettled(deal=self.deal_no, chips=chips, dealt=dealt))
+        reveal = self.source.reveal(self.deal_no)
+        events.append(DealSettled(deal=self.deal_no, chips=chips, dealt=dealt, **reveal))
         self.round = None
         self.put_in = [0] * self.seats
         events += self._between_deals(first=False)
@@ -649,8 +656,8 @@ class DrawState:
             self.dealer = (self.dealer - 1) % self.seats
         self.dealer = self._next_in_deal(self.dealer)
         self.deal_no += 1
-        self.seed = self.rng.getrandbits(64)
-        deck = Deck(random.Random(self.seed))
+        self.renewals = 0
+        deck = Deck.stacked(self.source.deck(self.deal_no))
         n = self.seats
         self.folded = [False] * n
         self.drawn = [None] * n
@@ -666,7 +673,11 @@ class DrawState:
         self.surblind_candidate = None
         self.discards = []
         events: list[Event] = [
-            DealStarted(deal=self.deal_no, dealer=self.dealer, seed=self.seed),
+            DealStarted(
+                deal=self.deal_no,
+                dealer=self.dealer,
+                commitment=self.source.commitment(self.deal_no),
+            ),
             DealKind(deal_kind=self.deal_kind, requirement=self.requirement, carried=self.carried),
         ]
         order = self._deal_order()
@@ -770,10 +781,9 @@ class DrawState:
 
     def snapshot(self) -> JSON:
         """Every field as plain JSON data (`restore` rebuilds the state exactly)."""
-        version, internal, gauss = self.rng.getstate()
         return {
             "config": self.config.model_dump(),
-            "rng": [version, list(internal), gauss],
+            "source": self.source.to_json(),
             "stacks": list(self.stacks),
             "bought": list(self.bought),
             "deal_no": self.deal_no,
@@ -802,7 +812,7 @@ class DrawState:
             "surblind_candidate": self.surblind_candidate,
             "queue": list(self.queue),
             "history": [[s, a] for s, a in self.history],
-            "seed": self.seed,
+            "renewals": self.renewals,
             "finished": self.finished,
             "result": [list(self.result[0]), list(self.result[1])] if self.result else None,
         }
@@ -812,9 +822,7 @@ class DrawState:
         """Rebuild a state from `snapshot()` data."""
         state = cls.__new__(cls)
         state.config = DrawConfig(**data["config"])
-        version, internal, gauss = data["rng"]
-        state.rng = random.Random()
-        state.rng.setstate((version, tuple(internal), gauss))
+        state.source = DealSource.from_json(data["source"])
         for name in (
             "stacks", "bought", "carried_by", "in_deal", "folded", "drawn", "put_in",
             "start_stacks", "queue", "posted",
@@ -823,7 +831,7 @@ class DrawState:
         for name in (
             "deal_no", "dealer", "phase", "deal_kind", "unopened", "carried", "opener",
             "requirement_at_open", "blind_seat", "surblind_seat", "surblind_candidate",
-            "seed", "finished",
+            "renewals", "finished",
         ):  # fmt: skip
             setattr(state, name, data[name])
         state.hands = [_uncards(h) for h in data["hands"]]

@@ -15,6 +15,7 @@ from engines.bigtwo import SPEC as BIGTWO
 from engines.bigtwo import BigTwoConfig
 from engines.duel import SPEC as DUEL
 from engines.duel import DuelConfig, new_state
+from engines.fair import DealSource
 from engines.play import play_out
 from engines.registry import get_game
 
@@ -76,7 +77,12 @@ def test_replay_cost_rebuilds_the_match_it_played_and_honours_the_cap() -> None:
     cost = replay_cost("bigtwo", {"deals": 1}, "greedy", None, "one deal", rounds=1)
     assert cost.game == "bigtwo" and cost.actions > 13  # at least 13 plays of one card
     assert cost.replay_ms > 0 and cost.restore_ms > 0
-    state = BIGTWO.new_state(BigTwoConfig(deals=1), random.Random(1))
+    # The same match: a stored match (table 1, number 1) of seed 1.
+    state = BIGTWO.new_state(
+        BigTwoConfig(deals=1),
+        random.Random(DealSource.rng_seed(1)),
+        DealSource.for_match(1, table=1, match=1),
+    )
     players: list[Any] = [BIGTWO.make_policy("greedy", random.Random(s)) for s in range(4)]
     assert play_out(state, players).actions == cost.actions
     assert cost.snapshot_bytes == len(json.dumps(state.snapshot()))

@@ -33,7 +33,7 @@ def args_for(db: Path, *extra: str) -> object:
             "--db",
             str(db),
             "--seed",
-            "5",
+            "4",  # a deal where the first hint is a play of cards, not a pass
             "--ai-delay",
             "0",
             "--ai",

@@ -26,7 +26,8 @@ from engines.bigtwo import (
     penalty,
     timeout_action,
 )
-from engines.cards import FULL_DECK, Deck, parse_card, parse_cards
+from engines.cards import FULL_DECK, deck_order, parse_card, parse_cards
+from engines.fair import DealSource
 from engines.play import play_out
 
 
@@ -141,11 +142,19 @@ def test_the_winner_of_a_deal_deals_the_next_one() -> None:
     assert state.dealer == 0
 
 
-def test_cards_are_dealt_one_at_a_time_from_the_dealers_next_seat() -> None:
-    state = new(3)
+@pytest.mark.parametrize("stack", [False, True])
+def test_cards_are_dealt_one_at_a_time_from_the_dealers_next_seat(stack: bool) -> None:
+    source = DealSource(bytes(range(32)))
+    seed = source.seed(1)
+    assert seed is not None
+    order = deck_order(seed.seed)
+    if stack:
+        order = list(reversed(FULL_DECK))  # an explicit deck order, as replays use
+        source = source.stacked(1, order)
+    state = BigTwoState(BigTwoConfig(deals=4), random.Random(3), source)
     started = state.opening_events[0]
     assert isinstance(started, DealStarted)
-    order = Deck(random.Random(started.seed)).cards()
+    assert started.commitment == source.commitment(1)
     for event in state.opening_events[1:]:
         assert isinstance(event, CardsDealt)
         position = (event.seat - state.dealer - 1) % 4

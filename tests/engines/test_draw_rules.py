@@ -9,14 +9,13 @@ from __future__ import annotations
 
 import itertools
 import random
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 
 import pytest
 from pydantic import ValidationError
 
-import engines.draw.state as draw_state
 from engines.base import ChipsBought, DealSettled, DealStarted, Event, IllegalAction, MatchEnded
-from engines.cards import FULL_DECK, Card, Deck, parse_cards
+from engines.cards import FULL_DECK, Card, parse_cards
 from engines.draw import SPEC, DrawConfig, DrawState, parse_action
 from engines.draw.actions import STAND, Call, Draw, Fold, Open, Raise
 from engines.draw.events import (
@@ -34,6 +33,7 @@ from engines.draw.events import (
 )
 from engines.draw.hands import opening_proof, requirement, sort_hand
 from engines.draw.state import timeout_action
+from engines.fair import DealSource
 from engines.poker.events import UncalledReturned
 from tests.refusals import assert_refused
 
@@ -64,7 +64,6 @@ class Table:
 
     def __init__(
         self,
-        monkeypatch: pytest.MonkeyPatch,
         stacked_deals: Sequence[dict[int, str]],
         stocks: Sequence[str] = (),
         seats: int = 4,
@@ -76,15 +75,10 @@ class Table:
             stacked(hands, seats, (first_dealer + k) % seats, stocks[k] if k < len(stocks) else "")
             for k, hands in enumerate(stacked_deals)
         ]
-        real_deck = Deck
-        queue: Iterator[list[Card]] = iter(self.decks)
-
-        def deck(rng: random.Random) -> Deck:
-            cards = next(queue, None)
-            return real_deck(rng) if cards is None else real_deck.stacked(cards)
-
-        monkeypatch.setattr(draw_state, "Deck", deck)
-        self.state = DrawState(DrawConfig(seats=seats, **settings), random.Random(seed))
+        source = DealSource(bytes(32))
+        for deal, cards in enumerate(self.decks, start=1):
+            source = source.stacked(deal, cards)
+        self.state = DrawState(DrawConfig(seats=seats, **settings), random.Random(seed), source)
         self.events: list[Event] = list(self.state.opening_events)
         self.dealer = self.state.dealer
 
@@ -134,10 +128,10 @@ def after_next_dealer(t: Table, k: int) -> int:
     return (t.state.dealer + 1 + k) % t.state.seats
 
 
-def four(monkeypatch: pytest.MonkeyPatch, *deals: dict[int, str], **kw: int) -> Table:
+def four(*deals: dict[int, str], **kw: int) -> Table:
     """Four seats (blind 2, pot unit 2, cave 200) with these deals stacked."""
     stocks = kw.pop("stocks", ())  # type: ignore[call-overload]
-    return Table(monkeypatch, list(deals), stocks=stocks, **kw)
+    return Table(list(deals), stocks=stocks, **kw)
 
 
 BLIND_DEAL = {1: JUNK[0], 2: JUNK[1], 3: JUNK[2], 4: JUNK[3]}
@@ -165,28 +159,22 @@ def test_config_refuses_a_cave_smaller_than_four_blinds() -> None:
 # ------------------------------------------------------------------- blind deal
 
 
-def test_every_player_starts_with_one_cave_unit_recorded_as_a_buy_in(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    t = four(monkeypatch, BLIND_DEAL, cave_unit=300)
+def test_every_player_starts_with_one_cave_unit_recorded_as_a_buy_in() -> None:
+    t = four(BLIND_DEAL, cave_unit=300)
     bought = of(t.events, ChipsBought)
     assert [(e.seat, e.amount, e.reason) for e in bought] == [(s, 300, "buy-in") for s in range(4)]  # type: ignore[attr-defined]
 
 
-def test_the_blind_is_posted_automatically_by_the_player_after_the_dealer(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    t = four(monkeypatch, BLIND_DEAL)
+def test_the_blind_is_posted_automatically_by_the_player_after_the_dealer() -> None:
+    t = four(BLIND_DEAL)
     posted = of(t.events, Posted)
     assert [(e.seat, e.what, e.amount) for e in posted] == [(t.seat(1), "blind", 2)]  # type: ignore[attr-defined]
     assert t.state.stacks[t.seat(1)] == 198
     assert t.state.view(None).deal_kind == "blind"
 
 
-def test_the_surblind_is_offered_to_the_next_player_before_anyone_sees_their_cards(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    t = four(monkeypatch, BLIND_DEAL)
+def test_the_surblind_is_offered_to_the_next_player_before_anyone_sees_their_cards() -> None:
+    t = four(BLIND_DEAL)
     assert t.state.to_act == t.seat(2)
     assert t.state.phase == "surblind"
     assert t.state.view(t.seat(2)).hand == ()
@@ -199,10 +187,8 @@ def test_the_surblind_is_offered_to_the_next_player_before_anyone_sees_their_car
     assert t.state.view(t.seat(2)).hand == tuple(sort_hand(parse_cards(JUNK[1])))
 
 
-def test_the_surblind_is_not_offered_to_a_player_short_of_twice_the_blind(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    t = four(monkeypatch, BLIND_DEAL, BLIND_DEAL)
+def test_the_surblind_is_not_offered_to_a_player_short_of_twice_the_blind() -> None:
+    t = four(BLIND_DEAL, BLIND_DEAL)
     t.act(2, "no")
     for k in (2, 3, 4):
         t.act(k, "fold")
@@ -214,10 +200,8 @@ def test_the_surblind_is_not_offered_to_a_player_short_of_twice_the_blind(
     assert t.state.to_act == t.seat(2)  # the short player speaks first, after the blind
 
 
-def test_coming_in_costs_twice_the_blind_and_just_matching_it_is_refused(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    t = four(monkeypatch, BLIND_DEAL)
+def test_coming_in_costs_twice_the_blind_and_just_matching_it_is_refused() -> None:
+    t = four(BLIND_DEAL)
     t.act(2, "no")
     assert t.state.to_act == t.seat(2)  # the player after the blind speaks first
     t.refuse(2, "call", "no_limp")
@@ -227,10 +211,8 @@ def test_coming_in_costs_twice_the_blind_and_just_matching_it_is_refused(
     assert t.state.view(None).entry == 0  # coming in opened the calling
 
 
-def test_coming_in_over_a_surblind_costs_twice_the_surblind(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    t = four(monkeypatch, BLIND_DEAL)
+def test_coming_in_over_a_surblind_costs_twice_the_surblind() -> None:
+    t = four(BLIND_DEAL)
     t.act(2, "surblind")
     assert t.state.to_act == t.seat(3)  # the player after the surblind speaks first
     assert t.state.view(t.seat(3)).entry == 8
@@ -241,8 +223,8 @@ def test_coming_in_over_a_surblind_costs_twice_the_surblind(
     assert t.state.view(None).stakes[t.seat(4)] == 8
 
 
-def test_a_raise_adds_at_least_the_previous_increase(monkeypatch: pytest.MonkeyPatch) -> None:
-    t = four(monkeypatch, BLIND_DEAL)
+def test_a_raise_adds_at_least_the_previous_increase() -> None:
+    t = four(BLIND_DEAL)
     t.act(2, "no")
     t.act(2, "raise 10")  # an increase of 8 over the blind
     t.refuse(3, "raise 17", "raise_below_min")
@@ -250,8 +232,8 @@ def test_a_raise_adds_at_least_the_previous_increase(monkeypatch: pytest.MonkeyP
     assert t.state.view(None).highest == 18
 
 
-def test_the_blind_completes_to_the_highest_stake(monkeypatch: pytest.MonkeyPatch) -> None:
-    t = four(monkeypatch, BLIND_DEAL)
+def test_the_blind_completes_to_the_highest_stake() -> None:
+    t = four(BLIND_DEAL)
     t.act(2, "no")
     t.act(2, "raise 4")
     t.act(3, "fold")
@@ -263,10 +245,8 @@ def test_the_blind_completes_to_the_highest_stake(monkeypatch: pytest.MonkeyPatc
     assert t.state.put_in[t.seat(1)] == 4 and t.state.put_in[t.seat(2)] == 4
 
 
-def test_the_blind_and_surblind_may_raise_when_the_turn_comes_back(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    t = four(monkeypatch, BLIND_DEAL)
+def test_the_blind_and_surblind_may_raise_when_the_turn_comes_back() -> None:
+    t = four(BLIND_DEAL)
     t.act(2, "surblind")
     t.act(3, "raise 8")
     t.act(4, "fold")
@@ -278,10 +258,8 @@ def test_the_blind_and_surblind_may_raise_when_the_turn_comes_back(
     assert [t.state.put_in[t.seat(k)] for k in (1, 2, 3, 4)] == [20, 20, 20, 0]
 
 
-def test_nobody_coming_in_gives_the_blind_its_stake_back_and_ends_the_deal(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    t = four(monkeypatch, BLIND_DEAL)
+def test_nobody_coming_in_gives_the_blind_its_stake_back_and_ends_the_deal() -> None:
+    t = four(BLIND_DEAL)
     blind = t.seat(1)
     t.act(2, "no")
     t.act(2, "fold")
@@ -295,10 +273,8 @@ def test_nobody_coming_in_gives_the_blind_its_stake_back_and_ends_the_deal(
     assert t.state.deal_kind == "blind" and t.state.deal_no == 2
 
 
-def test_with_a_surblind_and_nobody_in_the_blind_may_fold_to_the_surblind(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    t = four(monkeypatch, BLIND_DEAL)
+def test_with_a_surblind_and_nobody_in_the_blind_may_fold_to_the_surblind() -> None:
+    t = four(BLIND_DEAL)
     blind, surblind = t.seat(1), t.seat(2)
     t.act(2, "surblind")
     t.act(3, "fold")
@@ -310,10 +286,8 @@ def test_with_a_surblind_and_nobody_in_the_blind_may_fold_to_the_surblind(
     assert chips[surblind] == 2 and chips[blind] == -2
 
 
-def test_the_draw_starts_after_the_dealer_and_replaces_the_cards_named(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    t = four(monkeypatch, BLIND_DEAL, stocks=["AH AC KH"])
+def test_the_draw_starts_after_the_dealer_and_replaces_the_cards_named() -> None:
+    t = four(BLIND_DEAL, stocks=["AH AC KH"])
     t.act(2, "no")
     t.act(2, "raise 4")
     t.act(3, "fold")
@@ -345,10 +319,8 @@ def _to_final_betting(t: Table) -> None:
     t.act(4, "stand")
 
 
-def test_final_betting_starts_after_the_blind_and_everyone_may_check_until_a_bet(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    t = four(monkeypatch, BLIND_DEAL)
+def test_final_betting_starts_after_the_blind_and_everyone_may_check_until_a_bet() -> None:
+    t = four(BLIND_DEAL)
     _to_final_betting(t)
     assert t.state.phase == "bet2" and t.state.to_act == t.seat(2)
     t.refuse(2, "fold", "fold_when_check_free")
@@ -361,9 +333,9 @@ def test_final_betting_starts_after_the_blind_and_everyone_may_check_until_a_bet
     assert t.state.to_act == t.seat(4)
 
 
-def test_showdown_the_best_hand_takes_everything(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_showdown_the_best_hand_takes_everything() -> None:
     deal = {1: "KH KD 4C 7S 9D", 2: JUNK[1], 3: JUNK[2], 4: "AH AC 5S 8C TH"}
-    t = four(monkeypatch, deal)
+    t = four(deal)
     _to_final_betting(t)
     t.act(2, "check")
     t.act(4, "bet 6")
@@ -378,10 +350,8 @@ def test_showdown_the_best_hand_takes_everything(monkeypatch: pytest.MonkeyPatch
     assert chips[t.seat(4)] == 20 and chips[t.seat(1)] == -10 and sum(chips) == 0
 
 
-def test_a_player_left_alone_takes_the_stakes_without_showing(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    t = four(monkeypatch, BLIND_DEAL)
+def test_a_player_left_alone_takes_the_stakes_without_showing() -> None:
+    t = four(BLIND_DEAL)
     _to_final_betting(t)
     t.act(2, "bet 10")
     t.act(4, "fold")
@@ -391,11 +361,11 @@ def test_a_player_left_alone_takes_the_stakes_without_showing(
     assert [(e.seat, e.amount) for e in of(events, UncalledReturned)] == [(t.seat(2), 10)]  # type: ignore[attr-defined]
 
 
-def test_side_pots_with_a_short_all_in(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_side_pots_with_a_short_all_in() -> None:
     # Seat 1 (the blind) has 10 chips only; it holds aces and wins the main pot,
     # the side pot between kings and queens goes to the kings.
     deal = {1: "AH AC 5S 8C TH", 2: "KH KD 4C 7S 9D", 3: "QH QD 3D 6D 8H", 4: JUNK[0]}
-    t = four(monkeypatch, BLIND_DEAL, BLIND_DEAL, deal)
+    t = four(BLIND_DEAL, BLIND_DEAL, deal)
     t.act(2, "no")
     for k in (2, 3, 4):
         t.act(k, "fold")
@@ -417,10 +387,8 @@ def test_side_pots_with_a_short_all_in(monkeypatch: pytest.MonkeyPatch) -> None:
     assert chips[t.seat(1)] == 20 and chips[t.seat(2)] == 20 and chips[t.seat(3)] == -40
 
 
-def test_check_around_after_the_draw_carries_every_chip_to_a_jackpot_deal(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    t = four(monkeypatch, BLIND_DEAL)
+def test_check_around_after_the_draw_carries_every_chip_to_a_jackpot_deal() -> None:
+    t = four(BLIND_DEAL)
     _to_final_betting(t)
     t.act(2, "check")
     t.act(4, "check")
@@ -441,8 +409,8 @@ def test_check_around_after_the_draw_carries_every_chip_to_a_jackpot_deal(
     assert sum(t.state.stacks) + view.pot == sum(t.state.bought)
 
 
-def test_no_check_around_when_a_player_is_all_in(monkeypatch: pytest.MonkeyPatch) -> None:
-    t = four(monkeypatch, BLIND_DEAL, BLIND_DEAL, BLIND_DEAL)
+def test_no_check_around_when_a_player_is_all_in() -> None:
+    t = four(BLIND_DEAL, BLIND_DEAL, BLIND_DEAL)
     t.act(2, "no")
     for k in (2, 3, 4):
         t.act(k, "fold")
@@ -472,10 +440,8 @@ def _check_around_to_jackpot(t: Table) -> None:
     t.sync()
 
 
-def test_in_a_jackpot_the_player_after_the_dealer_speaks_first_and_may_check(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    t = four(monkeypatch, BLIND_DEAL, BLIND_DEAL)
+def test_in_a_jackpot_the_player_after_the_dealer_speaks_first_and_may_check() -> None:
+    t = four(BLIND_DEAL, BLIND_DEAL)
     _check_around_to_jackpot(t)
     assert t.state.deal_kind == "jackpot" and t.state.to_act == t.seat(1)
     assert t.state.view(None).blind_seat is None
@@ -484,9 +450,9 @@ def test_in_a_jackpot_the_player_after_the_dealer_speaks_first_and_may_check(
     assert t.state.to_act == t.seat(2)
 
 
-def test_opening_without_the_required_pair_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_opening_without_the_required_pair_is_refused() -> None:
     jackpot = {1: "TH TD 4C 7S 9D", 2: "JH JC 2S 5D 8C", 3: JUNK[2], 4: JUNK[3]}
-    t = four(monkeypatch, BLIND_DEAL, jackpot)
+    t = four(BLIND_DEAL, jackpot)
     _check_around_to_jackpot(t)
     error = t.refuse(1, "open 4", "open_requirement")
     assert str(error) == "open 4: you need a pair of jacks or better to open this pot"
@@ -498,11 +464,9 @@ def test_opening_without_the_required_pair_is_refused(monkeypatch: pytest.Monkey
     assert t.state.opener == t.seat(2)
 
 
-def test_a_jackpot_nobody_opens_is_a_jackpot_again_with_the_requirement_moving_on(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
+def test_a_jackpot_nobody_opens_is_a_jackpot_again_with_the_requirement_moving_on() -> None:
     junk_deal = {1: JUNK[0], 2: JUNK[1], 3: JUNK[2], 4: JUNK[3]}
-    t = four(monkeypatch, BLIND_DEAL, *([junk_deal] * 7))
+    t = four(BLIND_DEAL, *([junk_deal] * 7))
     _check_around_to_jackpot(t)
     seen = []
     dealers = []
@@ -533,11 +497,9 @@ def test_a_hand_stronger_than_the_pair_named_may_open() -> None:
     assert opening_proof(parse_cards("KS KD 3C 7H 9S"), kings) == tuple(parse_cards("KS KD"))
 
 
-def test_nobody_calling_the_opener_gives_the_opener_the_pot(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
+def test_nobody_calling_the_opener_gives_the_opener_the_pot() -> None:
     jackpot = {1: "JH JC 2S 5D 8C", 2: JUNK[1], 3: JUNK[2], 4: JUNK[3]}
-    t = four(monkeypatch, BLIND_DEAL, jackpot)
+    t = four(BLIND_DEAL, jackpot)
     _check_around_to_jackpot(t)
     opener = t.seat(1)
     t.act(1, "open 6")
@@ -564,11 +526,9 @@ def _opened_jackpot_to_showdown(t: Table, opener_draw: str) -> list[Event]:
     return t.act(2, "bet 2") + t.act(1, "call")
 
 
-def test_the_openers_proof_is_shown_when_the_opener_loses(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
+def test_the_openers_proof_is_shown_when_the_opener_loses() -> None:
     jackpot = {1: "QH QC 2S 5D 8C", 2: "7S 7D 7C 3D 4H", 3: JUNK[2], 4: JUNK[4]}
-    t = four(monkeypatch, BLIND_DEAL, jackpot)
+    t = four(BLIND_DEAL, jackpot)
     events = _opened_jackpot_to_showdown(t, "draw 3 4 5")
     won = of(events, PotWon)
     assert [e.seat for e in won] == [t.seat(2)]  # type: ignore[attr-defined]
@@ -577,12 +537,10 @@ def test_the_openers_proof_is_shown_when_the_opener_loses(
     assert proof.set_aside == () and proof.requirement == "jacks"  # type: ignore[attr-defined]
 
 
-def test_a_split_opener_sets_the_card_aside_and_shows_it(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
+def test_a_split_opener_sets_the_card_aside_and_shows_it() -> None:
     # Jacks opened with four hearts: the opener throws a jack to draw at the flush.
     jackpot = {1: "JH JC 2H 5H 8H", 2: "7S 7D 7C 3D 4H", 3: JUNK[2], 4: JUNK[0]}
-    t = four(monkeypatch, BLIND_DEAL, jackpot, stocks=["", "AH"])
+    t = four(BLIND_DEAL, jackpot, stocks=["", "AH"])
     _check_around_to_jackpot(t)
     position = t.state.view(t.seat(1)).hand.index(parse_cards("JC")[0]) + 1
     t.act(1, "open 4")
@@ -602,9 +560,9 @@ def test_a_split_opener_sets_the_card_aside_and_shows_it(
     assert [e.seat for e in of(events, PotWon)] == [t.seat(1)]  # type: ignore[attr-defined]  # flush
 
 
-def test_the_proof_is_shown_even_when_the_opener_folds(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_proof_is_shown_even_when_the_opener_folds() -> None:
     jackpot = {1: "QH QC 2S 5D 8C", 2: "7S 7D 7C 3D 4H", 3: JUNK[2], 4: JUNK[4]}
-    t = four(monkeypatch, BLIND_DEAL, jackpot)
+    t = four(BLIND_DEAL, jackpot)
     _check_around_to_jackpot(t)
     t.act(1, "open 4")
     t.act(2, "raise 20")
@@ -614,12 +572,10 @@ def test_the_proof_is_shown_even_when_the_opener_folds(monkeypatch: pytest.Monke
     assert of(events, OpenerProof)[0].seat == t.seat(1)  # type: ignore[attr-defined]
 
 
-def test_a_check_around_after_an_opened_jackpot_starts_again_at_jacks(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
+def test_a_check_around_after_an_opened_jackpot_starts_again_at_jacks() -> None:
     junk = {1: JUNK[0], 2: JUNK[1], 3: JUNK[2], 4: JUNK[3]}
     opened = {1: "QH QC 2S 5D 8C", 2: JUNK[1], 3: JUNK[2], 4: JUNK[3]}
-    t = four(monkeypatch, BLIND_DEAL, junk, opened)
+    t = four(BLIND_DEAL, junk, opened)
     _check_around_to_jackpot(t)
     for k in (1, 2, 3, 4):
         t.act(k, "check")
@@ -646,16 +602,16 @@ def _bust(t: Table, seat: int) -> list[Event]:
     return new_deal(t, stacks)
 
 
-def test_rebuy_is_refused_during_a_deal(monkeypatch: pytest.MonkeyPatch) -> None:
-    t = four(monkeypatch, BLIND_DEAL)
+def test_rebuy_is_refused_during_a_deal() -> None:
+    t = four(BLIND_DEAL)
     t.act(2, "no")
     error = t.refuse(2, "rebuy 1", "rebuy_during_deal")
     assert "between deals" in str(error)
     t.refuse(3, "rebuy 1", "rebuy_during_deal")
 
 
-def test_a_broke_player_buys_back_in_between_deals(monkeypatch: pytest.MonkeyPatch) -> None:
-    t = four(monkeypatch, BLIND_DEAL)
+def test_a_broke_player_buys_back_in_between_deals() -> None:
+    t = four(BLIND_DEAL)
     broke = (t.state.dealer + 2) % 4
     _bust(t, broke)
     assert t.state.phase == "rebuy" and t.state.to_act == broke
@@ -671,8 +627,8 @@ def test_a_broke_player_buys_back_in_between_deals(monkeypatch: pytest.MonkeyPat
     assert t.state.in_deal[broke]
 
 
-def test_a_broke_player_who_sits_out_is_not_dealt_in(monkeypatch: pytest.MonkeyPatch) -> None:
-    t = four(monkeypatch, BLIND_DEAL)
+def test_a_broke_player_who_sits_out_is_not_dealt_in() -> None:
+    t = four(BLIND_DEAL)
     broke = (t.state.dealer + 2) % 4
     _bust(t, broke)
     events = t.state.apply(broke, parse_action("sitout"))
@@ -681,10 +637,8 @@ def test_a_broke_player_who_sits_out_is_not_dealt_in(monkeypatch: pytest.MonkeyP
     assert t.state.dealer != broke
 
 
-def test_the_match_ends_when_fewer_than_two_players_have_chips(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    t = four(monkeypatch, BLIND_DEAL, seats=2)
+def test_the_match_ends_when_fewer_than_two_players_have_chips() -> None:
+    t = four(BLIND_DEAL, seats=2)
     a = t.state.to_act
     other = 1 - (a or 0)
     _bust(t, other)
@@ -694,8 +648,8 @@ def test_the_match_ends_when_fewer_than_two_players_have_chips(
     assert ended[0].winners == (1 - other,)  # type: ignore[attr-defined]
 
 
-def test_a_match_of_n_deals_ends_after_the_nth(monkeypatch: pytest.MonkeyPatch) -> None:
-    t = four(monkeypatch, BLIND_DEAL, deals=1)
+def test_a_match_of_n_deals_ends_after_the_nth() -> None:
+    t = four(BLIND_DEAL, deals=1)
     t.act(2, "no")
     t.act(2, "fold")
     t.act(3, "fold")
@@ -706,11 +660,9 @@ def test_a_match_of_n_deals_ends_after_the_nth(monkeypatch: pytest.MonkeyPatch) 
 # ----------------------------------------------------------------- the stock
 
 
-def test_the_stock_running_out_in_a_six_player_draw_reshuffles_earlier_discards(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
+def test_the_stock_running_out_in_a_six_player_draw_reshuffles_earlier_discards() -> None:
     hands = {k + 1: JUNK[k] for k in range(6)}
-    t = Table(monkeypatch, [hands], seats=6)
+    t = Table([hands], seats=6)
     t.act(2, "no")
     t.act(2, "raise 4")
     for k in (3, 4, 5, 6, 1):
@@ -739,8 +691,8 @@ def test_the_stock_running_out_in_a_six_player_draw_reshuffles_earlier_discards(
 # --------------------------------------------------------------- views, texts
 
 
-def test_views_show_each_seat_only_its_own_cards(monkeypatch: pytest.MonkeyPatch) -> None:
-    t = four(monkeypatch, BLIND_DEAL)
+def test_views_show_each_seat_only_its_own_cards() -> None:
+    t = four(BLIND_DEAL)
     t.act(2, "no")
     assert t.state.view(None).hand == ()
     for k in (1, 2, 3, 4):
@@ -769,10 +721,8 @@ def test_draw_positions_are_sorted_and_validated() -> None:
             parse_action(bad)
 
 
-def test_timeout_plays_no_surblind_check_or_fold_and_stand(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    t = four(monkeypatch, BLIND_DEAL)
+def test_timeout_plays_no_surblind_check_or_fold_and_stand() -> None:
+    t = four(BLIND_DEAL)
     assert str(timeout_action(t.state.view(t.seat(2)))) == "no"
     t.act(2, "no")
     assert str(timeout_action(t.state.view(t.seat(2)))) == "fold"
@@ -786,10 +736,8 @@ def test_timeout_plays_no_surblind_check_or_fold_and_stand(
     assert str(timeout_action(t.state.view(t.seat(2)))) == "check"
 
 
-def test_a_pot_still_carried_when_the_match_ends_goes_back_to_who_put_it_in(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    t = four(monkeypatch, BLIND_DEAL, deals=1)
+def test_a_pot_still_carried_when_the_match_ends_goes_back_to_who_put_it_in() -> None:
+    t = four(BLIND_DEAL, deals=1)
     _to_final_betting(t)
     t.act(2, "check")
     t.act(4, "check")
@@ -803,8 +751,8 @@ def test_a_pot_still_carried_when_the_match_ends_goes_back_to_who_put_it_in(
     assert t.state.stacks == [200] * 4
 
 
-def test_a_blind_the_player_cannot_cover_is_posted_all_in(monkeypatch: pytest.MonkeyPatch) -> None:
-    t = four(monkeypatch, BLIND_DEAL, BLIND_DEAL, BLIND_DEAL)
+def test_a_blind_the_player_cannot_cover_is_posted_all_in() -> None:
+    t = four(BLIND_DEAL, BLIND_DEAL, BLIND_DEAL)
     stacks = [200] * 4
     short = after_next_dealer(t, 1)
     stacks[short] = 1

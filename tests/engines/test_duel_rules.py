@@ -44,6 +44,7 @@ from engines.duel import (
     signal_of,
     timeout_action,
 )
+from engines.fair import DealSource
 from engines.play import play_out
 from engines.poker.events import UncalledReturned
 from tests.refusals import assert_refused
@@ -76,6 +77,9 @@ def rig(
         cut = len(stock) - stock_size
         state.discards, stock = stock[:cut], stock[cut:]
     state.stock = stock
+    if stock_top:
+        # The next deal reorders the stock with its own seed: stack it to keep `stock_top`.
+        state.source = state.source.stacked(state.deal + 1, stock[::-1])
     state.first = first
     state.to_act_seat = first
     state.start_chips = list(chips)
@@ -147,11 +151,10 @@ def test_each_deal_costs_a_one_chip_ante() -> None:
 
 @pytest.mark.parametrize("first", [0, 1])
 def test_first_deal_is_dealt_alternately_first_player_first(first: int) -> None:
-    state = new_state(DuelConfig(first_player=first), random.Random(9))
-    seed = of(state.opening_events, DealStarted)[0].seed
-    shoe = new_deck(2)
-    random.Random(seed).shuffle(shoe)
-    top = shoe[::-1]
+    source = DealSource(bytes(range(32)))
+    state = new_state(DuelConfig(first_player=first), random.Random(9), source)
+    assert of(state.opening_events, DealStarted)[0].commitment == source.commitment(1)
+    top = source.deck(1, decks=2)
     assert state.hands[first] == [top[0], top[2]]
     assert state.hands[1 - first] == [top[1], top[3]]
     assert state.to_act == first

@@ -430,10 +430,10 @@ def test_two_odd_chips_in_three_way_split_go_one_each() -> None:
 
 def test_stacks_carry_over_and_a_fresh_shuffle_each_hand() -> None:
     state = HoldemState(HoldemConfig(seats=2), random.Random(8))
-    seeds = [e.seed for e in state.opening_events if isinstance(e, DealStarted)]
+    commitments = [e.commitment for e in state.opening_events if isinstance(e, DealStarted)]
     events = play(state, (0, Raise(100)), (1, Fold()))
-    seeds += [e.seed for e in events if isinstance(e, DealStarted)]
-    assert len(set(seeds)) == 2
+    commitments += [e.commitment for e in events if isinstance(e, DealStarted)]
+    assert len(set(commitments)) == 2 and None not in commitments
     view = state.view(None)
     assert [s.stack + s.bet for s in view.seats] == [1020, 980]
 

@@ -184,7 +184,7 @@ async def raw(target: str, sql: str) -> list[tuple[Any, ...]]:
 APPEND_ONLY = {
     # table: (a column to change, the columns of a full row, its key columns)
     "actions": ("action", "match_id, seq, deal, seat, action, actor, at", "match_id, seq"),
-    "deals": ("seed", "match_id, deal, dealer, seed, first_seq", "match_id, deal"),
+    "deals": ("commitment", "match_id, deal, dealer, commitment, first_seq", "match_id, deal"),
     "chip_ledger": (
         "delta",
         "id, guild, game, match_id, hand, seat, player_id, is_ai, delta, reason, at",
@@ -234,7 +234,7 @@ def rewrites(table: str, *, postgres: bool) -> list[tuple[str, str]]:
 
 async def test_logs_and_ledgers_are_append_only(store: AnyStorage, target: str) -> None:
     table_id, match_id = await new_match(store, "p", [("a", False)])
-    deals = [DealRecord(match_id, 1, 0, 2**70, 0)]
+    deals = [DealRecord(match_id, 1, 0, "ab" * 32, 0)]
     chips = [ChipEntry("g", "holdem", match_id, 1, 0, "a", False, 10, "hand", NOW)]
     penalties = [PenaltyEntry("g", "bigtwo", match_id, 1, 0, "a", False, 3, NOW)]
     await store.commit_action(

@@ -4,6 +4,7 @@ kept from a copy that fails."""
 
 from __future__ import annotations
 
+import asyncio
 import os
 import sqlite3
 from pathlib import Path
@@ -58,6 +59,14 @@ async def pg_counts(url: str) -> dict[str, int]:
         await conn.close()
 
 
+async def pg_rows(url: str, sql: str) -> list[tuple[Any, ...]]:
+    conn = await asyncpg.connect(url)
+    try:
+        return [tuple(r) for r in await conn.fetch(sql)]
+    finally:
+        await conn.close()
+
+
 async def everything(target: str, shift: int = 0) -> list[Any]:
     """Every table's records and the leaderboards, read through the storage."""
     storage = await open_storage(target)
@@ -104,6 +113,8 @@ async def test_a_copy_keeps_the_whole_history(tmp_path: Path, pg_url: str) -> No
     assert await everything(pg_url) == await everything(str(source))
     # The copy is a working database: new rows get new ids, the stopped place is free.
     storage = await open_storage(pg_url)
+    assert await storage.verify_chain() == []  # hashes and heads copied as they were
+    assert await pg_rows(pg_url, "SELECT count(*) FROM matches WHERE head_hash IS NULL") == [(0,)]
     table = await storage.create_table(
         guild="g", place="b2", game="bigtwo", settings={}, options={}, seats=[], now=3.0
     )
@@ -130,8 +141,45 @@ async def test_a_non_empty_target_is_refused_unless_appending(tmp_path: Path, pg
     }
     added = sqlite_counts(second)
     assert await pg_counts(pg_url) == {n: once[n] + added[n] for n in COPY_ORDER}
-    # The appended history is whole under its new ids.
+    # The appended history is whole under its new ids, its chains rehashed for them.
     assert (await everything(pg_url, shift=4))[:-3] == (await everything(str(second)))[:-3]
+    storage = await open_storage(pg_url)
+    try:
+        assert await storage.verify_chain() == []
+    finally:
+        await storage.close()
+
+
+def damage(path: Path) -> None:
+    """Change one chip row of the source's hold'em match (match 2) as an outsider would."""
+    with sqlite3.connect(path) as db:
+        db.execute("DROP TRIGGER chip_ledger_no_update")
+        db.execute(
+            "UPDATE chip_ledger SET delta = delta + 1"
+            " WHERE id = (SELECT min(id) FROM chip_ledger WHERE match_id = 2)"
+        )
+
+
+async def test_a_damaged_chain_is_copied_as_damaged_and_never_rehashed(
+    tmp_path: Path, pg_url: str
+) -> None:
+    first, second = tmp_path / "a.sqlite3", tmp_path / "b.sqlite3"
+    await sqlite_history(first)
+    await sqlite_history(second, prefix="other-")
+    damage(first)
+    damage(second)
+    await copy_sqlite_to_postgres(str(first), pg_url)
+    storage = await open_storage(pg_url)
+    try:
+        assert [(p.match_id, p.where) for p in await storage.verify_chain()] == [
+            (2, "chip_ledger row 1")
+        ]
+    finally:
+        await storage.close()
+    once = await pg_counts(pg_url)
+    with pytest.raises(CopyRefused, match=r"matches \[2\] are damaged.*would hide"):
+        await copy_sqlite_to_postgres(str(second), pg_url, append=True)
+    assert await pg_counts(pg_url) == once
 
 
 async def test_a_failed_append_keeps_nothing(tmp_path: Path, pg_url: str) -> None:
@@ -174,3 +222,26 @@ def test_the_command(
     assert "not empty" in capsys.readouterr().err
     assert main(["migrate-db", "--from", str(source), "--to", str(tmp_path / "x.db")]) == 1
     assert "--to must be a postgresql:// URL" in capsys.readouterr().err
+
+
+async def test_verify_checks_a_postgresql_copy(
+    tmp_path: Path, pg_url: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    source = tmp_path / "a.sqlite3"
+    await sqlite_history(source)
+    await copy_sqlite_to_postgres(str(source), pg_url)
+    assert await asyncio.to_thread(main, ["verify", "--db", pg_url]) == 0
+    assert capsys.readouterr().out == "verify: every check passed\n"
+    conn = await asyncpg.connect(pg_url)
+    try:  # as a superuser would: triggers off for this session
+        await conn.execute("SET session_replication_role = replica")
+        await conn.execute(
+            "UPDATE actions SET action = 'pass' WHERE match_id = 1 AND seq = "
+            "(SELECT min(seq) FROM actions WHERE match_id = 1 AND action LIKE 'play %')"
+        )
+    finally:
+        await conn.close()
+    assert await asyncio.to_thread(main, ["verify", "--db", pg_url]) == 1
+    out = capsys.readouterr().out.splitlines()
+    assert out[0].startswith("match 1 (table 1): action seq ") and "its hash" in out[0], out
+    assert any("is illegal" in line for line in out[1:]), out

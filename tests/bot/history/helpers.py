@@ -8,6 +8,7 @@ from typing import Any
 
 from bot.history.build import MatchLog
 from bot.runtime import FakeClock, Player, RecordingFront, RuntimeConfig, TableManager
+from bot.runtime.replay import match_state
 from engines.registry import get_game
 from storage import SqliteStorage
 from storage.base import ActionRecord, MatchPlayer, MatchRecord, TableRecord
@@ -37,7 +38,8 @@ def engine_match(
     it as the rows storage would hold (no ledgers: histories are built from the log)."""
     spec = get_game(game)
     cfg = spec.make_config(**config)
-    state = spec.new_state(cfg, random.Random(seed))
+    # Match 1 of table 1, dealt from `seed` as the runtime deals a stored match.
+    state = match_state(spec, MatchRecord(1, 1, 1, seed, cfg.model_dump(mode="json"), 0, 0.0))
     rng = random.Random(seed + 1)
     actions: list[ActionRecord] = []
     while state.to_act is not None and len(actions) < max_actions:

@@ -3,12 +3,14 @@ message and exit code 2, and stepping through a deal by feeding keys on stdin.""
 
 from __future__ import annotations
 
+import asyncio
 import os
 import re
 import subprocess
 import sys
 from pathlib import Path
 
+import aiosqlite
 import pytest
 from pokerkit import HandHistory
 
@@ -16,6 +18,7 @@ from bot.cli import main
 from bot.history.model import HistoryFile
 from bot.runtime import Player
 from storage import SqliteStorage
+from storage.migrate import migrate
 from tests.bot.history.helpers import played, runtime
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -130,3 +133,20 @@ def test_replay_of_an_omniscient_file_shows_the_board(db: Path, tmp_path: Path) 
     bad.write_text("{}", encoding="utf-8")
     broken = replay(str(bad), keys="")
     assert broken.returncode == 2 and "is not a Deucebot history file" in broken.stderr
+
+
+def test_a_database_not_yet_upgraded_is_refused_in_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    old = tmp_path / "old.sqlite3"
+
+    async def at_version_4() -> None:
+        async with aiosqlite.connect(old, isolation_level=None) as conn:
+            await migrate(conn, target=4)
+
+    asyncio.run(at_version_4())
+    assert main(["history", "--db", str(old)]) == 2
+    assert capsys.readouterr().err == (
+        f"deucebot: {old} has an old schema (version 4): run `deucebot play` or the bot on "
+        "it once to upgrade it\n"
+    )

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import random
 import re
 from typing import Any
 
@@ -20,9 +19,11 @@ from bot.history.build import (
 )
 from bot.history.model import HistoryFile
 from bot.runtime import Player
-from engines.base import DealStarted, Event
+from bot.runtime.replay import match_state
+from engines.base import Event
 from engines.registry import get_game
 from storage import SqliteStorage
+from storage.base import MatchRecord
 from tests.bot.history.helpers import GAMES, engine_match, played, random_legal, runtime
 
 CARD = re.compile(r"\b(?:10|[2-9TJQKA])[DCHS]\b")
@@ -35,7 +36,8 @@ def cards_in(text: str) -> set[str]:
 def engine_events(game: str, config: dict[str, Any], seed: int, actions: list[str]) -> list[Event]:
     """Every event of a match, replayed straight on the engine (not through the history code)."""
     spec = get_game(game)
-    state = spec.new_state(spec.make_config(**config), random.Random(seed))
+    record = MatchRecord(1, 1, 1, seed, spec.make_config(**config).model_dump(mode="json"), 0, 0.0)
+    state = match_state(spec, record)
     events: list[Event] = list(getattr(state, "opening_events", []))
     for text in actions:
         seat = state.to_act
@@ -56,7 +58,8 @@ def test_a_seats_history_holds_no_card_it_did_not_see(game: str, seed: int) -> N
     players = [f"u{s}" for s in range(int(GAMES[game].get("seats", 2 if game == "duel" else 4)))]
     log = engine_match(game, GAMES[game], seed, random_legal, players=players)
     events = engine_events(game, GAMES[game], seed, [a.action for a in log.actions])
-    seeds = {e.seed for e in events if isinstance(e, DealStarted)} | {log.match.seed}
+    # The match's secret never shows; a deal's seed is public once it is over (its result).
+    seeds = {log.match.seed}
     everything = build_match_history(log).model_dump_json()
     leaked_somewhere = False
     for seat in range(len(players)):
@@ -100,7 +103,7 @@ def test_the_omniscient_history_has_the_deck_order_of_ended_deals(game: str) -> 
 
 
 def test_an_unfinished_match_has_no_omniscient_history() -> None:
-    log = engine_match("holdem", GAMES["holdem"], 5, random_legal, finished=False, max_actions=30)
+    log = engine_match("holdem", GAMES["holdem"], 3, random_legal, finished=False, max_actions=30)
     assert not log.finished
     with pytest.raises(HistoryError) as refused:
         build_match_history(log)
@@ -153,7 +156,7 @@ async def test_a_stored_match_exports_with_its_ledger(store: SqliteStorage, game
 
 async def test_recent_deals_are_the_members_last_ended_deals(store: SqliteStorage) -> None:
     first = await played(store, "bigtwo", "one", 1)
-    second = await played(store, "holdem", "two", 2)
+    second = await played(store, "holdem", "two", 3)  # a match of more than three hands
     both = await export_matches(store)
     assert [m.match_id for m in both.matches] == [first, second]
     recent = await recent_deals(store, "u1", deals=3)

@@ -75,7 +75,7 @@ async def test_decisions_are_legal_and_identical_to_in_process(pool: AiPool) -> 
 
 async def test_a_policy_keeps_its_state_and_a_new_seed_starts_afresh(pool: AiPool) -> None:
     spec = get_game("bigtwo")
-    state = spec.new_state(spec.make_config(), random.Random(3))
+    state = spec.new_state(spec.make_config(), random.Random(4))  # a hand with choices
     seat = state.to_act
     assert seat is not None
     view = state.view(seat)

@@ -16,6 +16,7 @@ import time
 from pathlib import Path
 
 from bot.runtime import replay
+from bot.runtime.replay import match_state
 from engines.bigtwo import penalty
 from engines.registry import get_game
 from storage.base import MatchRecord
@@ -85,7 +86,9 @@ def test_sigkill_at_random_moments_loses_nothing(tmp_path: Path) -> None:
 
     with sqlite3.connect(db) as conn:
         conn.row_factory = sqlite3.Row
-        (match_row,) = conn.execute("SELECT * FROM matches").fetchall()
+        (match_row,) = conn.execute(
+            "SELECT m.*, s.seed FROM matches m JOIN match_secrets s ON s.match_id = m.id"
+        ).fetchall()
         actions = conn.execute("SELECT seq, action FROM actions ORDER BY seq").fetchall()
         penalties = conn.execute(
             "SELECT deal, seat, penalty FROM penalty_ledger ORDER BY deal, seat"
@@ -111,7 +114,7 @@ def test_sigkill_at_random_moments_loses_nothing(tmp_path: Path) -> None:
     for turn, h in starts:
         if turn > 0:
             assert checkpoints.setdefault(turn, h) == h
-    state = spec.new_state(spec.make_config(**match.config), random.Random(match.seed))
+    state = match_state(spec, match)
     cards_left_at_settle: list[tuple[int, ...]] = []
     for turn, text in enumerate(texts, start=1):
         seat = state.to_act

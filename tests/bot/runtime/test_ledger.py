@@ -17,9 +17,10 @@ CREDITS = [
 ]
 
 
-def test_a_deal_start_gives_its_seed_row_and_moves_the_deal_on() -> None:
-    rows = ledger_rows([DealStarted(deal=3, dealer=1, seed=99)], CREDITS, IDS, next_seq=10, deal=2)
-    assert rows.deals == [DealRecord(7, 3, 1, 99, 10)]
+def test_a_deal_start_gives_its_commitment_row_and_moves_the_deal_on() -> None:
+    started = DealStarted(deal=3, dealer=1, commitment="c0" * 32)
+    rows = ledger_rows([started], CREDITS, IDS, next_seq=10, deal=2)
+    assert rows.deals == [DealRecord(7, 3, 1, "c0" * 32, 10)]
     assert rows.deal == 3
     assert rows.chips == [] and rows.penalties == []
 
@@ -27,7 +28,7 @@ def test_a_deal_start_gives_its_seed_row_and_moves_the_deal_on() -> None:
 def test_a_buy_in_is_credited_to_the_seat_in_the_deal_in_progress() -> None:
     events: list[Event] = [
         ChipsBought(seat=2, amount=500, reason="rebuy"),
-        DealStarted(deal=5, dealer=0, seed=1),
+        DealStarted(deal=5, dealer=0, commitment="ab" * 32),
         ChipsBought(seat=1, amount=200, reason="buy-in"),
     ]
     rows = ledger_rows(events, CREDITS, IDS, next_seq=0, deal=4)
