@@ -75,6 +75,7 @@ def main(argv: list[str]) -> None:
         os.execv(str(BIN / "deucebot"), [str(BIN / "deucebot"), *args])
     ensure_venv("dev")
     _run(BIN / "ruff", "check", "engines", "bot", "storage", "tests", "tasks.py")
+    _run(BIN / "ruff", "format", "--check", "engines", "bot", "storage", "tests", "tasks.py")
     _run(BIN / "mypy", "engines", "storage", "bot")
     _run(PY, "-m", "pytest", "-q", "-n", "2", "-p", "no:cacheprovider", *argv[1:], limit=TEST_LIMIT)
 

@@ -1,10 +1,10 @@
 """What the SQL backends share: the whole `Storage` protocol over group commit.
 
 `SqlStorage` turns every write of the protocol into `storage.statements` jobs queued on one
-`GroupCommit`, and every read into `storage.queries` (shard leases: `storage.leases`). A backend (`storage.sqlite`,
-`storage.postgres`) only supplies how to connect (`open`, `close`), how to run a batch of
-jobs in one transaction (`_run_batch`), how to name its driver's errors (`_translate`)
-and how to read rows (`_all`).
+`GroupCommit`, and every read into `storage.queries` (shard leases: `storage.leases`). A
+backend (`storage.sqlite`, `storage.postgres`) only supplies how to connect (`open`,
+`close`), how to run a batch of jobs in one transaction (`_run_batch`), how to name its
+driver's errors (`_translate`) and how to read rows (`_all`).
 """
 
 from __future__ import annotations

@@ -247,7 +247,8 @@ class FakeDiscord:
         self.files: list[tuple[str, bytes]] = []
         self.late: list[float] = []
         self.sent_at: dict[int, float] = {}
-        """Interaction id -> when its INTERACTION_CREATE went to the gateway socket (perf_counter)."""
+        """Interaction id -> when its INTERACTION_CREATE went to the gateway socket
+        (perf_counter)."""
         """With `strict` off: how late (seconds) each answer after the window was."""
         self.strict = True
         """Fail at once when an answer misses the window (tests); off, record it (benchmark)."""
@@ -403,7 +404,8 @@ class FakeDiscord:
         self.shard_sockets = {}
 
     def assert_clean(self) -> None:
-        """Fail when the bot called an unknown route, sent a malformed payload or reported an error."""
+        """Fail when the bot called an unknown route, sent a malformed payload or reported an
+        error."""
         if self.errors:
             raise BotSideError("\n".join(self.errors))
 
@@ -1188,7 +1190,8 @@ class FakeDiscord:
     def _command_data(
         self, path: list[str], options: dict[str, Any], focused: str | None
     ) -> dict[str, Any]:
-        """Build the `data` of a slash command from the synced definitions (fails on unknown ones)."""
+        """Build the `data` of a slash command from the synced definitions (fails on unknown
+        ones)."""
         top = next((c for c in self.commands if c["name"] == path[0]), None)
         if top is None:
             raise AssertionError(f"/{path[0]} was not synced: {[c['name'] for c in self.commands]}")

@@ -72,9 +72,9 @@ class Deucebot(commands.Bot):
         latency_sink: Callable[[float], None] | None = None,
         **options: Any,
     ) -> None:
-        """A bot for `settings`. `edit_interval` spaces board edits (default: the setting); `latency_sink` receives
-        the runtime's per-action processing time (benchmark); `options` go to `commands.Bot`
-        (tests pass a short `guild_ready_timeout`)."""
+        """A bot for `settings`. `edit_interval` spaces board edits (default: the setting);
+        `latency_sink` receives the runtime's per-action processing time (benchmark);
+        `options` go to `commands.Bot` (tests pass a short `guild_ready_timeout`)."""
         options.setdefault("guild_ready_timeout", 2.0)
         # Deucebot never joins voice: do not warn about the voice libraries.
         discord.VoiceClient.warn_nacl = False

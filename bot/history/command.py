@@ -66,7 +66,8 @@ async def _export(args: argparse.Namespace, db: str) -> HistoryFile:
     try:
         if storage.schema != latest_version():  # its deals and secrets are not where we read
             raise CannotOpenDatabase(
-                f"{redact(db) if is_postgres_url(db) else db} has an old schema (version {storage.schema}): run `deucebot play` or "
+                f"{redact(db) if is_postgres_url(db) else db} has an old schema "
+                f"(version {storage.schema}): run `deucebot play` or "
                 "the bot on it once to upgrade it"
             )
         return await export_matches(storage, match_id=args.match, player_id=args.player)

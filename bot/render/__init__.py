@@ -47,7 +47,8 @@ class GameRenderer(Protocol):
 
     def parse_input(self, text: str, view: Any) -> Any:
         """Turn what a person typed (``3d 3s``, ``1 4``, ``pass``, ``raise 120``) into an action
-        for the seat of `view`. Raises `IllegalAction` (or `CardParseError`) with a specific message."""
+        for the seat of `view`. Raises `IllegalAction` (or `CardParseError`) with a specific
+        message."""
         ...
 
     def input_help(self, lang: str) -> str:

@@ -3,8 +3,9 @@ restore at start-up.
 
 A place is where a table lives: a Discord channel id (as text) or "terminal:<game>".
 At start-up `restore()` rebuilds every unfinished table (of this process's shards, if
-sharded) from storage by replaying its match's action log from the stored seed, re-arms stored turn deadlines (a deadline that
-passed while the process was down fires at once) and asks the front to redraw each board.
+sharded) from storage by replaying its match's action log from the stored seed, re-arms
+stored turn deadlines (a deadline that passed while the process was down fires at once)
+and asks the front to redraw each board.
 """
 
 from __future__ import annotations

@@ -1,4 +1,5 @@
-"""Upgrading a database written before fair deals (SQLite, and PostgreSQL last): the match seed moves to
+"""Upgrading a database written before fair deals (SQLite, and PostgreSQL last): the
+match seed moves to
 `match_secrets`, old deals keep their seed as `legacy_seed`, old rows stay unchained and
 the chain of a match carries on from its first new row."""
 
@@ -80,7 +81,8 @@ async def test_a_row_without_hash_after_the_chain_began_is_named(tmp_path: Path)
 
 
 async def test_postgresql_upgrades_an_old_match_the_same_way(pg_url: str) -> None:
-    """The PostgreSQL twin of migration 007 (fair deals) on a database at version 4 holding a match."""
+    """The PostgreSQL twin of migration 007 (fair deals) on a database at version 4
+    holding a match."""
     conn = await asyncpg.connect(pg_url)
     try:
         assert await migrate_pg(conn, target=4) == 4
