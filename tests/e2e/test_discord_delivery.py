@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from bot.devtools.discord_standin import FakeDiscord, User
+from bot.render import get_renderer
 from tests.e2e.conftest import bot_running, settle
 from tests.e2e.deliveries import check_match
 from tests.e2e.helpers import board, mentioned, open_hand, play_turn
@@ -32,7 +33,14 @@ async def _member_turn(fake: FakeDiscord, bot: object, user: User, game: str, n:
     hand = await open_hand(fake, user)
     buttons = [c for c in hand.custom_ids() if c.startswith("db:act:")]
     if not buttons:
-        return  # the board lagged a moment behind: look again
+        # A move chosen by card (the duel's lock, draw's discards: a menu, not a button) is
+        # typed instead; with no move now, the board lagged a moment behind: look again.
+        table = bot.tables.find(str(fake.channel_id))  # type: ignore[attr-defined]
+        seat = table.seat_of(str(user.id))
+        moves = get_renderer(game).legal_moves(table.view(seat)) if seat is not None else []
+        if moves and table.to_act == seat:
+            await fake.command(user, "act", action=moves[n % len(moves)])
+        return
     # Mostly all in or a call (short matches), now and then whatever comes first (a fold).
     moves = {c.rsplit(":", 1)[1].split(" ")[0]: c for c in buttons}
     wanted = next((moves[m] for m in ("allin", "call", "check") if m in moves), buttons[0])
