@@ -12,12 +12,11 @@ Pure: no I/O, no Discord.
 
 from __future__ import annotations
 
-import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from bot.runtime.replay import opening_events
+from bot.runtime.replay import match_state, opening_events
 from engines.base import DealSettled, DealStarted, Event, MatchEnded
 from engines.registry import GameSpec
 from storage.base import MatchRecord
@@ -80,8 +79,7 @@ def split(events: Sequence[Event], upto: int, deal: int) -> tuple[list[Effect], 
 def derive(spec: GameSpec, match: MatchRecord, actions: Sequence[str]) -> list[Effect]:
     """Every effect of a match's log, in order (replayed from its seed); each board carries
     the spectator view at the last turn of its deal."""
-    config = spec.make_config(**match.config)
-    state = spec.new_state(config, random.Random(match.seed))
+    state = match_state(spec, match)
     upto = match.first_seq
     found, _ = split([e for e in opening_events(state) if e.to is None], upto, 0)
     deal = next((e.deal for e in reversed(found) if e.kind == "board"), 0)

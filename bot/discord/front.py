@@ -82,6 +82,8 @@ KEEP_DEALS = 3
 DM_CLOSED = "dm_closed"
 REDRAW_AFTER = 5.0
 """Seconds before a board edit that failed (after its retries) is tried again."""
+BOARD_FIRST = 10.0
+"""Seconds a deal's hand DMs wait at most for the deal's board (with its commitment)."""
 
 T = TypeVar("T")
 Board = discord.Message | discord.PartialMessage
@@ -115,6 +117,18 @@ class _Outbox:
     )
     """(user, seat, a snapshot holding the seat's view, or None: take one when sending)."""
     dm_wake: asyncio.Event = field(default_factory=asyncio.Event)
+    board_sent: asyncio.Event = field(default_factory=asyncio.Event)
+    """Set whenever a board is delivered: a deal's DMs wait for its board (and commitment)."""
+    commitments: dict[int, str] = field(default_factory=dict)
+    """Deal -> its fairness commitment line, shown first on that deal's board."""
+
+    def lines(self, deal: int, recent: list[str] | None = None) -> list[str]:
+        """The board's recent lines for `deal`: its commitment first (never pushed out by
+        the recent lines), then `recent` (default: the box's recent lines)."""
+        shown = list(self.recent) if recent is None else recent
+        committed = self.commitments.get(deal)
+        return shown if committed is None else [committed, *shown]
+
     dm_task: asyncio.Task[None] | None = None
     dm_refused: set[int] = field(default_factory=set)
     dm_sending: bool = False
@@ -175,8 +189,10 @@ class DiscordFront:
             box.recent.clear()
             for event in events:  # the commitment, on the new board before any card
                 committed = fair_line(event, lang) if isinstance(event, DealStarted) else None
-                if committed is not None:
-                    box.recent.append(committed)
+                if committed is not None and isinstance(event, DealStarted):
+                    box.commitments[event.deal] = committed
+                    for old in [d for d in box.commitments if d <= event.deal - KEEP_DEALS]:
+                        del box.commitments[old]
         box.effects.extend(found)
         for event in loose:
             line = renderer.event(event, names, lang) if renderer else None
@@ -388,6 +404,8 @@ class DiscordFront:
         else:
             message_id = await self._post_result(box, effect)
         box.done.add(effect.key)
+        if effect.kind == "board":
+            box.board_sent.set()
         if self.deliveries is not None:
             await self.deliveries.mark_delivered(box.match, effect.key, effect.upto, message_id)
 
@@ -426,7 +444,7 @@ class DiscordFront:
     async def _post_board(self, box: _Outbox, effect: Effect) -> int:
         shown, over = self._board_of(box, effect)
         lang = self.language(box.snapshot)
-        recent = [] if over else list(box.recent)
+        recent = box.lines(effect.deal, [] if over else list(box.recent))
         if not over:
             box.dirty = False  # drawn now: a refresh during the send marks it dirty again
 
@@ -481,7 +499,9 @@ class DiscordFront:
             return
         key = last_play_key(shown)
         image = key != box.image_key
-        message = board_message(shown, self.language(shown), list(box.recent), with_image=image)
+        message = board_message(
+            shown, self.language(shown), box.lines(shown.deal), with_image=image
+        )
         kwargs: dict[str, Any] = {
             "content": message["content"],
             "embed": message["embed"],
@@ -496,7 +516,7 @@ class DiscordFront:
 
         def edit() -> Awaitable[Any]:
             if image and "file" in message:
-                fresh = board_message(shown, self.language(shown), list(box.recent), True)
+                fresh = board_message(shown, self.language(shown), box.lines(shown.deal), True)
                 kwargs["attachments"] = [fresh["file"]]
             return board.edit(**fit_message(kwargs))
 
@@ -515,7 +535,7 @@ class DiscordFront:
         lang = self.language(shown)
 
         def build() -> dict[str, Any]:
-            return _send_kwargs(board_message(shown, lang, list(box.recent), with_image=True))
+            return _send_kwargs(board_message(shown, lang, box.lines(shown.deal), with_image=True))
 
         sent = await self._retry("board", lambda: self._channel(shown).send(**build()))
         self.rest_calls += 1
@@ -554,6 +574,7 @@ class DiscordFront:
                 box.dm_sending = True
                 box.dms.popleft()
                 try:
+                    await self._after_its_board(box, shown)
                     with priority(Priority.DM):
                         await self._send_dm(box, user, seat, shown)
                 except asyncio.CancelledError:
@@ -564,6 +585,20 @@ class DiscordFront:
                     )
                 finally:
                     box.dm_sending = False
+
+    async def _after_its_board(self, box: _Outbox, shown: TableSnapshot | None) -> None:
+        """Wait until the board of the hand's deal is in the channel, so nobody sees a card
+        before the deal's commitment (at most `BOARD_FIRST` seconds: a board Discord keeps
+        refusing must not hold the hands back for good)."""
+        if shown is None or not shown.started or box.match is None:
+            return
+        wanted = f"board:{shown.deal}"
+        loop = asyncio.get_running_loop()
+        until = loop.time() + BOARD_FIRST
+        while wanted not in box.done and box.match == shown.match and loop.time() < until:
+            box.board_sent.clear()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(box.board_sent.wait(), until - loop.time())
 
     async def _send_dm(
         self, box: _Outbox, user: int, seat: int, shown: TableSnapshot | None

@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bot.discord.effects import MATCH_RESULT, Effect, derive, pending, split
-from bot.runtime.replay import opening_events
+from bot.runtime.replay import match_state, opening_events
 from engines.base import DealSettled, DealStarted, Event, MatchEnded
 from engines.holdem import Eliminated
 from engines.registry import get_game
@@ -23,7 +23,7 @@ def _played(game: str, seed: int, limit: int = 400) -> tuple[MatchRecord, list[s
     spec = get_game(game)
     config = spec.make_config(deals=3) if game in ("bigtwo", "draw") else spec.make_config()
     match = MatchRecord(1, 1, 1, seed, config.model_dump(), 7, 0.0)
-    state = spec.new_state(config, random.Random(seed))
+    state = match_state(spec, match)  # dealt as the runtime deals a stored match
     moves = random.Random(seed + 1)
     live, _ = split([e for e in opening_events(state) if e.to is None], match.first_seq, 0)
     actions: list[str] = []
@@ -62,7 +62,7 @@ def test_a_deal_result_holds_what_ended_it_and_comes_before_the_next_board() -> 
     play = Event()
     settled = DealSettled(deal=1, chips=(5, -5))
     out = Eliminated(seat=1)
-    events = [play, settled, out, DealStarted(deal=2, dealer=1, seed=3), Event()]
+    events = [play, settled, out, DealStarted(deal=2, dealer=1, commitment="c" * 64), Event()]
     effects, loose = split(events, 9, 1)
     assert [e.key for e in effects] == ["result:1", "board:2"]
     assert effects[0].events == (play, settled, out)
