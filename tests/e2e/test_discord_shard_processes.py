@@ -48,8 +48,13 @@ async def _play(fake: FakeDiscord, channel: int, moves: list[str], until: float)
 
 
 def _finished(fake: FakeDiscord, channel: int) -> bool:
-    """The deal is over: a result was posted (a gold embed without buttons) after the board."""
-    results = [m for m in fake.public_messages(channel) if m.embeds and not m.components]
+    """The deal is over: its result was posted (a message of its own, titled "... result")
+    and the board asks nobody to play."""
+    results = [
+        m
+        for m in fake.public_messages(channel)
+        if m.embeds and str(m.embeds[0].get("title") or "").endswith("result")
+    ]
     return bool(results) and whose_turn(fake, channel) is None
 
 
