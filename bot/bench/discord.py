@@ -373,6 +373,9 @@ async def _play_table(
             continue
         if think > 0:
             await asyncio.sleep(think * (0.5 + rng.random()))  # a person reads the board
+        if not any(c.startswith("db:hand:") for c in board.custom_ids()):
+            await _changed(moved, channel, 1.0)  # replaced meanwhile by the next deal's board
+            continue
         hand = (await fake.click(user, board, "db:hand:")).message
         if game == "holdem":
             await _bet(fake, user, hand)
