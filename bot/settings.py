@@ -68,6 +68,18 @@ Synchronous = Annotated[
 ]
 
 
+def _cooldown(default: float, env: str) -> Any:
+    """A per-member cooldown setting: seconds from 0 (none) to 3600."""
+    return Field(
+        default=default,
+        ge=0,
+        le=3600,
+        allow_inf_nan=False,
+        validation_alias=env,
+        description="a number of seconds from 0 to 3600",
+    )
+
+
 class Settings(BaseSettings):
     """Every setting of the bot and the terminal front, with its default."""
 
@@ -125,32 +137,11 @@ class Settings(BaseSettings):
         description="a whole number from 0 (no cap) to 10000",
     )
     """Live (not stopped) tables one Discord server may have at once; 0: no cap."""
-    stats_cooldown: float = Field(
-        default=30.0,
-        ge=0,
-        le=3600,
-        allow_inf_nan=False,
-        validation_alias="DEUCEBOT_STATS_COOLDOWN",
-        description="a number of seconds from 0 to 3600",
-    )
+    stats_cooldown: float = _cooldown(30.0, "DEUCEBOT_STATS_COOLDOWN")
     """Seconds before a member may run /stats (or /leaderboard) again; 0: no cooldown."""
-    hint_cooldown: float = Field(
-        default=5.0,
-        ge=0,
-        le=3600,
-        allow_inf_nan=False,
-        validation_alias="DEUCEBOT_HINT_COOLDOWN",
-        description="a number of seconds from 0 to 3600",
-    )
+    hint_cooldown: float = _cooldown(5.0, "DEUCEBOT_HINT_COOLDOWN")
     """Seconds before a member may ask for a hint again (/hint or the Hint button)."""
-    create_cooldown: float = Field(
-        default=10.0,
-        ge=0,
-        le=3600,
-        allow_inf_nan=False,
-        validation_alias="DEUCEBOT_CREATE_COOLDOWN",
-        description="a number of seconds from 0 to 3600",
-    )
+    create_cooldown: float = _cooldown(10.0, "DEUCEBOT_CREATE_COOLDOWN")
     """Seconds before a member may run /table create again."""
     shard_count: int | None = Field(
         default=None,
