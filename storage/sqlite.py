@@ -40,6 +40,7 @@ import aiosqlite
 
 from storage.base import PlaceTaken, StaleWrite
 from storage.chain import GENESIS
+from storage.checkpoint import Checkpointer
 from storage.migrate import identity, migrate, recognise
 from storage.opening import ProcessLock, cannot_open, check_path, is_memory
 from storage.sql_storage import SqlStorage
@@ -107,6 +108,7 @@ class SqliteStorage(SqlStorage):
         """The sqlite3 connection under `_db`, for group commits on `_committer`."""
         self._committer: ThreadPoolExecutor | None = None
         self._lock = asyncio.Lock()
+        self._checkpointer: Checkpointer | None = None
         super().__init__()
 
     @property
@@ -144,6 +146,9 @@ class SqliteStorage(SqlStorage):
             raise
         self._committer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="sqlite-commit")
         self._db = db
+        if self.persistent and not self.read_only:
+            self._checkpointer = Checkpointer(self.path, self.synchronous)
+            self._checkpointer.start()
 
     async def _connect(self) -> aiosqlite.Connection:
         read_only = self.read_only and self.persistent
@@ -174,6 +179,9 @@ class SqliteStorage(SqlStorage):
             await db.execute("PRAGMA journal_mode = WAL")
         await db.execute("PRAGMA foreign_keys = ON")
         await db.execute(f"PRAGMA synchronous = {self.synchronous}")
+        if self.persistent:
+            # Checkpoints run beside the commits (`storage.checkpoint`), not inside one.
+            await db.execute("PRAGMA wal_autocheckpoint = 0")
         # Take the write lock once now: another program holding it shows up at start.
         await db.execute("BEGIN IMMEDIATE")
         await db.execute("ROLLBACK")
@@ -183,6 +191,9 @@ class SqliteStorage(SqlStorage):
         """Wait for pending commits, then disconnect, end the commit thread and drop the
         process lock."""
         await self._group.drain()
+        if self._checkpointer is not None:
+            await self._checkpointer.close()
+            self._checkpointer = None
         if self._db is not None:
             await self._db.close()
             self._db = None
@@ -207,7 +218,10 @@ class SqliteStorage(SqlStorage):
     async def _run_batch(self, jobs: Sequence[Write]) -> list[Any]:
         """Group commit's executor: the jobs in one transaction on the connection's thread."""
         async with self._lock:
-            return await self._in_thread(partial(_run_jobs, jobs=jobs))
+            results = await self._in_thread(partial(_run_jobs, jobs=jobs))
+        if self._checkpointer is not None:
+            self._checkpointer.committed()
+        return results
 
     @staticmethod
     def _translate(error: Exception) -> BaseException:
