@@ -15,7 +15,7 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from bot.discord.board import hand_message
+from bot.discord.board import hand_message, rebuy_message
 from bot.discord.host import Host
 from bot.discord.replies import in_time, reply_error, say
 from bot.discord.views import AmountModal
@@ -74,6 +74,25 @@ def not_a_number(typed: str, spot: BetSpot) -> TableError:
         text=typed,
         low=spot.low,
         high=spot.high,
+    )
+
+
+def not_your_rebuy(seat: int) -> TableError:
+    """Refusal for a Rebuy control made for another broke seat (wait for your own)."""
+    return TableError(
+        f"that rebuy is for seat {seat + 1}; wait for your own",
+        code="discord.rebuy_not_yours",
+        seat=seat + 1,
+    )
+
+
+def not_caves(typed: str, most: int) -> TableError:
+    """Refusal for a choice of caves that is not a whole number."""
+    return TableError(
+        f"{typed!r} is not a number of caves (1 to {most})",
+        code="discord.rebuy_not_a_number",
+        text=typed,
+        most=most,
     )
 
 
@@ -421,3 +440,66 @@ class Controls:
             await say(interaction, note)
         else:
             await _send_hand(interaction, hand_message(shown, seat, lang, "r", note=note))
+
+    async def _rebuying(
+        self, interaction: discord.Interaction, table_id: int, turn: int, seat: int, lang: str
+    ) -> tuple[TableSnapshot, Any] | None:
+        """The clicker's snapshot and the buy-back offer of a Rebuy control made for `seat`
+        at `turn`. Refuses, in this order: people not seated; the engine's refusals (during a
+        deal, chips still in hand); another seat's control; a stale control. None once the
+        table is gone (answered)."""
+        found = await self._seated(interaction, table_id, lang)
+        if found is None:
+            return None
+        table, mine = found
+        shown = table.snapshot(mine)
+        view = shown.view(mine)
+        if view is None:
+            raise errors.match_not_started()
+        renderer = get_renderer(table.game)
+        refusal = renderer.rebuy_refusal(view)
+        if refusal is not None:
+            raise refusal
+        if mine != seat:
+            raise not_your_rebuy(seat)
+        offer = renderer.rebuy_offer(view)
+        if turn != shown.turn or offer is None or offer.seat != mine:
+            raise errors.stale_turn(turn, shown.turn)
+        return shown, offer
+
+    async def ask_rebuy(
+        self, interaction: discord.Interaction, table_id: int, turn: int, seat: int
+    ) -> None:
+        """Rebuy: answer the broke seat's owner with the choice of caves (ephemeral); every
+        refusal is private and nothing changes."""
+        lang = self._bot.language(interaction)
+        try:
+            found = await self._rebuying(interaction, table_id, turn, seat, lang)
+            if found is None:
+                return
+            shown, offer = found
+            message = rebuy_message(shown, offer, lang)
+            if _is_ephemeral_hand(interaction):
+                await _edit_hand(interaction, {**message, "image_name": None})
+            else:
+                await _send_hand(interaction, message)
+        except (IllegalAction, discord.HTTPException) as error:
+            await reply_error(interaction, error, lang)
+
+    async def buy_caves(
+        self, interaction: discord.Interaction, table_id: int, turn: int, seat: int, caves: str
+    ) -> None:
+        """Buy back in by `caves` caves from the choice's menu, as ``rebuy N`` through the
+        same path as every move (`act_from_hand`; the engine checks the number)."""
+        lang = self._bot.language(interaction)
+        try:
+            found = await self._rebuying(interaction, table_id, turn, seat, lang)
+            if found is None:
+                return
+            _, offer = found
+            if not caves.isdigit():
+                raise not_caves(caves, offer.most)
+        except (IllegalAction, discord.HTTPException) as error:
+            await reply_error(interaction, error, lang)
+            return
+        await self.act_from_hand(interaction, table_id, turn, f"rebuy {int(caves)}", "r")

@@ -87,6 +87,26 @@ def _uncards(items: Sequence[str]) -> list[Card]:
     return [parse_card(c) for c in items]
 
 
+def rebuy_refusal(phase: str, stack: int, action: DrawAction) -> IllegalAction | None:
+    """Why a seat holding `stack` chips may not make `action` (a rebuy or sitting out) in
+    `phase`, or None: only between deals (phase "rebuy"), and only by a player with no
+    chips. Checked before the turn, so the reason is the rule, not "not your turn"."""
+    if phase != "rebuy":
+        return IllegalAction(
+            f"{action}: you can only buy back in between deals, not during one",
+            code="rebuy_during_deal",
+            action=str(action),
+        )
+    if stack > 0:
+        return IllegalAction(
+            f"{action}: you still have {stack} chips; only a player with none buys back in",
+            code="rebuy_has_chips",
+            action=str(action),
+            chips=stack,
+        )
+    return None
+
+
 class DrawState:
     """One match of French draw poker. See the module docstring for the flow."""
 
@@ -222,12 +242,10 @@ class DrawState:
         require_seat(seat, self.seats)
         if self.finished:
             raise IllegalAction("the match is over", code="match_over")
-        if isinstance(action, (Rebuy, SitOut)) and self.phase != "rebuy":
-            raise IllegalAction(
-                f"{action}: you can only buy back in between deals, not during one",
-                code="rebuy_during_deal",
-                action=str(action),
-            )
+        if isinstance(action, (Rebuy, SitOut)):
+            refusal = rebuy_refusal(self.phase, self.stacks[seat], action)
+            if refusal is not None:
+                raise refusal
         if seat != self.to_act:
             raise NotYourTurn(seat, self.to_act)
         if self.phase == "rebuy":
@@ -775,6 +793,7 @@ class DrawState:
             min_raise_to=min_to,
             max_to=max_to,
             deal_limit=self.config.deals,
+            max_rebuy_units=self.config.max_rebuy_units,
         )
 
     # ------------------------------------------------------------- snapshots

@@ -58,3 +58,5 @@ class DrawView:
     max_to: int
     deal_limit: int | None = None
     """Deals in the match (None: no limit, it ends when fewer than two players have chips)."""
+    max_rebuy_units: int = 10
+    """The most cave units one rebuy may buy (the table's `max_rebuy_units`)."""

@@ -627,6 +627,19 @@ def test_a_broke_player_buys_back_in_between_deals() -> None:
     assert t.state.in_deal[broke]
 
 
+def test_only_a_broke_player_buys_back_in_and_says_so() -> None:
+    t = four(BLIND_DEAL)
+    broke = (t.state.dealer + 2) % 4
+    _bust(t, broke)
+    rich = (broke + 1) % 4
+    for text in ("rebuy 1", "sitout"):
+        error = assert_refused(t.state, rich, parse_action(text), "rebuy_has_chips")
+        assert error.params["chips"] == t.state.stacks[rich] > 0
+        assert "still have" in str(error)
+    # A broke player waiting behind another is told it is not their turn yet.
+    assert t.state.to_act == broke
+
+
 def test_a_broke_player_who_sits_out_is_not_dealt_in() -> None:
     t = four(BLIND_DEAL)
     broke = (t.state.dealer + 2) % 4
