@@ -445,9 +445,9 @@ class Controls:
         self, interaction: discord.Interaction, table_id: int, turn: int, seat: int, lang: str
     ) -> tuple[TableSnapshot, Any] | None:
         """The clicker's snapshot and the buy-back offer of a Rebuy control made for `seat`
-        at `turn`. Refuses, in this order: people not seated; the engine's refusals (during a
-        deal, chips still in hand); another seat's control; a stale control. None once the
-        table is gone (answered)."""
+        at `turn`. Refuses, in this order: people not seated; a stale control (the table
+        moved on since); the engine's refusals (chips still in hand); another seat's
+        control. None once the table is gone (answered)."""
         found = await self._seated(interaction, table_id, lang)
         if found is None:
             return None
@@ -456,15 +456,15 @@ class Controls:
         view = shown.view(mine)
         if view is None:
             raise errors.match_not_started()
+        if turn != shown.turn:
+            raise errors.stale_turn(turn, shown.turn)
         renderer = get_renderer(table.game)
         refusal = renderer.rebuy_refusal(view)
         if refusal is not None:
             raise refusal
-        if mine != seat:
-            raise not_your_rebuy(seat)
         offer = renderer.rebuy_offer(view)
-        if turn != shown.turn or offer is None or offer.seat != mine:
-            raise errors.stale_turn(turn, shown.turn)
+        if mine != seat or offer is None or offer.seat != mine:
+            raise not_your_rebuy(seat)
         return shown, offer
 
     async def ask_rebuy(
