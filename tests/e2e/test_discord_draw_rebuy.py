@@ -30,6 +30,7 @@ WORDS = {
         "not_seated": "not seated",
         "other_seat": "That rebuy is for seat",
         "most": "1 to 10 cave units",
+        "typed": ("rebuy", "sit out"),
         "stale": "earlier turn",
         "during": "between deals",
         "done": "Done",
@@ -37,12 +38,13 @@ WORDS = {
     },
     "fr": {
         "rebuy": "Se recaver",
-        "sit_out": "Passer mon tour",
+        "sit_out": "S'absenter",
         "caves": ("1 cave (8 jetons)", "2 caves (16 jetons)", "10 caves (80 jetons)"),
         "has_chips": "Il vous reste",
         "not_seated": "pas assis",
         "other_seat": "Cette recave est pour la place",
         "most": "de 1 à 10 unités de cave",
+        "typed": ("recaver", "s'absenter"),
         "stale": "tour précédent",
         "during": "entre deux coups",
         "done": "C'est fait",
@@ -142,7 +144,7 @@ async def test_a_broke_member_rebuys_two_caves_through_the_control(
         theirs = forged(standin, shared, mine, f"db:rebuy:{table.id}:{turn}:{other}")
         answer = await standin.click_copy(broke, theirs, "db:rebuy:", channel_id=shared.channel_id)
         await refused_click(standin, bot, table, answer, words["other_seat"], str(other + 1))
-        typed = (await standin.command(broke, "act", action="rebuy 99")).final()
+        typed = (await standin.command(broke, "act", action=f"{words['typed'][0]} 99")).final()
         assert typed is not None and typed.ephemeral and words["most"] in typed.content, typed
         assert table.turn == turn
         assert len(await bot.storage.actions(table.match.id)) == logged
@@ -187,6 +189,11 @@ async def test_a_broke_member_rebuys_two_caves_through_the_control(
                 assert typed is not None and typed.ephemeral and words["during"] in typed.content
                 break
             await play_aggressively(standin, who, await open_hand(standin, who))
+
+        # /rules lists the words typed for a rebuy and for sitting out.
+        rules = (await standin.command(broke, "rules", game="draw")).final()
+        assert rules is not None
+        assert all(word in rules.text() for word in words["typed"]), rules.text()
 
         # /stats: the caves bought (buy-in and rebuy) and the net in chips and caves.
         stats = (await standin.command(broke, "stats")).final()
