@@ -27,7 +27,7 @@ from bot.render.words import say_move
 from bot.runtime import Player, Table, TableSnapshot, errors
 from bot.runtime.errors import TableError
 from engines.base import IllegalAction
-from engines.cards import CardParseError
+from engines.cards import CardParseError, parse_card
 
 HINT_SECONDS = 2.0
 CHALLENGE_SECONDS = 120
@@ -245,8 +245,11 @@ class Controls:
         turn: int,
         text: str,
         sort: str,
+        *,
+        after: str = "",
     ) -> None:
-        """Act for the clicker's seat from a button; redraw the ephemeral hand after it."""
+        """Act for the clicker's seat from a button; redraw the ephemeral hand after it. `after`
+        is added to the confirmation (what the move did besides, told only to the clicker)."""
         lang = self._bot.language(interaction)
         try:
             found = await self._seated(interaction, table_id, lang)
@@ -256,6 +259,7 @@ class Controls:
             deal = table.deal
             await in_time(interaction, table.act(str(interaction.user.id), text, turn))
             note = "✅ " + t("discord.done", lang, action=said(table.game, text, lang))
+            note += "\n" + after if after else ""
             if _is_ephemeral_hand(interaction):
                 shown = table.snapshot(seat)
                 if shown.deal != deal:  # the play ended the deal: this is the next hand
@@ -265,6 +269,7 @@ class Controls:
                         action=said(table.game, text, lang),
                         deal=shown.deal,
                     )
+                    note += "\n" + after if after else ""
                 message = hand_message(shown, seat, lang, sort, note=note)
                 await _edit_hand(interaction, message)
             else:
@@ -293,11 +298,17 @@ class Controls:
             chosen = [card for card in cards if card]
             if not chosen:
                 raise no_cards()
-            move = get_renderer(game).parse_input(f"{verb} {' '.join(chosen)}", view)
+            renderer = get_renderer(game)
+            move = renderer.parse_input(f"{verb} {' '.join(chosen)}", view)
+            aside = renderer.set_aside_by(view, [parse_card(card) for card in chosen])
         except (IllegalAction, CardParseError, discord.HTTPException) as error:
             await reply_error(interaction, error, lang)
             return
-        await self.act_from_hand(interaction, table_id, turn, str(move), sort)
+        after = ""
+        if aside:
+            named = " ".join(card.pretty for card in aside)
+            after = "✂️ " + t("discord.pick.split_done", lang, cards=named)
+        await self.act_from_hand(interaction, table_id, turn, str(move), sort, after=after)
 
     async def _at_turn(
         self, interaction: discord.Interaction, table_id: int, turn: int, lang: str

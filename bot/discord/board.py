@@ -236,6 +236,8 @@ def hand_message(
             message["view"] = frozen_view(*_action_buttons(table, seat, view, lang, sort))
         else:
             message["view"] = frozen_view(*_pick_controls(table, cards, selected, pick, lang, sort))
+            warning = split_warning(table, view, [c for c in cards if str(c) in selected], lang)
+            message["content"] = "\n".join(line for line in (note, warning) if line)
         return message
     chosen = [c for c in selected if any(str(card) == c for card in cards)]
     items: list[discord.ui.Item[Any]] = []
@@ -273,6 +275,15 @@ def hand_message(
     items.extend(buttons)
     message["view"] = frozen_view(*items)
     return message
+
+
+def split_warning(table: TableSnapshot, view: Any, discards: Sequence[Card], lang: str) -> str:
+    """Before the move: which of the chosen `discards` would be set aside (an opener splitting
+    their openers, told only to them), or ""."""
+    aside = get_renderer(table.game).set_aside_by(view, discards)
+    if not aside:
+        return ""
+    return "✂️ " + t("discord.pick.split_warning", lang, cards=" ".join(c.pretty for c in aside))
 
 
 def _pick_controls(

@@ -85,6 +85,11 @@ class GameRenderer(Protocol):
         as ``<verb> <cards>`` (read by `parse_input`)."""
         ...
 
+    def set_aside_by(self, view: Any, cards: Sequence[Card]) -> list[Card]:
+        """The cards of `cards` the view's seat would set aside by discarding them now (draw
+        poker: an opener splitting their openers); none in other games."""
+        ...
+
     def rebuy_offer(self, view: Any) -> RebuyOffer | None:
         """Between deals, the buy-back choice of the broke seat to decide (from any view,
         the spectator's too); None otherwise and in games without rebuys."""
@@ -130,6 +135,10 @@ class ViewAccessors:
     def card_pick(self, view: Any) -> CardPick | None:
         """No choice of cards besides the legal moves."""
         return None
+
+    def set_aside_by(self, view: Any, cards: Sequence[Card]) -> list[Card]:
+        """Nothing is set aside."""
+        return []
 
     def rebuy_offer(self, view: Any) -> RebuyOffer | None:
         """No rebuys."""

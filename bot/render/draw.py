@@ -32,7 +32,7 @@ from engines.draw.events import (
     Shown,
     StockRenewed,
 )
-from engines.draw.state import rebuy_refusal
+from engines.draw.state import rebuy_refusal, split_openers
 from engines.draw.view import DrawView
 from engines.poker.actions import Bet, Raise
 from engines.poker.events import UncalledReturned
@@ -347,6 +347,13 @@ class DrawRenderer(ViewAccessors):
         most = max(len(a.positions) for a in draws)
         other = tuple(str(a) for a in view.legal if not (isinstance(a, Draw) and a.positions))
         return CardPick("draw", 1, most, other)
+
+    def set_aside_by(self, view: DrawView, cards: Sequence[Card]) -> list[Card]:
+        """At the draw, the opener's discards that split their openers (from their own view's
+        proof); none for anyone else."""
+        if view.phase != "draw" or view.seat is None or view.seat != view.opener:
+            return []
+        return split_openers(view.proof, cards)
 
     def rebuy_offer(self, view: DrawView) -> RebuyOffer | None:
         """Between deals, the broke seat to decide: 1 to `max_rebuy_units` caves, or sit out."""

@@ -107,6 +107,12 @@ def rebuy_refusal(phase: str, stack: int, action: DrawAction) -> IllegalAction |
     return None
 
 
+def split_openers(proof: Sequence[Card], discards: Sequence[Card]) -> list[Card]:
+    """The discards an opener sets aside face down: those of their openers' proof (docs/draw.md,
+    "Openers' proof"), shown with the proof at the end of the deal."""
+    return [card for card in discards if card in proof]
+
+
 class DrawState:
     """One match of French draw poker. See the module docstring for the flow."""
 
@@ -499,14 +505,10 @@ class DrawState:
         hand = self.hands[seat]
         out = [hand[p - 1] for p in action.positions]
         kept = [c for c in hand if c not in out]
-        split = False
-        mine: list[Card] = []
-        for card in out:
-            if seat == self.opener and card in self.proof:
-                self.set_aside.append(card)
-                split = True
-            else:
-                mine.append(card)
+        aside = split_openers(self.proof, out) if seat == self.opener else []
+        self.set_aside += aside
+        split = bool(aside)
+        mine = [card for card in out if card not in aside]
         received = self._take(len(out), events)
         self.discards += mine
         self.hands[seat] = hands.sort_hand(kept + received)
@@ -785,6 +787,7 @@ class DrawState:
             history=tuple(self.history),
             hand=hand,
             set_aside=tuple(self.set_aside) if seat is not None and seat == self.opener else (),
+            proof=tuple(self.proof) if seat is not None and seat == self.opener else (),
             can_open=bool(
                 mine and seat is not None and self.deal_kind == "jackpot" and self._can_open(seat)
             ),
