@@ -55,12 +55,12 @@ WORDS = {
 
 @contextlib.asynccontextmanager
 async def draw_for_two(
-    fake: FakeDiscord, tmp_path: Path, ana: User, bo: User
+    fake: FakeDiscord, tmp_path: Path, ana: User, bo: User, stack: int = 8
 ) -> AsyncIterator[tuple[Deucebot, Table]]:
-    """The bot with a started two-seat draw table of Ana and Bo, caves of 8 chips (so busts
-    come fast)."""
+    """The bot with a started two-seat draw table of Ana and Bo, caves of `stack` chips (8:
+    busts come fast)."""
     async with bot_running(fake, tmp_path / "db.sqlite3") as bot:
-        await fake.command(ana, "table create", game="draw", seats=2, stack=8)
+        await fake.command(ana, "table create", game="draw", seats=2, stack=stack)
         await fake.command(bo, "table join")
         await fake.command(ana, "table start")
         table = bot.tables.find(str(fake.channel_id))
