@@ -33,7 +33,7 @@ WORDS = {
         "typed": ("rebuy", "sit out"),
         "stale": "earlier turn",
         "during": "between deals",
-        "done": "Done",
+        "done": "Done: rebuy 2",
         "stats": ("Caves: 3 caves bought for 24 chips", "1 rebuy", "in caves"),
     },
     "fr": {
@@ -47,8 +47,22 @@ WORDS = {
         "typed": ("recaver", "s'absenter"),
         "stale": "tour précédent",
         "during": "entre deux coups",
-        "done": "C'est fait",
+        "done": "recaver 2",
         "stats": ("Caves : 3 caves achetées pour 24 jetons", "1 recave", "en caves"),
+    },
+    "uk": {
+        "rebuy": "Докупитися",
+        "sit_out": "Пропустити",
+        "caves": ("1 одиниця (8 фішок)", "2 одиниці (16 фішок)", "10 одиниць (80 фішок)"),
+        "has_chips": "У вас ще є",
+        "not_seated": "не сидите",
+        "other_seat": "Ця докупівля для місця",
+        "most": "1–10 одиниць",
+        "typed": ("докупити", "пропустити"),
+        "stale": "попереднього ходу",
+        "during": "між роздачами",
+        "done": "Готово: докупити 2",
+        "stats": ("Одиниці: куплено 3 на 24 фішки", "1 докупівля", "в одиницях"),
     },
 }
 
@@ -110,7 +124,7 @@ async def refused_click(
     return shown.content
 
 
-@pytest.mark.parametrize("lang", ["en", "fr"])
+@pytest.mark.parametrize("lang", ["en", "fr", "uk"])
 async def test_a_broke_member_rebuys_two_caves_through_the_control(
     standin: FakeDiscord, tmp_path: Path, lang: str
 ) -> None:
