@@ -21,7 +21,7 @@ from bot.discord.replies import in_time, reply_error, say
 from bot.discord.views import AmountModal
 from bot.i18n import t
 from bot.render import get_renderer
-from bot.render.betting import BetSpot
+from bot.render.betting import BetSpot, RebuyOffer
 from bot.render.text import move_cards
 from bot.render.words import say_move
 from bot.runtime import Player, Table, TableSnapshot, errors
@@ -315,6 +315,15 @@ class Controls:
     ) -> tuple[str, Any] | None:
         """The game and the clicker's view for a control made at `turn`; refuses a stale
         control and a match not started. None once the table is gone (answered)."""
+        found = await self._current(interaction, table_id, turn, lang)
+        return None if found is None else (found[0].game, found[2])
+
+    async def _current(
+        self, interaction: discord.Interaction, table_id: int, turn: int, lang: str
+    ) -> tuple[TableSnapshot, int, Any] | None:
+        """The table as the clicker sees it (snapshot, their seat, their view) for a control
+        made at `turn`; refuses people not seated, a match not started and a stale control.
+        None once the table is gone (answered)."""
         found = await self._seated(interaction, table_id, lang)
         if found is None:
             return None
@@ -325,7 +334,7 @@ class Controls:
             raise errors.match_not_started()
         if turn != shown.turn:
             raise errors.stale_turn(turn, shown.turn)
-        return table.game, view
+        return shown, seat, view
 
     async def _spot(
         self, interaction: discord.Interaction, table_id: int, turn: int, lang: str
@@ -454,22 +463,16 @@ class Controls:
 
     async def _rebuying(
         self, interaction: discord.Interaction, table_id: int, turn: int, seat: int, lang: str
-    ) -> tuple[TableSnapshot, Any] | None:
+    ) -> tuple[TableSnapshot, RebuyOffer] | None:
         """The clicker's snapshot and the buy-back offer of a Rebuy control made for `seat`
         at `turn`. Refuses, in this order: people not seated; a stale control (the table
         moved on since); the engine's refusals (chips still in hand); another seat's
         control. None once the table is gone (answered)."""
-        found = await self._seated(interaction, table_id, lang)
+        found = await self._current(interaction, table_id, turn, lang)
         if found is None:
             return None
-        table, mine = found
-        shown = table.snapshot(mine)
-        view = shown.view(mine)
-        if view is None:
-            raise errors.match_not_started()
-        if turn != shown.turn:
-            raise errors.stale_turn(turn, shown.turn)
-        renderer = get_renderer(table.game)
+        shown, mine, view = found
+        renderer = get_renderer(shown.game)
         refusal = renderer.rebuy_refusal(view)
         if refusal is not None:
             raise refusal
