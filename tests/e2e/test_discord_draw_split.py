@@ -9,6 +9,7 @@ from pathlib import Path
 from bot.devtools.discord_standin import FakeDiscord, Message, User
 from bot.render import get_renderer
 from engines.cards import FULL_DECK, Card, parse_cards
+from tests.e2e.conftest import settle
 from tests.e2e.helpers import open_hand
 from tests.e2e.poker_helpers import wait_turn
 from tests.e2e.test_discord_draw_rebuy import draw_for_two
@@ -83,6 +84,15 @@ async def test_the_opener_is_told_which_card_is_set_aside_and_nobody_else_is(
             split = True
             break
         assert warned and split
+        # Privacy before the proof: the table hears of a split, but no public message, and
+        # nothing Bo got, names J♠.
+        await settle(bot)
+        public = standin.public_versions()
+        assert any("splits the openers" in v for v in public)
+        bos = [m.text() for m in standin.messages.values() if m.interaction_user == bo.id]
+        bos += [m.text() for m in standin.dms(bo)]
+        for text in public + bos:
+            assert "J♠" not in text and "JS" not in text.split(), text
         # Bo stands pat, both check: the showdown shows the proof, set-aside card included.
         while (who := await wait_turn(standin, bot, table, [ana, bo])) is not None:
             if table.deal > 2:
@@ -91,10 +101,7 @@ async def test_the_opener_is_told_which_card_is_set_aside_and_nobody_else_is(
         public = standin.public_versions()
         shown = [v for v in public if PROOF_LINE in v]
         assert any("set aside: J♠" in v for v in shown), shown
-        assert any("splits the openers" in v for v in public)
-        # Privacy: no public message, and nothing Bo got, named J♠ before the proof did.
-        bos = [m.text() for m in standin.messages.values() if m.interaction_user == bo.id]
-        bos += [m.text() for m in standin.dms(bo)]
-        for text in public + bos:
+        # Publicly, J♠ is named only with the proof.
+        for text in public:
             if "J♠" in text or "JS" in text.split():
                 assert PROOF_LINE in text, text
