@@ -15,6 +15,7 @@ from typing import Any
 import discord
 from discord import app_commands
 
+from bot.discord import host
 from bot.discord.board import hand_message
 from bot.discord.host import Host
 from bot.discord.replies import in_time, reply_error, say
@@ -155,9 +156,10 @@ async def _hint(
     return "💡 " + t("discord.hint.other", lang, action=said(table.game, text, lang)), []
 
 
-class Controls:
-    """The handlers, bound to the bot: what the components call (as `host.Controls`) and
-    what the slash commands call."""
+class Controls(host.Controls):
+    """The handlers, bound to the bot: what the components call (it implements the
+    `host.Controls` protocol, so mypy checks each signature against it here) and what the
+    slash commands call."""
 
     def __init__(self, bot: Host) -> None:
         """Handlers acting through `bot`."""
