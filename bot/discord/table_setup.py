@@ -56,24 +56,12 @@ def not_offered(spec: GameSpec, option: str) -> TableError:
 
 def out_of_range(spec: GameSpec, option: str, value: int, low: int, high: int | None) -> TableError:
     """Refusal for a value outside `low..high` (no upper limit when `high` is None)."""
+    said = dict(game=spec.title, option=option, value=value, low=low)
     if high is None:
-        return TableError(
-            f"{option} for {spec.title} must be at least {low}, not {value}",
-            code="option_too_low",
-            game=spec.title,
-            option=option,
-            value=value,
-            low=low,
-        )
-    return TableError(
-        f"{option} for {spec.title} must be from {low} to {high}, not {value}",
-        code="option_range",
-        game=spec.title,
-        option=option,
-        value=value,
-        low=low,
-        high=high,
-    )
+        message = f"{option} for {spec.title} must be at least {low}, not {value}"
+        return TableError(message, code="option_too_low", **said)
+    message = f"{option} for {spec.title} must be from {low} to {high}, not {value}"
+    return TableError(message, code="option_range", high=high, **said)
 
 
 def field_limits(config: type[BaseModel], name: str) -> tuple[int, int | None]:
