@@ -18,7 +18,7 @@ from discord import app_commands
 from bot.discord import host
 from bot.discord.board import hand_message
 from bot.discord.host import Host
-from bot.discord.replies import in_time, reply_error, say
+from bot.discord.replies import answering, in_time, say
 from bot.discord.views import AmountModal
 from bot.i18n import t
 from bot.render import get_renderer
@@ -27,7 +27,6 @@ from bot.render.text import move_cards
 from bot.render.words import say_move
 from bot.runtime import Player, Table, TableSnapshot, errors
 from bot.runtime.errors import TableError
-from engines.base import IllegalAction
 from engines.cards import CardParseError
 
 HINT_SECONDS = 2.0
@@ -192,7 +191,7 @@ class Controls(host.Controls):
         """Answer with the clicker's hand and controls: a new ephemeral message, or (`edit`) an
         update of the ephemeral hand the click came from."""
         lang = self._bot.language(interaction)
-        try:
+        async with answering(interaction, lang, app_commands.CommandOnCooldown):
             found = await self._seated(interaction, table_id, lang)
             if found is None:
                 return
@@ -214,8 +213,6 @@ class Controls(host.Controls):
                 await _edit_hand(interaction, message)
             else:
                 await _send_hand(interaction, message)
-        except (IllegalAction, app_commands.CommandOnCooldown, discord.HTTPException) as error:
-            await reply_error(interaction, error, lang)
 
     def _charge_hint(self, interaction: discord.Interaction) -> Callable[[], None]:
         """/hint and the Hint button share one cooldown."""
@@ -231,7 +228,7 @@ class Controls(host.Controls):
     ) -> None:
         """Act for the clicker's seat from a button; redraw the ephemeral hand after it."""
         lang = self._bot.language(interaction)
-        try:
+        async with answering(interaction, lang):
             found = await self._seated(interaction, table_id, lang)
             if found is None:
                 return
@@ -252,8 +249,6 @@ class Controls(host.Controls):
                 await _edit_hand(interaction, message)
             else:
                 await say(interaction, note)
-        except (IllegalAction, discord.HTTPException) as error:
-            await reply_error(interaction, error, lang)
 
     async def act_cards(
         self,
@@ -268,7 +263,8 @@ class Controls(host.Controls):
         it against the clicker's hand (cards, not positions); a card not in the hand, a
         wrong count or a second lock is refused with its reason, nothing applied."""
         lang = self._bot.language(interaction)
-        try:
+        move = None
+        async with answering(interaction, lang, CardParseError):
             found = await self._at_turn(interaction, table_id, turn, lang)
             if found is None:
                 return
@@ -277,10 +273,8 @@ class Controls(host.Controls):
             if not chosen:
                 raise no_cards()
             move = get_renderer(game).parse_input(f"{verb} {' '.join(chosen)}", view)
-        except (IllegalAction, CardParseError, discord.HTTPException) as error:
-            await reply_error(interaction, error, lang)
-            return
-        await self.act_from_hand(interaction, table_id, turn, str(move), sort)
+        if move is not None:  # read (a refusal was answered)
+            await self.act_from_hand(interaction, table_id, turn, str(move), sort)
 
     async def _at_turn(
         self, interaction: discord.Interaction, table_id: int, turn: int, lang: str
@@ -325,7 +319,7 @@ class Controls(host.Controls):
         seconds) it counts as declined. Accepting opens the channel's duel table with the
         challenger in seat 1 and the challenged in seat 2, and deals."""
         lang = self._bot.language(interaction)
-        try:
+        async with answering(interaction, lang):
             if interaction.user.id != challenged:
                 raise not_your_challenge(challenged)
             public = self._bot.guild_language(interaction.guild)
@@ -338,8 +332,6 @@ class Controls(host.Controls):
                 return
             await in_time(interaction, self._open_duel(interaction, challenger), public=True)
             await _close_challenge(interaction, t("discord.duel.accepted", public, **who))
-        except (IllegalAction, discord.HTTPException) as error:
-            await reply_error(interaction, error, lang)
 
     async def _open_duel(self, interaction: discord.Interaction, challenger: int) -> None:
         """The duel table of an accepted challenge: created, joined, dealt."""
@@ -368,7 +360,7 @@ class Controls(host.Controls):
         """Open the amount form of "Raise..." with the clicker's legal range (from the view;
         the engine checks the amount when it is played)."""
         lang = self._bot.language(interaction)
-        try:
+        async with answering(interaction, lang):
             spot = await self._spot(interaction, table_id, turn, lang)
             if spot is None:
                 return
@@ -383,8 +375,6 @@ class Controls(host.Controls):
                 placeholder=t("discord.bet.form.placeholder", lang, low=spot.low, high=spot.high),
             )
             await interaction.response.send_modal(modal)
-        except (IllegalAction, discord.HTTPException) as error:
-            await reply_error(interaction, error, lang)
 
     async def act_amount(
         self,
@@ -401,12 +391,10 @@ class Controls(host.Controls):
         lang = self._bot.language(interaction)
         amount = typed.strip().replace(" ", "").replace(",", "")
         if not amount.isdigit():
-            try:
+            async with answering(interaction, lang):
                 spot = await self._spot(interaction, table_id, turn, lang)
                 if spot is not None:
                     raise not_a_number(typed.strip(), spot)
-            except (IllegalAction, discord.HTTPException) as error:
-                await reply_error(interaction, error, lang)
             return
         await self.act_from_hand(interaction, table_id, turn, f"{verb} {int(amount)}", sort)
 
