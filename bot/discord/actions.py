@@ -15,9 +15,10 @@ from typing import Any
 import discord
 from discord import app_commands
 
+from bot.discord import host
 from bot.discord.board import hand_message, rebuy_message
 from bot.discord.host import Host
-from bot.discord.replies import in_time, reply_error, say
+from bot.discord.replies import answering, in_time, say
 from bot.discord.views import AmountModal
 from bot.i18n import t
 from bot.render import get_renderer
@@ -26,8 +27,7 @@ from bot.render.text import move_cards
 from bot.render.words import say_move
 from bot.runtime import Player, Table, TableSnapshot, errors
 from bot.runtime.errors import TableError
-from engines.base import IllegalAction
-from engines.cards import CardParseError, parse_card
+from engines.cards import Card, CardParseError, parse_card
 
 HINT_SECONDS = 2.0
 CHALLENGE_SECONDS = 120
@@ -174,9 +174,10 @@ async def _hint(
     return "💡 " + t("discord.hint.other", lang, action=said(table.game, text, lang)), []
 
 
-class Controls:
-    """The handlers, bound to the bot: what the components call (as `host.Controls`) and
-    what the slash commands call."""
+class Controls(host.Controls):
+    """The handlers, bound to the bot: what the components call (it implements the
+    `host.Controls` protocol, so mypy checks each signature against it here) and what the
+    slash commands call."""
 
     def __init__(self, bot: Host) -> None:
         """Handlers acting through `bot`."""
@@ -209,7 +210,7 @@ class Controls:
         """Answer with the clicker's hand and controls: a new ephemeral message, or (`edit`) an
         update of the ephemeral hand the click came from."""
         lang = self._bot.language(interaction)
-        try:
+        async with answering(interaction, lang, app_commands.CommandOnCooldown):
             found = await self._seated(interaction, table_id, lang)
             if found is None:
                 return
@@ -231,8 +232,6 @@ class Controls:
                 await _edit_hand(interaction, message)
             else:
                 await _send_hand(interaction, message)
-        except (IllegalAction, app_commands.CommandOnCooldown, discord.HTTPException) as error:
-            await reply_error(interaction, error, lang)
 
     def _charge_hint(self, interaction: discord.Interaction) -> Callable[[], None]:
         """/hint and the Hint button share one cooldown."""
@@ -251,7 +250,7 @@ class Controls:
         """Act for the clicker's seat from a button; redraw the ephemeral hand after it. `after`
         is added to the confirmation (what the move did besides, told only to the clicker)."""
         lang = self._bot.language(interaction)
-        try:
+        async with answering(interaction, lang):
             found = await self._seated(interaction, table_id, lang)
             if found is None:
                 return
@@ -274,8 +273,6 @@ class Controls:
                 await _edit_hand(interaction, message)
             else:
                 await say(interaction, note)
-        except (IllegalAction, discord.HTTPException) as error:
-            await reply_error(interaction, error, lang)
 
     async def act_cards(
         self,
@@ -290,7 +287,9 @@ class Controls:
         it against the clicker's hand (cards, not positions); a card not in the hand, a
         wrong count or a second lock is refused with its reason, nothing applied."""
         lang = self._bot.language(interaction)
-        try:
+        move = None
+        aside: list[Card] = []
+        async with answering(interaction, lang, CardParseError):
             found = await self._at_turn(interaction, table_id, turn, lang)
             if found is None:
                 return
@@ -301,14 +300,12 @@ class Controls:
             renderer = get_renderer(game)
             move = renderer.parse_input(f"{verb} {' '.join(chosen)}", view)
             aside = renderer.set_aside_by(view, [parse_card(card) for card in chosen])
-        except (IllegalAction, CardParseError, discord.HTTPException) as error:
-            await reply_error(interaction, error, lang)
-            return
-        after = ""
-        if aside:
-            named = " ".join(card.pretty for card in aside)
-            after = "✂️ " + t("discord.pick.split_done", lang, cards=named)
-        await self.act_from_hand(interaction, table_id, turn, str(move), sort, after=after)
+        if move is not None:  # read (a refusal was answered)
+            after = ""
+            if aside:
+                named = " ".join(card.pretty for card in aside)
+                after = "✂️ " + t("discord.pick.split_done", lang, cards=named)
+            await self.act_from_hand(interaction, table_id, turn, str(move), sort, after=after)
 
     async def _at_turn(
         self, interaction: discord.Interaction, table_id: int, turn: int, lang: str
@@ -362,7 +359,7 @@ class Controls:
         seconds) it counts as declined. Accepting opens the channel's duel table with the
         challenger in seat 1 and the challenged in seat 2, and deals."""
         lang = self._bot.language(interaction)
-        try:
+        async with answering(interaction, lang):
             if interaction.user.id != challenged:
                 raise not_your_challenge(challenged)
             public = self._bot.guild_language(interaction.guild)
@@ -375,8 +372,6 @@ class Controls:
                 return
             await in_time(interaction, self._open_duel(interaction, challenger), public=True)
             await _close_challenge(interaction, t("discord.duel.accepted", public, **who))
-        except (IllegalAction, discord.HTTPException) as error:
-            await reply_error(interaction, error, lang)
 
     async def _open_duel(self, interaction: discord.Interaction, challenger: int) -> None:
         """The duel table of an accepted challenge: created, joined, dealt."""
@@ -405,7 +400,7 @@ class Controls:
         """Open the amount form of "Raise..." with the clicker's legal range (from the view;
         the engine checks the amount when it is played)."""
         lang = self._bot.language(interaction)
-        try:
+        async with answering(interaction, lang):
             spot = await self._spot(interaction, table_id, turn, lang)
             if spot is None:
                 return
@@ -420,8 +415,6 @@ class Controls:
                 placeholder=t("discord.bet.form.placeholder", lang, low=spot.low, high=spot.high),
             )
             await interaction.response.send_modal(modal)
-        except (IllegalAction, discord.HTTPException) as error:
-            await reply_error(interaction, error, lang)
 
     async def act_amount(
         self,
@@ -438,12 +431,10 @@ class Controls:
         lang = self._bot.language(interaction)
         amount = typed.strip().replace(" ", "").replace(",", "")
         if not amount.isdigit():
-            try:
+            async with answering(interaction, lang):
                 spot = await self._spot(interaction, table_id, turn, lang)
                 if spot is not None:
                     raise not_a_number(typed.strip(), spot)
-            except (IllegalAction, discord.HTTPException) as error:
-                await reply_error(interaction, error, lang)
             return
         await self.act_from_hand(interaction, table_id, turn, f"{verb} {int(amount)}", sort)
 
@@ -487,7 +478,7 @@ class Controls:
         """Rebuy: answer the broke seat's owner with the choice of caves (ephemeral); every
         refusal is private and nothing changes."""
         lang = self._bot.language(interaction)
-        try:
+        async with answering(interaction, lang):
             found = await self._rebuying(interaction, table_id, turn, seat, lang)
             if found is None:
                 return
@@ -497,8 +488,6 @@ class Controls:
                 await _edit_hand(interaction, {**message, "image_name": None})
             else:
                 await _send_hand(interaction, message)
-        except (IllegalAction, discord.HTTPException) as error:
-            await reply_error(interaction, error, lang)
 
     async def buy_caves(
         self, interaction: discord.Interaction, table_id: int, turn: int, seat: int, caves: str
@@ -506,14 +495,14 @@ class Controls:
         """Buy back in by `caves` caves from the choice's menu, as ``rebuy N`` through the
         same path as every move (`act_from_hand`; the engine checks the number)."""
         lang = self._bot.language(interaction)
-        try:
+        chosen = None
+        async with answering(interaction, lang):
             found = await self._rebuying(interaction, table_id, turn, seat, lang)
             if found is None:
                 return
             _, offer = found
             if not caves.isdigit():
                 raise not_caves(caves, offer.most)
-        except (IllegalAction, discord.HTTPException) as error:
-            await reply_error(interaction, error, lang)
-            return
-        await self.act_from_hand(interaction, table_id, turn, f"rebuy {int(caves)}", "r")
+            chosen = int(caves)
+        if chosen is not None:  # (a refusal was answered)
+            await self.act_from_hand(interaction, table_id, turn, f"rebuy {chosen}", "r")
