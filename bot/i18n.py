@@ -20,7 +20,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterable
-from functools import cache
+from functools import cache, lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -100,7 +100,14 @@ def _counted(value: Any, lang: str) -> Any:
 
 
 def _template(key: str, lang: str, params: dict[str, Any]) -> str | None:
-    you = [name for name, value in params.items() if isinstance(value, Addressee)]
+    you = tuple(name for name, value in params.items() if isinstance(value, Addressee))
+    return _lookup(key, lang, you)
+
+
+@lru_cache(maxsize=8192)  # bounded: a key may be built from something typed
+def _lookup(key: str, lang: str, you: tuple[str, ...]) -> str | None:
+    """The template of `key` in `lang` (else English), its second-person form for the
+    params in `you` if the catalog has one; looked up once (boards ask thousands of times)."""
     keys = [*(f"{key}.you.{name}" for name in you), *([f"{key}.you"] if you else []), key]
     for language in (lang, DEFAULT_LANGUAGE):
         messages = catalog(language)

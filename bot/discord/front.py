@@ -130,7 +130,9 @@ class _Outbox:
         return shown if committed is None else [committed, *shown]
 
     dm_task: asyncio.Task[None] | None = None
-    dm_refused: set[int] = field(default_factory=set)
+    dm_refused: dict[int, int] = field(default_factory=dict)
+    """Member -> the deal whose hand their closed DMs refused: not tried again that deal,
+    tried again at the next (they may have opened their DMs meanwhile)."""
     dm_sending: bool = False
 
     def busy(self) -> bool:
@@ -168,6 +170,9 @@ class DiscordFront:
         self.retry_for = retry_for
         self._boxes: dict[int, _Outbox] = {}
         self._dm_channels: dict[int, int] = {}
+        self._dm_closed_said: dict[int, bool] = {}
+        """Whether the "DMs are closed" notice stands said for a member (the database's
+        record, read once per member and process: not once per DM)."""
         self._closed = False
         """Set by `close`: no outbox task starts again (the connection is going away)."""
         self.rest_calls = 0
@@ -557,7 +562,7 @@ class DiscordFront:
             return
         box = self._box(table)
         user = int(owner.id)
-        if user in box.dm_refused:
+        if box.dm_refused.get(user) == table.deal:
             return
         box.dms.append((user, seat, shown))
         box.dm_wake.set()
@@ -633,16 +638,24 @@ class DiscordFront:
             await self._retry("DM", send)
             self.rest_calls += 1
         except discord.Forbidden:
-            box.dm_refused.add(user)
-            if self.deliveries is not None:
-                if await self.deliveries.said(str(user), DM_CLOSED):
-                    return
-                await self.deliveries.remember_said(str(user), DM_CLOSED, True)
+            box.dm_refused[user] = shown.deal
+            if await self._closed_notice_said(user, True):
+                return
             box.notices.append(t("discord.dm_closed", self.language(shown), mention=f"<@{user}>"))
             box.wake.set()
             return
-        if self.deliveries is not None and await self.deliveries.said(str(user), DM_CLOSED):
-            await self.deliveries.remember_said(str(user), DM_CLOSED, False)
+        await self._closed_notice_said(user, False)
+
+    async def _closed_notice_said(self, user: int, closed: bool) -> bool:
+        """Record whether `user`'s DMs are `closed` (said once across restarts, said again
+        after they reopen and close); whether the notice was already said before."""
+        said = self._dm_closed_said.get(user)
+        if said is None:
+            said = self.deliveries is not None and await self.deliveries.said(str(user), DM_CLOSED)
+        if said != closed and self.deliveries is not None:
+            await self.deliveries.remember_said(str(user), DM_CLOSED, closed)
+        self._dm_closed_said[user] = closed
+        return said and closed
 
 
 def _redraw(box: _Outbox) -> None:

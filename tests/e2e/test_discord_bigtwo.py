@@ -318,6 +318,30 @@ async def test_closed_dms_are_announced_once_even_across_a_restart(
     assert standin.dms(ana) and all("(0)" not in m.text() for m in standin.dms(ana))
 
 
+async def test_dms_that_reopen_and_close_again_are_announced_again(
+    standin: FakeDiscord, tmp_path: Path
+) -> None:
+    ana = standin.owner
+    shy = standin.add_user("Shy", dms_open=False)
+    async with bot_running(standin, tmp_path / "db.sqlite3") as bot:
+        await standin.command(ana, "table create", game="bigtwo", deals=3)
+        await standin.command(shy, "table join")
+        await standin.command(ana, "table start")
+        table = bot.tables.find(str(standin.channel_id))
+        assert table is not None
+        await settle(bot)
+        assert _dm_notices(standin, shy) == 1 and standin.dms(shy) == []
+        moves = {ana.id: (ana, "pass"), shy.id: (shy, "menu")}
+        shy.dms_open = True  # deal 2's hand reaches them, and the record is cleared
+        await play_until(standin, bot, moves, done=lambda: table.deal == 2)
+        await settle(bot)
+        assert standin.dms(shy) and _dm_notices(standin, shy) == 1
+        shy.dms_open = False  # closed again: said again, once
+        await play_until(standin, bot, moves, done=lambda: table.deal == 3)
+        await settle(bot)
+        assert _dm_notices(standin, shy) == 2
+
+
 async def _finish_with(standin: FakeDiscord, bot: Deucebot, ana: User, shy: User) -> None:
     """Play the channel's match to its end, Ana passing, Shy with the card menu."""
     table = bot.tables.find(str(standin.channel_id))
