@@ -221,6 +221,12 @@ class DuelRenderer(ViewAccessors):
             choice = words[1:] if words[0] == "lock" else words
             if len(choice) == 1:
                 return self._lock_choice(choice[0], view)
+            if len(choice) > 1:
+                raise IllegalAction(
+                    f"lock one card only, not {len(choice)}: type 'lock 1' or 'lock 2'",
+                    code="duel_lock_one",
+                    count=len(choice),
+                )
             if not choice:
                 raise IllegalAction(
                     "lock which card? type 'lock 1' or 'lock 2' (or the card, e.g. 'lock 7s')",

@@ -52,7 +52,14 @@ def test_lock_input_by_number_or_card(text: str, action: Lock) -> None:
 
 @pytest.mark.parametrize(
     ("text", "code"),
-    [("lock 3", "duel_bad_lock"), ("9h", "duel_not_your_card"), ("lock", "duel_bad_lock")],
+    [
+        ("lock 3", "duel_bad_lock"),
+        ("9h", "duel_not_your_card"),
+        ("lock", "duel_bad_lock"),
+        # Two cards (a forged lock menu, or typed): one card only, not a betting word.
+        ("lock KS 4C", "duel_lock_one"),
+        ("lock 1 2", "duel_lock_one"),
+    ],
 )
 def test_bad_lock_input_is_refused_specifically(text: str, code: str) -> None:
     state = new_state(DuelConfig(), random.Random(3))
