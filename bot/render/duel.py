@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from bot.i18n import join_names, t
 from bot.render import GameRenderer, ViewAccessors
 from bot.render.betting import BetSpot, CardPick, spot_if_betting
-from bot.render.words import read_move, words_help
+from bot.render.words import read_move, say_move, words_help
 from engines.base import ChipsBought, DealStarted, Event, IllegalAction, MatchEnded
 from engines.cards import Card, CardParseError, parse_card
 from engines.duel import (
@@ -150,7 +150,7 @@ class DuelRenderer(ViewAccessors):
                     if text.startswith(("bet", "raise")):
                         verb = text.split()[0]
                         text = f"{verb} {view.min_raise_to}-{view.max_total}"
-                    options.append(text)
+                    options.append(say_move(text, self.move_areas, lang))
                 lines.append(
                     t(
                         "duel.hand.options",

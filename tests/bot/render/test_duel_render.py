@@ -105,7 +105,13 @@ def test_hand_shows_own_cards_lock_and_options(lang: str) -> None:
     state = locked_state()
     text = RENDERER.hand(state.view(0), lang)
     assert "[1] K♠" in text and "[2] 4♣" in text
-    assert "bet 1-19" in text and "allin" in text
+    # The options in the reader's move words (the words they may type).
+    check, bet, allin = {
+        "en": ("check", "bet", "all-in"),
+        "fr": ("parole", "miser", "tapis"),
+        "uk": ("чек", "ставка", "ва-банк"),
+    }[lang]
+    assert f": {check}, {bet} 1-19, {allin}" in text, text
     assert "3♦" not in text
 
 
