@@ -226,8 +226,12 @@ class Controls:
         turn: int,
         text: str,
         sort: str,
+        *,
+        spoken: str | None = None,
     ) -> None:
-        """Act for the clicker's seat from a button; redraw the ephemeral hand after it."""
+        """Act for the clicker's seat from a button; redraw the ephemeral hand after it. The
+        confirmation says `spoken` (the move as chosen: draw's discards by card, where the
+        engine's text numbers them) or else `text`, in the clicker's words."""
         lang = self._bot.language(interaction)
         try:
             found = await self._seated(interaction, table_id, lang)
@@ -236,14 +240,15 @@ class Controls:
             table, seat = found
             deal = table.deal
             await in_time(interaction, table.act(str(interaction.user.id), text, turn))
-            note = "✅ " + t("discord.done", lang, action=said(table.game, text, lang))
+            action = said(table.game, spoken or text, lang)
+            note = "✅ " + t("discord.done", lang, action=action)
             if _is_ephemeral_hand(interaction):
                 shown = table.snapshot(seat)
                 if shown.deal != deal:  # the play ended the deal: this is the next hand
                     note = "✅ " + t(
                         "discord.done_new_deal",
                         lang,
-                        action=said(table.game, text, lang),
+                        action=action,
                         deal=shown.deal,
                     )
                 message = hand_message(shown, seat, lang, sort, note=note)
@@ -278,7 +283,8 @@ class Controls:
         except (IllegalAction, CardParseError, discord.HTTPException) as error:
             await reply_error(interaction, error, lang)
             return
-        await self.act_from_hand(interaction, table_id, turn, str(move), sort)
+        spoken = f"{verb} {' '.join(chosen)}"
+        await self.act_from_hand(interaction, table_id, turn, str(move), sort, spoken=spoken)
 
     async def _at_turn(
         self, interaction: discord.Interaction, table_id: int, turn: int, lang: str
