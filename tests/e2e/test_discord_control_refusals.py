@@ -15,7 +15,7 @@ from bot.render import get_renderer
 from bot.runtime import Table
 from tests.e2e.conftest import bot_running
 from tests.e2e.helpers import open_hand
-from tests.e2e.poker_helpers import buttons, form_input, wait_turn
+from tests.e2e.poker_helpers import buttons, form_input, started_table, wait_turn
 
 
 def forge(message: Message, prefix: str, custom_id: str) -> str:
@@ -79,10 +79,7 @@ async def test_duel_locks_forged_or_repeated_and_amounts_out_of_range_are_refuse
 ) -> None:
     ana = standin.owner
     async with bot_running(standin, tmp_path / "db.sqlite3") as bot:
-        await standin.command(ana, "table create", game="duel", stack=8, ante=1)
-        await standin.command(ana, "table start")
-        table = bot.tables.find(str(standin.channel_id))
-        assert table is not None
+        table = await started_table(standin, bot, ana, game="duel", stack=8, ante=1)
         assert await wait_turn(standin, bot, table, [ana]) is ana
         seat = table.seat_of(str(ana.id))
         view = table.view(seat)
@@ -138,10 +135,7 @@ async def test_draw_discards_forged_and_amounts_out_of_range_are_refused(
 ) -> None:
     ana = standin.owner
     async with bot_running(standin, tmp_path / "db.sqlite3") as bot:
-        await standin.command(ana, "table create", game="draw", seats=3)
-        await standin.command(ana, "table start")
-        table = bot.tables.find(str(standin.channel_id))
-        assert table is not None
+        table = await started_table(standin, bot, ana, game="draw", seats=3)
         formed = drew = False
         for _ in range(80):
             if (formed and drew) or await wait_turn(standin, bot, table, [ana]) is None:

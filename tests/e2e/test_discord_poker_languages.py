@@ -13,6 +13,9 @@ from tests.e2e.conftest import bot_running
 from tests.e2e.helpers import open_hand
 from tests.e2e.poker_helpers import buttons, wait_turn
 
+ENGLISH = ("check", "bet ", "raise ", "allin", "all-in")
+"""English move words that must not show in a French or Ukrainian hand."""
+
 WORDS = {
     "fr": {
         "done": "✅ C'est fait : ",
@@ -20,7 +23,6 @@ WORDS = {
         "draw": "changer",
         "typed": {"check": "parole", "call": "suivre", "fold": "se coucher", "no": "non"},
         "locked": "déjà verrouillée",
-        "english": ("check", "bet ", "raise ", "allin", "all-in"),
     },
     "uk": {
         "done": "✅ Зроблено: ",
@@ -28,7 +30,6 @@ WORDS = {
         "draw": "обміняти",
         "typed": {"check": "чек", "call": "колл", "fold": "скинути", "no": "ні"},
         "locked": "вже заблоковано",
-        "english": ("check", "bet ", "raise ", "allin", "all-in"),
     },
 }
 
@@ -73,7 +74,7 @@ async def test_a_duel_in_french_and_ukrainian(standin: FakeDiscord, tmp_path: Pa
             words = WORDS[lang_of(who)]
             view = table.view(table.seat_of(str(who.id)))
             hand = await open_hand(standin, who)
-            for english in words["english"]:  # options, buttons and menu in their words
+            for english in ENGLISH:  # options, buttons and menu in their words
                 assert english not in hand.text().lower(), (english, hand.text())
             if view.phase == "lock" and locked[who.id] % 2 == 0:  # through the menu
                 card = str(view.hand[1])
@@ -119,7 +120,7 @@ async def test_draw_poker_in_french_and_ukrainian(standin: FakeDiscord, tmp_path
             words = WORDS[lang_of(who)]
             view = table.view(table.seat_of(str(who.id)))
             hand = await open_hand(standin, who)
-            for english in words["english"]:
+            for english in ENGLISH:
                 assert english not in hand.text().lower(), (english, hand.text())
             if get_renderer("draw").card_pick(view) is not None:
                 # Sorted by suit first: the discards are still the cards chosen, by name.

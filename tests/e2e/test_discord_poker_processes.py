@@ -112,15 +112,9 @@ async def _checked(fake: FakeDiscord, db: Path, members: list[User]) -> Replayed
 async def _whole_match(
     standin: FakeDiscord, tmp_path: Path, setup: Setup, choose: Choose
 ) -> Replayed:
+    """Two members play a whole match in one process (never killed)."""
     members = [standin.owner, standin.add_user("Bo")]
-    bot = await spawn_bot(env_for(standin, tmp_path), tmp_path)
-    try:
-        await standin.wait_ready(30)
-        await setup(standin, members)
-        assert not await play_until_exit(standin, bot, members, choose)
-    finally:
-        await stop(bot)
-    return await _checked(standin, tmp_path / "bot.sqlite3", members)
+    return await _killed_match(standin, tmp_path, members, setup, choose, [])
 
 
 @pytest.mark.slow
