@@ -100,7 +100,9 @@ async def _checked(fake: FakeDiscord, db: Path, members: list[User]) -> Replayed
     """The match in `db` against the channel: privacy, figures, results and ledger."""
     match = await replay_match(db)
     scanned = scan_public(fake, match)
-    # The scan could fail: the members were shown cards nobody else saw then.
+    # The scan could fail: it read cards in public messages, and the members were shown
+    # cards nobody else saw then.
+    assert scanned.cards_shown > 0, scanned
     for user in members:
         assert seen_privately(fake, user) & set().union(*match.held.values()), user.name
     if match.game in ("holdem", "duel"):
