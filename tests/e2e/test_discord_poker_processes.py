@@ -41,9 +41,13 @@ async def bet(fake: FakeDiscord, user: User, hand: Message, moves: int) -> None:
 
 
 async def lock_or_bet(fake: FakeDiscord, user: User, hand: Message, moves: int) -> None:
-    """A duel turn: lock a card chosen in the menu, else bet."""
+    """A duel turn: lock a card chosen in the menu, else bet (all-in or call from the 12th
+    move on, so that a duel of 20 chips each ends in time)."""
     if not any(c.startswith("db:pick:") for c in hand.custom_ids()):
-        await bet(fake, user, hand, moves)
+        if moves >= 12:
+            await click_label(fake, user, hand, ("All-in", "Call"))
+        else:
+            await bet(fake, user, hand, moves)
         return
     options = [o["value"] for o in hand.component("db:sel:")["options"]]
     assert len(options) == 2, options
@@ -53,15 +57,29 @@ async def lock_or_bet(fake: FakeDiscord, user: User, hand: Message, moves: int) 
     await fake.click(user, hand, "db:pick:")
 
 
+async def cautious(fake: FakeDiscord, user: User, hand: Message, most: int) -> None:
+    """Check, call at most `most` chips, else fold (a member who never busts early)."""
+    labels = buttons(hand)
+    small = [lab for lab in labels if lab.startswith("Call ") and int(lab.split()[1]) <= most]
+    await click_label(fake, user, hand, ("Check", *small, "Fold"))
+
+
+async def cautious_bet(fake: FakeDiscord, user: User, hand: Message, moves: int) -> None:
+    """Hold'em, cautious for the first dozen moves (calls up to the big blind), then `bet`:
+    a kill point some deals in is still reached."""
+    if moves >= 12:
+        await bet(fake, user, hand, moves)
+    else:
+        await cautious(fake, user, hand, HOLDEM["big_blind"])  # type: ignore[arg-type]
+
+
 async def lock_or_fold(fake: FakeDiscord, user: User, hand: Message, moves: int) -> None:
-    """A cautious duel turn for the first dozen moves (lock a card, check, call up to 2
-    chips, else fold: the match lasts several deals), then as `lock_or_bet`."""
+    """A cautious duel turn for the first dozen moves (lock a card, check, call 1 chip, else
+    fold: the match lasts several deals), then as `lock_or_bet`."""
     if moves >= 12 or any(c.startswith("db:pick:") for c in hand.custom_ids()):
         await lock_or_bet(fake, user, hand, moves)
-        return
-    labels = buttons(hand)
-    small = [lab for lab in labels if lab.startswith("Call ") and int(lab.split()[1]) <= 2]
-    await click_label(fake, user, hand, ("Check", *small, "Fold"))
+    else:
+        await cautious(fake, user, hand, 1)
 
 
 async def draw_or_bet(fake: FakeDiscord, user: User, hand: Message, moves: int) -> None:
@@ -102,7 +120,7 @@ async def _checked(fake: FakeDiscord, db: Path, members: list[User]) -> Replayed
     scanned = scan_public(fake, match)
     # The scan could fail: it read cards in public messages, and the members were shown
     # cards nobody else saw then.
-    assert scanned.cards_shown > 0, scanned
+    assert scanned.cards_shown > 0 or not match.revealed, scanned
     for user in members:
         assert seen_privately(fake, user) & set().union(*match.held.values()), user.name
     if match.game in ("holdem", "duel"):
@@ -192,7 +210,7 @@ async def test_holdem_killed_mid_match_resumes_and_finishes(
         tmp_path,
         members,
         lambda f, m: _table(f, {**HOLDEM, "deals": 4}, m),
-        bet,
+        cautious_bet,
         ["result@1", "edit@2"],
     )
     assert len({step.deal for step in match.steps}) >= 2
@@ -209,7 +227,7 @@ async def test_duel_killed_mid_match_resumes_and_finishes(
         standin,
         tmp_path,
         [standin.owner],
-        lambda f, m: _table(f, {"game": "duel", "stack": 4, "ante": 1}, m),
+        lambda f, m: _table(f, {"game": "duel", "stack": 10, "ante": 1}, m),
         lock_or_fold,
         ["result@1", "edit@4"],
     )
