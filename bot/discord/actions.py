@@ -53,6 +53,11 @@ def not_your_challenge(challenged: int) -> TableError:
     )
 
 
+def challenge_answered() -> TableError:
+    """Refusal for an answer to a challenge that was already accepted (a second click)."""
+    return TableError("this challenge was already accepted", code="discord.challenge_answered")
+
+
 async def _close_challenge(interaction: discord.Interaction, text: str) -> None:
     """Replace a challenge message's text and remove its buttons."""
     if interaction.response.is_done():
@@ -334,6 +339,8 @@ class Controls:
                 raise not_your_challenge(challenged)
             public = self._bot.guild_language(interaction.guild)
             who = {"challenger": f"<@{challenger}>", "challenged": f"<@{challenged}>"}
+            if self._accepted(interaction, challenger, challenged):
+                raise challenge_answered()
             if time.time() > expires:
                 await _close_challenge(interaction, t("discord.duel.expired", public, **who))
                 return
@@ -344,6 +351,15 @@ class Controls:
             await _close_challenge(interaction, t("discord.duel.accepted", public, **who))
         except (IllegalAction, discord.HTTPException) as error:
             await reply_error(interaction, error, lang)
+
+    def _accepted(self, interaction: discord.Interaction, challenger: int, challenged: int) -> bool:
+        """Whether the channel's table is already the duel of this challenge (Accept clicked
+        before; a later Decline or Accept must not change it)."""
+        table = self._bot.tables.find(str(interaction.channel_id))
+        if table is None or table.game != "duel" or table.status != "playing":
+            return False
+        owners = [seat.owner.id if seat.owner else None for seat in table.seats]
+        return owners == [str(challenger), str(challenged)]
 
     async def _open_duel(self, interaction: discord.Interaction, challenger: int) -> None:
         """The duel table of an accepted challenge: created, joined, dealt."""

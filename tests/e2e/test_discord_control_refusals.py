@@ -202,10 +202,15 @@ async def test_a_challenge_over_a_running_duel_or_accepted_twice_is_refused(
         table = bot.tables.find(str(standin.channel_id))
         assert table is not None and not challenge.custom_ids()
         seats, turn = [s.owner for s in table.seats], table.turn
-        # The Accept button clicked again (a client that kept it): refused, one table.
-        challenge.components = offered
-        again = (await standin.click(bo, challenge, "db:duel:yes:")).final()
-        assert again is not None and again.ephemeral and "already exists" in again.content
+        # Accept clicked again, or Decline after it (a double click, a client that kept the
+        # buttons): refused privately, the challenge still reads accepted, one table.
+        accepted = challenge.content
+        for answer in ("db:duel:yes:", "db:duel:no:"):
+            challenge.components = copy.deepcopy(offered)
+            again = (await standin.click(bo, challenge, answer)).final()
+            assert again is not None and again.ephemeral, answer
+            assert "already accepted" in again.content, again.content
+            assert challenge.content == accepted
         # A new challenge in the channel of a running duel, to a member or to the AI.
         for member in (ana, None):
             options = {"member": member} if member else {}
