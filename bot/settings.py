@@ -15,6 +15,7 @@ from collections.abc import Callable
 from typing import Annotated, Any, Literal
 
 from pydantic import BeforeValidator, Field, TypeAdapter, ValidationError, model_validator
+from pydantic_core import PydanticUndefined
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 
@@ -45,15 +46,42 @@ def _shard_list(value: object) -> object:
     return text
 
 
-AiDelay = Annotated[
-    float,
-    Field(ge=0, le=60, allow_inf_nan=False, description="a number of seconds from 0 to 60"),
-]
+def _bounds(whole: bool, low: int, high: int, unit: str, zero: str, note: str) -> str:
+    """What a bounded setting allows, in words: "a whole number of seconds from 0 (off) to 3600"."""
+    return (
+        f"{'a whole number' if whole else 'a number'}{f' of {unit}' if unit else ''}"
+        f" from {low}{f' ({zero})' if zero else ''} to {high}{f' ({note})' if note else ''}"
+    )
+
+
+def bounded(
+    kind: type[float],
+    low: int,
+    high: int,
+    *,
+    unit: str = "",
+    zero: str = "",
+    note: str = "",
+    default: Any = PydanticUndefined,
+    env: str | None = None,
+) -> Any:
+    """The pydantic `Field` of a number from `low` to `high` (`kind` int: whole; float: finite),
+    described in words for refusals (`unit`: what it counts; `zero`: what 0 means; `note`:
+    a last remark). With `env`, a setting read from that variable, `default` when unset."""
+    return Field(
+        default=default,
+        ge=low,
+        le=high,
+        allow_inf_nan=None if kind is int else False,
+        validation_alias=env,
+        description=_bounds(kind is int, low, high, unit, zero, note),
+    )
+
+
+AiDelay = Annotated[float, bounded(float, 0, 60, unit="seconds")]
 """Seconds an AI player waits before it plays."""
 
-TurnSeconds = Annotated[
-    int, Field(ge=0, le=3600, description="a whole number of seconds from 0 (off) to 3600")
-]
+TurnSeconds = Annotated[int, bounded(int, 0, 3600, unit="seconds", zero="off")]
 """A turn timer in seconds; 0 is off (the same range as `/table create turn_seconds`)."""
 
 LogLevel = Annotated[
@@ -66,18 +94,6 @@ Synchronous = Annotated[
     BeforeValidator(_upper),
     Field(description="full (nothing acknowledged is ever lost) or normal (faster)"),
 ]
-
-
-def _cooldown(default: float, env: str) -> Any:
-    """A per-member cooldown setting: seconds from 0 (none) to 3600."""
-    return Field(
-        default=default,
-        ge=0,
-        le=3600,
-        allow_inf_nan=False,
-        validation_alias=env,
-        description="a number of seconds from 0 to 3600",
-    )
 
 
 class Settings(BaseSettings):
@@ -103,52 +119,39 @@ class Settings(BaseSettings):
     ai_delay: AiDelay = Field(default=1.0, validation_alias="DEUCEBOT_AI_DELAY")
     turn_seconds: TurnSeconds = Field(default=60, validation_alias="DEUCEBOT_TURN_SECONDS")
     log_level: LogLevel = Field(default="INFO", validation_alias="DEUCEBOT_LOG_LEVEL")
-    board_edit_seconds: float = Field(
-        default=1.0,
-        ge=0,
-        le=60,
-        allow_inf_nan=False,
-        validation_alias="DEUCEBOT_BOARD_EDIT_SECONDS",
-        description="a number of seconds from 0 to 60",
+    board_edit_seconds: float = bounded(
+        float, 0, 60, unit="seconds", default=1.0, env="DEUCEBOT_BOARD_EDIT_SECONDS"
     )
     """Discord: least seconds between two edits of a board (bursts are coalesced)."""
-    rest_per_second: int = Field(
-        default=45,
-        ge=1,
-        le=50,
-        validation_alias="DEUCEBOT_REST_PER_SECOND",
-        description="a whole number from 1 to 50",
-    )
+    rest_per_second: int = bounded(int, 1, 50, default=45, env="DEUCEBOT_REST_PER_SECOND")
     """Discord: REST requests per second the bot allows itself (Discord's global limit is 50;
     interaction answers are not counted)."""
-    ai_processes: int = Field(
-        default=1,
-        ge=0,
-        le=64,
-        validation_alias="DEUCEBOT_AI_PROCESSES",
-        description="a whole number from 0 (threads) to 64",
-    )
+    ai_processes: int = bounded(int, 0, 64, zero="threads", default=1, env="DEUCEBOT_AI_PROCESSES")
     """Worker processes for AI decisions (0: threads in the bot process)."""
-    max_tables_per_server: int = Field(
-        default=20,
-        ge=0,
-        le=10_000,
-        validation_alias="DEUCEBOT_MAX_TABLES_PER_SERVER",
-        description="a whole number from 0 (no cap) to 10000",
+    max_tables_per_server: int = bounded(
+        int, 0, 10_000, zero="no cap", default=20, env="DEUCEBOT_MAX_TABLES_PER_SERVER"
     )
     """Live (not stopped) tables one Discord server may have at once; 0: no cap."""
-    stats_cooldown: float = _cooldown(30.0, "DEUCEBOT_STATS_COOLDOWN")
+    stats_cooldown: float = bounded(
+        float, 0, 3600, unit="seconds", default=30.0, env="DEUCEBOT_STATS_COOLDOWN"
+    )
     """Seconds before a member may run /stats (or /leaderboard) again; 0: no cooldown."""
-    hint_cooldown: float = _cooldown(5.0, "DEUCEBOT_HINT_COOLDOWN")
+    hint_cooldown: float = bounded(
+        float, 0, 3600, unit="seconds", default=5.0, env="DEUCEBOT_HINT_COOLDOWN"
+    )
     """Seconds before a member may ask for a hint again (/hint or the Hint button)."""
-    create_cooldown: float = _cooldown(10.0, "DEUCEBOT_CREATE_COOLDOWN")
+    create_cooldown: float = bounded(
+        float, 0, 3600, unit="seconds", default=10.0, env="DEUCEBOT_CREATE_COOLDOWN"
+    )
     """Seconds before a member may run /table create again."""
-    shard_count: int | None = Field(
+    shard_count: int | None = bounded(
+        int,
+        1,
+        4096,
+        unit="shards",
+        note="the same in every process",
         default=None,
-        ge=1,
-        le=4096,
-        validation_alias="DEUCEBOT_SHARD_COUNT",
-        description="a whole number of shards from 1 to 4096 (the same in every process)",
+        env="DEUCEBOT_SHARD_COUNT",
     )
     """Discord: the bot's shard count; unset, one process runs every guild unsharded."""
     shard_ids: Annotated[
@@ -158,13 +161,8 @@ class Settings(BaseSettings):
     ] = Field(default=None, validation_alias="DEUCEBOT_SHARD_IDS")
     """Discord: the shards this process runs (`shards`), e.g. "0,1" or "2-3"; unset with a
     shard count: all of them."""
-    shard_lease_seconds: float = Field(
-        default=30.0,
-        ge=2,
-        le=3600,
-        allow_inf_nan=False,
-        validation_alias="DEUCEBOT_SHARD_LEASE_SECONDS",
-        description="a number of seconds from 2 to 3600",
+    shard_lease_seconds: float = bounded(
+        float, 2, 3600, unit="seconds", default=30.0, env="DEUCEBOT_SHARD_LEASE_SECONDS"
     )
     """Seconds a process's claim on its shards lasts without renewal (renewed every third of
     it): how long a crashed process's shards wait before another process may take them,

@@ -218,6 +218,26 @@ class ChipRow:
     hands: int
 
 
+@dataclass(frozen=True, slots=True)
+class CaveLedger:
+    """A person's caves in one game (draw poker) in one guild, from the chip ledger: the
+    "buy-in" and "rebuy" rows are what they bought, the "hand" and "returned" rows what they
+    won or lost. A cave is the match's `cave_unit` (its config; else its buy-in)."""
+
+    matches: int
+    """Matches they bought into."""
+    rebuys: int
+    """Rebuys made (each one of 1 or more caves)."""
+    caves: int
+    """Caves bought: the initial buy-ins and the rebuys, in cave units."""
+    chips: int
+    """Chips bought (buy-ins and rebuys)."""
+    net: int
+    """Net result in chips (won minus lost)."""
+    net_caves: float
+    """Net result in caves (each match's net over its cave)."""
+
+
 @dataclass(frozen=True)
 class Leaderboard:
     """A game's leaderboard for one guild and period. Humans and AI seats are listed apart;
@@ -387,4 +407,9 @@ class Storage(Protocol):
         min_deals: int = 10,
     ) -> Leaderboard:
         """The leaderboard of `game` in `guild` over `period` (see `Leaderboard`)."""
+        ...
+
+    async def caves(self, *, guild: str, game: str, player_id: str) -> CaveLedger:
+        """`player_id`'s caves bought and net result in `game` in `guild` (see `CaveLedger`);
+        seats the AI played are not theirs."""
         ...

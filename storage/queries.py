@@ -15,6 +15,7 @@ from typing import Any, Literal, Protocol
 
 from storage.base import (
     ActionRecord,
+    CaveLedger,
     ChipEntry,
     ChipRow,
     DealRecord,
@@ -394,3 +395,35 @@ class SqlReads:
         for chip_line in chip_lines:
             (board.ai if chip_line.is_ai else board.humans).append(chip_line)
         return board
+
+    async def caves(self, *, guild: str, game: str, player_id: str) -> CaveLedger:
+        """`player_id`'s caves in `game` in `guild`: the chip ledger's rows of their own
+        (human) seats, summed per match and reason, each match's chips over its cave."""
+        rows = await self._all(
+            """
+            SELECT l.match_id, m.config, l.reason, sum(l.delta) AS chips, count(*) AS n
+            FROM chip_ledger l JOIN matches m ON m.id = l.match_id
+            WHERE l.guild = ? AND l.game = ? AND l.player_id = ? AND l.is_ai = 0
+            GROUP BY l.match_id, m.config, l.reason
+            ORDER BY l.match_id
+            """,
+            (guild, game, player_id),
+        )
+        per: dict[int, dict[str, Any]] = {}
+        for r in rows:
+            match = per.setdefault(r["match_id"], {"config": r["config"]})
+            match[r["reason"]] = (int(r["chips"]), int(r["n"]))
+        matches = rebuys = caves = chips = net = 0
+        net_caves = 0.0
+        for match in per.values():
+            bought_in, _ = match.get("buy-in", (0, 0))
+            rebought, times = match.get("rebuy", (0, 0))
+            won = match.get("hand", (0, 0))[0] + match.get("returned", (0, 0))[0]
+            cave = int(json.loads(match["config"] or "{}").get("cave_unit") or bought_in or 1)
+            matches += int(bought_in > 0)
+            rebuys += times
+            caves += (bought_in + rebought) // cave
+            chips += bought_in + rebought
+            net += won
+            net_caves += won / cave
+        return CaveLedger(matches, rebuys, caves, chips, net, round(net_caves, 2))

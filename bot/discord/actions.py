@@ -15,19 +15,19 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from bot.discord.board import hand_message
+from bot.discord import host
+from bot.discord.board import hand_message, rebuy_message
 from bot.discord.host import Host
-from bot.discord.replies import in_time, reply_error, say
+from bot.discord.replies import answering, in_time, say
 from bot.discord.views import AmountModal
 from bot.i18n import t
 from bot.render import get_renderer
-from bot.render.betting import BetSpot
+from bot.render.betting import BetSpot, RebuyOffer
 from bot.render.text import move_cards
 from bot.render.words import say_move
 from bot.runtime import Player, Table, TableSnapshot, errors
 from bot.runtime.errors import TableError
-from engines.base import IllegalAction
-from engines.cards import CardParseError
+from engines.cards import Card, CardParseError, parse_card
 
 HINT_SECONDS = 2.0
 CHALLENGE_SECONDS = 120
@@ -79,6 +79,25 @@ def not_a_number(typed: str, spot: BetSpot) -> TableError:
         text=typed,
         low=spot.low,
         high=spot.high,
+    )
+
+
+def not_your_rebuy(seat: int) -> TableError:
+    """Refusal for a Rebuy control made for another broke seat (wait for your own)."""
+    return TableError(
+        f"that rebuy is for seat {seat + 1}; wait for your own",
+        code="discord.rebuy_not_yours",
+        seat=seat + 1,
+    )
+
+
+def not_caves(typed: str, most: int) -> TableError:
+    """Refusal for a choice of caves that is not a whole number."""
+    return TableError(
+        f"{typed!r} is not a number of caves (1 to {most})",
+        code="discord.rebuy_not_a_number",
+        text=typed,
+        most=most,
     )
 
 
@@ -160,9 +179,10 @@ async def _hint(
     return "💡 " + t("discord.hint.other", lang, action=said(table.game, text, lang)), []
 
 
-class Controls:
-    """The handlers, bound to the bot: what the components call (as `host.Controls`) and
-    what the slash commands call."""
+class Controls(host.Controls):
+    """The handlers, bound to the bot: what the components call (it implements the
+    `host.Controls` protocol, so mypy checks each signature against it here) and what the
+    slash commands call."""
 
     def __init__(self, bot: Host) -> None:
         """Handlers acting through `bot`."""
@@ -195,7 +215,7 @@ class Controls:
         """Answer with the clicker's hand and controls: a new ephemeral message, or (`edit`) an
         update of the ephemeral hand the click came from."""
         lang = self._bot.language(interaction)
-        try:
+        async with answering(interaction, lang, app_commands.CommandOnCooldown):
             found = await self._seated(interaction, table_id, lang)
             if found is None:
                 return
@@ -217,8 +237,6 @@ class Controls:
                 await _edit_hand(interaction, message)
             else:
                 await _send_hand(interaction, message)
-        except (IllegalAction, app_commands.CommandOnCooldown, discord.HTTPException) as error:
-            await reply_error(interaction, error, lang)
 
     def _charge_hint(self, interaction: discord.Interaction) -> Callable[[], None]:
         """/hint and the Hint button share one cooldown."""
@@ -233,12 +251,14 @@ class Controls:
         sort: str,
         *,
         spoken: str | None = None,
+        after: str = "",
     ) -> None:
         """Act for the clicker's seat from a button; redraw the ephemeral hand after it. The
         confirmation says `spoken` (the move as chosen: draw's discards by card, where the
-        engine's text numbers them) or else `text`, in the clicker's words."""
+        engine's text numbers them) or else `text`, in the clicker's words; `after` is added
+        to it (what the move did besides, told only to the clicker)."""
         lang = self._bot.language(interaction)
-        try:
+        async with answering(interaction, lang):
             found = await self._seated(interaction, table_id, lang)
             if found is None:
                 return
@@ -247,6 +267,7 @@ class Controls:
             await in_time(interaction, table.act(str(interaction.user.id), text, turn))
             action = said(table.game, spoken or text, lang)
             note = "✅ " + t("discord.done", lang, action=action)
+            note += "\n" + after if after else ""
             if _is_ephemeral_hand(interaction):
                 shown = table.snapshot(seat)
                 if shown.deal != deal:  # the play ended the deal: this is the next hand
@@ -256,12 +277,11 @@ class Controls:
                         action=action,
                         deal=shown.deal,
                     )
+                    note += "\n" + after if after else ""
                 message = hand_message(shown, seat, lang, sort, note=note)
                 await _edit_hand(interaction, message)
             else:
                 await say(interaction, note)
-        except (IllegalAction, discord.HTTPException) as error:
-            await reply_error(interaction, error, lang)
 
     async def act_cards(
         self,
@@ -276,7 +296,9 @@ class Controls:
         it against the clicker's hand (cards, not positions); a card not in the hand, a
         wrong count or a second lock is refused with its reason, nothing applied."""
         lang = self._bot.language(interaction)
-        try:
+        move = None
+        aside: list[Card] = []
+        async with answering(interaction, lang, CardParseError):
             found = await self._at_turn(interaction, table_id, turn, lang)
             if found is None:
                 return
@@ -284,18 +306,33 @@ class Controls:
             chosen = [card for card in cards if card]
             if not chosen:
                 raise no_cards()
-            move = get_renderer(game).parse_input(f"{verb} {' '.join(chosen)}", view)
-        except (IllegalAction, CardParseError, discord.HTTPException) as error:
-            await reply_error(interaction, error, lang)
-            return
-        spoken = f"{verb} {' '.join(chosen)}"
-        await self.act_from_hand(interaction, table_id, turn, str(move), sort, spoken=spoken)
+            renderer = get_renderer(game)
+            move = renderer.parse_input(f"{verb} {' '.join(chosen)}", view)
+            aside = renderer.set_aside_by(view, [parse_card(card) for card in chosen])
+        if move is not None:  # read (a refusal was answered)
+            after = ""
+            if aside:
+                named = " ".join(card.pretty for card in aside)
+                after = "✂️ " + t("discord.pick.split_done", lang, cards=named)
+            spoken = f"{verb} {' '.join(chosen)}"
+            await self.act_from_hand(
+                interaction, table_id, turn, str(move), sort, spoken=spoken, after=after
+            )
 
     async def _at_turn(
         self, interaction: discord.Interaction, table_id: int, turn: int, lang: str
     ) -> tuple[str, Any] | None:
         """The game and the clicker's view for a control made at `turn`; refuses a stale
         control and a match not started. None once the table is gone (answered)."""
+        found = await self._current(interaction, table_id, turn, lang)
+        return None if found is None else (found[0].game, found[2])
+
+    async def _current(
+        self, interaction: discord.Interaction, table_id: int, turn: int, lang: str
+    ) -> tuple[TableSnapshot, int, Any] | None:
+        """The table as the clicker sees it (snapshot, their seat, their view) for a control
+        made at `turn`; refuses people not seated, a match not started and a stale control.
+        None once the table is gone (answered)."""
         found = await self._seated(interaction, table_id, lang)
         if found is None:
             return None
@@ -306,7 +343,7 @@ class Controls:
             raise errors.match_not_started()
         if turn != shown.turn:
             raise errors.stale_turn(turn, shown.turn)
-        return table.game, view
+        return shown, seat, view
 
     async def _spot(
         self, interaction: discord.Interaction, table_id: int, turn: int, lang: str
@@ -334,7 +371,7 @@ class Controls:
         seconds) it counts as declined. Accepting opens the channel's duel table with the
         challenger in seat 1 and the challenged in seat 2, and deals."""
         lang = self._bot.language(interaction)
-        try:
+        async with answering(interaction, lang):
             if interaction.user.id != challenged:
                 raise not_your_challenge(challenged)
             public = self._bot.guild_language(interaction.guild)
@@ -349,8 +386,6 @@ class Controls:
                 return
             await in_time(interaction, self._open_duel(interaction, challenger), public=True)
             await _close_challenge(interaction, t("discord.duel.accepted", public, **who))
-        except (IllegalAction, discord.HTTPException) as error:
-            await reply_error(interaction, error, lang)
 
     def _accepted(self, interaction: discord.Interaction, challenger: int, challenged: int) -> bool:
         """Whether the channel's table is already the duel of this challenge (Accept clicked
@@ -388,7 +423,7 @@ class Controls:
         """Open the amount form of "Raise..." with the clicker's legal range (from the view;
         the engine checks the amount when it is played)."""
         lang = self._bot.language(interaction)
-        try:
+        async with answering(interaction, lang):
             spot = await self._spot(interaction, table_id, turn, lang)
             if spot is None:
                 return
@@ -403,8 +438,6 @@ class Controls:
                 placeholder=t("discord.bet.form.placeholder", lang, low=spot.low, high=spot.high),
             )
             await interaction.response.send_modal(modal)
-        except (IllegalAction, discord.HTTPException) as error:
-            await reply_error(interaction, error, lang)
 
     async def act_amount(
         self,
@@ -421,12 +454,10 @@ class Controls:
         lang = self._bot.language(interaction)
         amount = typed.strip().replace(" ", "").replace(",", "")
         if not amount.isdigit():
-            try:
+            async with answering(interaction, lang):
                 spot = await self._spot(interaction, table_id, turn, lang)
                 if spot is not None:
                     raise not_a_number(typed.strip(), spot)
-            except (IllegalAction, discord.HTTPException) as error:
-                await reply_error(interaction, error, lang)
             return
         await self.act_from_hand(interaction, table_id, turn, f"{verb} {int(amount)}", sort)
 
@@ -443,3 +474,58 @@ class Controls:
             await say(interaction, note)
         else:
             await _send_hand(interaction, hand_message(shown, seat, lang, "r", note=note))
+
+    async def _rebuying(
+        self, interaction: discord.Interaction, table_id: int, turn: int, seat: int, lang: str
+    ) -> tuple[TableSnapshot, RebuyOffer] | None:
+        """The clicker's snapshot and the buy-back offer of a Rebuy control made for `seat`
+        at `turn`. Refuses, in this order: people not seated; a stale control (the table
+        moved on since); the engine's refusals (chips still in hand); another seat's
+        control. None once the table is gone (answered)."""
+        found = await self._current(interaction, table_id, turn, lang)
+        if found is None:
+            return None
+        shown, mine, view = found
+        renderer = get_renderer(shown.game)
+        refusal = renderer.rebuy_refusal(view)
+        if refusal is not None:
+            raise refusal
+        offer = renderer.rebuy_offer(view)
+        if mine != seat or offer is None or offer.seat != mine:
+            raise not_your_rebuy(seat)
+        return shown, offer
+
+    async def ask_rebuy(
+        self, interaction: discord.Interaction, table_id: int, turn: int, seat: int
+    ) -> None:
+        """Rebuy: answer the broke seat's owner with the choice of caves (ephemeral); every
+        refusal is private and nothing changes."""
+        lang = self._bot.language(interaction)
+        async with answering(interaction, lang):
+            found = await self._rebuying(interaction, table_id, turn, seat, lang)
+            if found is None:
+                return
+            shown, offer = found
+            message = rebuy_message(shown, offer, lang)
+            if _is_ephemeral_hand(interaction):
+                await _edit_hand(interaction, {**message, "image_name": None})
+            else:
+                await _send_hand(interaction, message)
+
+    async def buy_caves(
+        self, interaction: discord.Interaction, table_id: int, turn: int, seat: int, caves: str
+    ) -> None:
+        """Buy back in by `caves` caves from the choice's menu, as ``rebuy N`` through the
+        same path as every move (`act_from_hand`; the engine checks the number)."""
+        lang = self._bot.language(interaction)
+        chosen = None
+        async with answering(interaction, lang):
+            found = await self._rebuying(interaction, table_id, turn, seat, lang)
+            if found is None:
+                return
+            _, offer = found
+            if not caves.isdigit():
+                raise not_caves(caves, offer.most)
+            chosen = int(caves)
+        if chosen is not None:  # (a refusal was answered)
+            await self.act_from_hand(interaction, table_id, turn, f"rebuy {chosen}", "r")

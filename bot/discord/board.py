@@ -21,17 +21,19 @@ from bot.discord.table_setup import options_in_force
 from bot.discord.views import (
     ActButton,
     CardSelect,
+    CaveSelect,
     HandButton,
     HintButton,
     PassButton,
     PickButton,
     PlayButton,
     RaiseButton,
+    RebuyButton,
     SortButton,
 )
 from bot.i18n import t
 from bot.render import get_renderer
-from bot.render.betting import CardPick, bet_choices
+from bot.render.betting import CardPick, RebuyOffer, bet_choices
 from bot.render.words import say_move
 from bot.runtime import TableSnapshot
 from engines.cards import Card
@@ -133,6 +135,11 @@ def board_message(
         ]
         if table.status == "playing" and get_renderer(table.game).plays_cards:
             items.append(PassButton(table.id, table.turn, "r", t("discord.button.pass", lang)))
+        offer = rebuy_offer(table, view)
+        if offer is not None:
+            items.append(
+                RebuyButton(table.id, table.turn, offer.seat, t("discord.rebuy.button", lang))
+            )
         message["view"] = frozen_view(*items)
     else:
         message["view"] = None
@@ -142,6 +149,42 @@ def board_message(
             message["file"] = discord.File(_bytes(cards), filename="table.png")
             embed.set_image(url="attachment://table.png")
     return message
+
+
+def rebuy_offer(table: TableSnapshot, view: Any) -> RebuyOffer | None:
+    """The buy-back choice pending at a playing table (a broke human seat to decide between
+    deals), from any view; None otherwise (AI seats decide by themselves)."""
+    if view is None or table.status != "playing":
+        return None
+    offer = get_renderer(table.game).rebuy_offer(view)
+    if offer is None or not 0 <= offer.seat < len(table.seats):
+        return None
+    return None if table.seats[offer.seat].ai_plays else offer
+
+
+def rebuy_message(table: TableSnapshot, offer: RebuyOffer, lang: str) -> dict[str, Any]:
+    """The ephemeral choice behind "Rebuy": a menu of 1 to the most caves, each with its
+    chips ("2 caves (400 chips)"), and Sit out (kwargs for `send`)."""
+    options = [
+        discord.SelectOption(
+            label=t("discord.rebuy.caves", lang, n=n, chips=offer.chips(n))[:100], value=str(n)
+        )
+        for n in range(1, min(offer.most, 25) + 1)
+    ]
+    menu = CaveSelect(table.id, table.turn, offer.seat, options, t("discord.rebuy.choose", lang))
+    menu.row = 0
+    sit_out = ActButton(table.id, table.turn, "r", "sitout", t("discord.rebuy.sit_out", lang))
+    sit_out.row = 1
+    content = t("discord.rebuy.ask", lang, cave=offer.cave, most=offer.most)
+    return {"content": content, "embed": None, "view": frozen_view(menu, sit_out)}
+
+
+def _rebuy_controls(table: TableSnapshot, offer: RebuyOffer, lang: str) -> list[Any]:
+    """The hand's controls of a broke seat between deals: Rebuy (the choice of caves) and
+    Sit out."""
+    rebuy = RebuyButton(table.id, table.turn, offer.seat, t("discord.rebuy.button", lang))
+    sit_out = ActButton(table.id, table.turn, "r", "sitout", t("discord.rebuy.sit_out", lang))
+    return [rebuy, sit_out]
 
 
 def _bytes(cards: Sequence[Card | None]) -> io.BytesIO:
@@ -186,10 +229,15 @@ def hand_message(
         return message
     if not renderer.plays_cards:
         pick = renderer.card_pick(view) if table.status == "playing" else None
-        if pick is None:
+        offer = rebuy_offer(table, view)
+        if offer is not None and offer.seat == seat:
+            message["view"] = frozen_view(*_rebuy_controls(table, offer, lang))
+        elif pick is None:
             message["view"] = frozen_view(*_action_buttons(table, seat, view, lang, sort))
         else:
             message["view"] = frozen_view(*_pick_controls(table, cards, selected, pick, lang, sort))
+            warning = split_warning(table, view, [c for c in cards if str(c) in selected], lang)
+            message["content"] = "\n".join(line for line in (note, warning) if line)
         return message
     chosen = [c for c in selected if any(str(card) == c for card in cards)]
     items: list[discord.ui.Item[Any]] = []
@@ -227,6 +275,15 @@ def hand_message(
     items.extend(buttons)
     message["view"] = frozen_view(*items)
     return message
+
+
+def split_warning(table: TableSnapshot, view: Any, discards: Sequence[Card], lang: str) -> str:
+    """Before the move: which of the chosen `discards` would be set aside (an opener splitting
+    their openers, told only to them), or ""."""
+    aside = get_renderer(table.game).set_aside_by(view, discards)
+    if not aside:
+        return ""
+    return "✂️ " + t("discord.pick.split_warning", lang, cards=" ".join(c.pretty for c in aside))
 
 
 def _pick_controls(

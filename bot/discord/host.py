@@ -88,6 +88,18 @@ class Controls(Protocol):
         """Play ``verb typed`` from the amount form (a non-number is refused with the range)."""
         ...
 
+    async def ask_rebuy(
+        self, interaction: discord.Interaction, table_id: int, turn: int, seat: int
+    ) -> None:
+        """Show the broke `seat`'s owner the choice of caves (refusals answered privately)."""
+        ...
+
+    async def buy_caves(
+        self, interaction: discord.Interaction, table_id: int, turn: int, seat: int, caves: str
+    ) -> None:
+        """Buy back in by `caves` caves for `seat`, made for `turn` (the clicker's seat only)."""
+        ...
+
 
 class Host(Protocol):
     """The bot as handlers, components and the front see it."""

@@ -6,7 +6,8 @@ import asyncio
 import copy
 import logging
 import math
-from collections.abc import Awaitable
+from collections.abc import AsyncIterator, Awaitable
+from contextlib import asynccontextmanager
 from typing import Any, TypeVar
 
 import discord
@@ -86,6 +87,19 @@ async def reply_error(interaction: discord.Interaction, error: BaseException, la
         await say(interaction, refusal_text(original, lang))
     except discord.HTTPException:
         log.warning("could not answer interaction %s", interaction.id)
+
+
+@asynccontextmanager
+async def answering(
+    interaction: discord.Interaction, lang: str, *more: type[Exception]
+) -> AsyncIterator[None]:
+    """Answer a refusal raised inside (an `IllegalAction`, a failed Discord call, or one of
+    `more`) privately in `lang` (`reply_error`); it goes no further."""
+    kinds: tuple[type[Exception], ...] = (IllegalAction, discord.HTTPException, *more)
+    try:
+        yield
+    except kinds as error:
+        await reply_error(interaction, error, lang)
 
 
 DEFER_AFTER = 1.0

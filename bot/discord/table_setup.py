@@ -1,15 +1,16 @@
 """The options of `/table create`, per game: which ones a game has, and their checks.
 
-Each option has one check, reading its limits from the game itself (the `GameSpec` seat range,
-the `ge`/`le` bounds of the game's pydantic config field, the runtime's `TableOptions`), so a
-limit lives in one place. An option the game lacks is refused by name; every refusal is a
-`TableError` with a catalog code (``error.option_*``), never a pydantic message. The values
-that pass become the game's settings (config fields) and the table's options.
+One check serves every option (`check_option`), reading its limits from the game itself (the
+`GameSpec` seat range, the `ge`/`le` bounds of the game's pydantic config field, the runtime's
+`TableOptions`), so a limit lives in one place. An option the game lacks is refused by name;
+every refusal is a `TableError` with a catalog code (``error.option_*``), never a pydantic
+message. The values that pass become the game's settings (config fields) and the table's
+options.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -55,24 +56,12 @@ def not_offered(spec: GameSpec, option: str) -> TableError:
 
 def out_of_range(spec: GameSpec, option: str, value: int, low: int, high: int | None) -> TableError:
     """Refusal for a value outside `low..high` (no upper limit when `high` is None)."""
+    said = dict(game=spec.title, option=option, value=value, low=low)
     if high is None:
-        return TableError(
-            f"{option} for {spec.title} must be at least {low}, not {value}",
-            code="option_too_low",
-            game=spec.title,
-            option=option,
-            value=value,
-            low=low,
-        )
-    return TableError(
-        f"{option} for {spec.title} must be from {low} to {high}, not {value}",
-        code="option_range",
-        game=spec.title,
-        option=option,
-        value=value,
-        low=low,
-        high=high,
-    )
+        message = f"{option} for {spec.title} must be at least {low}, not {value}"
+        return TableError(message, code="option_too_low", **said)
+    message = f"{option} for {spec.title} must be from {low} to {high}, not {value}"
+    return TableError(message, code="option_range", high=high, **said)
 
 
 def field_limits(config: type[BaseModel], name: str) -> tuple[int, int | None]:
@@ -98,73 +87,27 @@ def default_of(spec: GameSpec, option: str) -> Any:
     return spec.config_type.model_fields[FIELDS[option][spec.name]].default
 
 
-def _config_field(spec: GameSpec, option: str, value: int) -> dict[str, Any]:
-    """The check of an option that is one config field: the game has it, in its bounds."""
-    field = FIELDS[option].get(spec.name)
+def option_limits(spec: GameSpec, option: str) -> tuple[str, int, int | None]:
+    """Where an option's value goes (the config field, or the table option) and its limits:
+    the game's seat range for seats, the `TableOptions` field for turn_seconds, else the `ge`/
+    `le` bounds of the game's config field. An option the game lacks is refused by name."""
+    if option == "turn_seconds":
+        return (option, *field_limits(TableOptions, option))
+    field = FIELDS.get(option, {}).get(spec.name)
     if field is None:
         raise not_offered(spec, option)
-    low, high = field_limits(spec.config_type, field)
+    if option == "seats":
+        return field, spec.min_seats, spec.max_seats
+    return (field, *field_limits(spec.config_type, field))
+
+
+def check_option(spec: GameSpec, option: str, value: int) -> dict[str, Any]:
+    """The one check of every option: the game has it, and `value` is within its limits
+    (`option_limits`); returns the setting it makes (`{field: value}`)."""
+    field, low, high = option_limits(spec, option)
     if value < low or (high is not None and value > high):
         raise out_of_range(spec, option, value, low, high)
     return {field: value}
-
-
-def check_seats(spec: GameSpec, value: int) -> dict[str, Any]:
-    """Players at the table: the game's seat range (hold'em 2-9, draw 2-6, duel 2, Big Two 4)."""
-    if not spec.min_seats <= value <= spec.max_seats:
-        raise out_of_range(spec, "seats", value, spec.min_seats, spec.max_seats)
-    return {"seats": value}
-
-
-def check_stack(spec: GameSpec, value: int) -> dict[str, Any]:
-    """Starting chips (hold'em, duel) or the cave, the chips of one buy-in (draw)."""
-    return _config_field(spec, "stack", value)
-
-
-def check_small_blind(spec: GameSpec, value: int) -> dict[str, Any]:
-    """The small blind (hold'em)."""
-    return _config_field(spec, "small_blind", value)
-
-
-def check_big_blind(spec: GameSpec, value: int) -> dict[str, Any]:
-    """The big blind, also the minimum bet (hold'em)."""
-    return _config_field(spec, "big_blind", value)
-
-
-def check_blind(spec: GameSpec, value: int) -> dict[str, Any]:
-    """The blind, also the minimum bet (draw)."""
-    return _config_field(spec, "blind", value)
-
-
-def check_ante(spec: GameSpec, value: int) -> dict[str, Any]:
-    """The ante (duel: every deal; draw: the ante of a jackpot deal)."""
-    return _config_field(spec, "ante", value)
-
-
-def check_deals(spec: GameSpec, value: int) -> dict[str, Any]:
-    """Deals (Big Two, draw) or hands (hold'em) in the match."""
-    return _config_field(spec, "deals", value)
-
-
-def check_turn_seconds(spec: GameSpec, value: int) -> dict[str, Any]:
-    """Seconds per turn before the safe default is played (0: no timer); every game."""
-    low, high = field_limits(TableOptions, "turn_seconds")
-    if value < low or (high is not None and value > high):
-        raise out_of_range(spec, "turn_seconds", value, low, high)
-    return {"turn_seconds": value}
-
-
-CHECKS: Mapping[str, Callable[[GameSpec, int], dict[str, Any]]] = {
-    "seats": check_seats,
-    "stack": check_stack,
-    "small_blind": check_small_blind,
-    "big_blind": check_big_blind,
-    "blind": check_blind,
-    "ante": check_ante,
-    "deals": check_deals,
-    "turn_seconds": check_turn_seconds,
-}
-"""One check per `/table create` option."""
 
 
 def _too_small(option: str, value: int, other: str, least: int) -> TableError:
@@ -229,9 +172,9 @@ def _setup(spec: GameSpec, chosen: Mapping[str, int]) -> TableSetup:
     for name in (*OPTION_ORDER, "turn_seconds"):
         if name in chosen:
             (options if name == "turn_seconds" else settings).update(
-                CHECKS[name](spec, chosen[name])
+                check_option(spec, name, chosen[name])
             )
-    unknown = sorted(set(chosen) - set(CHECKS))
+    unknown = sorted(set(chosen) - {*OPTION_ORDER, "turn_seconds"})
     if unknown:
         raise not_offered(spec, unknown[0])
     _check_together(spec, chosen)

@@ -2,7 +2,8 @@
 
 Every command string is declared with `tr(english, key)`; the translator looks
 the key up in the French and Ukrainian catalogs (`bot/locales/<lang>/discord.json`).
-English is the default text itself, so nothing is looked up for it.
+English is the default text itself, so nothing is looked up for it (options take theirs from
+the English catalog: `slash_options`).
 """
 
 from __future__ import annotations

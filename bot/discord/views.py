@@ -19,6 +19,9 @@ Custom ids:
   E is when it expires (epoch seconds: a late answer declines)
 - ``db:pick:T:N:S:V:C`` play ``V C`` with the cards C chosen in the menu (draw's discards,
   the duel's lock): cards by code, never by position, so sorting cannot change them
+- ``db:rebuy:T:N:P``    "Rebuy" (draw poker, between deals) for the broke seat P (0-based):
+  opens the ephemeral choice of how many caves
+- ``db:caves:T:N:P``    that choice's menu: buy back in by the chosen number of caves for seat P
 """
 
 from __future__ import annotations
@@ -330,6 +333,64 @@ class RaiseButton(_Control, template=r"db:raise:(?P<table>\d+):(?P<turn>\d+):(?P
         await _controls(interaction).ask_amount(interaction, self.table, self.turn, self.sort)
 
 
+class RebuyButton(_Control, template=r"db:rebuy:(?P<table>\d+):(?P<turn>\d+):(?P<seat>\d+)"):
+    """ "Rebuy" for the broke seat deciding between deals: opens the choice of caves."""
+
+    kind, style, emoji = "rebuy", discord.ButtonStyle.success, "🪙"
+
+    def __init__(self, table: int, turn: int, seat: int | str, label: str = "Rebuy") -> None:
+        """A Rebuy button for `seat` (0-based) at `table`, made for `turn`."""
+        self.table, self.turn, self.seat = table, turn, int(seat)
+        self._button(label, table, turn, self.seat)
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        """Show the clicker the choice of caves (the handler checks who and when)."""
+        await _controls(interaction).ask_rebuy(interaction, self.table, self.turn, self.seat)
+
+
+class CaveSelect(
+    discord.ui.DynamicItem[discord.ui.Select[Any]],
+    template=r"db:caves:(?P<table>\d+):(?P<turn>\d+):(?P<seat>\d+)",
+):
+    """How many caves to buy back in with (values are numbers of caves)."""
+
+    def __init__(
+        self,
+        table: int,
+        turn: int,
+        seat: int,
+        options: list[discord.SelectOption] | None = None,
+        placeholder: str | None = None,
+    ) -> None:
+        """A menu of `options` (1 to the most caves) for `seat` at `table`, made for `turn`."""
+        self.table, self.turn, self.seat = table, turn, seat
+        options = options or [discord.SelectOption(label="1", value="1")]
+        super().__init__(
+            discord.ui.Select(
+                custom_id=f"db:caves:{table}:{turn}:{seat}",
+                options=options,
+                min_values=1,
+                max_values=1,
+                placeholder=placeholder,
+            )
+        )
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> CaveSelect:
+        """Rebuild from a choice."""
+        options = list(item.options) if isinstance(item, discord.ui.Select) else None
+        return cls(int(match["table"]), int(match["turn"]), int(match["seat"]), options)
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        """Buy back in by the chosen number of caves (the engine checks the number)."""
+        chosen = self.item.values[0] if self.item.values else ""
+        await _controls(interaction).buy_caves(
+            interaction, self.table, self.turn, self.seat, chosen
+        )
+
+
 class AmountModal(discord.ui.Modal):
     """The form behind "Raise...": one amount, the legal range in its label. Submitting it
     plays ``<verb> <amount>`` through the handlers (the engine checks the amount)."""
@@ -362,7 +423,9 @@ class AmountModal(discord.ui.Modal):
 
 DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
     ActButton,
+    CaveSelect,
     ChallengeButton,
+    RebuyButton,
     PickButton,
     RaiseButton,
     HandButton,

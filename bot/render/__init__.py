@@ -16,8 +16,8 @@ import importlib
 from collections.abc import Sequence
 from typing import Any, Protocol
 
-from bot.render.betting import BetSpot, CardPick
-from engines.base import Event
+from bot.render.betting import BetSpot, CardPick, RebuyOffer
+from engines.base import Event, IllegalAction
 from engines.cards import Card
 
 
@@ -85,6 +85,21 @@ class GameRenderer(Protocol):
         as ``<verb> <cards>`` (read by `parse_input`)."""
         ...
 
+    def set_aside_by(self, view: Any, cards: Sequence[Card]) -> list[Card]:
+        """The cards of `cards` the view's seat would set aside by discarding them now (draw
+        poker: an opener splitting their openers); none in other games."""
+        ...
+
+    def rebuy_offer(self, view: Any) -> RebuyOffer | None:
+        """Between deals, the buy-back choice of the broke seat to decide (from any view,
+        the spectator's too); None otherwise and in games without rebuys."""
+        ...
+
+    def rebuy_refusal(self, view: Any) -> IllegalAction | None:
+        """Why the view's seat may not buy back in now (the engine's refusal: during a
+        deal, chips still in hand), or None."""
+        ...
+
 
 class _WithLegal(Protocol):
     @property
@@ -120,6 +135,18 @@ class ViewAccessors:
     def card_pick(self, view: Any) -> CardPick | None:
         """No choice of cards besides the legal moves."""
         return None
+
+    def set_aside_by(self, view: Any, cards: Sequence[Card]) -> list[Card]:
+        """Nothing is set aside."""
+        return []
+
+    def rebuy_offer(self, view: Any) -> RebuyOffer | None:
+        """No rebuys."""
+        return None
+
+    def rebuy_refusal(self, view: Any) -> IllegalAction | None:
+        """No rebuys in this game."""
+        return IllegalAction("there is no rebuy in this game", code="no_rebuy")
 
 
 def get_renderer(game: str) -> GameRenderer:

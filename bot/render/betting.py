@@ -89,6 +89,23 @@ class CardPick:
     other: tuple[str, ...] = ()
 
 
+@dataclass(frozen=True, slots=True)
+class RebuyOffer:
+    """Between deals, a broke seat's choice: buy back in by 1 to `most` caves of `cave`
+    chips each, or sit out (draw poker). Read from any view, so the board can offer it."""
+
+    seat: int
+    """The broke seat deciding now."""
+    cave: int
+    """Chips in one cave."""
+    most: int
+    """The most caves one rebuy may buy."""
+
+    def chips(self, caves: int) -> int:
+        """What `caves` caves cost in chips."""
+        return caves * self.cave
+
+
 def pot_raise_to(spot: BetSpot, fraction: float) -> int:
     """The total of a raise of `fraction` of the pot: calling first, then adding that share
     of the pot as it would stand after the call (a pot-size raise when `fraction` is 1)."""

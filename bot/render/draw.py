@@ -12,11 +12,11 @@ from collections.abc import Sequence
 
 from bot.i18n import join_names, t
 from bot.render import GameRenderer, ViewAccessors
-from bot.render.betting import BetSpot, CardPick, spot_if_betting
+from bot.render.betting import BetSpot, CardPick, RebuyOffer, spot_if_betting
 from bot.render.words import read_move, say_move, words_help
 from engines.base import ChipsBought, DealSettled, DealStarted, Event, IllegalAction, MatchEnded
 from engines.cards import Card, CardParseError, parse_card
-from engines.draw.actions import STAND, Draw, DrawAction, Open, parse_action
+from engines.draw.actions import STAND, Draw, DrawAction, Open, Rebuy, parse_action
 from engines.draw.events import (
     Acted,
     CardsDealt,
@@ -32,6 +32,7 @@ from engines.draw.events import (
     Shown,
     StockRenewed,
 )
+from engines.draw.state import rebuy_refusal, split_openers
 from engines.draw.view import DrawView
 from engines.poker.actions import Bet, Raise
 from engines.poker.events import UncalledReturned
@@ -198,7 +199,7 @@ class DrawRenderer(ViewAccessors):
         if view.phase == "draw":
             return ["draw 1 3 4", "stand"]
         if view.phase == "rebuy":
-            return ["rebuy 1", "sitout"]
+            return [f"rebuy 1-{view.max_rebuy_units}", "sitout"]
         options: list[str] = []
         for action in view.legal:
             if isinstance(action, (Open, Bet, Raise)):
@@ -348,6 +349,25 @@ class DrawRenderer(ViewAccessors):
         most = max(len(a.positions) for a in draws)
         other = tuple(str(a) for a in view.legal if not (isinstance(a, Draw) and a.positions))
         return CardPick("draw", 1, most, other)
+
+    def set_aside_by(self, view: DrawView, cards: Sequence[Card]) -> list[Card]:
+        """At the draw, the opener's discards that split their openers (from their own view's
+        proof); none for anyone else."""
+        if view.phase != "draw" or view.seat is None or view.seat != view.opener:
+            return []
+        return split_openers(view.proof, cards)
+
+    def rebuy_offer(self, view: DrawView) -> RebuyOffer | None:
+        """Between deals, the broke seat to decide: 1 to `max_rebuy_units` caves, or sit out."""
+        if view.phase != "rebuy" or view.finished or view.to_act is None:
+            return None
+        return RebuyOffer(view.to_act, view.cave_unit, view.max_rebuy_units)
+
+    def rebuy_refusal(self, view: DrawView) -> IllegalAction | None:
+        """The engine's refusal of a rebuy by the view's seat now (during a deal, chips left)."""
+        if view.seat is None:
+            return IllegalAction("spectators do not buy in", code="no_rebuy")
+        return rebuy_refusal(view.phase, view.stacks[view.seat], Rebuy(1))
 
     def bet_spot(self, view: DrawView) -> BetSpot | None:
         """The seat's betting options in a betting round (not at the surblind, the draw, a

@@ -87,6 +87,32 @@ def _uncards(items: Sequence[str]) -> list[Card]:
     return [parse_card(c) for c in items]
 
 
+def rebuy_refusal(phase: str, stack: int, action: DrawAction) -> IllegalAction | None:
+    """Why a seat holding `stack` chips may not make `action` (a rebuy or sitting out) in
+    `phase`, or None: only between deals (phase "rebuy"), and only by a player with no
+    chips. Checked before the turn, so the reason is the rule, not "not your turn"."""
+    if phase != "rebuy":
+        return IllegalAction(
+            f"{action}: you can only buy back in between deals, not during one",
+            code="rebuy_during_deal",
+            action=str(action),
+        )
+    if stack > 0:
+        return IllegalAction(
+            f"{action}: you still have {stack} chips; only a player with none buys back in",
+            code="rebuy_has_chips",
+            action=str(action),
+            chips=stack,
+        )
+    return None
+
+
+def split_openers(proof: Sequence[Card], discards: Sequence[Card]) -> list[Card]:
+    """The discards an opener sets aside face down: those of their openers' proof (docs/draw.md,
+    "Openers' proof"), shown with the proof at the end of the deal."""
+    return [card for card in discards if card in proof]
+
+
 class DrawState:
     """One match of French draw poker. See the module docstring for the flow."""
 
@@ -222,12 +248,10 @@ class DrawState:
         require_seat(seat, self.seats)
         if self.finished:
             raise IllegalAction("the match is over", code="match_over")
-        if isinstance(action, (Rebuy, SitOut)) and self.phase != "rebuy":
-            raise IllegalAction(
-                f"{action}: you can only buy back in between deals, not during one",
-                code="rebuy_during_deal",
-                action=str(action),
-            )
+        if isinstance(action, (Rebuy, SitOut)):
+            refusal = rebuy_refusal(self.phase, self.stacks[seat], action)
+            if refusal is not None:
+                raise refusal
         if seat != self.to_act:
             raise NotYourTurn(seat, self.to_act)
         if self.phase == "rebuy":
@@ -481,14 +505,10 @@ class DrawState:
         hand = self.hands[seat]
         out = [hand[p - 1] for p in action.positions]
         kept = [c for c in hand if c not in out]
-        split = False
-        mine: list[Card] = []
-        for card in out:
-            if seat == self.opener and card in self.proof:
-                self.set_aside.append(card)
-                split = True
-            else:
-                mine.append(card)
+        aside = split_openers(self.proof, out) if seat == self.opener else []
+        self.set_aside += aside
+        split = bool(aside)
+        mine = [card for card in out if card not in aside]
         received = self._take(len(out), events)
         self.discards += mine
         self.hands[seat] = hands.sort_hand(kept + received)
@@ -767,6 +787,7 @@ class DrawState:
             history=tuple(self.history),
             hand=hand,
             set_aside=tuple(self.set_aside) if seat is not None and seat == self.opener else (),
+            proof=tuple(self.proof) if seat is not None and seat == self.opener else (),
             can_open=bool(
                 mine and seat is not None and self.deal_kind == "jackpot" and self._can_open(seat)
             ),
@@ -775,6 +796,7 @@ class DrawState:
             min_raise_to=min_to,
             max_to=max_to,
             deal_limit=self.config.deals,
+            max_rebuy_units=self.config.max_rebuy_units,
         )
 
     # ------------------------------------------------------------- snapshots

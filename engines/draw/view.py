@@ -58,3 +58,7 @@ class DrawView:
     max_to: int
     deal_limit: int | None = None
     """Deals in the match (None: no limit, it ends when fewer than two players have chips)."""
+    max_rebuy_units: int = 10
+    """The most cave units one rebuy may buy (the table's `max_rebuy_units`)."""
+    proof: tuple[Card, ...] = ()
+    """The opener's proof (the cards that made the opening): in the opener's own view only."""

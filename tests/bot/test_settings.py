@@ -61,6 +61,34 @@ def test_env_example_lists_every_setting_with_a_valid_value() -> None:
             {"DEUCEBOT_BOARD_EDIT_SECONDS": "nan"},
             "DEUCEBOT_BOARD_EDIT_SECONDS=nan is not allowed: use a number of seconds from 0 to 60",
         ),
+        (  # infinite
+            {"DEUCEBOT_SHARD_LEASE_SECONDS": "inf"},
+            "DEUCEBOT_SHARD_LEASE_SECONDS=inf is not allowed: "
+            "use a number of seconds from 2 to 3600",
+        ),
+        (  # a fraction where a whole number is due
+            {"DEUCEBOT_REST_PER_SECOND": "1.5"},
+            "DEUCEBOT_REST_PER_SECOND=1.5 is not allowed: use a whole number from 1 to 50",
+        ),
+        (  # not a number, for a whole number
+            {"DEUCEBOT_MAX_TABLES_PER_SERVER": "many"},
+            "DEUCEBOT_MAX_TABLES_PER_SERVER=many is not allowed: "
+            "use a whole number from 0 (no cap) to 10000",
+        ),
+        (  # just above the top
+            {"DEUCEBOT_HINT_COOLDOWN": 3600.5},
+            "DEUCEBOT_HINT_COOLDOWN=3600.5 is not allowed: use a number of seconds from 0 to 3600",
+        ),
+        (  # just below the bottom
+            {"DEUCEBOT_SHARD_LEASE_SECONDS": 1.99},
+            "DEUCEBOT_SHARD_LEASE_SECONDS=1.99 is not allowed: "
+            "use a number of seconds from 2 to 3600",
+        ),
+        (
+            {"DEUCEBOT_SHARD_COUNT": 4097},
+            "DEUCEBOT_SHARD_COUNT=4097 is not allowed: "
+            "use a whole number of shards from 1 to 4096 (the same in every process)",
+        ),
     ],
 )
 def test_a_bad_value_is_one_line_naming_the_setting(values: dict[str, object], line: str) -> None:
@@ -98,6 +126,19 @@ def test_turn_seconds_are_bounded(value: int) -> None:
         assert cli_type(TurnSeconds)(str(value)) == value and allowed
     except argparse.ArgumentTypeError:
         assert not allowed
+
+
+def test_bounded_settings_take_their_ends_and_turn_seconds_flags_take_whole_numbers() -> None:
+    ends = load_settings(
+        DEUCEBOT_SHARD_LEASE_SECONDS=2,
+        DEUCEBOT_REST_PER_SECOND=50,
+        DEUCEBOT_STATS_COOLDOWN=0,
+        DEUCEBOT_CREATE_COOLDOWN="3600",
+    )
+    assert (ends.shard_lease_seconds, ends.rest_per_second) == (2.0, 50)
+    assert (ends.stats_cooldown, ends.create_cooldown) == (0.0, 3600.0)
+    with pytest.raises(argparse.ArgumentTypeError, match=r"1\.5 is not allowed: use a whole"):
+        cli_type(TurnSeconds)("1.5")
 
 
 def test_shard_settings_give_the_shards_of_this_process() -> None:

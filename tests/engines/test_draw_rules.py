@@ -32,7 +32,7 @@ from engines.draw.events import (
     StockRenewed,
 )
 from engines.draw.hands import opening_proof, requirement, sort_hand
-from engines.draw.state import timeout_action
+from engines.draw.state import split_openers, timeout_action
 from engines.fair import DealSource
 from engines.poker.events import UncalledReturned
 from tests.refusals import assert_refused
@@ -547,6 +547,10 @@ def test_a_split_opener_sets_the_card_aside_and_shows_it() -> None:
     t.act(2, "call")
     t.act(3, "fold")
     t.act(4, "fold")
+    # The proof is the opener's to see (the discard menu warns them with it), nobody else's.
+    assert t.state.view(t.seat(1)).proof == tuple(parse_cards("JH JC"))
+    assert t.state.view(t.seat(2)).proof == () and t.state.view(None).proof == ()
+    assert split_openers(parse_cards("JH JC"), parse_cards("2H JC")) == parse_cards("JC")
     events = t.act(1, f"draw {position}")
     assert of(events, Drew)[0].split  # type: ignore[attr-defined]
     assert t.state.view(t.seat(1)).set_aside == tuple(parse_cards("JC"))
@@ -625,6 +629,19 @@ def test_a_broke_player_buys_back_in_between_deals() -> None:
     assert t.state.bought[broke] == bought + 400
     assert of(events, DealStarted)
     assert t.state.in_deal[broke]
+
+
+def test_only_a_broke_player_buys_back_in_and_says_so() -> None:
+    t = four(BLIND_DEAL)
+    broke = (t.state.dealer + 2) % 4
+    _bust(t, broke)
+    rich = (broke + 1) % 4
+    for text in ("rebuy 1", "sitout"):
+        error = assert_refused(t.state, rich, parse_action(text), "rebuy_has_chips")
+        assert error.params["chips"] == t.state.stacks[rich] > 0
+        assert "still have" in str(error)
+    # A broke player waiting behind another is told it is not their turn yet.
+    assert t.state.to_act == broke
 
 
 def test_a_broke_player_who_sits_out_is_not_dealt_in() -> None:

@@ -42,6 +42,7 @@ async def new_match(
     players: Sequence[tuple[str, bool]],
     game: str = "bigtwo",
     guild: str = "g",
+    config: dict[str, Any] | None = None,
 ) -> tuple[int, int]:
     seats = [
         SeatRecord(i, None if ai else pid, pid, "greedy") for i, (pid, ai) in enumerate(players)
@@ -53,7 +54,7 @@ async def new_match(
         table_id=table.id,
         number=1,
         seed=2**70,
-        config={},
+        config=config or {},
         first_seq=0,
         players=[MatchPlayer(i, pid, pid.upper(), ai) for i, (pid, ai) in enumerate(players)],
         seats=seats,
@@ -348,6 +349,45 @@ async def test_chip_leaderboard(store: AnyStorage) -> None:
     assert (ana.matches, ana.wins, ana.net_chips, ana.hands) == (1, 1, 1000, 3)
     (ai,) = board.ai
     assert (ai.wins, ai.net_chips, ai.hands) == (0, -995, 3)
+
+
+async def test_the_cave_ledger_counts_buy_ins_rebuys_and_the_net_in_chips_and_caves(
+    store: AnyStorage,
+) -> None:
+    players = [("ana", False), ("ai:greedy", True), ("bo", False)]
+
+    def row(match: int, seat: int, delta: int, reason: str, game: str = "draw") -> ChipEntry:
+        pid, ai = players[seat]
+        return ChipEntry("g", game, match, 1, seat, pid, ai, delta, reason, NOW)
+
+    # Match 1, caves of 200: ana buys in (1 cave), loses it, rebuys 2 caves, ends +100.
+    table_id, first = await new_match(store, "d1", players, "draw", config={"cave_unit": 200})
+    entries = [
+        [row(first, s, 200, "buy-in") for s in range(3)],
+        [row(first, 0, -200, "hand"), row(first, 1, 150, "hand"), row(first, 2, 50, "hand")],
+        [row(first, 0, 400, "rebuy"), row(first, 1, 200, "rebuy")],
+        [row(first, 0, 300, "hand"), row(first, 2, -300, "hand"), row(first, 0, 0, "returned")],
+    ]
+    for seq, chips in enumerate(entries):
+        await store.commit_action(commit(table_id, first, seq, chips=chips))
+    # Match 2, caves of 50 (in its config): one buy-in, lost half a cave back.
+    table_id, second = await new_match(store, "d2", players, "draw", config={"cave_unit": 50})
+    chips = [row(second, 0, 50, "buy-in"), row(second, 0, -25, "hand")]
+    await store.commit_action(commit(table_id, second, 0, chips=chips))
+    # Other games' rows are not draw caves.
+    table_id, third = await new_match(store, "h", players, "holdem")
+    chips = [row(third, 0, 1000, "buy-in", "holdem"), row(third, 0, 70, "hand", "holdem")]
+    await store.commit_action(commit(table_id, third, 0, chips=chips))
+
+    ana = await store.caves(guild="g", game="draw", player_id="ana")
+    assert (ana.matches, ana.rebuys, ana.caves, ana.chips) == (2, 1, 4, 650)
+    assert (ana.net, ana.net_caves) == (75, 0.0)  # +half a cave of 200, -half of 50
+    bo = await store.caves(guild="g", game="draw", player_id="bo")
+    assert (bo.matches, bo.rebuys, bo.caves, bo.chips, bo.net) == (1, 0, 1, 200, -250)
+    assert bo.net_caves == -1.25
+    # An AI seat's rows are nobody's; nobody in another guild.
+    assert (await store.caves(guild="g", game="draw", player_id="ai:greedy")).matches == 0
+    assert (await store.caves(guild="other", game="draw", player_id="ana")).caves == 0
 
 
 async def test_a_match_result_counts_only_for_who_made_every_move_of_the_seat(

@@ -10,6 +10,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.discord.replies import in_time, say
+from bot.discord.slash_options import slash_options
 from bot.discord.translator import tr
 from bot.history.build import recent_deals
 from bot.history.phh import history_to_phhs
@@ -35,26 +36,7 @@ class History(commands.Cog):
             "Your recent deals as a file, with only what you saw", "discord.cmd.history.desc"
         ),
     )
-    @app_commands.describe(
-        deals=tr(
-            "How many of your last deals (1 to 50, 10 by default)",
-            "discord.opt.history_deals.desc",
-        ),
-        kind=tr(
-            "JSON (every game) or PHH (hold'em deals, for poker tools)",
-            "discord.opt.history_format.desc",
-        ),
-    )
-    @app_commands.rename(
-        deals=tr("deals", "discord.opt.history_deals"),
-        kind=tr("format", "discord.opt.history_format"),
-    )
-    @app_commands.choices(
-        kind=[
-            app_commands.Choice(name="JSON", value="json"),
-            app_commands.Choice(name="PHH", value="phh"),
-        ]
-    )
+    @slash_options(deals="history_deals", kind="history_format")
     @app_commands.guild_only()
     async def history(
         self,

@@ -17,11 +17,34 @@ from bot.discord.translator import tr
 from bot.i18n import t
 from bot.render import get_renderer
 from engines.registry import get_game
+from storage import CaveLedger
 
 if TYPE_CHECKING:
     from bot.discord.client import Deucebot
 
 PERIODS = ("all", "week", "month")
+CAVE_GAMES = frozenset({"draw"})
+"""Games played with caves (bought and rebought): their `/stats` line adds the cave ledger."""
+
+
+def _signed(value: float, lang: str) -> str:
+    """``+1.5``, ``-0.25``, ``+0`` (a decimal comma in French and Ukrainian)."""
+    text = f"{value:+.2f}".rstrip("0").rstrip(".")
+    return text.replace(".", ",") if lang in ("fr", "uk") else text
+
+
+def cave_line(ledger: CaveLedger, lang: str) -> str:
+    """A player's caves as `/stats` shows them: bought (in caves and chips, rebuys counted)
+    and the net result in chips and in caves."""
+    return t(
+        "discord.stats.caves",
+        lang,
+        caves=ledger.caves,
+        chips=ledger.chips,
+        rebuys=ledger.rebuys,
+        net=f"{ledger.net:+d}",
+        net_caves=_signed(ledger.net_caves, lang),
+    )
 
 
 def _row(row: Any, lang: str) -> str:
@@ -145,6 +168,15 @@ class Info(commands.Cog):
             for row in [*board.humans, *board.unranked]:
                 if row.player_id == str(who.id):
                     lines.append(f"**{get_game(game).title}**: {_row(row, lang)}")
+                    if game in CAVE_GAMES:
+                        ledger = await in_time(
+                            interaction,
+                            self.bot.storage.caves(
+                                guild=str(interaction.guild_id), game=game, player_id=str(who.id)
+                            ),
+                        )
+                        if ledger.matches:
+                            lines.append("↳ " + cave_line(ledger, lang))
         embed = discord.Embed(
             title=t("discord.stats.title", lang, name=who.display_name),
             description="\n".join(lines) or t("discord.stats.none", lang),

@@ -10,6 +10,7 @@ from discord.ext import commands
 
 from bot.discord.actions import seat_for
 from bot.discord.replies import in_time, say
+from bot.discord.slash_options import slash_options
 from bot.discord.translator import tr
 from bot.i18n import t
 from bot.render import get_renderer
@@ -41,8 +42,7 @@ class Play(commands.Cog):
         name=tr("play", "discord.cmd.play"),
         description=tr("Play cards, e.g. 3D 3S or 10♠", "discord.cmd.play.desc"),
     )
-    @app_commands.describe(cards=tr("The cards to play", "discord.opt.cards.desc"))
-    @app_commands.rename(cards=tr("cards", "discord.opt.cards"))
+    @slash_options("cards")
     @app_commands.guild_only()
     async def play(self, interaction: discord.Interaction, cards: str) -> None:
         """Play the typed cards."""
@@ -94,8 +94,7 @@ class Play(commands.Cog):
         name=tr("act", "discord.cmd.act"),
         description=tr("Make a move as you would type it, e.g. raise 120", "discord.cmd.act.desc"),
     )
-    @app_commands.describe(action=tr("Your move", "discord.opt.action.desc"))
-    @app_commands.rename(action=tr("action", "discord.opt.action"))
+    @slash_options("action")
     @app_commands.guild_only()
     async def act(self, interaction: discord.Interaction, action: str) -> None:
         """Any game's move in its own words (the renderer reads it), e.g. `raise 120`."""

@@ -15,41 +15,20 @@ from bot.discord.actions import seat_for
 from bot.discord.board import board_message
 from bot.discord.cooldowns import cooldown
 from bot.discord.replies import frozen_view, in_time, say
-from bot.discord.table_setup import options_in_force, table_setup
+from bot.discord.slash_options import game_choices, playable_games, slash_options
+from bot.discord.table_setup import OPTION_ORDER, options_in_force, table_setup
 from bot.discord.translator import tr
 from bot.discord.views import ChallengeButton
 from bot.i18n import t
 from bot.runtime import Player, Table, errors
 from bot.runtime.errors import TableError
-from engines.registry import available_games, get_game
+from engines.registry import get_game
 
 if TYPE_CHECKING:
     from bot.discord.client import Deucebot
 
 AMOUNT_MAX = 1_000_000_000
 """The largest chip amount the create options take (each game may allow less)."""
-
-
-def playable_games() -> list[str]:
-    """Games with an engine and a renderer (the ones a table can be created for)."""
-    import importlib
-
-    names = []
-    for name in available_games():
-        try:
-            importlib.import_module(f"bot.render.{name}")
-        except ImportError:
-            continue
-        names.append(name)
-    return names
-
-
-def game_choices() -> list[app_commands.Choice[str]]:
-    """The `game` option's choices, titled and localised."""
-    return [
-        app_commands.Choice(name=tr(get_game(name).title, f"discord.game.{name}"), value=name)
-        for name in playable_games()
-    ] or [app_commands.Choice(name="Big Two", value="bigtwo")]
 
 
 def player_of(interaction: discord.Interaction) -> Player:
@@ -97,31 +76,7 @@ class Tables(commands.Cog):
         name=tr("create", "discord.cmd.table.create"),
         description=tr("Open a table in this channel", "discord.cmd.table.create.desc"),
     )
-    @app_commands.describe(
-        game=tr("Which game", "discord.opt.game.desc"),
-        seats=tr("Players (hold'em 2-9, draw 2-6, duel 2, Big Two 4)", "discord.opt.seats.desc"),
-        stack=tr("Starting chips (hold'em, duel) or the cave (draw)", "discord.opt.stack.desc"),
-        small_blind=tr("Small blind (hold'em)", "discord.opt.small_blind.desc"),
-        big_blind=tr("Big blind (hold'em)", "discord.opt.big_blind.desc"),
-        blind=tr("Blind (draw)", "discord.opt.blind.desc"),
-        ante=tr("Ante (duel; draw jackpots)", "discord.opt.ante.desc"),
-        deals=tr("Deals (Big Two, draw) or hands (hold'em) in the match", "discord.opt.deals.desc"),
-        turn_seconds=tr(
-            "Seconds per turn before the safe default is played", "discord.opt.turn_seconds.desc"
-        ),
-    )
-    @app_commands.rename(
-        game=tr("game", "discord.opt.game"),
-        seats=tr("seats", "discord.opt.seats"),
-        stack=tr("stack", "discord.opt.stack"),
-        small_blind=tr("small_blind", "discord.opt.small_blind"),
-        big_blind=tr("big_blind", "discord.opt.big_blind"),
-        blind=tr("blind", "discord.opt.blind"),
-        ante=tr("ante", "discord.opt.ante"),
-        deals=tr("deals", "discord.opt.deals"),
-        turn_seconds=tr("turn_seconds", "discord.opt.turn_seconds"),
-    )
-    @app_commands.choices(game=game_choices())
+    @slash_options("game", *OPTION_ORDER, "turn_seconds")
     @cooldown("create")
     async def create(
         self,
@@ -198,8 +153,7 @@ class Tables(commands.Cog):
             "discord.cmd.duel.challenge.desc",
         ),
     )
-    @app_commands.describe(member=tr("Whom to challenge", "discord.opt.member.desc"))
-    @app_commands.rename(member=tr("member", "discord.opt.member"))
+    @slash_options("member")
     @cooldown("create")
     async def challenge(
         self, interaction: discord.Interaction, member: discord.Member | None = None
@@ -353,4 +307,4 @@ async def setup(bot: Deucebot) -> None:
     await bot.add_cog(Tables(bot))
 
 
-__all__ = ["Tables", "errors", "setup"]
+__all__ = ["Tables", "errors", "game_choices", "playable_games", "setup"]

@@ -6,7 +6,7 @@ from __future__ import annotations
 import random
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from bot.discord.effects import MATCH_RESULT, Effect, derive, pending, split
@@ -41,6 +41,7 @@ def _played(game: str, seed: int, limit: int = 400) -> tuple[MatchRecord, list[s
 @pytest.mark.parametrize("game", ["bigtwo", "holdem", "draw", "duel"])
 @settings(max_examples=5, deadline=None)
 @given(seed=st.integers(0, 2**32))
+@example(seed=74627)  # hold'em: hands that begin and end within one action
 def test_replaying_the_log_derives_the_live_effects_in_the_same_order(game: str, seed: int) -> None:
     match, actions, live = _played(game, seed)
     derived = derive(get_game(game), match, actions)
@@ -55,7 +56,15 @@ def test_replaying_the_log_derives_the_live_effects_in_the_same_order(game: str,
             assert f"board:{effect.deal}" in keys[:index]
             assert f"board:{effect.deal + 1}" not in keys[:index]
         if effect.kind == "board":
-            assert effect.view is not None
+            # A deal that began and ended within one action (a hand that runs itself out)
+            # may have no view of its own (its board is drawn bare, from its result); every
+            # other board shows its deal's last state.
+            ended = next((e for e in derived if e.key == f"result:{effect.deal}"), None)
+            in_one_action = ended is not None and ended.upto == effect.upto
+            assert effect.view is not None or in_one_action
+            if effect.view is not None:  # the view is of the board's own deal
+                number = effect.view.hand if game == "holdem" else effect.view.deal
+                assert number == effect.deal
 
 
 def test_a_deal_result_holds_what_ended_it_and_comes_before_the_next_board() -> None:

@@ -222,3 +222,38 @@ def test_a_seat_sitting_out_shows_no_role() -> None:
                 seen += 1
                 assert line.rstrip().endswith("  sitting out"), line
     assert seen, "no seat sat out: the test proved nothing"
+
+
+def test_the_rebuy_offer_is_read_from_any_view_and_refused_to_a_player_with_chips() -> None:
+    state = DrawState(DrawConfig(seats=3, cave_unit=50, max_rebuy_units=4), random.Random(3))
+    seat = state.to_act
+    assert seat is not None and RENDERER.rebuy_offer(state.view(None)) is None  # a deal
+    during = RENDERER.rebuy_refusal(state.view(seat))
+    assert during is not None and during.code == "rebuy_during_deal"
+    # Test seam: seat 1 broke, then the engine's own way to the turns between deals.
+    state.stacks[1] = 0
+    state._between_deals(first=False)
+    assert state.phase == "rebuy" and state.to_act == 1
+    for viewer in (None, 0, 1):
+        offer = RENDERER.rebuy_offer(state.view(viewer))
+        assert offer is not None and (offer.seat, offer.cave, offer.most) == (1, 50, 4)
+        assert offer.chips(3) == 150
+    assert RENDERER.rebuy_refusal(state.view(1)) is None
+    rich = RENDERER.rebuy_refusal(state.view(0))
+    assert rich is not None and rich.code == "rebuy_has_chips"
+    assert rich.params["chips"] == state.stacks[0] > 0
+    assert "rebuy 1-4" in RENDERER.hand(state.view(1), "en")
+    # Games without rebuys offer none and refuse one.
+    holdem = get_renderer("holdem")
+    assert holdem.rebuy_offer(object()) is None
+    refusal = holdem.rebuy_refusal(object())
+    assert refusal is not None and refusal.code == "no_rebuy"
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_rebuy_refusals_are_translated(lang: str) -> None:
+    has_chips = IllegalAction("x", code="rebuy_has_chips", action="rebuy 1", chips=1)
+    for error in (has_chips, IllegalAction("x", code="no_rebuy")):
+        text = explain(error, lang)
+        assert text != "x" and "{" not in text
+    assert "1 " in explain(has_chips, lang)
