@@ -5,9 +5,12 @@ typed moves read in their language, refusals in it too."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
-from bot.devtools.discord_standin import FakeDiscord, User
+from bot.devtools.discord_standin import FakeDiscord, Message, User
+from bot.discord.client import Deucebot
 from bot.render import get_renderer
+from bot.runtime import Table
 from engines.cards import parse_card
 from tests.e2e.conftest import bot_running
 from tests.e2e.helpers import open_hand
@@ -39,6 +42,20 @@ def lang_of(user: User) -> str:
     return user.locale[:2]
 
 
+async def their_turn(
+    fake: FakeDiscord, bot: Deucebot, table: Table, users: list[User]
+) -> tuple[User, dict[str, Any], Any, Message] | None:
+    """Whose turn it is among `users` (None once the match is over): the member, their words,
+    their view and their open hand, checked to show no English move word."""
+    who = await wait_turn(fake, bot, table, users)
+    if who is None:
+        return None
+    hand = await open_hand(fake, who)
+    for english in ENGLISH:  # options, buttons and menu in their words
+        assert english not in hand.text().lower(), (english, hand.text())
+    return who, WORDS[lang_of(who)], table.view(table.seat_of(str(who.id))), hand
+
+
 async def typed_move(fake: FakeDiscord, user: User, legal: list[str]) -> bool:
     """Type, in `user`'s words, the first legal move we have a word for; True when it was
     acknowledged in their language with their word."""
@@ -68,14 +85,10 @@ async def test_a_duel_in_french_and_ukrainian(standin: FakeDiscord, tmp_path: Pa
         locked = {fr.id: 0, uk.id: 0}
         typed = {fr.id: 0, uk.id: 0}
         while min(typed.values()) < 1 or min(locked.values()) < 2:
-            who = await wait_turn(standin, bot, table, [fr, uk])
-            if who is None:
+            turn = await their_turn(standin, bot, table, [fr, uk])
+            if turn is None:
                 break
-            words = WORDS[lang_of(who)]
-            view = table.view(table.seat_of(str(who.id)))
-            hand = await open_hand(standin, who)
-            for english in ENGLISH:  # options, buttons and menu in their words
-                assert english not in hand.text().lower(), (english, hand.text())
+            who, words, view, hand = turn
             if view.phase == "lock" and locked[who.id] % 2 == 0:  # through the menu
                 card = str(view.hand[1])
                 await standin.select(who, hand, "db:sel:", [card])
@@ -114,14 +127,10 @@ async def test_draw_poker_in_french_and_ukrainian(standin: FakeDiscord, tmp_path
         for _ in range(120):
             if min(drew.values()) >= 1 and min(typed.values()) >= 1:
                 break
-            who = await wait_turn(standin, bot, table, [fr, uk])
-            if who is None:
+            turn = await their_turn(standin, bot, table, [fr, uk])
+            if turn is None:
                 break
-            words = WORDS[lang_of(who)]
-            view = table.view(table.seat_of(str(who.id)))
-            hand = await open_hand(standin, who)
-            for english in ENGLISH:
-                assert english not in hand.text().lower(), (english, hand.text())
+            who, words, view, hand = turn
             if get_renderer("draw").card_pick(view) is not None:
                 # Sorted by suit first: the discards are still the cards chosen, by name.
                 await standin.click(who, hand, "db:sort:")
