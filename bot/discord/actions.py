@@ -53,6 +53,11 @@ def not_your_challenge(challenged: int) -> TableError:
     )
 
 
+def challenge_answered() -> TableError:
+    """Refusal for an answer to a challenge that was already accepted (a second click)."""
+    return TableError("this challenge was already accepted", code="discord.challenge_answered")
+
+
 async def _close_challenge(interaction: discord.Interaction, text: str) -> None:
     """Replace a challenge message's text and remove its buttons."""
     if interaction.response.is_done():
@@ -245,10 +250,13 @@ class Controls(host.Controls):
         text: str,
         sort: str,
         *,
+        spoken: str | None = None,
         after: str = "",
     ) -> None:
-        """Act for the clicker's seat from a button; redraw the ephemeral hand after it. `after`
-        is added to the confirmation (what the move did besides, told only to the clicker)."""
+        """Act for the clicker's seat from a button; redraw the ephemeral hand after it. The
+        confirmation says `spoken` (the move as chosen: draw's discards by card, where the
+        engine's text numbers them) or else `text`, in the clicker's words; `after` is added
+        to it (what the move did besides, told only to the clicker)."""
         lang = self._bot.language(interaction)
         async with answering(interaction, lang):
             found = await self._seated(interaction, table_id, lang)
@@ -257,7 +265,8 @@ class Controls(host.Controls):
             table, seat = found
             deal = table.deal
             await in_time(interaction, table.act(str(interaction.user.id), text, turn))
-            note = "✅ " + t("discord.done", lang, action=said(table.game, text, lang))
+            action = said(table.game, spoken or text, lang)
+            note = "✅ " + t("discord.done", lang, action=action)
             note += "\n" + after if after else ""
             if _is_ephemeral_hand(interaction):
                 shown = table.snapshot(seat)
@@ -265,7 +274,7 @@ class Controls(host.Controls):
                     note = "✅ " + t(
                         "discord.done_new_deal",
                         lang,
-                        action=said(table.game, text, lang),
+                        action=action,
                         deal=shown.deal,
                     )
                     note += "\n" + after if after else ""
@@ -305,7 +314,10 @@ class Controls(host.Controls):
             if aside:
                 named = " ".join(card.pretty for card in aside)
                 after = "✂️ " + t("discord.pick.split_done", lang, cards=named)
-            await self.act_from_hand(interaction, table_id, turn, str(move), sort, after=after)
+            spoken = f"{verb} {' '.join(chosen)}"
+            await self.act_from_hand(
+                interaction, table_id, turn, str(move), sort, spoken=spoken, after=after
+            )
 
     async def _at_turn(
         self, interaction: discord.Interaction, table_id: int, turn: int, lang: str
@@ -364,6 +376,8 @@ class Controls(host.Controls):
                 raise not_your_challenge(challenged)
             public = self._bot.guild_language(interaction.guild)
             who = {"challenger": f"<@{challenger}>", "challenged": f"<@{challenged}>"}
+            if self._accepted(interaction, challenger, challenged):
+                raise challenge_answered()
             if time.time() > expires:
                 await _close_challenge(interaction, t("discord.duel.expired", public, **who))
                 return
@@ -372,6 +386,15 @@ class Controls(host.Controls):
                 return
             await in_time(interaction, self._open_duel(interaction, challenger), public=True)
             await _close_challenge(interaction, t("discord.duel.accepted", public, **who))
+
+    def _accepted(self, interaction: discord.Interaction, challenger: int, challenged: int) -> bool:
+        """Whether the channel's table is already the duel of this challenge (Accept clicked
+        before; a later Decline or Accept must not change it)."""
+        table = self._bot.tables.find(str(interaction.channel_id))
+        if table is None or table.game != "duel" or table.status != "playing":
+            return False
+        owners = [seat.owner.id if seat.owner else None for seat in table.seats]
+        return owners == [str(challenger), str(challenged)]
 
     async def _open_duel(self, interaction: discord.Interaction, challenger: int) -> None:
         """The duel table of an accepted challenge: created, joined, dealt."""

@@ -34,9 +34,17 @@ class Controls(Protocol):
         ...
 
     async def act_from_hand(
-        self, interaction: discord.Interaction, table_id: int, turn: int, text: str, sort: str
+        self,
+        interaction: discord.Interaction,
+        table_id: int,
+        turn: int,
+        text: str,
+        sort: str,
+        *,
+        spoken: str | None = None,
     ) -> None:
-        """Play `text` for the clicker's seat, made for `turn`; redraw the hand after it."""
+        """Play `text` for the clicker's seat, made for `turn`; redraw the hand after it (the
+        confirmation says `spoken`, the move as chosen, when given)."""
         ...
 
     async def act_cards(

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from bot.i18n import join_names, t
 from bot.render import GameRenderer, ViewAccessors
 from bot.render.betting import BetSpot, CardPick, RebuyOffer, spot_if_betting
-from bot.render.words import read_move, words_help
+from bot.render.words import read_move, say_move, words_help
 from engines.base import ChipsBought, DealSettled, DealStarted, Event, IllegalAction, MatchEnded
 from engines.cards import Card, CardParseError, parse_card
 from engines.draw.actions import STAND, Draw, DrawAction, Open, Rebuy, parse_action
@@ -185,7 +185,9 @@ class DrawRenderer(ViewAccessors):
                 t(
                     "draw.hand.options" if owed else "draw.hand.options_no_call",
                     lang,
-                    options=", ".join(self._options(view)),
+                    options=", ".join(
+                        say_move(text, self.move_areas, lang) for text in self._options(view)
+                    ),
                     to_call=view.to_call,
                     pot=view.pot,
                 )

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from bot.i18n import join_names, t
 from bot.render import GameRenderer, ViewAccessors
 from bot.render.betting import BetSpot, CardPick, spot_if_betting
-from bot.render.words import read_move, words_help
+from bot.render.words import read_move, say_move, words_help
 from engines.base import ChipsBought, DealStarted, Event, IllegalAction, MatchEnded
 from engines.cards import Card, CardParseError, parse_card
 from engines.duel import (
@@ -150,7 +150,7 @@ class DuelRenderer(ViewAccessors):
                     if text.startswith(("bet", "raise")):
                         verb = text.split()[0]
                         text = f"{verb} {view.min_raise_to}-{view.max_total}"
-                    options.append(text)
+                    options.append(say_move(text, self.move_areas, lang))
                 lines.append(
                     t(
                         "duel.hand.options",
@@ -221,6 +221,12 @@ class DuelRenderer(ViewAccessors):
             choice = words[1:] if words[0] == "lock" else words
             if len(choice) == 1:
                 return self._lock_choice(choice[0], view)
+            if len(choice) > 1:
+                raise IllegalAction(
+                    f"lock one card only, not {len(choice)}: type 'lock 1' or 'lock 2'",
+                    code="duel_lock_one",
+                    count=len(choice),
+                )
             if not choice:
                 raise IllegalAction(
                     "lock which card? type 'lock 1' or 'lock 2' (or the card, e.g. 'lock 7s')",

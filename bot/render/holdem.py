@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from bot.i18n import join_names, t
 from bot.render import GameRenderer, ViewAccessors
 from bot.render.betting import BetSpot, spot_if_betting
-from bot.render.words import read_move, words_help
+from bot.render.words import read_move, say_move, words_help
 from engines.base import ChipsBought, DealStarted, Event, IllegalAction, MatchEnded
 from engines.cards import Card
 from engines.holdem import (
@@ -125,7 +125,9 @@ class HoldemRenderer(ViewAccessors):
                 t(
                     "holdem.hand.options",
                     lang,
-                    options=", ".join(self._option(a, view) for a in view.legal),
+                    options=", ".join(
+                        say_move(self._option(a, view), self.move_areas, lang) for a in view.legal
+                    ),
                     to_call=view.to_call,
                     pot=view.pot_total,
                 )

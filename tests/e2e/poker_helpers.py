@@ -47,3 +47,13 @@ def form_input(opened: Response) -> dict[str, Any]:
             if comp and comp.get("type") == 4:
                 return dict(comp)
     raise AssertionError(f"no text input in {opened.modal}")
+
+
+async def started_table(fake: FakeDiscord, bot: Deucebot, user: User, **options: Any) -> Table:
+    """`user` creates a table with `options` in the first channel and starts it (the AI takes
+    the empty seats); the live table."""
+    await fake.command(user, "table create", **options)
+    await fake.command(user, "table start")
+    table = bot.tables.find(str(fake.channel_id))
+    assert table is not None
+    return table

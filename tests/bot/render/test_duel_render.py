@@ -52,7 +52,14 @@ def test_lock_input_by_number_or_card(text: str, action: Lock) -> None:
 
 @pytest.mark.parametrize(
     ("text", "code"),
-    [("lock 3", "duel_bad_lock"), ("9h", "duel_not_your_card"), ("lock", "duel_bad_lock")],
+    [
+        ("lock 3", "duel_bad_lock"),
+        ("9h", "duel_not_your_card"),
+        ("lock", "duel_bad_lock"),
+        # Two cards (a forged lock menu, or typed): one card only, not a betting word.
+        ("lock KS 4C", "duel_lock_one"),
+        ("lock 1 2", "duel_lock_one"),
+    ],
 )
 def test_bad_lock_input_is_refused_specifically(text: str, code: str) -> None:
     state = new_state(DuelConfig(), random.Random(3))
@@ -98,7 +105,13 @@ def test_hand_shows_own_cards_lock_and_options(lang: str) -> None:
     state = locked_state()
     text = RENDERER.hand(state.view(0), lang)
     assert "[1] K♠" in text and "[2] 4♣" in text
-    assert "bet 1-19" in text and "allin" in text
+    # The options in the reader's move words (the words they may type).
+    check, bet, allin = {
+        "en": ("check", "bet", "all-in"),
+        "fr": ("parole", "miser", "tapis"),
+        "uk": ("чек", "ставка", "ва-банк"),
+    }[lang]
+    assert f": {check}, {bet} 1-19, {allin}" in text, text
     assert "3♦" not in text
 
 
