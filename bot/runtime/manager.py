@@ -41,7 +41,7 @@ def tune_gc() -> None:
     collection pauses the loop for ~100 ms (measured by `deucebot bench runtime`)."""
     gc.collect()
     gc.freeze()
-    gc.set_threshold(20_000, 20, 1_000)
+    gc.set_threshold(1_000, 20, 1_000)
 
 
 def _validation_text(error: ValidationError) -> str:
