@@ -478,6 +478,10 @@ class FakeDiscord:
                     self.errors.append(str(error))
                     self.changed.set()
                     return self._json({"message": str(error), "code": 50035}, 400)
+                except ConnectionResetError:
+                    # The client went away mid-request (a bot killed while uploading): as
+                    # for Discord, nothing to answer and nothing wrong on this side.
+                    return web.Response(status=499)
                 result.headers.update(verdict.headers)
                 self.changed.set()
                 return result
