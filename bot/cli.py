@@ -52,7 +52,10 @@ def build_parser() -> argparse.ArgumentParser:
     play = sub.add_parser("play", help="play a game in the terminal against AI players")
     play.add_argument("game", help="bigtwo, holdem, draw or duel")
     play.add_argument(
-        "--deals", type=int, default=None, help="deals in the match (Big Two; default 4)"
+        "--deals",
+        type=int,
+        default=None,
+        help="deals in the match (Big Two: 4 by default; draw: 20)",
     )
     play.add_argument("--seats", type=int, default=None, help="players at the table, you included")
     play.add_argument("--seed", type=int, default=None, help="seed for a reproducible match")

@@ -80,6 +80,8 @@ RECENT_LINES = 5
 KEEP_DEALS = 3
 """Snapshots of the last few deals kept per table (to draw a late board of its own deal)."""
 DM_CLOSED = "dm_closed"
+KNOCKED_OUT = "knocked_out"
+"""The notice told once to a member knocked out of a match (`:<match>` follows)."""
 REDRAW_AFTER = 5.0
 """Seconds before a board edit that failed (after its retries) is tried again."""
 BOARD_FIRST = 10.0
@@ -171,6 +173,9 @@ class DiscordFront:
         self._boxes: dict[int, _Outbox] = {}
         self._dm_channels: dict[int, int] = {}
         self._dm_closed_said: dict[int, bool] = {}
+        self._said: set[tuple[int, str]] = set()
+        """(member, notice) said by this process (the database remembers across restarts)."""
+        self._notices: set[asyncio.Task[None]] = set()
         """Whether the "DMs are closed" notice stands said for a member (the database's
         record, read once per member and process: not once per DM)."""
         self._closed = False
@@ -209,6 +214,7 @@ class DiscordFront:
             changed = renderer.hand_changed(event) if renderer else None
             if changed is not None and _played_for(table, changed, events):
                 self._queue_dm(table, changed, None)
+        self._tell_knocked_out(table, events)
         if any(isinstance(event, TableStopped) for event in events):
             box.dirty = True
         box.wake.set()
@@ -246,6 +252,8 @@ class DiscordFront:
     async def close(self) -> None:
         """Stop the outbox tasks (shutdown); later events are not sent."""
         self._closed = True
+        for notice in list(self._notices):
+            notice.cancel()
         for box in self._boxes.values():
             for task in (box.task, box.dm_task):
                 if task is not None:
@@ -618,17 +626,8 @@ class DiscordFront:
         if not hand_cards(shown, seat, "r"):
             return  # nothing in hand (the deal is over for them): no "Your hand (0)"
         lang = self.host.locales.get(user) or self.language(shown)
-        channel_id = self._dm_channels.get(user)
         try:
-            if channel_id is None:
-                data = await self._retry(
-                    "DM channel", lambda: self.client.http.start_private_message(user)
-                )
-                channel_id = self._dm_channels[user] = int(data["id"])
-                self.rest_calls += 1
-            channel = self.client.get_partial_messageable(
-                channel_id, type=discord.ChannelType.private
-            )
+            channel = await self._dm_channel(user)
 
             def send() -> Awaitable[discord.Message]:
                 fresh = _send_kwargs(hand_message(shown, seat, lang, "r", controls=False))
@@ -645,6 +644,54 @@ class DiscordFront:
             box.wake.set()
             return
         await self._closed_notice_said(user, False)
+
+    async def _dm_channel(self, user: int) -> discord.PartialMessageable:
+        """The DM channel with `user` (opened once per member and process)."""
+        channel_id = self._dm_channels.get(user)
+        if channel_id is None:
+            data = await self._retry(
+                "DM channel", lambda: self.client.http.start_private_message(user)
+            )
+            channel_id = self._dm_channels[user] = int(data["id"])
+            self.rest_calls += 1
+        return self.client.get_partial_messageable(channel_id, type=discord.ChannelType.private)
+
+    def _tell_knocked_out(self, table: TableSnapshot, events: Sequence[Event]) -> None:
+        """A member knocked out of a match that goes on is told once, privately, what they
+        can do (watch, restart when it ends, leave)."""
+        renderer = _renderer(table)
+        if renderer is None or table.finished or table.match is None or self._closed:
+            return
+        for event in events:
+            seat = renderer.knocked_out(event)
+            owner = table.seats[seat].owner if seat is not None else None
+            if owner is None or not owner.id.isdigit():
+                continue
+            task = asyncio.get_running_loop().create_task(
+                self._send_knocked_out(int(owner.id), table)
+            )
+            self._notices.add(task)
+            task.add_done_callback(self._notices.discard)
+
+    async def _send_knocked_out(self, user: int, table: TableSnapshot) -> None:
+        notice = f"{KNOCKED_OUT}:{table.match}"
+        if (user, notice) in self._said or (
+            self.deliveries is not None and await self.deliveries.said(str(user), notice)
+        ):
+            return
+        self._said.add((user, notice))
+        lang = self.host.locales.get(user) or self.language(table)
+        place = f"<#{table.place}>" if table.place.isdigit() else table.place
+        text = t("discord.knocked_out", lang, channel=place)
+        try:
+            channel = await self._dm_channel(user)
+            await self._retry("DM", lambda: channel.send(content=text))
+            self.rest_calls += 1
+        except discord.HTTPException:
+            log.info("could not tell member %s they are out of table %s", user, table.id)
+            return
+        if self.deliveries is not None:
+            await self.deliveries.remember_said(str(user), notice, True)
 
     async def _closed_notice_said(self, user: int, closed: bool) -> bool:
         """Record whether `user`'s DMs are `closed` (said once across restarts, said again

@@ -196,6 +196,11 @@ class BigTwoRenderer(ViewAccessors):
             )
         return parse_card(word)
 
+    def standings(self, view: BigTwoView, names: Sequence[str], lang: str) -> str:
+        """The penalties so far, in seat order."""
+        seats = ", ".join(f"{_name(names, s)} {total}" for s, total in enumerate(view.totals))
+        return t("phrase.standings.penalties", lang, seats=seats)
+
     def input_help(self, lang: str) -> str:
         """How to type a Big Two action."""
         return t("bigtwo.help", lang) + "\n" + words_help(self.move_areas, lang)

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from bot.i18n import join_names, t
-from bot.render import GameRenderer, ViewAccessors
+from bot.render import GameRenderer, ViewAccessors, chip_standings
 from bot.render.betting import BetSpot, CardPick, RebuyOffer, spot_if_betting
 from bot.render.words import read_move, say_move, words_help
 from engines.base import ChipsBought, DealSettled, DealStarted, Event, IllegalAction, MatchEnded
@@ -82,14 +82,18 @@ class DrawRenderer(ViewAccessors):
             kind = t("draw.board.blind", lang, blind=view.blind_unit)
         lines = [
             t(
-                "draw.board.title",
+                "draw.board.title" if view.deal_limit is None else "draw.board.title_of",
                 lang,
                 deal=view.deal,
+                deals=view.deal_limit,
                 kind=kind,
                 dealer=_name(names, view.dealer),
             ),
             t("draw.board.pot", lang, pot=view.pot, carried=view.carried),
         ]
+        if view.deal == 1 and not view.finished:
+            end = "draw.match_end" if view.deal_limit is not None else "draw.match_end_open"
+            lines.append(t(end, lang, deals=view.deal_limit))
         if view.deal_kind != "jackpot" and not view.finished:
             surblind = (
                 t("draw.board.surblind_by", lang, name=_name(names, view.surblind_seat))
@@ -382,6 +386,14 @@ class DrawRenderer(ViewAccessors):
             low=view.min_raise_to,
             high=view.max_to,
         )
+
+    def standings(self, view: DrawView, names: Sequence[str], lang: str) -> str:
+        """Every seat's chips as the deal starts (what it posted counted back in)."""
+        chips = [
+            stack + put + stake
+            for stack, put, stake in zip(view.stacks, view.put_in, view.stakes, strict=True)
+        ]
+        return chip_standings(chips, names, lang)
 
     def input_help(self, lang: str) -> str:
         """How to type actions in draw poker."""

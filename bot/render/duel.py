@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from bot.i18n import join_names, t
-from bot.render import GameRenderer, ViewAccessors
+from bot.render import GameRenderer, ViewAccessors, chip_standings
 from bot.render.betting import BetSpot, CardPick, spot_if_betting
 from bot.render.words import read_move, say_move, words_help
 from engines.base import ChipsBought, DealStarted, Event, IllegalAction, MatchEnded
@@ -284,6 +284,11 @@ class DuelRenderer(ViewAccessors):
             low=view.min_raise_to,
             high=view.max_total,
         )
+
+    def standings(self, view: DuelView, names: Sequence[str], lang: str) -> str:
+        """Both seats' chips as the deal starts (antes and bets counted back in)."""
+        chips = [c + b + a for c, b, a in zip(view.chips, view.bets, view.antes, strict=True)]
+        return chip_standings(chips, names, lang)
 
     def input_help(self, lang: str) -> str:
         """How to type actions in the duel."""

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from bot.i18n import join_names, t
-from bot.render import GameRenderer, ViewAccessors
+from bot.render import GameRenderer, ViewAccessors, chip_standings
 from bot.render.betting import BetSpot, spot_if_betting
 from bot.render.words import read_move, say_move, words_help
 from engines.base import ChipsBought, DealStarted, Event, IllegalAction, MatchEnded
@@ -228,6 +228,20 @@ class HoldemRenderer(ViewAccessors):
         if isinstance(action, Raise) and view.current_bet == 0:
             return Bet(action.amount)
         return action
+
+    def standings(self, view: HoldemView, names: Sequence[str], lang: str) -> str:
+        """Every seat's chips as the hand starts (the blinds it posted counted back in)."""
+        return chip_standings([s.stack + s.invested for s in view.seats], names, lang)
+
+    def eliminated(self, view: HoldemView) -> bool:
+        """True when the view's seat has no chips left and the match goes on without it."""
+        if view.seat is None or view.finished:
+            return False
+        return any(s.seat == view.seat and s.eliminated for s in view.seats)
+
+    def knocked_out(self, event: Event) -> int | None:
+        """The seat an `Eliminated` event puts out."""
+        return event.seat if isinstance(event, Eliminated) else None
 
     def input_help(self, lang: str) -> str:
         """How to type actions in hold'em."""

@@ -85,10 +85,10 @@ class _Table:
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
-def test_after_two_timeouts_you_are_told_to_type_back(lang: str) -> None:
+async def test_after_two_timeouts_you_are_told_to_type_back(lang: str) -> None:
     out = io.StringIO()
     front = ConsoleFront(get_renderer("holdem"), out, lang, colour=False)
-    front.show(
+    await front.show(
         _Table(),  # type: ignore[arg-type]
         [
             TurnTimedOut(seat=0, action="check", in_a_row=2),
