@@ -29,6 +29,7 @@ from bot.i18n import Addressee, explain, normalise_language, pretty_cards, t
 from bot.lines import LineReader
 from bot.render import GameRenderer, get_renderer
 from bot.render.fair import fair_line
+from bot.render.words import move_words
 from bot.runtime import (
     MatchStarted,
     Player,
@@ -331,7 +332,7 @@ class Console:
         or you typed a line answered at once (quit; new while watching)."""
         while not table.finished and table.status == "playing":
             self.front.changed.clear()
-            if table.seats[seat].away or table.to_act == seat:
+            if table.seats[seat].away or (table.to_act == seat and not table.will_autopass(seat)):
                 return
             if self.renderer.eliminated(table.view(seat)) and not self.front.watching:
                 return
@@ -385,6 +386,27 @@ class Console:
         if not away:
             self.front.line(self.renderer.input_help(self.lang))
         self.say("console.help.away" if away else "console.help")
+        if self._has_pass and not away:
+            state = "on" if table.autopasses(HUMAN_ID) else "off"
+            self.say("console.help.autopass", state=t(f"console.autopass.{state}", self.lang))
+
+    @property
+    def _has_pass(self) -> bool:
+        """Whether the game has a pass (Big Two): auto-pass is offered then."""
+        return "pass" in move_words(self.renderer.move_areas, "en")
+
+    def _autopass(self, table: Table, command: str) -> bool:
+        """`autopass on` / `autopass off`: True when `command` was one (answered)."""
+        words = command.split()
+        if not words or words[0] != "autopass" or not self._has_pass:
+            return False
+        if words[1:] not in (["on"], ["off"]):
+            self.say("console.autopass.how")
+            return True
+        on = words[1] == "on"
+        table.set_autopass(HUMAN_ID, on)
+        self.say("console.autopass.set", state=t(f"console.autopass.{words[1]}", self.lang))
+        return True
 
     async def _loop(self, table: Table) -> int:
         seat = table.seat_of(HUMAN_ID)
@@ -446,6 +468,8 @@ class Console:
                 except TableError as error:
                     self.say("console.refused", error=explain(error, self.lang))
                 shown_turn = -1
+                continue
+            if self._autopass(table, command):
                 continue
             if away:
                 self.say("console.you_are_away")

@@ -20,6 +20,7 @@ from bot.discord.replies import frozen_view
 from bot.discord.table_setup import options_in_force
 from bot.discord.views import (
     ActButton,
+    AutoPassButton,
     CardSelect,
     CaveSelect,
     HandButton,
@@ -269,12 +270,22 @@ def hand_message(
         PassButton(table.id, table.turn, sort, t("discord.button.pass", lang)),
         HintButton(table.id, table.turn, sort, t("discord.button.hint", lang)),
         SortButton(table.id, table.turn, sort, t("discord.button.sort", lang)),
+        _autopass_toggle(table, seat, lang, sort),
     ]
     for button in buttons:
         button.row = 1
     items.extend(buttons)
     message["view"] = frozen_view(*items)
     return message
+
+
+def _autopass_toggle(table: TableSnapshot, seat: int, lang: str, sort: str) -> AutoPassButton:
+    """The seat owner's auto-pass toggle, saying its state ("Auto-pass: off")."""
+    owner = table.seats[seat].owner
+    on = owner is not None and owner.id in table.autopass
+    state = t(f"discord.autopass.{'on' if on else 'off'}", lang)
+    label = t("discord.button.autopass", lang, state=state)
+    return AutoPassButton(table.id, table.turn, sort, "off" if on else "on", label)
 
 
 def split_warning(table: TableSnapshot, view: Any, discards: Sequence[Card], lang: str) -> str:

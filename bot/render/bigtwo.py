@@ -12,7 +12,7 @@ from collections.abc import Sequence
 
 from bot.i18n import join_names, t
 from bot.render import GameRenderer, ViewAccessors
-from bot.render.words import read_move, words_help
+from bot.render.words import read_move, suggest, words_help
 from engines.base import DealSettled, DealStarted, Event, IllegalAction, MatchEnded
 from engines.bigtwo import (
     PASS,
@@ -26,7 +26,7 @@ from engines.bigtwo import (
     TableCleared,
 )
 from engines.bigtwo_combos import Combo
-from engines.cards import Card, parse_card
+from engines.cards import Card, CardParseError, parse_card
 
 _PASS_WORDS = {"pass", "p", "passe", "passer", "пас"}
 _PLAY_WORDS = {"play", "jouer", "joue", "хід"}
@@ -175,7 +175,16 @@ class BigTwoRenderer(ViewAccessors):
                 )
         chosen: list[Card] = []
         for word in words:
-            chosen.append(self._card_of(word, view))
+            try:
+                chosen.append(self._card_of(word, view))
+            except CardParseError:
+                if chosen:  # a bad card among cards: the card parser's message says which
+                    raise
+                unread = IllegalAction(text, code="bigtwo.unknown_action")
+                refusal = suggest(unread, text, self.move_areas)
+                if refusal is unread:
+                    raise
+                raise refusal from None
         return Play(tuple(chosen))
 
     @staticmethod

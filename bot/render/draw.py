@@ -12,8 +12,8 @@ from collections.abc import Sequence
 
 from bot.i18n import join_names, t
 from bot.render import GameRenderer, ViewAccessors, chip_standings
-from bot.render.betting import BetSpot, CardPick, RebuyOffer, spot_if_betting
-from bot.render.words import read_move, say_move, words_help
+from bot.render.betting import BetSpot, CardPick, RebuyOffer, spot_if_betting, typed_bet
+from bot.render.words import read_move, say_move, suggest, words_help
 from engines.base import ChipsBought, DealSettled, DealStarted, Event, IllegalAction, MatchEnded
 from engines.cards import Card, CardParseError, parse_card
 from engines.draw.actions import STAND, Draw, DrawAction, Open, Rebuy, parse_action
@@ -303,17 +303,38 @@ class DrawRenderer(ViewAccessors):
         """The canonical texts, plus "pat" for stand and cards instead of positions at the draw
         ("draw AS 3D"); a bare number at the draw is a position. Move words are read in any
         catalog language (`read_move`)."""
-        text = read_move(text, self.move_areas)
+        typed = text
+        text = typed_bet(read_move(text, self.move_areas), self.bet_spot(view))
         words = text.strip().lower().split()
         if words in (["pat"], ["keep"]):
             return STAND
+        if words == ["rebuy"]:
+            offer = self.rebuy_offer(view)
+            most = offer.most if offer is not None else view.max_rebuy_units
+            raise IllegalAction(
+                f"rebuy how many cave units? type rebuy N (1 to {most}); "
+                f"rebuy 1 buys {view.cave_unit} chips",
+                code="rebuy_how_many",
+                most=most,
+                cave=view.cave_unit,
+            )
+        if view.phase == "draw" and words == ["draw"]:
+            # A bare "draw" would stand pat and lose the draw: ask which cards instead.
+            raise IllegalAction(
+                "draw which cards? type draw and their positions (draw 1 2) or the cards "
+                "(draw AS 3D), or stand to keep all five",
+                code="draw_which_cards",
+            )
         if view.phase == "draw" and words and (words[0] == "draw" or _all_cards(words)):
             rest = words[1:] if words[0] == "draw" else words
             if rest and not all(w.isdigit() for w in rest):
                 return Draw(tuple(sorted(self._positions(rest, view))))
             return parse_action("draw " + " ".join(rest))
         # Anything else (check, fold ...) goes to the engine, which names the step it is.
-        return parse_action(text)
+        try:
+            return parse_action(text)
+        except IllegalAction as error:
+            raise suggest(error, typed, self.move_areas) from None
 
     @staticmethod
     def _positions(words: Sequence[str], view: DrawView) -> list[int]:

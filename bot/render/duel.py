@@ -11,8 +11,8 @@ from collections.abc import Sequence
 
 from bot.i18n import join_names, t
 from bot.render import GameRenderer, ViewAccessors, chip_standings
-from bot.render.betting import BetSpot, CardPick, spot_if_betting
-from bot.render.words import read_move, say_move, words_help
+from bot.render.betting import BetSpot, CardPick, spot_if_betting, typed_bet
+from bot.render.words import read_move, say_move, suggest, words_help
 from engines.base import ChipsBought, DealStarted, Event, IllegalAction, MatchEnded
 from engines.cards import Card, CardParseError, parse_card
 from engines.duel import (
@@ -215,6 +215,7 @@ class DuelRenderer(ViewAccessors):
     def parse_input(self, text: str, view: DuelView) -> DuelAction:
         """Read "lock 1" / "1" / "lock 7s" / "7s" while locking, else a betting action (the
         move words in any catalog language, `read_move`)."""
+        typed = text
         text = read_move(text, self.move_areas)
         words = text.strip().lower().split()
         if view.phase == "lock" and words and words[0] not in BETTING_WORDS:
@@ -240,14 +241,41 @@ class DuelRenderer(ViewAccessors):
                 code="duel_already_locked",
                 action=text.strip(),
             )
-        return parse_betting_action(text)
+        try:
+            return parse_betting_action(typed_bet(text, self.bet_spot(view)))
+        except IllegalAction as error:
+            raise suggest(error, typed, self.move_areas) from None
 
     @staticmethod
     def _lock_choice(word: str, view: DuelView) -> DuelAction:
-        if word in ("1", "2"):
-            if len(view.hand) < int(word):
-                raise IllegalAction("you have no cards to lock", code="duel_bad_lock", text=word)
-            return Lock(view.hand[int(word) - 1])
+        """A card by its position (``#2``), by itself (``2d``, ``K♣``), or a bare number or
+        rank when it can mean one card only: ``2`` with "[1] 2♦ [2] K♣" could be the deuce
+        or position 2, so it is asked back, never guessed."""
+        if not view.hand:
+            raise IllegalAction("you have no cards to lock", code="duel_bad_lock", text=word)
+        position = word.removeprefix("#")
+        same_rank = [c for c in view.hand if word.upper() in (c.rank.label, c.rank.char)]
+        if position.isdigit() and (word.startswith("#") or not same_rank):
+            if not 1 <= int(position) <= len(view.hand):
+                raise IllegalAction(
+                    f"there is no card #{position}: type #1 or #2",
+                    code="duel_bad_lock",
+                    text=word,
+                )
+            return Lock(view.hand[int(position) - 1])
+        if position.isdigit() and 1 <= int(position) <= len(view.hand):
+            at = view.hand[int(position) - 1]
+            raise IllegalAction(
+                f"{word!r} could be card #{position} ({at}) or your {same_rank[0]}: "
+                f"type #{position} or {same_rank[0]}",
+                code="duel_which_card",
+                text=word,
+                position=f"#{position}",
+                at=at.pretty,
+                card=same_rank[0].pretty,
+            )
+        if len(same_rank) == 1:
+            return Lock(same_rank[0])
         try:
             card = parse_card(word)
         except CardParseError as error:

@@ -12,8 +12,8 @@ from collections.abc import Sequence
 
 from bot.i18n import join_names, t
 from bot.render import GameRenderer, ViewAccessors, chip_standings
-from bot.render.betting import BetSpot, spot_if_betting
-from bot.render.words import read_move, say_move, words_help
+from bot.render.betting import BetSpot, spot_if_betting, typed_bet
+from bot.render.words import read_move, say_move, suggest, words_help
 from engines.base import ChipsBought, DealStarted, Event, IllegalAction, MatchEnded
 from engines.cards import Card
 from engines.holdem import (
@@ -222,7 +222,11 @@ class HoldemRenderer(ViewAccessors):
             raise IllegalAction(
                 "spectators cannot act: take a seat first", code="not_seated", text=text
             )
-        action = parse_betting_action(read_move(text, self.move_areas))
+        typed = typed_bet(read_move(text, self.move_areas), self.bet_spot(view))
+        try:
+            action = parse_betting_action(typed)
+        except IllegalAction as error:
+            raise suggest(error, text, self.move_areas) from None
         if isinstance(action, Bet) and view.current_bet > 0:
             return Raise(action.amount)
         if isinstance(action, Raise) and view.current_bet == 0:
