@@ -146,7 +146,7 @@ class ConsoleFront:
             text = self._runtime_event(event, names)
             if text is None:
                 text = self.renderer.event(event, names, self.lang)
-            fair = None if self.watching else fair_line(event, self.lang)
+            fair = None if self.watching else fair_line(event, self.lang, table.game)
             for line in (text, fair):
                 if line:
                     self.line(line, DIM if event.to is not None else "")
@@ -606,7 +606,9 @@ async def _leaderboard(args: argparse.Namespace) -> str:
     scoring = spec.scoring
     path = args.db or settings.db
     if not is_postgres_url(path) and not is_memory(path) and not Path(path).exists():
-        return t("console.board.no_db", lang, path=path)
+        # Without --db the default file; `play` saves only where --db says.
+        key = "console.board.no_db" if args.db else "console.board.no_db.default"
+        return t(key, lang, path=path)
     storage = await open_storage(path, read_only=True)
     try:
         board = await storage.leaderboard(

@@ -23,6 +23,7 @@ from bot.discord.views import AmountModal
 from bot.i18n import t
 from bot.render import get_renderer
 from bot.render.betting import BetSpot, RebuyOffer
+from bot.render.phrases import deal_word
 from bot.render.text import move_cards
 from bot.render.words import say_move
 from bot.runtime import Player, Table, TableSnapshot, errors
@@ -286,6 +287,7 @@ class Controls(host.Controls):
                         "discord.done_new_deal",
                         lang,
                         action=action,
+                        unit=deal_word(shown.game, lang),
                         deal=shown.deal,
                     )
                     note += "\n" + after if after else ""

@@ -35,6 +35,7 @@ from bot.discord.views import (
 from bot.i18n import t
 from bot.render import get_renderer
 from bot.render.betting import CardPick, RebuyOffer, bet_choices
+from bot.render.phrases import deal_word
 from bot.render.words import say_move
 from bot.runtime import TableSnapshot
 from engines.cards import Card
@@ -103,7 +104,14 @@ def board_message(
         embed.set_footer(text=t("discord.board.stopped", lang, table=table.id))
     else:
         embed.set_footer(
-            text=t("discord.board.footer", lang, table=table.id, deal=table.deal, turn=table.turn)
+            text=t(
+                "discord.board.footer",
+                lang,
+                table=table.id,
+                unit=deal_word(table.game, lang),
+                deal=table.deal,
+                turn=table.turn,
+            )
         )
     embed.add_field(
         name=t("discord.setup.title", lang), value=options_in_force(table, lang), inline=False
@@ -215,9 +223,16 @@ def hand_message(
     embed = discord.Embed(
         colour=HAND_COLOUR, title=t("discord.hand.title", lang, game=table.spec.title)
     )
-    embed.description = renderer.hand(view, lang)[:4000]
+    embed.description = renderer.hand(view, lang, menu=controls)[:4000]
     embed.set_footer(
-        text=t("discord.board.footer", lang, table=table.id, deal=table.deal, turn=table.turn)
+        text=t(
+            "discord.board.footer",
+            lang,
+            table=table.id,
+            unit=deal_word(table.game, lang),
+            deal=table.deal,
+            turn=table.turn,
+        )
     )
     message: dict[str, Any] = {"content": note, "embed": embed}
     if cards:

@@ -60,6 +60,7 @@ from bot.discord.textlimits import fit_message
 from bot.i18n import t
 from bot.render import GameRenderer, get_renderer
 from bot.render.fair import fair_line
+from bot.render.phrases import deal_word
 from bot.runtime import (
     MatchStarted,
     Player,
@@ -198,7 +199,9 @@ class DiscordFront:
         if any(effect.kind == "board" for effect in found):
             box.recent.clear()
             for event in events:  # the commitment, on the new board before any card
-                committed = fair_line(event, lang) if isinstance(event, DealStarted) else None
+                committed = (
+                    fair_line(event, lang, table.game) if isinstance(event, DealStarted) else None
+                )
                 if committed is not None and isinstance(event, DealStarted):
                     box.commitments[event.deal] = committed
                     for old in [d for d in box.commitments if d <= event.deal - KEEP_DEALS]:
@@ -450,8 +453,13 @@ class DiscordFront:
             title=t("discord.board.title", lang, game=table.spec.title, deal=deal),
             description=result_text(table, result, lang) if result else None,
         )
-        embed.set_footer(text=t("discord.board.footer", lang, table=table.id, deal=deal, turn=0))
-        content = t("discord.board.deal_over", lang, deal=deal)
+        unit = deal_word(table.game, lang)
+        embed.set_footer(
+            text=t("discord.board.footer", lang, table=table.id, unit=unit, deal=deal, turn=0)
+        )
+        content = t(
+            "discord.board.deal_over", lang, deal=deal, unit=unit, unit_title=unit.capitalize()
+        )
         return fit_message({"content": content, "embed": embed})
 
     async def _post_board(self, box: _Outbox, effect: Effect) -> int:
@@ -466,7 +474,14 @@ class DiscordFront:
                 return self._bare_board(box, effect.deal, lang)
             message = board_message(shown, lang, recent, with_image=True)
             if over:
-                message["content"] = t("discord.board.deal_over", lang, deal=effect.deal)
+                unit = deal_word(box.snapshot.game, lang)
+                message["content"] = t(
+                    "discord.board.deal_over",
+                    lang,
+                    deal=effect.deal,
+                    unit=unit,
+                    unit_title=unit.capitalize(),
+                )
                 message["view"] = None
             return _send_kwargs(message)
 
@@ -485,7 +500,13 @@ class DiscordFront:
         title = (
             t("discord.result.match_title", lang, game=table.spec.title)
             if effect.kind == fx.MATCH_RESULT
-            else t("discord.result.deal_title", lang, game=table.spec.title, deal=effect.deal)
+            else t(
+                "discord.result.deal_title",
+                lang,
+                game=table.spec.title,
+                unit=deal_word(table.game, lang),
+                deal=effect.deal,
+            )
         )
 
         def send() -> Awaitable[discord.Message]:
@@ -730,7 +751,7 @@ def result_text(table: TableSnapshot, effect: Effect, lang: str) -> str:
             lines.append(line)
     if settled:
         lines.append(_settled_line(settled, names, lang))
-    lines += [line for e in settled if (line := fair_line(e, lang)) is not None]  # the reveal
+    lines += [line for e in settled if (line := fair_line(e, lang, table.game)) is not None]
     for end in ended:
         line = renderer.event(end, names, lang) if renderer else None
         if line is not None:

@@ -38,8 +38,10 @@ class GameRenderer(Protocol):
         Built from a spectator's view, so it is safe to post publicly."""
         ...
 
-    def hand(self, view: Any, lang: str) -> str:
-        """The private part of a seat's view (its cards, its options), for its owner only."""
+    def hand(self, view: Any, lang: str, *, menu: bool = False) -> str:
+        """The private part of a seat's view (its cards, its options), for its owner only.
+        `menu`: shown beside Discord's card menu and buttons, so it speaks of them instead
+        of the words typed in the terminal."""
         ...
 
     def event(self, event: Event, names: Sequence[str], lang: str) -> str | None:

@@ -97,7 +97,7 @@ class BigTwoRenderer(ViewAccessors):
             lines.append(t("bigtwo.board.turn", lang, name=_name(names, view.to_act)))
         return "\n".join(lines)
 
-    def hand(self, view: BigTwoView, lang: str) -> str:
+    def hand(self, view: BigTwoView, lang: str, *, menu: bool = False) -> str:
         """The seat's cards sorted low to high and numbered, and what it may do now."""
         numbered = "  ".join(f"{i}:{card.pretty}" for i, card in enumerate(view.hand, 1))
         lines = [t("bigtwo.hand.cards", lang, count=len(view.hand), cards=numbered)]

@@ -9,9 +9,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from bot.i18n import join_names, t
+from bot.i18n import Addressee, join_names, t
 from bot.render import GameRenderer, ViewAccessors, chip_standings
 from bot.render.betting import BetSpot, CardPick, spot_if_betting, typed_bet
+from bot.render.phrases import acted, buttons_line, returned
 from bot.render.words import read_move, say_move, suggest, words_help
 from engines.base import ChipsBought, DealStarted, Event, IllegalAction, MatchEnded
 from engines.cards import Card, CardParseError, parse_card
@@ -130,11 +131,11 @@ class DuelRenderer(ViewAccessors):
             return t("duel.result.tie", lang, pot=pot)
         return t("duel.result.win", lang, winner=_name(names, winners[0]), pot=pot)
 
-    def hand(self, view: DuelView, lang: str) -> str:
+    def hand(self, view: DuelView, lang: str, *, menu: bool = False) -> str:
         """The seat's two cards (numbered for locking), its locked card and its options."""
         if view.seat is None:
             return ""
-        cards = "  ".join(f"[{i}] {card.pretty}" for i, card in enumerate(view.hand, start=1))
+        cards = "  ".join(f"#{i} {card.pretty}" for i, card in enumerate(view.hand, start=1))
         lines = [
             t("duel.hand.cards", lang, cards=cards, signal=_signal(view.signals[view.seat], lang))
         ]
@@ -142,7 +143,9 @@ class DuelRenderer(ViewAccessors):
             lines.append(t("duel.hand.locked", lang, card=view.my_lock.pretty))
         if view.legal:
             if view.phase == "lock":
-                lines.append(t("duel.hand.lock_prompt", lang))
+                lines.append(t("duel.hand.lock_menu" if menu else "duel.hand.lock_prompt", lang))
+            elif menu:
+                lines.append(buttons_line(view.to_call, view.pot, lang))
             else:
                 options = []
                 for action in view.legal:
@@ -181,25 +184,25 @@ class DuelRenderer(ViewAccessors):
             )
             return t("duel.event.signals", lang, signals=parts)
         if isinstance(event, Locked):
-            return t("duel.event.locked", lang, name=_name(names, event.seat))
+            name = _name(names, event.seat)
+            # Your own lock is said once, by the private line naming the card.
+            return None if isinstance(name, Addressee) else t("duel.event.locked", lang, name=name)
         if isinstance(event, YouLocked):
             return t("duel.event.you_locked", lang, card=event.card.pretty)
         if isinstance(event, BettingSkipped):
             who = join_names(_name(names, s) for s in event.all_in)
             return t("duel.event.no_betting", lang, names=who)
         if isinstance(event, Acted):
-            line = t(
-                f"duel.event.{event.action}",
+            return acted(
+                event.action,
+                _name(names, event.seat),
                 lang,
-                name=_name(names, event.seat),
+                added=event.put_in,
                 total=event.total,
-                put=event.put_in,
+                all_in=event.all_in,
             )
-            return line + (t("duel.event.all_in", lang) if event.all_in else "")
         if isinstance(event, UncalledReturned):
-            return t(
-                "duel.event.returned", lang, name=_name(names, event.seat), amount=event.amount
-            )
+            return returned(_name(names, event.seat), event.amount, lang)
         if isinstance(event, Showdown):
             shown = ", ".join(
                 f"{_name(names, seat)} {card.pretty}" for seat, card in enumerate(event.locked)

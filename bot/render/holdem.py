@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from bot.i18n import join_names, t
 from bot.render import GameRenderer, ViewAccessors, chip_standings
 from bot.render.betting import BetSpot, spot_if_betting, typed_bet
+from bot.render.phrases import acted, buttons_line, hand_name, pot_name, returned, seat_status
 from bot.render.words import read_move, say_move, suggest, words_help
 from engines.base import ChipsBought, DealStarted, Event, IllegalAction, MatchEnded
 from engines.cards import Card
@@ -28,7 +29,7 @@ from engines.holdem import (
     UncalledReturned,
 )
 from engines.poker.actions import Bet, BettingAction, Raise, parse_betting_action
-from engines.poker.ranking import Category, describe, hand_value
+from engines.poker.ranking import hand_value
 
 
 def _cards(cards: Sequence[Card]) -> str:
@@ -37,17 +38,6 @@ def _cards(cards: Sequence[Card]) -> str:
 
 def _name(names: Sequence[str], seat: int) -> str:
     return names[seat] if 0 <= seat < len(names) else f"#{seat + 1}"
-
-
-_NAMED_BY = {Category.TWO_PAIR: 2, Category.FULL_HOUSE: 2}
-
-
-def hand_label(value: int, lang: str) -> str:
-    """A hand value in words of `lang`: the category and the ranks that name it."""
-    category, ranks = describe(value)
-    shown = ranks[: _NAMED_BY.get(category, 1)]
-    key = Category(category).name.lower()
-    return t(f"holdem.category.{key}", lang, ranks="-".join(r.label for r in shown))
 
 
 class HoldemRenderer(ViewAccessors):
@@ -75,8 +65,7 @@ class HoldemRenderer(ViewAccessors):
         if view.pots:
             parts = []
             for index, pot in enumerate(view.pots):
-                key = "holdem.pot.main" if index == 0 else "holdem.pot.side"
-                parts.append(t(key, lang, n=index, amount=pot.amount))
+                parts.append(f"{pot_name(index, lang)} {pot.amount}")
             lines.append(t("holdem.board.pots", lang, pots=", ".join(parts)))
         for seat in view.seats:
             tags = []
@@ -102,7 +91,7 @@ class HoldemRenderer(ViewAccessors):
                     name=_name(names, seat.seat),
                     stack=seat.stack,
                     bet=bet,
-                    tags=(" " + " ".join(tags)) if tags else "",
+                    tags=seat_status(tags),
                 )
             )
         if view.finished:
@@ -112,15 +101,17 @@ class HoldemRenderer(ViewAccessors):
             lines.append(t("holdem.board.turn", lang, name=_name(names, view.to_act)))
         return "\n".join(lines)
 
-    def hand(self, view: HoldemView, lang: str) -> str:
+    def hand(self, view: HoldemView, lang: str, *, menu: bool = False) -> str:
         """The seat's two cards, its best hand so far, and its options when it is to act."""
         if view.seat is None or not view.hole:
             return ""
         lines = [t("holdem.hand.cards", lang, cards=_cards(view.hole))]
         if len(view.board) >= 3:
             value = hand_value([*view.hole, *view.board])
-            lines.append(t("holdem.hand.made", lang, hand=hand_label(value, lang)))
-        if view.legal:
+            lines.append(t("holdem.hand.made", lang, hand=hand_name(value, lang)))
+        if view.legal and menu:
+            lines.append(buttons_line(view.to_call, view.pot_total, lang))
+        elif view.legal:
             lines.append(
                 t(
                     "holdem.hand.options",
@@ -160,18 +151,16 @@ class HoldemRenderer(ViewAccessors):
         if isinstance(event, HoleCards):
             return t("holdem.event.hole", lang, cards=_cards(event.cards))
         if isinstance(event, PlayerActed):
-            line = t(
-                f"holdem.event.{event.verb}",
+            return acted(
+                event.verb,
+                _name(names, event.seat),
                 lang,
-                name=_name(names, event.seat),
-                total=event.total,
                 added=event.added,
+                total=event.total,
+                all_in=event.all_in,
             )
-            return line + (t("holdem.event.all_in", lang) if event.all_in else "")
         if isinstance(event, UncalledReturned):
-            return t(
-                "holdem.event.returned", lang, name=_name(names, event.seat), amount=event.amount
-            )
+            return returned(_name(names, event.seat), event.amount, lang)
         if isinstance(event, BoardDealt):
             return t(
                 f"holdem.event.{event.street}",
@@ -186,18 +175,13 @@ class HoldemRenderer(ViewAccessors):
                     lang,
                     name=_name(names, hand.seat),
                     cards=_cards(hand.cards),
-                    hand=hand_label(hand.value, lang),
+                    hand=hand_name(hand.value, lang),
                 )
                 for hand in event.hands
             ]
             return t("holdem.event.showdown", lang, hands="; ".join(parts))
         if isinstance(event, PotAwarded):
-            pot = t(
-                "holdem.pot.main" if event.pot == 0 else "holdem.pot.side",
-                lang,
-                n=event.pot,
-                amount=event.amount,
-            )
+            pot = f"{pot_name(event.pot, lang)} {event.amount}"
             winners = ", ".join(
                 f"{_name(names, seat)} +{share}"
                 for seat, share in zip(event.winners, event.shares, strict=True)

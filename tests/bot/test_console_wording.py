@@ -79,6 +79,7 @@ class _Table:
     """The little of a `Table` the console front reads: names and who you are."""
 
     names: ClassVar[list[str]] = ["You", "strong AI 2"]
+    game = "holdem"
 
     def seat_of(self, player_id: str) -> int | None:
         return 0 if player_id == HUMAN_ID else None

@@ -44,7 +44,10 @@ async def test_draw_discards_are_chosen_by_card_even_sorted_by_suit(
         await standin.command(ana, "table start")
         table = bot.tables.find(str(standin.channel_id))
         assert table is not None
-        assert "surblind 4" in board(standin).text() and "entry" in board(standin).text()
+        # The stakes as they stand before the surblind is settled: the blind only (no
+        # unposted surblind, no "entry 0").
+        text = board(standin).text()
+        assert "Blind 2" in text and "surblind 4" not in text and "entry 0" not in text
         drew = False
         for _ in range(60):
             if await wait_turn(standin, bot, table, [ana]) is None:
