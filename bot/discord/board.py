@@ -103,16 +103,7 @@ def board_message(
     if table.status == "stopped":
         embed.set_footer(text=t("discord.board.stopped", lang, table=table.id))
     else:
-        embed.set_footer(
-            text=t(
-                "discord.board.footer",
-                lang,
-                table=table.id,
-                unit=deal_word(table.game, lang),
-                deal=table.deal,
-                turn=table.turn,
-            )
-        )
+        embed.set_footer(text=footer(table, lang))
     embed.add_field(
         name=t("discord.setup.title", lang), value=options_in_force(table, lang), inline=False
     )
@@ -205,6 +196,14 @@ def last_play_key(table: TableSnapshot) -> tuple[str, ...]:
     return tuple(str(c) for c in table_cards(table))
 
 
+def footer(table: TableSnapshot, lang: str) -> str:
+    """The board's and the hand's footer: table, deal (hold'em: hand) and turn."""
+    unit = deal_word(table.game, lang)
+    return t(
+        "discord.board.footer", lang, table=table.id, unit=unit, deal=table.deal, turn=table.turn
+    )
+
+
 def hand_message(
     table: TableSnapshot,
     seat: int,
@@ -224,16 +223,7 @@ def hand_message(
         colour=HAND_COLOUR, title=t("discord.hand.title", lang, game=table.spec.title)
     )
     embed.description = renderer.hand(view, lang, menu=controls)[:4000]
-    embed.set_footer(
-        text=t(
-            "discord.board.footer",
-            lang,
-            table=table.id,
-            unit=deal_word(table.game, lang),
-            deal=table.deal,
-            turn=table.turn,
-        )
-    )
+    embed.set_footer(text=footer(table, lang))
     message: dict[str, Any] = {"content": note, "embed": embed}
     if cards:
         # The name says which cards are drawn, so an edit can keep an unchanged picture.

@@ -156,7 +156,7 @@ class DuelRenderer(ViewAccessors):
                     options.append(say_move(text, self.move_areas, lang))
                 lines.append(
                     t(
-                        "duel.hand.options",
+                        "duel.hand.options" if view.to_call > 0 else "duel.hand.options_no_call",
                         lang,
                         options=", ".join(options),
                         to_call=view.to_call,

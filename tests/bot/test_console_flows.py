@@ -120,3 +120,23 @@ def test_a_draw_table_has_a_deal_limit_unless_asked() -> None:
     assert DrawConfig().deals == DEFAULT_DEALS
     # A stored match keeps its own settings (the whole config is stored): no limit stays.
     assert DrawConfig(**DrawConfig(deals=None).model_dump(mode="json")).deals is None
+
+
+@pytest.mark.parametrize(
+    ("lang", "meant"),
+    [("en", "did you mean raise 60?"), ("fr", "vouliez-vous dire raise 60 ?")],
+)
+def test_typed_traps_are_answered_in_the_terminal(
+    terminal: list[Terminal], lang: str, meant: str
+) -> None:
+    term = Terminal("holdem", "--seed", "11", "--ai-delay", "0", lang=lang)
+    terminal.append(term)
+    term.read_until(is_prompt, 30)
+    term.type("rasie 60")
+    answer = term.read_until(is_prompt, 10)
+    assert any(meant in line for line in answer), answer
+    term.type("min")  # the Min button's move, typed: played (the table moves on)
+    after = term.read_until(is_prompt, 30)
+    assert not any(line.startswith(("Refused", "Refusé")) for line in after), after
+    term.type("quit")
+    term.rest(10)

@@ -174,3 +174,20 @@ def test_nothing_is_said_twice_to_the_player_who_acted(seed: int) -> None:
             assert len(doubled) <= 1, said
             locked = [line for line in said if line.startswith("You locked")]
             assert len(locked) <= 1, said
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_discord_hand_speaks_of_the_menu_and_buttons_not_typed_words(lang: str) -> None:
+    from tests.bot.render.test_input_traps import betting_spot, duel_view_holding
+
+    lock = get_renderer("duel").hand(duel_view_holding("2D", "KC"), lang, menu=True)
+    assert t("duel.hand.lock_menu", lang) in lock
+    assert t("duel.hand.lock_prompt", lang) not in lock
+    for game in ("holdem", "draw", "duel"):
+        view = betting_spot(game)
+        typed = get_renderer(game).hand(view, lang)
+        shown = get_renderer(game).hand(view, lang, menu=True)
+        assert "-" in typed.splitlines()[-1]  # the terminal shows forms (raise 40-1000)
+        assert shown.splitlines()[-1].startswith(
+            t("phrase.poker.buttons_call", lang, to_call=view.to_call, pot=0).split(":")[0]
+        ), shown
