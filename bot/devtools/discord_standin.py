@@ -289,6 +289,10 @@ class FakeDiscord:
         """(channel, nonce) -> (the message created with it, when: `time.monotonic()`)."""
         self.deduplicated = 0
         """Posts answered with the message already created by their nonce."""
+        self.lose_answers = False
+        """On: every new message post (channel or DM) is stored, then answered 503, as when
+        Discord fails between storing a post and answering it; a repeat with the same
+        enforced nonce gets the stored message."""
         self.history_readable = True
         """Off: channel history reads return nothing (Discord without Read Message History)."""
         self._routes: list[tuple[str, re.Pattern[str], Callable[..., Awaitable[Any]]]] = []
@@ -852,6 +856,8 @@ class FakeDiscord:
         msg = self._store(cid, payload, files)
         if nonce is not None:
             self._nonces[(cid, nonce)] = (msg.id, time.monotonic())
+        if self.lose_answers:
+            return self._json({"message": "Service Unavailable", "code": 0}, 503)
         answer = self._message_payload(msg)
         if nonce is not None:  # in the answer to the post only: Discord does not keep it
             answer["nonce"] = payload["nonce"]

@@ -717,10 +717,12 @@ class DiscordFront:
                 channel_id, type=discord.ChannelType.private
             )
 
+            nonce = _nonce()  # one for every try: a try Discord stored is not sent twice
+
             def send() -> Awaitable[discord.Message]:
                 fresh = _send_kwargs(hand_message(shown, seat, lang, "r", controls=False))
                 fresh.pop("view", None)
-                return channel.send(**fresh)
+                return channel.send(**fresh, nonce=nonce)
 
             await self._retry("DM", send)
             self.rest_calls += 1
