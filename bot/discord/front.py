@@ -42,6 +42,7 @@ import asyncio
 import collections
 import contextlib
 import logging
+import re
 import secrets
 import time
 from collections.abc import Awaitable, Callable, Sequence
@@ -485,7 +486,8 @@ class DiscordFront:
             log.warning("%s of table %s: channel not read (%s)", effect.key, box.snapshot.id, error)
             return None
         self.rest_calls += 1
-        found = next((m for m in messages if _post_of(m, me.id, effect.kind)), None)
+        table = box.snapshot.id
+        found = next((m for m in messages if _post_of(m, me.id, table, effect)), None)
         if found is not None:
             log.warning(
                 "%s of table %s: message %s was posted by an earlier process; adopted",
@@ -539,21 +541,29 @@ class DiscordFront:
         if not over:
             box.dirty = False  # drawn now: a refresh during the send marks it dirty again
 
+        drawn: list[str | None] = [None]
+        """The footer (table, deal, turn) of what was sent."""
+
         def build() -> dict[str, Any]:
             if shown is None:
-                return self._bare_board(box, effect.deal, lang)
-            message = board_message(shown, lang, recent, with_image=True)
-            if over:
-                message["content"] = t("discord.board.deal_over", lang, deal=effect.deal)
-                message["view"] = None
-            return _send_kwargs(message)
+                kwargs = self._bare_board(box, effect.deal, lang)
+            else:
+                message = board_message(shown, lang, recent, with_image=True)
+                if over:
+                    message["content"] = t("discord.board.deal_over", lang, deal=effect.deal)
+                    message["view"] = None
+                kwargs = _send_kwargs(message)
+            drawn[0] = kwargs["embed"].footer.text
+            return kwargs
 
         if found is None:
             sent = await self._send(box, "board", build, nonce)
+            found = None if _footer(sent) == drawn[0] else sent  # the nonce's earlier post
+        if found is None:
             box.image_key = None if shown is None else last_play_key(shown)
         else:
             sent, box.image_key = found, None
-            box.dirty = True  # drawn by the earlier process: draw it again now
+            box.dirty = True  # drawn by an earlier process at an earlier turn: draw it now
         previous, box.board, box.board_deal = box.board, sent, effect.deal
         if previous is not None:
             await self._replace(previous, lang)
@@ -752,15 +762,25 @@ def _nonce() -> str:
     return secrets.token_hex(12)
 
 
-def _post_of(message: discord.Message, me: int, kind: str) -> bool:
+def _footer(message: discord.Message) -> str | None:
+    """The footer of a message's first embed (a board's: table, deal and turn)."""
+    return message.embeds[0].footer.text if message.embeds else None
+
+
+def _post_of(message: discord.Message, me: int, table: int, effect: Effect) -> bool:
     """Whether `message` is one of the bot's own channel posts (not an interaction's
-    answer) of an effect of `kind`: a board, or a deal's or the match's result."""
+    answer) of an effect like `effect` at `table`: the board of its deal (its footer's
+    first numbers, in any language: the table and the deal), or a result."""
     if message.author.id != me or message.type is not discord.MessageType.default:
         return False
     if message.webhook_id is not None or message.interaction_metadata is not None:
         return False
-    colour = BOARD_COLOUR if kind == "board" else RESULT_COLOUR
-    return bool(message.embeds) and message.embeds[0].colour == colour
+    if not message.embeds:
+        return False
+    if effect.kind != "board":
+        return message.embeds[0].colour == RESULT_COLOUR
+    numbers = [int(n) for n in re.findall(r"\d+", _footer(message) or "")]
+    return message.embeds[0].colour == BOARD_COLOUR and numbers[:2] == [table, effect.deal]
 
 
 def _redraw(box: _Outbox) -> None:
