@@ -174,15 +174,18 @@ def _turns(message: Message) -> list[int]:
 
 async def _check_window(standin: FakeDiscord, tmp_path: Path) -> None:
     """One board and one result per deal, older boards without buttons (`_check`); no
-    intent left unrecorded; the board posted in the window of deal 2 was edited on by
-    the restarted process (its turn moved on), not left behind for another."""
+    intent left unrecorded; the boards posted in the window were edited on by the
+    restarted processes (deal 2's turn moved on, the last one shows the match over), not
+    left behind for others."""
     await _check(standin, tmp_path / "bot.sqlite3")
     with sqlite3.connect(tmp_path / "bot.sqlite3") as db:
         left = db.execute("SELECT effect FROM deliveries WHERE delivered = 0").fetchall()
     assert left == []
-    second = next(m for kind, deal, m in shown(standin).order if kind == "board" and deal == 2)
-    turns = _turns(second)
+    boards = [m for kind, deal, m in shown(standin).order if kind == "board" and deal > 0]
+    turns = _turns(boards[1])
     assert len(turns) >= 2 and max(turns) > turns[0], turns
+    # The last board, posted in the window too, shows the end: edits reached it.
+    assert "The match is over" in boards[-1].content, boards[-1].content
 
 
 @pytest.mark.slow
