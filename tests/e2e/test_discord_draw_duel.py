@@ -44,7 +44,9 @@ async def test_draw_discards_are_chosen_by_card_even_sorted_by_suit(
         await standin.command(ana, "table start")
         table = bot.tables.find(str(standin.channel_id))
         assert table is not None
-        assert "surblind 4" in board(standin).text() and "entry" in board(standin).text()
+        # The outbox posts the deal's board on its own time (after recording its intent).
+        await standin.wait_for(lambda: "surblind 4" in board(standin).text())
+        assert "entry" in board(standin).text()
         drew = False
         for _ in range(60):
             if await wait_turn(standin, bot, table, [ana]) is None:
