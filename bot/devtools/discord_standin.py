@@ -185,6 +185,27 @@ class BotSideError(AssertionError):
     """Something the bot sent was wrong (unknown route, malformed payload) or it failed."""
 
 
+def check_select_options(select: dict[str, Any]) -> None:
+    """Discord's rules on a string select's options (it answers 400 / 50035 otherwise): 1
+    to 25 options, each value 1 to 100 characters and unique within the menu, each label
+    1 to 100 characters, `max_values` no larger than the options."""
+    options = select.get("options") or []
+    if not 1 <= len(options) <= 25:
+        raise BotSideError(f"a select holds 1 to 25 options, not {len(options)}")
+    values = [str(option.get("value") or "") for option in options]
+    for value in values:
+        if not 1 <= len(value) <= 100:
+            raise BotSideError(f"a select option's value must be 1-100 characters: {value!r}")
+    repeated = sorted({value for value in values if values.count(value) > 1})
+    if repeated:
+        raise BotSideError(f"select option values must be unique, repeated: {repeated}")
+    for option in options:
+        if not 1 <= len(str(option.get("label") or "")) <= 100:
+            raise BotSideError(f"a select option's label must be 1-100 characters: {option!r}")
+    if int(select.get("max_values", 1)) > len(options):
+        raise BotSideError("select max_values is larger than its options")
+
+
 JSONResponse = Callable[..., Awaitable[web.StreamResponse]]
 
 
@@ -591,11 +612,7 @@ class FakeDiscord:
                         raise BotSideError(f"duplicate custom_id {cid!r}")
                     seen.add(cid)
                 if comp.get("type") == 3:
-                    options = comp.get("options") or []
-                    if not 1 <= len(options) <= 25:
-                        raise BotSideError(f"a select holds 1 to 25 options, not {len(options)}")
-                    if comp.get("max_values", 1) > len(options):
-                        raise BotSideError("select max_values is larger than its options")
+                    check_select_options(comp)
                 if comp.get("type") == 2 and len(str(comp.get("label") or "")) > 80:
                     raise BotSideError("button label longer than 80 characters")
 
