@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import copy
 import logging
 import math
 from collections.abc import AsyncIterator, Awaitable
@@ -159,7 +158,10 @@ def _shortened(error: IllegalAction) -> IllegalAction:
     """`error` with the input it repeats (what a person typed) cut to a short line."""
     if not any(isinstance(v, str) and len(v) > 100 for v in error.params.values()):
         return error
-    short = copy.copy(error)
+    # A copy made without calling __init__ (`copy.copy` would call it with the message
+    # only, and refusals such as `TableError` take keyword-only arguments).
+    short = type(error).__new__(type(error), *error.args)
+    short.__dict__.update(error.__dict__)
     short.params = {k: echo(v) if isinstance(v, str) else v for k, v in error.params.items()}
     return short
 

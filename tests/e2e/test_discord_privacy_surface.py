@@ -52,7 +52,8 @@ async def test_random_members_never_make_a_hand_public(
             await fake.command(fake.owner, "table start", channel_id=main)
             await settle(bot)
             used: dict[str, int] = {}
-            for _ in range(STEPS):
+            unused = rng.sample(commands, len(commands))  # each command at least once
+            for step in range(STEPS):
                 user = rng.choice(members)
                 table = bot.tables.find(str(main))
                 if table is not None and table.to_act is not None and rng.random() < 0.5:
@@ -61,13 +62,14 @@ async def test_random_members_never_make_a_hand_public(
                 channel = main if rng.random() < 0.85 else fake.channel_ids[1]
                 cards = hand_of(bot, user, channel)
                 controls = visible_controls(fake, user)
-                if controls and rng.random() < 0.55:
+                due = len(unused) >= STEPS - step  # the last steps type what is left
+                if controls and not due and rng.random() < 0.55:
                     message, comp = rng.choice(controls)
                     kind = str(comp["custom_id"]).split(":")[1]
                     used[kind] = used.get(kind, 0) + 1
                     await use_control(fake, rng, user, message, comp, cards)
                 else:
-                    leaf = rng.choice(commands)
+                    leaf = unused.pop() if unused else rng.choice(commands)
                     used["/" + leaf.path] = used.get("/" + leaf.path, 0) + 1
                     values = await option_values(fake, rng, user, leaf, channel, members, cards)
                     await fake.command(user, leaf.path, channel_id=channel, values=values)
@@ -76,7 +78,8 @@ async def test_random_members_never_make_a_hand_public(
             table_shown = any(len(cards) > 1 for cards in secrets.revealed.values())
             if game in PICTURED and table_shown:
                 assert secrets.pictures > 0, "cards were on the table, yet no picture was read"
-            print(sorted(used.items()))
+            assert {"/" + c.path for c in commands} <= set(used), used
+            assert used.get("hand", 0) > 0, used  # the board's controls were used too
             assert fake.errors == [], fake.errors
 
 
