@@ -250,7 +250,7 @@ def hand_message(
     embed = discord.Embed(
         colour=HAND_COLOUR, title=t("discord.hand.title", lang, game=table.spec.title)
     )
-    embed.description = renderer.hand(view, lang)[:4000]
+    embed.description = renderer.hand(view, lang, cards)[:4000]
     embed.set_footer(
         text=t("discord.board.footer", lang, table=table.id, deal=table.deal, turn=table.turn)
     )

@@ -41,8 +41,11 @@ class GameRenderer(Protocol):
         Built from a spectator's view, so it is safe to post publicly."""
         ...
 
-    def hand(self, view: Any, lang: str) -> str:
-        """The private part of a seat's view (its cards, its options), for its owner only."""
+    def hand(self, view: Any, lang: str, order: Sequence[Card] | None = None) -> str:
+        """The private part of a seat's view (its cards, its options), for its owner only.
+        `order` is the order the hand's picture and menu show the cards in (after Sort):
+        the text lists them in that order too, each with the position people type for it
+        (`bot.render.text.numbered_cards`)."""
         ...
 
     def event(self, event: Event, names: Sequence[str], lang: str) -> str | None:

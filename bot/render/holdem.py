@@ -113,7 +113,7 @@ class HoldemRenderer(ViewAccessors):
             lines.append(t("holdem.board.turn", lang, name=_name(names, view.to_act)))
         return "\n".join(lines)
 
-    def hand(self, view: HoldemView, lang: str) -> str:
+    def hand(self, view: HoldemView, lang: str, order: Sequence[Card] | None = None) -> str:
         """The seat's two cards, its best hand so far, and its options when it is to act."""
         if view.seat is None or not view.hole:
             return ""
