@@ -5,8 +5,10 @@ game and phase. Pictures are read from their pixels, file names as written."""
 
 from __future__ import annotations
 
+import asyncio
 import random
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -89,13 +91,22 @@ async def test_a_refusal_after_a_public_deferral_is_answered_privately(
     """`/table create` defers publicly when slow (its answer is for the channel); refused
     after that (a table is already there), the refusal still reaches only its author: the
     public "thinking" message gets a line of its own, the refusal is ephemeral."""
-    monkeypatch.setattr(replies, "DEFER_AFTER", 0.0)  # every command is "slow"
-    async with bot_running(standin, tmp_path / "db.sqlite3"):
+    monkeypatch.setattr(replies, "DEFER_AFTER", 0.01)
+    async with bot_running(standin, tmp_path / "db.sqlite3") as bot:
         await standin.command(standin.owner, "table create", game="holdem")
+        create = bot.tables.create
+
+        async def slow_create(*args: Any, **kwargs: Any) -> Any:
+            await asyncio.sleep(0.1)  # a slow database: the answer is deferred first
+            return await create(*args, **kwargs)
+
+        monkeypatch.setattr(bot.tables, "create", slow_create)
         ana = standin.add_user("Ana")
         answer = await standin.command(ana, "table create", game="draw")
-        await standin.wait_for(lambda: len(answer.followups) >= 2)
-        thinking, refusal = answer.message, answer.final()
-        assert thinking is not None and not thinking.ephemeral
+        refusal = await standin.wait_for(
+            lambda: next((m for m in answer.followups if m.content.startswith("⛔")), None)
+        )
+        assert refusal.ephemeral, refusal.content
+        thinking = answer.message
+        assert thinking is not None and thinking is not refusal and not thinking.ephemeral
         assert thinking.content == "🔒 Answered privately."
-        assert refusal is not None and refusal.ephemeral and refusal.content.startswith("⛔")
