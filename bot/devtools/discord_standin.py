@@ -185,6 +185,19 @@ def _check_modal(data: dict[str, Any]) -> None:
                 raise BotSideError(f"bad text input label {comp.get('label')!r}")
 
 
+class Upload(str):
+    """An uploaded file's name, as messages list their attachments; with `keep_files` on it
+    also carries the file's content (`data`), so a check can read what a picture shows."""
+
+    data: bytes
+
+    def __new__(cls, name: str, data: bytes = b"") -> Upload:
+        """The name `name` of a file holding `data`."""
+        upload = super().__new__(cls, name)
+        upload.data = data
+        return upload
+
+
 class BotSideError(AssertionError):
     """Something the bot sent was wrong (unknown route, malformed payload) or it failed."""
 
@@ -204,6 +217,27 @@ def _check_nonce(nonce: Any) -> str:
     if isinstance(nonce, int) and not isinstance(nonce, bool) and -(2**63) <= nonce < 2**63:
         return str(nonce)
     raise BotSideError(f"a nonce is an integer or a string, not {nonce!r}")
+
+
+def check_select_options(select: dict[str, Any]) -> None:
+    """Discord's rules on a string select's options (it answers 400 / 50035 otherwise): 1
+    to 25 options, each value 1 to 100 characters and unique within the menu, each label
+    1 to 100 characters, `max_values` no larger than the options."""
+    options = select.get("options") or []
+    if not 1 <= len(options) <= 25:
+        raise BotSideError(f"a select holds 1 to 25 options, not {len(options)}")
+    values = [str(option.get("value") or "") for option in options]
+    for value in values:
+        if not 1 <= len(value) <= 100:
+            raise BotSideError(f"a select option's value must be 1-100 characters: {value!r}")
+    repeated = sorted({value for value in values if values.count(value) > 1})
+    if repeated:
+        raise BotSideError(f"select option values must be unique, repeated: {repeated}")
+    for option in options:
+        if not 1 <= len(str(option.get("label") or "")) <= 100:
+            raise BotSideError(f"a select option's label must be 1-100 characters: {option!r}")
+    if int(select.get("max_values", 1)) > len(options):
+        raise BotSideError("select max_values is larger than its options")
 
 
 JSONResponse = Callable[..., Awaitable[web.StreamResponse]]
@@ -264,7 +298,8 @@ class FakeDiscord:
         self.uploads = 0
         """Files the bot uploaded (pictures)."""
         self.keep_files = False
-        """Keep every uploaded file's name and content in `files` (off: benchmarks upload many)."""
+        """Keep every uploaded file's name and content in `files`, and each attachment's
+        content with its name in the messages (`Upload.data`); off: benchmarks upload many."""
         self.files: list[tuple[str, bytes]] = []
         self.late: list[float] = []
         self.sent_at: dict[int, float] = {}
@@ -550,7 +585,9 @@ class FakeDiscord:
                     data = await part.read()
                     if not data:
                         raise BotSideError(f"empty file {part.filename!r}")
-                    files.append(str(part.filename))
+                    files.append(
+                        Upload(str(part.filename), bytes(data) if self.keep_files else b"")
+                    )
                     if self.keep_files:
                         self.files.append((str(part.filename), bytes(data)))
                     self.uploads += 1
@@ -626,11 +663,7 @@ class FakeDiscord:
                         raise BotSideError(f"duplicate custom_id {cid!r}")
                     seen.add(cid)
                 if comp.get("type") == 3:
-                    options = comp.get("options") or []
-                    if not 1 <= len(options) <= 25:
-                        raise BotSideError(f"a select holds 1 to 25 options, not {len(options)}")
-                    if comp.get("max_values", 1) > len(options):
-                        raise BotSideError("select max_values is larger than its options")
+                    check_select_options(comp)
                 if comp.get("type") == 2 and len(str(comp.get("label") or "")) > 80:
                     raise BotSideError("button label longer than 80 characters")
 
@@ -1007,6 +1040,13 @@ class FakeDiscord:
         response = self._interaction_for(token)
         payload, files = await self._payload(request)
         original = self.messages.get(self._originals.get(token) or 0)
+        if response.kind == 5 and original is not None and original.flags & 128:
+            # As on Discord: the first follow-up of a deferred answer is its "thinking"
+            # message, with that message's visibility whatever flags the follow-up asks.
+            original.flags &= ~128
+            self._apply_edit(original, payload, files)
+            response.followups.append(original)
+            return self._json(self._message_payload(original))
         channel = original.channel_id if original else self.channel_id
         user = original.interaction_user if original else None
         msg = self._store(channel, payload, files, flags=int(payload.get("flags") or 0), user=user)
@@ -1334,18 +1374,27 @@ class FakeDiscord:
         *,
         channel_id: int | None = None,
         wait: bool = True,
+        values: dict[str, Any] | None = None,
         **options: Any,
     ) -> Response:
-        """Run a slash command as `user`, e.g. ``command(alice, "table create", game="bigtwo")``."""
-        data = self._command_data(line.split(), options, None)
+        """Run a slash command as `user`, e.g. ``command(alice, "table create", game="bigtwo")``
+        (`values`: options whose names clash with these parameters, such as ``user``)."""
+        data = self._command_data(line.split(), {**(values or {}), **options}, None)
         iid, payload = self._interaction_payload(user, 2, data, channel_id)
         return await self._send_interaction(iid, payload, wait)
 
     async def autocomplete(
-        self, user: User, line: str, focused: str, *, channel_id: int | None = None, **options: Any
+        self,
+        user: User,
+        line: str,
+        focused: str,
+        *,
+        channel_id: int | None = None,
+        values: dict[str, Any] | None = None,
+        **options: Any,
     ) -> list[dict[str, Any]]:
-        """Ask for autocomplete choices of option `focused`."""
-        data = self._command_data(line.split(), options, focused)
+        """Ask for autocomplete choices of option `focused` (`values` as for `command`)."""
+        data = self._command_data(line.split(), {**(values or {}), **options}, focused)
         iid, payload = self._interaction_payload(user, 4, data, channel_id)
         response = await self._send_interaction(iid, payload, True)
         assert response.choices is not None

@@ -24,11 +24,12 @@ the turn it was committed up to, and delivered by one outbox task per table in l
   `edit_interval` seconds) and only ever show the board's own deal;
 - 429 and 5xx answers are retried with backoff for up to `retry_for` seconds (logged;
   an effect given up on stays unrecorded, so the next start delivers it);
-- DMs (own task per table so a slow DM never holds up the board): the hand at every deal,
-  and after a play the owner did not make themselves (a timeout, an away seat played for
-  them); after their own play the answer to their click or command already shows the new
-  hand. If Discord refuses a DM, the channel is told once (remembered in the database
-  across restarts) and the ephemeral "My hand" remains;
+- DMs (own task per table so a slow DM never holds up the board): the hand once per deal,
+  when it is dealt (`GameRenderer.dealing`), and after a move the owner did not make
+  themselves (a timeout, an away seat played for them); after their own move (a play, a
+  draw, a lock) the answer to their click or command already shows the new hand. If
+  Discord refuses a DM, the channel is told once (remembered in the database across
+  restarts) and the ephemeral "My hand" remains;
 - under Discord's request budget DMs go last (`Priority.DM`), board edits before them
   (`Priority.EDIT`), and edits are spaced further while requests queue.
 
@@ -228,7 +229,7 @@ class DiscordFront:
                 box.recent.append(line)
         for event in events:
             changed = renderer.hand_changed(event) if renderer else None
-            if changed is not None and _played_for(table, changed, events):
+            if changed is not None and _played_for(table, changed):
                 self._queue_dm(table, changed, None)
         if any(isinstance(event, TableStopped) for event in events):
             box.dirty = True
@@ -237,8 +238,14 @@ class DiscordFront:
     async def private(
         self, table: TableSnapshot, seat: int, player: Player, events: Sequence[Event]
     ) -> None:
-        """A seat's private events (its cards): DM the owner their hand."""
-        self._queue_dm(table, seat, table)
+        """A seat's private events (its cards): DM the owner their hand when they were dealt
+        a new one (`GameRenderer.dealing`) or when a move someone else made for the seat
+        changed it (a timeout, the AI playing an away seat). After their own move (a draw,
+        a lock) the answer to it already shows the new hand: no DM."""
+        renderer = _renderer(table)
+        dealt = renderer is not None and any(isinstance(e, renderer.dealing) for e in events)
+        if dealt or _played_for(table, seat):
+            self._queue_dm(table, seat, table)
 
     async def refresh(self, table: TableSnapshot) -> None:
         """Mark the board dirty; the outbox edits it (coalesced) or posts it if there is none."""
@@ -862,12 +869,13 @@ def _send_kwargs(message: dict[str, Any]) -> dict[str, Any]:
     return fit_message(kwargs)
 
 
-def _played_for(table: TableSnapshot, seat: int, events: Sequence[Event]) -> bool:
-    """Whether `seat`'s hand changed by a move its owner did not make: a timeout, or the
-    AI playing the seat while it is away (the owner's own moves answer with the hand)."""
-    if any(isinstance(e, TurnTimedOut) and e.seat == seat for e in events):
-        return True
-    return 0 <= seat < len(table.seats) and table.seats[seat].away
+def _played_for(table: TableSnapshot, seat: int) -> bool:
+    """Whether the last move at `table` that changed `seat`'s hand was one its owner did not
+    make: a timeout (the seat's timeouts in a row count it until the owner moves again), or
+    the AI playing the seat while it is away (the owner's own moves answer with the hand)."""
+    if not 0 <= seat < len(table.seats):
+        return False
+    return table.seats[seat].away or table.seats[seat].timeouts > 0
 
 
 def _renderer(table: TableSnapshot) -> GameRenderer | None:
