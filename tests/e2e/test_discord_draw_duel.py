@@ -5,11 +5,13 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import Any
 
 from bot.devtools.discord_standin import FakeDiscord, Message, User
 from bot.discord.client import Deucebot
 from bot.render import get_renderer
 from bot.runtime import Table
+from bot.runtime.replay import replay
 from engines.cards import parse_card
 from tests.e2e.conftest import bot_running
 from tests.e2e.helpers import board, open_hand
@@ -33,6 +35,15 @@ async def refused(fake: FakeDiscord, bot: Deucebot, table: Table, who: User, typ
     assert answer is not None and answer.ephemeral and answer.content.startswith("⛔"), answer
     assert table.turn == turn and len(await bot.storage.actions(table.match.id)) == log
     return answer.content
+
+
+async def replayed_state(bot: Deucebot, table: Table, turn: int) -> Any:
+    """The match's state right after the action of `turn`, replayed from the log."""
+    match = table.match
+    assert match is not None
+    logged = [a.action for a in await bot.storage.actions(match.id)]
+    state, _ = replay(table.spec, match, logged[: turn - match.first_seq + 1])
+    return state
 
 
 async def test_draw_discards_are_chosen_by_card_even_sorted_by_suit(
@@ -75,7 +86,10 @@ async def test_draw_discards_are_chosen_by_card_even_sorted_by_suit(
             turn = table.turn
             await standin.click(ana, hand, "db:pick:")
             assert hand.content.startswith("✅") and table.turn > turn, hand.content
-            after = {str(c) for c in table.view(seat).hand}
+            # The hand after the draw, as the state replayed up to the draw holds it (the AI
+            # seats may have ended the deal and dealt the next one meanwhile).
+            state = await replayed_state(bot, table, turn)
+            after = {str(c) for c in state.view(seat).hand}
             assert len(after) == 5 and not after & set(chosen), (chosen, after)
             assert {str(c) for c in view.hand} - set(chosen) <= after
             drew = True
