@@ -13,6 +13,7 @@ from bot.i18n import Addressee, join_names, t
 from bot.render import GameRenderer, ViewAccessors, chip_standings
 from bot.render.betting import BetSpot, CardPick, spot_if_betting, typed_bet
 from bot.render.phrases import acted, buttons_line, returned
+from bot.render.text import numbered_cards
 from bot.render.words import read_move, say_move, suggest, words_help
 from engines.base import ChipsBought, DealStarted, Event, IllegalAction, MatchEnded
 from engines.cards import Card, CardParseError, parse_card
@@ -50,6 +51,7 @@ class DuelRenderer(ViewAccessors):
     """The `GameRenderer` of Deuce Duel."""
 
     plays_cards = False
+    dealing: tuple[type[Event], ...] = (CardsDealt,)
     move_areas: tuple[str, ...] = ("poker", "duel")
 
     def board(self, view: DuelView, names: Sequence[str], lang: str) -> str:
@@ -131,11 +133,13 @@ class DuelRenderer(ViewAccessors):
             return t("duel.result.tie", lang, pot=pot)
         return t("duel.result.win", lang, winner=_name(names, winners[0]), pot=pot)
 
-    def hand(self, view: DuelView, lang: str, *, menu: bool = False) -> str:
+    def hand(
+        self, view: DuelView, lang: str, order: Sequence[Card] | None = None, *, menu: bool = False
+    ) -> str:
         """The seat's two cards (numbered for locking), its locked card and its options."""
         if view.seat is None:
             return ""
-        cards = "  ".join(f"#{i} {card.pretty}" for i, card in enumerate(view.hand, start=1))
+        cards = numbered_cards(view.hand, order, "#{n} {card}")
         lines = [
             t("duel.hand.cards", lang, cards=cards, signal=_signal(view.signals[view.seat], lang))
         ]
