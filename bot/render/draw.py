@@ -93,7 +93,12 @@ class DrawRenderer(ViewAccessors):
                 kind=kind,
                 dealer=_name(names, view.dealer),
             ),
-            t("draw.board.pot", lang, pot=view.pot, carried=view.carried),
+            t(
+                "draw.board.pot" if view.carried else "draw.board.pot_only",
+                lang,
+                pot=view.pot,
+                carried=view.carried,
+            ),
         ]
         if view.deal == 1 and not view.finished:
             end = "draw.match_end" if view.deal_limit is not None else "draw.match_end_open"

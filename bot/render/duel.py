@@ -241,7 +241,7 @@ class DuelRenderer(ViewAccessors):
                     code="duel_bad_lock",
                     text=text.strip(),
                 )
-        elif words and words[0] == "lock":
+        elif words and (words[0] == "lock" or words[0].startswith("#")):
             raise IllegalAction(
                 f"{text.strip()!r} refused: your card is already locked for this deal and "
                 "cannot be changed",

@@ -163,3 +163,10 @@ def test_duel_a_number_that_is_also_a_rank_in_hand_is_asked_back(typed: str, lan
     assert refused.value.code == "duel_which_card"
     said = explain(refused.value, lang)
     assert "#2" in said and "K♣" in said and "2♦" in said
+
+
+def test_duel_a_position_after_locking_says_the_card_is_locked() -> None:
+    view = dataclasses.replace(duel_view_holding("2D", "KC"), phase="bet")
+    with pytest.raises(IllegalAction) as refused:
+        get_renderer("duel").parse_input("#1", view)
+    assert refused.value.code == "duel_already_locked"
