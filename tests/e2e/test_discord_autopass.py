@@ -8,6 +8,7 @@ from pathlib import Path
 from bot.devtools.discord_standin import FakeDiscord
 from tests.e2e.conftest import bot_running, settle
 from tests.e2e.helpers import mentioned, open_hand
+from tests.e2e.poker_helpers import started_table
 
 
 def toggle_label(hand: object) -> str:
@@ -20,10 +21,7 @@ async def test_the_hand_toggles_auto_pass_and_passes_only_when_nothing_beats(
 ) -> None:
     ana = standin.owner
     async with bot_running(standin, tmp_path / "db.sqlite3") as bot:
-        await standin.command(ana, "table create", game="bigtwo", deals=1)
-        await standin.command(ana, "table start")
-        table = bot.tables.find(str(standin.channel_id))
-        assert table is not None
+        table = await started_table(standin, bot, ana, game="bigtwo", deals=1)
         await settle(bot)
         hand = await open_hand(standin, ana)
         assert toggle_label(hand) == "Auto-pass: off"  # never on by default
