@@ -10,12 +10,12 @@ renderer (`bot.render`); texts come from it and the i18n catalogs.
 from __future__ import annotations
 
 import io
+import time
 from collections.abc import Sequence
 from typing import Any
 
 import discord
 
-from bot.discord.images import cards_png
 from bot.discord.replies import frozen_view
 from bot.discord.table_setup import options_in_force
 from bot.discord.views import (
@@ -32,6 +32,7 @@ from bot.discord.views import (
     SortButton,
 )
 from bot.i18n import t
+from bot.pictures import Facts, Picture, hand_picture, result_picture, table_key, table_picture
 from bot.render import get_renderer
 from bot.render.betting import CardPick, RebuyOffer, bet_choices
 from bot.render.words import say_move
@@ -144,10 +145,56 @@ def board_message(
     else:
         message["view"] = None
     if with_image:
-        cards = table_cards(table)
-        if cards:
-            message["file"] = discord.File(_bytes(cards), filename="table.png")
-            embed.set_image(url="attachment://table.png")
+        picture = board_picture(table, lang)
+        if picture is not None:
+            attach(message, embed, picture, board_image_name(table))
+    return message
+
+
+def picture_facts(table: TableSnapshot, now: float | None = None) -> Facts:
+    """The table facts a picture shows besides the view: names, AI and away seats, and the
+    seconds left to the seat to act (when its turn has a deadline)."""
+    seconds = None
+    timed = table.deadline is not None and table.deadline_turn == table.turn
+    if timed and table.deadline is not None and table.to_act is not None:
+        seconds = max(0, int(table.deadline - (time.time() if now is None else now)))
+    return Facts(
+        tuple(seat.name for seat in table.seats),
+        tuple(seat.ai_plays for seat in table.seats),
+        tuple(seat.away for seat in table.seats),
+        seconds,
+    )
+
+
+def board_picture(table: TableSnapshot, lang: str) -> Picture | None:
+    """The board's table picture (from the spectator view only), None before the first deal."""
+    return table_picture(table.game, table.view(None), picture_facts(table), lang)
+
+
+def board_image_name(table: TableSnapshot) -> str:
+    """The file name of the board's picture: the same while the picture shows the same
+    table (the seconds left aside), so an edit keeps an unchanged picture by this name."""
+    key = table_key(table.game, table.view(None), picture_facts(table))
+    return f"table-{key}.png" if key else ""
+
+
+def attach(message: dict[str, Any], embed: discord.Embed, picture: Picture, name: str) -> None:
+    """Put `picture` in `message` (its file, with the alt text as the attachment's
+    description) and show it in `embed`."""
+    message["file"] = discord.File(io.BytesIO(picture.png), filename=name, description=picture.alt)
+    message["image_name"] = name
+    embed.set_image(url=f"attachment://{name}")
+
+
+def result_message(
+    table: TableSnapshot, deal_view: Any, events: Sequence[Any], embed: discord.Embed, lang: str
+) -> dict[str, Any]:
+    """A result post (kwargs for `send`): `embed` with the picture of what the deal's public
+    `events` showed, drawn on its last public view `deal_view` (None: not known)."""
+    message: dict[str, Any] = {"embed": embed}
+    picture = result_picture(table.game, events, deal_view, picture_facts(table), lang)
+    if picture is not None:
+        attach(message, embed, picture, picture.name)
     return message
 
 
@@ -187,13 +234,11 @@ def _rebuy_controls(table: TableSnapshot, offer: RebuyOffer, lang: str) -> list[
     return [rebuy, sit_out]
 
 
-def _bytes(cards: Sequence[Card | None]) -> io.BytesIO:
-    return io.BytesIO(cards_png(cards))
-
-
 def last_play_key(table: TableSnapshot) -> tuple[str, ...]:
-    """What the board image shows now (to re-upload it only when it changed)."""
-    return tuple(str(c) for c in table_cards(table))
+    """What the board's picture shows now, as its file name (to re-upload it only when it
+    changed); empty before the first deal."""
+    name = board_image_name(table)
+    return (name,) if name else ()
 
 
 def hand_message(
@@ -205,9 +250,10 @@ def hand_message(
     selected: Sequence[str] = (),
     note: str = "",
     controls: bool = True,
+    deck: str = "two",
 ) -> dict[str, Any]:
-    """The private hand of `seat` (from a snapshot holding that seat's view): text, image and
-    (for ephemeral use) the controls."""
+    """The private hand of `seat` (from a snapshot holding that seat's view): text, the hand's
+    picture (in the owner's `deck` colours) and (for ephemeral use) the controls."""
     renderer = get_renderer(table.game)
     view = table.view(seat)
     cards = hand_cards(table, seat, sort)
@@ -221,10 +267,8 @@ def hand_message(
     message: dict[str, Any] = {"content": note, "embed": embed}
     if cards:
         # The name says which cards are drawn, so an edit can keep an unchanged picture.
-        name = "hand-" + "".join(str(card) for card in cards) + ".png"
-        message["file"] = discord.File(_bytes(cards), filename=name)
-        message["image_name"] = name
-        embed.set_image(url=f"attachment://{name}")
+        name = f"hand-{deck}-" + "".join(str(card) for card in cards) + ".png"
+        attach(message, embed, hand_picture(cards, lang, deck), name)
     if not controls:
         return message
     if not renderer.plays_cards:

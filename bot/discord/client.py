@@ -23,7 +23,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.discord import images
+from bot import pictures
 from bot.discord.actions import Controls
 from bot.discord.cooldowns import Cooldowns
 from bot.discord.front import DiscordFront
@@ -168,7 +168,7 @@ class Deucebot(commands.Bot):
             shards=self.owned_shards,
         )
         self.add_dynamic_items(*DYNAMIC_ITEMS)
-        images.warm()
+        pictures.warm()
         for cog in COGS:
             await self.load_extension(cog)
         await self.tree.set_translator(CatalogTranslator())

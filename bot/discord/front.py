@@ -50,6 +50,7 @@ from bot.discord.board import (
     hand_cards,
     hand_message,
     last_play_key,
+    result_message,
     seat_names,
 )
 from bot.discord.crashpoints import CrashPoints
@@ -480,9 +481,13 @@ class DiscordFront:
             else t("discord.result.deal_title", lang, game=table.spec.title, deal=effect.deal)
         )
 
+        shown = box.deal_snaps.get(effect.deal)
+
         def send() -> Awaitable[discord.Message]:
             embed = discord.Embed(title=title, description=text, colour=discord.Colour.gold())
-            return self._channel(table).send(**fit_message({"embed": embed}))
+            view = None if shown is None else shown.view(None)
+            message = result_message(table, view, effect.events, embed, lang)
+            return self._channel(table).send(**_send_kwargs(message))
 
         sent = await self._retry("result", send)
         self.rest_calls += 1
@@ -515,7 +520,7 @@ class DiscordFront:
         if image:
             kwargs["attachments"] = [message["file"]] if "file" in message else []
         elif box.image_key:
-            message["embed"].set_image(url="attachment://table.png")
+            message["embed"].set_image(url=f"attachment://{box.image_key[0]}")
         board = box.board
         self.crash.reached("edit")
 

@@ -12,6 +12,7 @@ nothing to draw again.
 
 from __future__ import annotations
 
+import dataclasses
 import importlib
 from collections.abc import Sequence
 from functools import lru_cache
@@ -20,7 +21,14 @@ from typing import Any, Protocol
 from bot.pictures.kit import Canvas, png
 from bot.pictures.model import Facts, Picture
 
-__all__ = ["Facts", "Picture", "hand_picture", "result_picture", "table_picture"]
+__all__ = [
+    "Facts",
+    "Picture",
+    "hand_picture",
+    "result_picture",
+    "table_key",
+    "table_picture",
+]
 
 
 class Model(Protocol):
@@ -65,6 +73,20 @@ def table_picture(game: str, view: Any, facts: Facts, lang: str) -> Picture | No
     return render(module.board(view, facts, lang), "table")
 
 
+def table_key(game: str, view: Any, facts: Facts) -> str:
+    """What the table picture of `view` shows, as a short text that changes whenever the
+    picture would (except for the seconds left, which change every second): to re-upload
+    a board's picture only when it changed. "" before the first deal."""
+    if view is None:
+        return ""
+    try:
+        module = _module(game)
+    except ImportError:
+        return ""
+    model = module.board(view, dataclasses.replace(facts, seconds=None), "en")
+    return format(hash(model) & 0xFFFFFFFFFFFF, "012x")
+
+
 def result_picture(
     game: str, events: Sequence[Any], view: Any, facts: Facts, lang: str
 ) -> Picture | None:
@@ -83,3 +105,20 @@ def hand_picture(cards: Sequence[Any], lang: str, deck: str = "two") -> Picture:
     from bot.pictures.hand import HandModel
 
     return render(HandModel(tuple(cards), lang, deck), "hand")
+
+
+def warm() -> None:
+    """Draw what every picture reuses now (card tiles, the palette, fonts; about 100 ms,
+    once), so that the first board does not wait."""
+    from bot.pictures.cards import DECKS, HAND, MINI, SMALL, TABLE, tile
+    from bot.pictures.kit import _palette
+
+    _palette()
+    for deck in DECKS:
+        for code in range(52):
+            tile(code, HAND, deck)
+    for size in (TABLE, SMALL):
+        for code in range(52):
+            tile(code, size)
+    for size in (HAND, TABLE, SMALL, MINI):
+        tile(None, size)

@@ -172,6 +172,29 @@ def toward(a: Point, b: Point, share: float) -> Point:
     return a[0] + (b[0] - a[0]) * share, a[1] + (b[1] - a[1]) * share
 
 
+def _stamp_canvas(width: int, height: int) -> Canvas:
+    """A transparent canvas to draw a piece on once (pasted wherever it is needed)."""
+    return Canvas(Image.new("RGBA", (max(1, int(width)), max(1, int(height))), (0, 0, 0, 0)))
+
+
+def _paste(canvas: Canvas, stamp: Image.Image, offset: Point, at: Point) -> None:
+    """Paste `stamp` so that its point `offset` lands on `at`."""
+    canvas.image.paste(stamp, (round(at[0] - offset[0]), round(at[1] - offset[1])), stamp)
+
+
+def _pill_size(text: str, size: int) -> tuple[int, int]:
+    return text_width(text, size, True) + size, size + size // 2
+
+
+@lru_cache(maxsize=2048)
+def _pill_stamp(text: str, size: int, fill: Colour, colour: Colour) -> Image.Image:
+    w, h = _pill_size(text, size)
+    stamp = _stamp_canvas(w + 1, h + 1)
+    stamp.draw.rounded_rectangle((0, 0, w, h), h // 2, fill=fill)
+    stamp.text((w / 2, h / 2), text, size, colour, anchor="mm", condensed=True)
+    return stamp.image
+
+
 def pill(
     canvas: Canvas,
     centre: Point,
@@ -184,13 +207,30 @@ def pill(
 ) -> tuple[int, int, int, int]:
     """A rounded label with `text`, centred on `centre` (`anchor` "l": its left edge there);
     returns its box."""
-    w = text_width(text, size, True) + size
-    h = size + size // 2
+    w, h = _pill_size(text, size)
     x = centre[0] - w / 2 if anchor == "m" else centre[0]
     box = (int(x), int(centre[1] - h / 2), int(x + w), int(centre[1] + h / 2))
-    canvas.draw.rounded_rectangle(box, h // 2, fill=fill)
-    canvas.text(((box[0] + box[2]) / 2, centre[1]), text, size, colour, anchor="mm", condensed=True)
+    _paste(canvas, _pill_stamp(text, size, fill, colour), (0, 0), (box[0], box[1]))
     return box
+
+
+@lru_cache(maxsize=1024)
+def _chips_stamp(amount: int, below: bool, size: int) -> tuple[Image.Image, Point]:
+    label = f"{amount:,}"
+    r = size // 2
+    w = max(text_width(label, size, True) + 12, 2 * r + 2)
+    height = 2 * r + 12 + size + 10
+    stamp = _stamp_canvas(w + 2, height + 2)
+    x = w / 2 + 1
+    y = r + 8 if below else height - r - 4
+    for i in range(3):
+        cy = y + 4 - i * 4
+        stamp.draw.ellipse((x - r, cy - r, x + r, cy + r), fill=CHIP, outline=CHIP_EDGE, width=2)
+    mid = y + r + 4 + size / 2 + 2 if below else y - r - 8 - size / 2 - 2
+    box = (int(x - w / 2), int(mid - size / 2 - 3), int(x + w / 2), int(mid + size / 2 + 3))
+    stamp.draw.rounded_rectangle(box, 7, fill=POT_BG)
+    stamp.text((x, mid), label, size, TEXT, anchor="mm", condensed=True)
+    return stamp.image, (x, y)
 
 
 def chips(
@@ -198,27 +238,25 @@ def chips(
 ) -> None:
     """A small stack of chips centred on `centre` with the amount under it (`below`) or
     over it (a bet in front of a seat)."""
-    x, y = centre
-    r = size // 2
-    for i in range(3):
-        cy = y + 4 - i * 4
-        canvas.draw.ellipse((x - r, cy - r, x + r, cy + r), fill=CHIP, outline=CHIP_EDGE, width=2)
-    label = f"{amount:,}"
-    w = text_width(label, size, True) + 12
-    mid = y + r + 4 + size / 2 + 2 if below else y - r - 8 - size / 2 - 2
-    box = (int(x - w / 2), int(mid - size / 2 - 3), int(x + w / 2), int(mid + size / 2 + 3))
-    canvas.draw.rounded_rectangle(box, 7, fill=POT_BG)
-    canvas.text((x, mid), label, size, TEXT, anchor="mm", condensed=True)
+    stamp, offset = _chips_stamp(amount, below, size)
+    _paste(canvas, stamp, offset, centre)
+
+
+@lru_cache(maxsize=256)
+def _disc_stamp(label: str, fill: Colour, size: int) -> Image.Image:
+    stamp = _stamp_canvas(size + 2, size + 2)
+    r = size / 2
+    x = y = r + 1
+    stamp.draw.ellipse((x - r, y - r, x + r, y + r), fill=fill, outline=BLACK, width=2)
+    text_size = size // 2 if len(label) > 1 else size * 2 // 3
+    ink = BLACK if fill in (DISC, TURN) else TEXT
+    stamp.text((x, y + 1), label, text_size, ink, anchor="mm", condensed=True)
+    return stamp.image
 
 
 def disc(canvas: Canvas, centre: Point, label: str, fill: Colour = DISC, size: int = 30) -> None:
     """A round marker (the dealer button "D", a blind "SB"/"BB") centred on `centre`."""
-    x, y = centre
-    r = size / 2
-    canvas.draw.ellipse((x - r, y - r, x + r, y + r), fill=fill, outline=BLACK, width=2)
-    text_size = size // 2 if len(label) > 1 else size * 2 // 3
-    ink = BLACK if fill in (DISC, TURN) else TEXT
-    canvas.text((x, y + 1), label, text_size, ink, anchor="mm", condensed=True)
+    _paste(canvas, _disc_stamp(label, fill, size), (size / 2 + 1, size / 2 + 1), centre)
 
 
 @dataclass(frozen=True, slots=True)
@@ -236,16 +274,35 @@ class Plate:
 
 
 PLATE_W, PLATE_H = 160, 66
+TAG_SIZE = 18
 
 
 def plate(canvas: Canvas, centre: Point, seat: Plate, width: int = PLATE_W, room: int = 0) -> None:
     """A seat plate centred on `centre`: name on top (`room` px kept free at its right end),
     figure below, tags under the plate, a gold frame (and the time left) for the seat to
-    act."""
-    x, y = centre
+    act. Each plate is drawn once and pasted again while it does not change."""
+    stamp, offset = _plate_stamp(seat, width, room)
+    _paste(canvas, stamp, offset, centre)
+
+
+def _tags_of(seat: Plate) -> list[tuple[str, Colour]]:
+    tags = list(seat.tags)
+    if seat.to_act and seat.seconds is not None:
+        tags.insert(0, (f"{seat.seconds} s", TURN))
+    return tags
+
+
+@lru_cache(maxsize=1024)
+def _plate_stamp(seat: Plate, width: int, room: int) -> tuple[Image.Image, Point]:
+    tags = _tags_of(seat)
+    widths = [_pill_size(text, TAG_SIZE)[0] for text, _ in tags]
+    tags_w = sum(widths) + 4 * max(0, len(widths) - 1)
+    stamp_w = max(width, tags_w) + 8
+    stamp = _stamp_canvas(stamp_w, PLATE_H + 8 + (TAG_SIZE * 2 + 4 if tags else 0))
+    x, y = stamp_w / 2, PLATE_H / 2 + 4
     box = (int(x - width / 2), int(y - PLATE_H / 2), int(x + width / 2), int(y + PLATE_H / 2))
     edge = TURN if seat.to_act or seat.winner else PLATE_EDGE
-    canvas.draw.rounded_rectangle(
+    stamp.draw.rounded_rectangle(
         box,
         12,
         fill=PLATE_DIM if seat.dim else PLATE,
@@ -253,7 +310,7 @@ def plate(canvas: Canvas, centre: Point, seat: Plate, width: int = PLATE_W, room
         width=4 if seat.to_act or seat.winner else 2,
     )
     ink = DIM_TEXT if seat.dim else TEXT
-    canvas.text(
+    stamp.text(
         (x - room / 2, box[1] + 19),
         seat.name,
         24,
@@ -262,17 +319,13 @@ def plate(canvas: Canvas, centre: Point, seat: Plate, width: int = PLATE_W, room
         condensed=True,
         width=width - 16 - room,
     )
-    canvas.text((x, box[1] + 48), seat.figure, 26, TURN if seat.to_act else ink, anchor="mm")
-    tags = list(seat.tags)
-    if seat.to_act and seat.seconds is not None:
-        tags.insert(0, (f"{seat.seconds} s", TURN))
-    if tags:
-        widths = [text_width(text, 18, True) + 18 for text, _ in tags]
-        left = x - (sum(widths) + 4 * (len(widths) - 1)) / 2
-        for (text, fill), w in zip(tags, widths, strict=True):
-            ink_tag = BLACK if fill == TURN else TEXT
-            pill(canvas, (left, box[3] + 16), text, 18, fill, ink_tag, anchor="l")
-            left += w + 4
+    stamp.text((x, box[1] + 48), seat.figure, 26, TURN if seat.to_act else ink, anchor="mm")
+    left = x - tags_w / 2
+    for (text, fill), w in zip(tags, widths, strict=True):
+        ink_tag = BLACK if fill == TURN else TEXT
+        pill(stamp, (left, box[3] + 16), text, TAG_SIZE, fill, ink_tag, anchor="l")
+        left += w + 4
+    return stamp.image, (x, y)
 
 
 def row(

@@ -177,9 +177,8 @@ def draw_table(table: PokerTable) -> Canvas:
         if seat.holding:
             x = centre[0] + width / 2 - 8 - MINI.width
             for i in range(seat.holding):
-                canvas.card(
-                    None, MINI, int(x - i * HOLDING_STEP), int(centre[1] - PLATE_H / 2 - 30)
-                )
+                top = max(2, int(centre[1] - PLATE_H / 2 - 30))
+                canvas.card(None, MINI, int(x - i * HOLDING_STEP), top)
         if seat.bet:
             chips(canvas, _bet_point(centre, width), seat.bet, below=centre[1] < CENTRE[1])
         for i, mark in enumerate(seat.marks):
