@@ -9,6 +9,7 @@ renderer (`bot.render`); texts come from it and the i18n catalogs.
 
 from __future__ import annotations
 
+import asyncio
 import io
 import time
 from collections.abc import Sequence
@@ -171,6 +172,12 @@ def board_picture(table: TableSnapshot, lang: str) -> Picture | None:
     return table_picture(table.game, table.view(None), picture_facts(table), lang)
 
 
+async def draw_ahead(table: TableSnapshot, lang: str) -> None:
+    """Draw the board's picture in a worker thread (then cached), so that building the
+    message on the event loop finds it ready."""
+    await asyncio.to_thread(board_picture, table, lang)
+
+
 def board_image_name(table: TableSnapshot) -> str:
     """The file name of the board's picture: the same while the picture shows the same
     table (the seconds left aside), so an edit keeps an unchanged picture by this name."""
@@ -184,6 +191,15 @@ def attach(message: dict[str, Any], embed: discord.Embed, picture: Picture, name
     message["file"] = discord.File(io.BytesIO(picture.png), filename=name, description=picture.alt)
     message["image_name"] = name
     embed.set_image(url=f"attachment://{name}")
+
+
+async def draw_result_ahead(
+    table: TableSnapshot, deal_view: Any, events: Sequence[Any], lang: str
+) -> None:
+    """Draw a result's picture in a worker thread (then cached; see `result_message`)."""
+    await asyncio.to_thread(
+        result_picture, table.game, events, deal_view, picture_facts(table), lang
+    )
 
 
 def result_message(

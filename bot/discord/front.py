@@ -47,6 +47,8 @@ from bot.discord import effects as fx
 from bot.discord.board import (
     BOARD_COLOUR,
     board_message,
+    draw_ahead,
+    draw_result_ahead,
     hand_cards,
     hand_message,
     last_play_key,
@@ -453,6 +455,8 @@ class DiscordFront:
         recent = box.lines(effect.deal, [] if over else list(box.recent))
         if not over:
             box.dirty = False  # drawn now: a refresh during the send marks it dirty again
+        if shown is not None:
+            await draw_ahead(shown, lang)
 
         def build() -> dict[str, Any]:
             if shown is None:
@@ -482,10 +486,11 @@ class DiscordFront:
         )
 
         shown = box.deal_snaps.get(effect.deal)
+        view = None if shown is None else shown.view(None)
+        await draw_result_ahead(table, view, effect.events, lang)
 
         def send() -> Awaitable[discord.Message]:
             embed = discord.Embed(title=title, description=text, colour=discord.Colour.gold())
-            view = None if shown is None else shown.view(None)
             message = result_message(table, view, effect.events, embed, lang)
             return self._channel(table).send(**_send_kwargs(message))
 
@@ -509,6 +514,8 @@ class DiscordFront:
             return
         key = last_play_key(shown)
         image = key != box.image_key
+        if image:
+            await draw_ahead(shown, self.language(shown))
         message = board_message(
             shown, self.language(shown), box.lines(shown.deal), with_image=image
         )
@@ -543,6 +550,7 @@ class DiscordFront:
         """A board outside a match's effects (the lobby, a stopped table, a lost message)."""
         shown = box.snapshot
         lang = self.language(shown)
+        await draw_ahead(shown, lang)
 
         def build() -> dict[str, Any]:
             return _send_kwargs(board_message(shown, lang, box.lines(shown.deal), with_image=True))
