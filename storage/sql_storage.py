@@ -39,6 +39,7 @@ from storage.statements import (
     INSERT_TABLE,
     SET_TIMER_STATUS,
     UPSERT_PLAYER,
+    UPSERT_PREF,
     UPSERT_SEAT,
     Chained,
     NewRow,
@@ -191,6 +192,10 @@ class SqlStorage(SqlReads, SqlLeases):
         text = None if message_id is None else str(message_id)
         row = (match_id, effect, upto, text, time.time())
         await self._group.submit([(INSERT_DELIVERY, row)])
+
+    async def set_member_pref(self, player_id: str, name: str, value: str) -> None:
+        """Remember that `player_id` chose `value` for the preference `name`."""
+        await self._group.submit([(UPSERT_PREF, (player_id, name, value, time.time()))])
 
     async def remember_said(self, player_id: str, notice: str, said: bool) -> None:
         """Remember (or forget: `said` False) that `notice` was said to `player_id`."""

@@ -137,6 +137,8 @@ class _Outbox:
     """Member -> the deal whose hand their closed DMs refused: not tried again that deal,
     tried again at the next (they may have opened their DMs meanwhile)."""
     dm_sending: bool = False
+    drawing: int = 0
+    """Pictures being drawn in a worker thread for this table's next post or edit."""
 
     def busy(self) -> bool:
         """True while something is queued or a DM is on its way."""
@@ -146,6 +148,7 @@ class _Outbox:
             or self.dirty
             or self.dms
             or self.dm_sending
+            or self.drawing
             or not self.recovered
         )
 
@@ -456,7 +459,7 @@ class DiscordFront:
         if not over:
             box.dirty = False  # drawn now: a refresh during the send marks it dirty again
         if shown is not None:
-            await draw_ahead(shown, lang)
+            await _drawn(box, draw_ahead(shown, lang))
 
         def build() -> dict[str, Any]:
             if shown is None:
@@ -487,7 +490,7 @@ class DiscordFront:
 
         shown = box.deal_snaps.get(effect.deal)
         view = None if shown is None else shown.view(None)
-        await draw_result_ahead(table, view, effect.events, lang)
+        await _drawn(box, draw_result_ahead(table, view, effect.events, lang))
 
         def send() -> Awaitable[discord.Message]:
             embed = discord.Embed(title=title, description=text, colour=discord.Colour.gold())
@@ -515,7 +518,7 @@ class DiscordFront:
         key = last_play_key(shown)
         image = key != box.image_key
         if image:
-            await draw_ahead(shown, self.language(shown))
+            await _drawn(box, draw_ahead(shown, self.language(shown)))
         message = board_message(
             shown, self.language(shown), box.lines(shown.deal), with_image=image
         )
@@ -550,7 +553,7 @@ class DiscordFront:
         """A board outside a match's effects (the lobby, a stopped table, a lost message)."""
         shown = box.snapshot
         lang = self.language(shown)
-        await draw_ahead(shown, lang)
+        await _drawn(box, draw_ahead(shown, lang))
 
         def build() -> dict[str, Any]:
             return _send_kwargs(board_message(shown, lang, box.lines(shown.deal), with_image=True))
@@ -669,6 +672,15 @@ class DiscordFront:
             await self.deliveries.remember_said(str(user), DM_CLOSED, closed)
         self._dm_closed_said[user] = closed
         return said and closed
+
+
+async def _drawn(box: _Outbox, drawing: Awaitable[None]) -> None:
+    """Await a picture drawn ahead, the outbox counted busy meanwhile (`settle` waits)."""
+    box.drawing += 1
+    try:
+        await drawing
+    finally:
+        box.drawing -= 1
 
 
 def _redraw(box: _Outbox) -> None:
