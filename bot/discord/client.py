@@ -26,6 +26,7 @@ from discord.ext import commands
 from bot import pictures
 from bot.discord.actions import Controls
 from bot.discord.cooldowns import Cooldowns
+from bot.discord.decks import MemberDecks
 from bot.discord.front import DiscordFront
 from bot.discord.replies import reply_error
 from bot.discord.rest_budget import RequestBudget, budget_trace
@@ -50,6 +51,7 @@ COGS = (
     "bot.discord.cogs.play",
     "bot.discord.cogs.info",
     "bot.discord.cogs.history",
+    "bot.discord.cogs.prefs",
 )
 
 
@@ -103,6 +105,7 @@ class Deucebot(commands.Bot):
         self._stopping: asyncio.Task[None] | None = None
         self._controls = Controls(self)
         self._locales: dict[int, str] = {}
+        self._decks = MemberDecks(lambda: self.storage)
         self.tree.on_error = self._on_tree_error  # type: ignore[method-assign]
 
     @property
@@ -143,6 +146,11 @@ class Deucebot(commands.Bot):
     def locales(self) -> dict[int, str]:
         """Discord user id -> the language of their last interaction (for DMs)."""
         return self._locales
+
+    @property
+    def decks(self) -> MemberDecks:
+        """The card deck each member chose for their private pictures (`/deck`)."""
+        return self._decks
 
     async def setup_hook(self) -> None:
         """Storage, runtime, persistent views, cogs, translator, command sync, table restore."""

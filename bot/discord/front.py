@@ -634,6 +634,7 @@ class DiscordFront:
         if not hand_cards(shown, seat, "r"):
             return  # nothing in hand (the deal is over for them): no "Your hand (0)"
         lang = self.host.locales.get(user) or self.language(shown)
+        deck = await self.host.decks.of(user)
         channel_id = self._dm_channels.get(user)
         try:
             if channel_id is None:
@@ -647,7 +648,9 @@ class DiscordFront:
             )
 
             def send() -> Awaitable[discord.Message]:
-                fresh = _send_kwargs(hand_message(shown, seat, lang, "r", controls=False))
+                fresh = _send_kwargs(
+                    hand_message(shown, seat, lang, "r", controls=False, deck=deck)
+                )
                 fresh.pop("view", None)
                 return channel.send(**fresh)
 

@@ -14,7 +14,7 @@ from PIL import Image
 
 from bot.devtools.discord_standin import FakeDiscord, Message
 from tests.e2e.conftest import bot_running, settle
-from tests.e2e.helpers import BOARD_COLOUR, boards
+from tests.e2e.helpers import BOARD_COLOUR, boards, open_hand
 
 GAMES: list[tuple[str, dict[str, Any]]] = [
     ("bigtwo", {"deals": 1}),
@@ -112,3 +112,42 @@ async def test_an_edit_that_changes_no_picture_uploads_none(
     assert _table_names(live)[-1] == shown
     assert (live.history[-1].get("descriptions") or [""])[0]
     assert len(standin.files) == before
+
+
+def _colours(data: bytes) -> set[tuple[int, int, int]]:
+    image = Image.open(io.BytesIO(data)).convert("RGB")
+    return {colour for _, colour in image.getcolors(1 << 16) or []}
+
+
+async def test_a_member_chooses_four_colours_for_their_own_pictures_across_a_restart(
+    standin: FakeDiscord, tmp_path: Path
+) -> None:
+    """/deck four: the member's hand (the "My hand" answer and the DM) is drawn in four
+    colours, remembered in the database across a restart; the board keeps two colours."""
+    standin.keep_files = True
+    ana = standin.owner
+    db = tmp_path / "db.sqlite3"
+    async with bot_running(standin, db):
+        chosen = await standin.command(ana, "deck", colours="four")
+        answer = chosen.final()
+        assert answer is not None and answer.ephemeral
+        assert answer.attachments == ["deck-four.png"] and answer.descriptions[0]
+        assert "A♠" in answer.descriptions[0]
+    blue, green = (22, 86, 200), (16, 128, 52)
+    async with bot_running(standin, db) as bot:  # a new process reads the choice back
+        await standin.command(ana, "table create", game="bigtwo")
+        await standin.command(ana, "table start")
+        await settle(bot)
+        hand = await open_hand(standin, ana)
+        dms = [m for m in standin.dms(ana) if m.attachments]
+        assert dms, "no hand DM"
+        for message in (hand, dms[-1]):
+            assert message.attachments[0].startswith("hand-four-"), message.attachments
+            assert message.descriptions[0]
+    uploads = dict(standin.files)
+    drawn = _colours(uploads[hand.attachments[0]])
+    cards = hand.attachments[0].removesuffix(".png").split("-", 2)[2]  # the cards drawn
+    assert ("D" in cards) == (blue in drawn) and ("C" in cards) == (green in drawn)
+    for name, data in uploads.items():
+        if name.startswith("table-"):
+            assert not _colours(data) & {blue, green}, name  # boards use the default deck
