@@ -27,7 +27,6 @@ from bot.pictures.kit import (
     new_canvas,
     pill,
     plate,
-    row,
 )
 from bot.pictures.model import Facts, cards_text, fit_alt, pot_text, word
 from bot.pictures.sheet import Sheet, SheetRow
@@ -77,15 +76,20 @@ class DuelTable:
         """The picture."""
         canvas = new_canvas(felt(WIDTH, HEIGHT, FELT_BOX))
         lang = self.lang
-        canvas.text((14, 12), self.header, 20, TEXT, condensed=True, width=200)
+        for i, line in enumerate(self.header.split(" · ", 1)):
+            x, y = WIDTH - 14, 12 + i * 26
+            canvas.text((x, y), line, 20, TEXT, anchor="ra", condensed=True, width=230)
         mid = (WIDTH / 2, HEIGHT / 2)
         if self.pot:
             pill(canvas, mid, pot_text(word("pot.main", lang), self.pot), 24, POT_BG, TURN)
         if self.banner:
             pill(canvas, (mid[0], mid[1] + 40), self.banner, 22, TURN, (0, 0, 0))
         if self.last:
-            row(canvas, self.last, SMALL, (140, mid[1] - 8), step=SMALL.width + 4)
-            canvas.text((140, mid[1] + 46), self.last_label, 18, TEXT, anchor="mm", condensed=True)
+            # the previous deal's locked cards, each on its seat's side (seat 0 above)
+            for i, card in enumerate(self.last[:2]):
+                y = mid[1] + (-44 if i == 0 else 44) - SMALL.height / 2
+                canvas.card(card, SMALL, int(130 - SMALL.width / 2), int(y))
+            canvas.text((130, mid[1] - 100), self.last_label, 18, TEXT, anchor="mm", condensed=True)
         for seat, centre in zip(self.seats, SEATS, strict=True):
             tags = []
             if seat.all_in:
