@@ -87,8 +87,8 @@ class DuelTable:
         if self.last:
             # the previous deal's locked cards, each on its seat's side (seat 0 above)
             for i, card in enumerate(self.last[:2]):
-                y = mid[1] + (-44 if i == 0 else 44) - SMALL.height / 2
-                canvas.card(card, SMALL, int(130 - SMALL.width / 2), int(y))
+                top = mid[1] + (-44 if i == 0 else 44) - SMALL.height / 2
+                canvas.card(card, SMALL, int(130 - SMALL.width / 2), int(top))
             canvas.text((130, mid[1] - 100), self.last_label, 18, TEXT, anchor="mm", condensed=True)
         for seat, centre in zip(self.seats, SEATS, strict=True):
             tags = []
