@@ -77,8 +77,9 @@ class DuelTable:
         canvas = new_canvas(felt(WIDTH, HEIGHT, FELT_BOX))
         lang = self.lang
         for i, line in enumerate(self.header.split(" · ", 1)):
-            x, y = WIDTH - 14, 12 + i * 26
-            canvas.text((x, y), line, 20, TEXT, anchor="ra", condensed=True, width=230)
+            canvas.text(
+                (WIDTH - 14, 12 + i * 26), line, 20, TEXT, anchor="ra", condensed=True, width=230
+            )
         mid = (WIDTH / 2, HEIGHT / 2)
         if self.pot:
             pill(canvas, mid, pot_text(word("pot.main", lang), self.pot), 24, POT_BG, TURN)
