@@ -35,7 +35,7 @@ TITLE_H = 46
 ROW_H = 96
 MIDDLE_H = TABLE.height + 48
 POTS_H = 44
-NAME_W = 190
+NAME_W = 160
 CARDS_X = MARGIN + NAME_W + 12
 
 
@@ -118,7 +118,7 @@ class Sheet:
         )
         x = CARDS_X
         if line.cards:
-            step = SMALL.width + 4 if len(line.cards) <= 2 else 40
+            step = SMALL.width + 4 if len(line.cards) <= 2 else 34
             width = SMALL.width + step * (len(line.cards) - 1)
             row(canvas, line.cards, SMALL, (x + width / 2, mid), step=step)
             x += width + 14
@@ -133,7 +133,7 @@ class Sheet:
             canvas.text((right, mid), line.figure, 26, TURN if line.winner else ink, anchor="rm")
         if line.label:
             canvas.text(
-                (x, mid), line.label, 22, ink, anchor="lm", condensed=True, width=right - x - 110
+                (x, mid), line.label, 20, ink, anchor="lm", condensed=True, width=right - x - 84
             )
 
     def alt(self) -> str:
