@@ -517,11 +517,10 @@ class DiscordFront:
             return
         key = last_play_key(shown)
         image = key != box.image_key
+        lines = box.lines(shown.deal)  # of this snapshot's turn: taken before any wait
         if image:
             await _drawn(box, draw_ahead(shown, self.language(shown)))
-        message = board_message(
-            shown, self.language(shown), box.lines(shown.deal), with_image=image
-        )
+        message = board_message(shown, self.language(shown), lines, with_image=image)
         kwargs: dict[str, Any] = {
             "content": message["content"],
             "embed": message["embed"],
@@ -536,7 +535,7 @@ class DiscordFront:
 
         def edit() -> Awaitable[Any]:
             if image and "file" in message:
-                fresh = board_message(shown, self.language(shown), box.lines(shown.deal), True)
+                fresh = board_message(shown, self.language(shown), lines, True)
                 kwargs["attachments"] = [fresh["file"]]
             return board.edit(**fit_message(kwargs))
 
@@ -553,10 +552,11 @@ class DiscordFront:
         """A board outside a match's effects (the lobby, a stopped table, a lost message)."""
         shown = box.snapshot
         lang = self.language(shown)
+        lines = box.lines(shown.deal)  # of this snapshot's turn: taken before any wait
         await _drawn(box, draw_ahead(shown, lang))
 
         def build() -> dict[str, Any]:
-            return _send_kwargs(board_message(shown, lang, box.lines(shown.deal), with_image=True))
+            return _send_kwargs(board_message(shown, lang, lines, with_image=True))
 
         sent = await self._retry("board", lambda: self._channel(shown).send(**build()))
         self.rest_calls += 1
