@@ -29,7 +29,7 @@ from bot.pictures.kit import (
     plate,
     row,
 )
-from bot.pictures.model import Facts, cards_text, fit_alt, word
+from bot.pictures.model import Facts, cards_text, fit_alt, to_act_words, word
 from bot.pictures.sheet import Sheet, SheetRow
 from engines.base import Event
 from engines.bigtwo import BigTwoView, DealWon, Played
@@ -140,11 +140,7 @@ class BigTwoTable:
                 if flag:
                     facts.append(word(key, lang))
             if seat.to_act:
-                facts.append(
-                    word("alt.to_act_clock", lang, n=seat.seconds)
-                    if seat.seconds is not None
-                    else word("alt.to_act", lang)
-                )
+                facts.append(to_act_words(seat.seconds, lang))
             parts.append(f"{seat.name}: {', '.join(facts)}.")
         return fit_alt(parts)
 

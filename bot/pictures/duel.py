@@ -28,7 +28,7 @@ from bot.pictures.kit import (
     pill,
     plate,
 )
-from bot.pictures.model import Facts, cards_text, fit_alt, pot_text, word
+from bot.pictures.model import Facts, cards_text, fit_alt, pot_text, to_act_words, word
 from bot.pictures.sheet import Sheet, SheetRow
 from engines.base import Event
 from engines.cards import Card
@@ -142,11 +142,7 @@ class DuelTable:
             if seat.away:
                 facts.append(word("alt.tag.away", lang))
             if seat.to_act:
-                facts.append(
-                    word("alt.to_act_clock", lang, n=seat.seconds)
-                    if seat.seconds is not None
-                    else word("alt.to_act", lang)
-                )
+                facts.append(to_act_words(seat.seconds, lang))
             parts.append(f"{seat.name}: {', '.join(facts)}.")
         return fit_alt(parts)
 

@@ -48,7 +48,6 @@ MUTED = (176, 182, 192)
 DIM_TEXT = (120, 124, 132)
 CHIP = (214, 48, 48)
 CHIP_EDGE = (250, 250, 250)
-CHIP_BLUE = (40, 96, 210)
 DISC = (250, 250, 250)
 TAG_ALL_IN = (196, 36, 48)
 TAG_FOLD = (92, 96, 104)
@@ -71,7 +70,6 @@ EXACT: tuple[Colour, ...] = (
     DIM_TEXT,
     CHIP,
     CHIP_EDGE,
-    CHIP_BLUE,
     DISC,
     TAG_ALL_IN,
     TAG_FOLD,
@@ -165,11 +163,6 @@ def around(count: int, centre: tuple[float, float], radii: tuple[float, float]) 
 
 
 Point = tuple[float, float]
-
-
-def toward(a: Point, b: Point, share: float) -> Point:
-    """The point `share` of the way from `a` to `b`."""
-    return a[0] + (b[0] - a[0]) * share, a[1] + (b[1] - a[1]) * share
 
 
 def _stamp_canvas(width: int, height: int) -> Canvas:

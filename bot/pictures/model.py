@@ -84,6 +84,13 @@ def fit_alt(parts: Sequence[str]) -> str:
     return text
 
 
+def to_act_words(seconds: int | None, lang: str) -> str:
+    """The alt text's "to act" of the seat whose turn it is, with its seconds left if any."""
+    if seconds is None:
+        return word("alt.to_act", lang)
+    return word("alt.to_act_clock", lang, n=seconds)
+
+
 def word(key: str, lang: str, **params: object) -> str:
     """A word of the pictures' catalog area (``pictures.<key>``) in `lang`."""
     return t(f"pictures.{key}", lang, **params)

@@ -33,7 +33,7 @@ from bot.pictures.kit import (
     slots,
 )
 from bot.pictures.kit import POT_BG as POT
-from bot.pictures.model import cards_text, fit_alt, pot_text, word
+from bot.pictures.model import cards_text, fit_alt, pot_text, to_act_words, word
 from engines.cards import Card
 
 WIDTH, HEIGHT = 900, 560
@@ -211,11 +211,7 @@ def table_alt(table: PokerTable) -> str:
         if seat.drew is not None:
             facts.append(word("alt.drew", lang, n=seat.drew))
         if seat.to_act:
-            facts.append(
-                word("alt.to_act_clock", lang, n=seat.seconds)
-                if seat.seconds is not None
-                else word("alt.to_act", lang)
-            )
+            facts.append(to_act_words(seat.seconds, lang))
         if seat.winner:
             facts.append(word("alt.winner", lang))
         parts.append(f"{seat.name}: {', '.join(facts)}.")
