@@ -104,28 +104,41 @@ def seat_centres(count: int) -> list[tuple[float, float]]:
     ]
 
 
+BOARD_BOX = (
+    CENTRE[0] - (TABLE.width * 5 + 24) / 2 - 34,
+    CENTRE[1] - 10 - TABLE.height / 2 - 34,
+    CENTRE[0] + (TABLE.width * 5 + 24) / 2 + 34,
+    CENTRE[1] - 10 + TABLE.height / 2 + 30,
+)
+"""Where the board cards lie, with room for a stack of chips around them."""
+
+
 def _bet_point(seat: tuple[float, float], width: int) -> tuple[float, float]:
-    """Where a seat's chips go: just off its plate, toward the middle of the table."""
+    """Where a seat's chips go: just off its plate, toward the middle of the table (above or
+    below the board cards when that would put them on the cards)."""
     dx, dy = CENTRE[0] - seat[0], CENTRE[1] - seat[1]
     length = max(1.0, (dx * dx + dy * dy) ** 0.5)
     ux, uy = dx / length, dy / length
     reach = min((width / 2) / abs(ux) if ux else 1e9, (PLATE_H / 2 + 22) / abs(uy) if uy else 1e9)
-    return seat[0] + ux * (reach + 30), seat[1] + uy * (reach + 22)
+    x, y = seat[0] + ux * (reach + 30), seat[1] + uy * (reach + 22)
+    left, top, right, bottom = BOARD_BOX
+    if left < x < right and top < y < bottom:
+        y = bottom + 10 if seat[1] >= CENTRE[1] - 20 else top - 10
+    return x, y
 
 
 def _mark_point(seat: tuple[float, float], index: int, width: int) -> tuple[float, float]:
-    """Where a seat's discs go: at its plate's corner nearer the middle."""
+    """Where a seat's discs go: beside its plate on the side nearer the middle, one above
+    the other."""
     side = 1 if seat[0] < CENTRE[0] else -1
-    x = seat[0] + side * (width / 2 + 4 + index * 34)
-    y = seat[1] - PLATE_H / 2 + 4 if seat[1] > CENTRE[1] else seat[1] + PLATE_H / 2 - 4
-    return x, y
+    return seat[0] + side * (width / 2 + 18), seat[1] - 17 + index * 34
 
 
 def draw_table(table: PokerTable) -> Canvas:
     """The picture of `table`."""
     canvas = new_canvas(felt(WIDTH, HEIGHT, FELT_BOX))
     lang = table.lang
-    canvas.text((14, HEIGHT - 12), table.header, 22, TEXT, anchor="ls", condensed=True, width=340)
+    canvas.text((14, HEIGHT - 12), table.header, 20, TEXT, anchor="ls", condensed=True, width=330)
     for i, line in enumerate(reversed(table.stakes)):
         canvas.text(
             (WIDTH - 14, HEIGHT - 12 - i * 26),

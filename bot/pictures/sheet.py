@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from PIL import Image
 
 from bot.pictures.cards import MINI, SMALL, TABLE
+from bot.pictures.fonts import text_width
 from bot.pictures.kit import (
     BACKGROUND,
     MUTED,
@@ -67,8 +68,20 @@ class Sheet:
     def height(self) -> int:
         """The picture's height for its rows."""
         middle = MIDDLE_H if self.middle else 0
-        pots = POTS_H if self.pots else 0
-        return TITLE_H + middle + ROW_H * len(self.rows) + pots + MARGIN
+        return TITLE_H + middle + ROW_H * len(self.rows) + POTS_H * len(self.pot_lines()) + MARGIN
+
+    def pot_lines(self) -> list[list[str]]:
+        """The pots' labels, as many to a line as fit in the picture's width."""
+        lines: list[list[str]] = []
+        room = 0
+        for text in self.pots:
+            width = text_width(text, 22, True) + 22 + 8
+            if not lines or width > room:
+                lines.append([])
+                room = WIDTH - 2 * MARGIN
+            lines[-1].append(text)
+            room -= width
+        return lines
 
     def draw(self) -> Canvas:
         """The picture."""
@@ -94,11 +107,12 @@ class Sheet:
         for line in self.rows:
             self._row(canvas, line, y)
             y += ROW_H
-        if self.pots:
+        for pots in self.pot_lines():
             x = MARGIN
-            for text in self.pots:
+            for text in pots:
                 box = pill(canvas, (x, y + POTS_H / 2), text, 22, POT_BG, TURN, anchor="l")
                 x = box[2] + 8
+            y += POTS_H
         return canvas
 
     @staticmethod
