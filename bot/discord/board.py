@@ -11,8 +11,9 @@ from __future__ import annotations
 
 import asyncio
 import io
+import logging
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import discord
@@ -39,6 +40,8 @@ from bot.render.betting import CardPick, RebuyOffer, bet_choices
 from bot.render.words import say_move
 from bot.runtime import TableSnapshot
 from engines.cards import Card
+
+log = logging.getLogger("deucebot.discord")
 
 MAX_ACTION_BUTTONS = 20
 """Games not played with a card menu (`GameRenderer.plays_cards`) get one button per legal
@@ -160,16 +163,23 @@ def picture_facts(table: TableSnapshot, now: float | None = None) -> Facts:
     if timed and table.deadline is not None and table.to_act is not None:
         seconds = max(0, int(table.deadline - (time.time() if now is None else now)))
     return Facts(
-        tuple(seat.name for seat in table.seats),
-        tuple(seat.ai_plays for seat in table.seats),
-        tuple(seat.away for seat in table.seats),
-        seconds,
+        tuple(seat.name for seat in table.seats), tuple(seat.away for seat in table.seats), seconds
     )
 
 
 def board_picture(table: TableSnapshot, lang: str) -> Picture | None:
-    """The board's table picture (from the spectator view only), None before the first deal."""
-    return table_picture(table.game, table.view(None), picture_facts(table), lang)
+    """The board's table picture (from the spectator view only), None before the first deal
+    (or if it could not be drawn: the board goes out without it)."""
+    return _drawn_or_none(table_picture, table.game, table.view(None), picture_facts(table), lang)
+
+
+def _drawn_or_none(draw: Callable[..., Picture | None], *args: Any) -> Picture | None:
+    """`draw(*args)`, or None (logged) if drawing failed: a message never waits on a picture."""
+    try:
+        return draw(*args)
+    except Exception:
+        log.exception("could not draw a picture")
+        return None
 
 
 async def draw_ahead(table: TableSnapshot, lang: str) -> None:
@@ -198,7 +208,7 @@ async def draw_result_ahead(
 ) -> None:
     """Draw a result's picture in a worker thread (then cached; see `result_message`)."""
     await asyncio.to_thread(
-        result_picture, table.game, events, deal_view, picture_facts(table), lang
+        _drawn_or_none, result_picture, table.game, events, deal_view, picture_facts(table), lang
     )
 
 
@@ -208,7 +218,9 @@ def result_message(
     """A result post (kwargs for `send`): `embed` with the picture of what the deal's public
     `events` showed, drawn on its last public view `deal_view` (None: not known)."""
     message: dict[str, Any] = {"embed": embed}
-    picture = result_picture(table.game, events, deal_view, picture_facts(table), lang)
+    picture = _drawn_or_none(
+        result_picture, table.game, events, deal_view, picture_facts(table), lang
+    )
     if picture is not None:
         attach(message, embed, picture, picture.name)
     return message
@@ -284,7 +296,9 @@ def hand_message(
     if cards:
         # The name says which cards are drawn, so an edit can keep an unchanged picture.
         name = f"hand-{deck}-" + "".join(str(card) for card in cards) + ".png"
-        attach(message, embed, hand_picture(cards, lang, deck), name)
+        picture = _drawn_or_none(hand_picture, cards, lang, deck)
+        if picture is not None:
+            attach(message, embed, picture, name)
     if not controls:
         return message
     if not renderer.plays_cards:

@@ -51,3 +51,23 @@ def cap_height(size: int, condensed: bool = False) -> int:
     """The drawn height of a capital letter (and a digit) at `size`, in pixels."""
     box = font(size, condensed).getbbox("KQ8", anchor="ls")
     return int(box[3] - box[1])
+
+
+@lru_cache(maxsize=4096)
+def has_glyph(char: str) -> bool:
+    """Whether the fonts draw `char` (rather than the empty box of a missing glyph)."""
+    if char.isspace():
+        return True
+    bold = font(24)
+    return bytes(bold.getmask(char)) != _missing_mask()
+
+
+@lru_cache(maxsize=1)
+def _missing_mask() -> bytes:
+    return bytes(font(24).getmask("\ue000"))
+
+
+def drawable(text: str) -> str:
+    """`text` without the characters the fonts cannot draw (emoji, other scripts), its
+    spaces tidied."""
+    return " ".join("".join(c for c in text if has_glyph(c)).split())

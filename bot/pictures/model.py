@@ -9,6 +9,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from bot.i18n import t
+from bot.pictures.fonts import drawable
 from engines.cards import Card
 
 ALT_LIMIT = 1024
@@ -18,25 +19,22 @@ ALT_LIMIT = 1024
 @dataclass(frozen=True, slots=True)
 class Facts:
     """The table facts a picture shows besides the view: the names in seat order, which
-    seats the AI plays and which are away, and the seconds the seat to act has left (None:
-    no clock). The same facts the board's text shows."""
+    seats are away (the AI plays for them), and the seconds the seat to act has left
+    (None: no clock). The same facts the board's text shows."""
 
     names: tuple[str, ...]
-    ai: tuple[bool, ...] = ()
     away: tuple[bool, ...] = ()
     seconds: int | None = None
 
     def name(self, seat: int) -> str:
-        """The name of `seat` (``#n`` past the known names)."""
-        return self.names[seat] if 0 <= seat < len(self.names) else f"#{seat + 1}"
+        """The name of `seat` (``#n`` past the known names), without the characters the
+        pictures' font cannot draw (emoji)."""
+        name = self.names[seat] if 0 <= seat < len(self.names) else ""
+        return drawable(name) or f"#{seat + 1}"
 
     def is_away(self, seat: int) -> bool:
         """Whether `seat`'s owner is away (the AI plays for them)."""
         return 0 <= seat < len(self.away) and self.away[seat]
-
-    def is_ai(self, seat: int) -> bool:
-        """Whether the AI plays `seat`."""
-        return 0 <= seat < len(self.ai) and self.ai[seat]
 
 
 @dataclass(frozen=True, slots=True)

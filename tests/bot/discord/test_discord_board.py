@@ -134,3 +134,18 @@ async def test_a_human_turn_with_a_timer_shows_a_relative_discord_timestamp() ->
     assert message["content"] == "<@111>, à vous de jouer. Temps écoulé <t:1900000000:R>."
     table.deadline_turn = table.turn - 1  # a deadline for an earlier turn is not shown
     assert "<t:" not in board_message(table.snapshot(), "fr", [], with_image=False)["content"]
+
+
+def test_a_picture_that_cannot_be_drawn_leaves_the_board_without_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from bot.discord import board
+
+    def broken(*args: object) -> None:
+        raise RuntimeError("a drawing bug")
+
+    table = sample_table(seed=4, turns=9)
+    monkeypatch.setattr(board, "table_picture", broken)
+    message = board_message(table.snapshot(), "en", [], with_image=True)
+    assert "file" not in message and message["embed"].image.url is None
+    assert message["embed"].description  # the board text still says everything

@@ -197,3 +197,8 @@ def test_alt_text_stays_within_discords_limit_at_nine_long_names() -> None:
         picture = table_picture("holdem", moment.view, Facts(long, seconds=9), "uk")
         assert picture is not None
         check_picture(picture)
+
+
+def test_names_lose_what_the_font_cannot_draw() -> None:
+    facts = Facts(("Ann 🎲", "🎲🎲", "Олександра ✨ Ї", "Zoë"))
+    assert [facts.name(s) for s in range(5)] == ["Ann", "#2", "Олександра Ї", "Zoë", "#5"]
