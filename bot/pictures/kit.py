@@ -266,8 +266,9 @@ class Plate:
     winner: bool = False
 
 
-PLATE_W, PLATE_H = 160, 66
-TAG_SIZE = 18
+PLATE_W, PLATE_H = 160, 76
+TAG_SIZE = 20
+NAME_SIZE, FIGURE_SIZE = 27, 30
 
 
 def plate(canvas: Canvas, centre: Point, seat: Plate, width: int = PLATE_W, room: int = 0) -> None:
@@ -304,19 +305,20 @@ def _plate_stamp(seat: Plate, width: int, room: int) -> tuple[Image.Image, Point
     )
     ink = DIM_TEXT if seat.dim else TEXT
     stamp.text(
-        (x - room / 2, box[1] + 19),
+        (x - room / 2, box[1] + 21),
         seat.name,
-        24,
+        NAME_SIZE,
         ink,
         anchor="mm",
         condensed=True,
         width=width - 16 - room,
     )
-    stamp.text((x, box[1] + 48), seat.figure, 26, TURN if seat.to_act else ink, anchor="mm")
+    figure_ink = TURN if seat.to_act else ink
+    stamp.text((x, box[1] + 55), seat.figure, FIGURE_SIZE, figure_ink, anchor="mm")
     left = x - tags_w / 2
     for (text, fill), w in zip(tags, widths, strict=True):
         ink_tag = BLACK if fill == TURN else TEXT
-        pill(stamp, (left, box[3] + 16), text, TAG_SIZE, fill, ink_tag, anchor="l")
+        pill(stamp, (left, box[3] + 17), text, TAG_SIZE, fill, ink_tag, anchor="l")
         left += w + 4
     return stamp.image, (x, y)
 

@@ -36,16 +36,16 @@ from bot.pictures.kit import POT_BG as POT
 from bot.pictures.model import cards_text, fit_alt, pot_text, to_act_words, word
 from engines.cards import Card
 
-WIDTH, HEIGHT = 900, 560
-CENTRE = (450.0, 272.0)
-FELT_BOX = (120, 124, 780, 420)
-SEAT_RADII = (378.0, 222.0)
+WIDTH, HEIGHT = 900, 590
+CENTRE = (450.0, 287.0)
+FELT_BOX = (120, 136, 780, 438)
+SEAT_RADII = (372.0, 230.0)
 HOLDING_STEP = 6
 
 
 def plate_width(count: int) -> int:
     """The width of a seat plate at a table of `count` seats (narrower past six)."""
-    return 212 if count <= 6 else 188
+    return 220 if count <= 6 else 188
 
 
 TAG_COLOURS = {"fold": TAG_FOLD, "allin": TAG_ALL_IN, "away": TAG_AWAY, "out": TAG_FOLD}
@@ -129,9 +129,14 @@ def _bet_point(seat: tuple[float, float], width: int) -> tuple[float, float]:
 
 def _mark_point(seat: tuple[float, float], index: int, width: int) -> tuple[float, float]:
     """Where a seat's discs go: beside its plate on the side nearer the middle, one above
-    the other."""
+    the other (under the plate when that would touch the board cards)."""
     side = 1 if seat[0] < CENTRE[0] else -1
-    return seat[0] + side * (width / 2 + 18), seat[1] - 17 + index * 34
+    x, y = seat[0] + side * (width / 2 + 18), seat[1] - 17 + index * 34
+    left, top, right, bottom = BOARD_BOX
+    if left < x + 16 and x - 16 < right and top < y + 16 and y - 16 < bottom:
+        # beside the plate would touch the board cards: under the plate's inner corner
+        return seat[0] + side * (width / 2 - 16 - index * 34), seat[1] + PLATE_H / 2 + 17
+    return x, y
 
 
 def draw_table(table: PokerTable) -> Canvas:
