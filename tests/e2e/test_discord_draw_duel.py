@@ -11,7 +11,7 @@ from bot.discord.client import Deucebot
 from bot.render import get_renderer
 from bot.runtime import Table
 from engines.cards import parse_card
-from tests.e2e.conftest import bot_running
+from tests.e2e.conftest import bot_running, settle
 from tests.e2e.helpers import board, open_hand
 from tests.e2e.poker_helpers import buttons, form_input, wait_turn
 
@@ -44,6 +44,7 @@ async def test_draw_discards_are_chosen_by_card_even_sorted_by_suit(
         await standin.command(ana, "table start")
         table = bot.tables.find(str(standin.channel_id))
         assert table is not None
+        await settle(bot)  # the deal's board is posted by the outbox, after the answer
         assert "surblind 4" in board(standin).text() and "entry" in board(standin).text()
         drew = False
         for _ in range(60):
