@@ -41,6 +41,9 @@ SEATS = ((380.0, 470.0), (104.0, 270.0), (380.0, 64.0), (656.0, 270.0))
 """Play order: bottom, left, top, right (clockwise)."""
 PLATE_WIDTH = 196
 FAN_STEP = 9
+COMBO_STEP = 60
+"""The step of a combination of four or five cards: overlapped (every corner index shown)
+so that it stays clear of the side seats' plates."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,7 +83,7 @@ class BigTwoTable:
         canvas.text((14, 12), self.header, 24, TEXT, condensed=True, width=230)
         mid = (WIDTH / 2, HEIGHT / 2 - 10)
         if self.combo:
-            step = TABLE.width + 6 if len(self.combo) <= 4 else TABLE.width - 4
+            step = TABLE.width + 6 if len(self.combo) <= 3 else COMBO_STEP
             row(canvas, self.combo, TABLE, mid, step=step)
             pill(canvas, (mid[0], mid[1] + 84), self.combo_label, 20, POT_BG, TEXT)
         elif self.note:
@@ -157,8 +160,11 @@ def _fan(canvas: Canvas, count: int, centre: tuple[float, float]) -> None:
         fan_centre = (x, y + PLATE_H / 2 + MINI.height / 2 + 30)
     else:
         fan_centre = (x, y - PLATE_H / 2 - MINI.height / 2 - 8)
+    # the number on the fan's outer end: on the left seat's, it would touch the middle
+    outer = -1 if x < WIDTH * 0.3 else 1
+    fan_centre = (fan_centre[0] - outer * 10, fan_centre[1])
     row(canvas, [None] * count, MINI, fan_centre, step=FAN_STEP)
-    label_x = fan_centre[0] + width / 2 + 22
+    label_x = fan_centre[0] + outer * (width / 2 + 22)
     canvas.draw.ellipse(
         (label_x - 18, fan_centre[1] - 18, label_x + 18, fan_centre[1] + 18), fill=TURN
     )

@@ -132,7 +132,7 @@ class Sheet:
         )
         x = CARDS_X
         if line.cards:
-            step = SMALL.width + 4 if len(line.cards) <= 2 else 34
+            step = SMALL.width + 4 if len(line.cards) <= 2 else SMALL.step
             width = SMALL.width + step * (len(line.cards) - 1)
             row(canvas, line.cards, SMALL, (x + width / 2, mid), step=step)
             x += width + 14

@@ -27,6 +27,7 @@ from engines.cards import Card, parse_card, parse_cards
 from engines.draw.view import DrawView
 from engines.duel import DuelView
 from engines.holdem import HoldemView
+from tests.e2e.pictures import cards_in_picture
 
 MAX_PNG = 150_000
 SUITED = re.compile(r"(10|[2-9JQKA])([♦♣♥♠])")
@@ -202,3 +203,27 @@ def test_alt_text_stays_within_discords_limit_at_nine_long_names() -> None:
 def test_names_lose_what_the_font_cannot_draw() -> None:
     facts = Facts(("Ann 🎲", "🎲🎲", "Олександра ✨ Ї", "Zoë"))
     assert [facts.name(s) for s in range(5)] == ["Ann", "#2", "Олександра Ї", "Zoë", "#5"]
+
+
+@settings(max_examples=40)
+@given(states(), st.sampled_from(["two", "four"]))
+def test_the_faces_drawn_read_back_from_the_pixels(
+    state: tuple[str, int, Any, tuple[Event, ...], Any], deck: str
+) -> None:
+    """Every face a picture says it shows is there in its pixels with its whole corner
+    index (no seat, chip or other card covers it), and no other face is."""
+    game, seats, view, events, before = state
+    facts = Facts(tuple(NAMES[i % len(NAMES)] for i in range(seats)), seconds=5)
+    pictures = [table_picture(game, view, facts, "en")]
+    if any(isinstance(e, DealSettled) for e in events):
+        pictures.append(result_picture(game, events, before, facts, "en"))
+    for picture in pictures:
+        if picture is None:
+            continue
+        written = {view.must_include} if getattr(view, "must_include", None) else set()
+        drawn = [c for c in picture.faces if not (picture.kind == "table" and c in written)]
+        read = cards_in_picture(picture.png)
+        assert sorted(c.code for c in read if c) == sorted(c.code for c in drawn)
+    cards = parse_cards("3D 4C 5H 6S 7D 8C 9H 10S JD QC KH AS 2D")[: 1 + len(facts.names)]
+    hand = hand_picture(cards, "en", deck)
+    assert sorted(c.code for c in cards_in_picture(hand.png) if c) == sorted(c.code for c in cards)
