@@ -33,6 +33,7 @@ from storage.queries import SqlReads
 from storage.statements import (
     DELETE_SAID,
     INSERT_DELIVERY,
+    INSERT_INTENT,
     INSERT_MATCH,
     INSERT_SAID,
     INSERT_SECRET,
@@ -192,6 +193,12 @@ class SqlStorage(SqlReads, SqlLeases):
         text = None if message_id is None else str(message_id)
         row = (match_id, effect, upto, text, time.time())
         await self._group.submit([(INSERT_DELIVERY, row)])
+
+    async def intend(self, match_id: int, effect: str, upto: int, after: int | None) -> None:
+        """Record an effect about to be posted after message `after` (`storage.deliveries`;
+        kept if the effect has a record already)."""
+        text = None if after is None else str(after)
+        await self._group.submit([(INSERT_INTENT, (match_id, effect, upto, text, time.time()))])
 
     async def set_member_pref(self, player_id: str, name: str, value: str) -> None:
         """Remember that `player_id` chose `value` for the preference `name`."""

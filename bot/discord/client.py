@@ -26,6 +26,7 @@ from discord.ext import commands
 from bot import pictures
 from bot.discord.actions import Controls
 from bot.discord.cooldowns import Cooldowns
+from bot.discord.crashpoints import watch_answers
 from bot.discord.decks import MemberDecks
 from bot.discord.front import DiscordFront
 from bot.discord.replies import reply_error
@@ -85,6 +86,7 @@ class Deucebot(commands.Bot):
         self.rest_budget = RequestBudget(settings.rest_per_second)
         """Every counted REST request waits here for its place under Discord's global limit."""
         options.setdefault("http_trace", budget_trace(self.rest_budget))
+        watch_answers(options["http_trace"])
         self.latency_sink = latency_sink
         super().__init__(
             command_prefix=commands.when_mentioned,
