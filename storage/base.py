@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol
 
 from storage.chain import ChainProblem
+from storage.ratings import RatingEntry
 
 JSON = dict[str, Any]
 
@@ -176,7 +177,8 @@ class ActionCommit:
 
     `deadline`/`deadline_turn` are the table's new turn timer (None: no timer);
     `seats` are seat rows whose state changed (timeouts, away); `status` the table's
-    new status when it changed (e.g. "finished")."""
+    new status when it changed (e.g. "finished"). `ratings` are filled in by the storage
+    itself when the commit carries a result (`storage.rating_reads`)."""
 
     table_id: int
     action: ActionRecord
@@ -188,6 +190,7 @@ class ActionCommit:
     deadline: float | None = None
     deadline_turn: int | None = None
     seats: Sequence[SeatRecord] = ()
+    ratings: Sequence[RatingEntry] = ()
 
 
 @dataclass(frozen=True, slots=True)
