@@ -35,7 +35,7 @@ from bot.settings import AiDelay, TurnSeconds, cli_type, describe_error
 from engines.registry import UnknownName, available_games, get_game
 from storage.base import CannotOpenDatabase, StorageError
 
-BENCH_TARGETS = ("bigtwo", "holdem", "draw", "duel", "runtime", "discord", "scale")
+BENCH_TARGETS = ("bigtwo", "holdem", "draw", "duel", "runtime", "discord", "scale", "ratings")
 
 
 class Parser(argparse.ArgumentParser):
