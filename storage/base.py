@@ -408,8 +408,10 @@ class Storage(Protocol):
         period: Period,
         now: float,
         min_deals: int = 10,
+        player_id: str | None = None,
     ) -> Leaderboard:
-        """The leaderboard of `game` in `guild` over `period` (see `Leaderboard`)."""
+        """The leaderboard of `game` in `guild` over `period` (see `Leaderboard`); with
+        `player_id`, only that player's lines."""
         ...
 
     async def caves(self, *, guild: str, game: str, player_id: str) -> CaveLedger:

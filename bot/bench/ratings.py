@@ -9,8 +9,8 @@
    at or above 0.8 and at 1.
 2. Reads at scale: a SQLite database with `matches` finished Big Two matches in one guild
    (4 seats, rated, a deal row per seat and an action per seat), then the reads of
-   `/leaderboard` (totals and by rating) and `/stats` (rating line, history, per-deal
-   results) timed, and the chart render's p50/p99.
+   `/leaderboard` (totals and by rating) and `/stats` (one person's totals, rating line,
+   history, per-deal results) timed, and the chart render's p50/p99.
 """
 
 from __future__ import annotations
@@ -244,6 +244,10 @@ async def time_reads(path: str, repeats: int) -> dict[str, list[float]]:
             await store.rating_board(guild="g", game="bigtwo")
             timings["leaderboard rating"].append(time.perf_counter() - tick)
             tick = time.perf_counter()
+            await store.leaderboard(
+                guild="g", game="bigtwo", scoring="penalty", period="all", now=time.time(),
+                min_deals=0, player_id="p1",
+            )  # fmt: skip
             await store.ratings_of("g", "bigtwo", [ALL_TIME], ["p1"])
             figures = await stats_figures(
                 store, guild="g", game="bigtwo", player_id="p1", name="P1",

@@ -67,3 +67,6 @@ CREATE INDEX seasons_guild ON seasons (guild, starts_at);
 -- The per-deal charts of /stats read a person's own ledger rows.
 CREATE INDEX penalty_ledger_player ON penalty_ledger (player_id, guild, game);
 CREATE INDEX chip_ledger_player ON chip_ledger (player_id, guild, game);
+
+-- /stats reads one person's own results: their credit rows by player.
+CREATE INDEX match_players_player ON match_players (player_id, match_id);

@@ -313,3 +313,29 @@ def test_a_rebuild_gives_exactly_the_ratings_held_on_both_backends(
 
     # Not trivially equal: a credited person in a match of two or more seats is rated.
     assert bool(lite_held) == any(rated(m) for m in history)
+
+
+async def test_one_players_lines_are_their_lines_of_the_whole_board(store: AnyStorage) -> None:
+    """`/stats` reads a person's totals by player (indexed); they equal that person's
+    lines of the whole leaderboard, AI seats and the credit rule included."""
+    await play(store, guild="g", game="bigtwo", players=["a", "b", "ai:strong"], totals=[3, 20, 9])
+    await play(store, guild="g", game="bigtwo", players=["b", "a"], totals=[0, 13], at=NOW + 1)
+    await play(store, guild="g", game="bigtwo", players=["a", "c"], totals=[5, 1],
+               void=[True], at=NOW + 2)  # fmt: skip
+    await play(store, guild="g", game="holdem", players=["a", "c"], totals=[0, 40], at=NOW + 3)
+    for game, scoring in (("bigtwo", "penalty"), ("holdem", "chips")):
+        whole = await store.leaderboard(
+            guild="g", game=game, scoring=scoring, period="all", now=NOW, min_deals=0
+        )
+        for pid in ("a", "b", "c", "nobody"):
+            mine = await store.leaderboard(
+                guild="g", game=game, scoring=scoring, period="all", now=NOW, min_deals=0,
+                player_id=pid,
+            )  # fmt: skip
+            expected = [r for r in whole.humans + whole.unranked if r.player_id == pid]
+            assert mine.humans + mine.unranked == expected and mine.ai == []
+    a = await store.leaderboard(
+        guild="g", game="bigtwo", scoring="penalty", period="all", now=NOW, min_deals=0,
+        player_id="a",
+    )  # fmt: skip
+    assert a.humans[0].matches == 2  # the match the AI played a move of counts for nobody

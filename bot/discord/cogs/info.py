@@ -181,6 +181,7 @@ class Info(commands.Cog):
                     period="all",
                     now=time.time(),
                     min_deals=0,
+                    player_id=str(who.id),
                 ),
             )
             for row in [*board.humans, *board.unranked]:
