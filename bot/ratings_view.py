@@ -13,7 +13,7 @@ from bot.i18n import normalise_language, t
 from bot.settings import load_settings
 from storage import is_postgres_url, open_storage
 from storage.rating_reads import RatingBoard, RatingLine
-from storage.ratings import ALL_TIME, month_of
+from storage.ratings import ALL_TIME, Rating, month_of
 
 MIN_MATCHES = 5
 """Rated matches a person needs to be ranked by rating."""
@@ -30,6 +30,18 @@ def rating_line(line: RatingLine, lang: str) -> str:
         mu=decimal(r.mu, lang),
         sigma=decimal(r.sigma, lang),
         matches=r.matches,
+    )
+
+
+def stats_rating_line(rating: Rating, lang: str) -> str:
+    """``Rating: 18.2 (skill 27.1 ± 3.0, 12 rated matches)`` (`/stats`, `deucebot stats`)."""
+    return t(
+        "ratings.stats.rating",
+        lang,
+        rating=decimal(rating.conservative, lang),
+        mu=decimal(rating.mu, lang),
+        sigma=decimal(rating.sigma, lang),
+        matches=rating.matches,
     )
 
 
@@ -199,7 +211,7 @@ async def _stats(args: argparse.Namespace) -> int:
     rating = held.get((ALL_TIME, args.player))
     print(f"{name} · {spec.title}")
     if rating is not None:
-        print(rating_line(RatingLine(args.player, name, rating), lang))
+        print(stats_rating_line(rating, lang))
     if args.chart:
         png, alt = await asyncio.to_thread(stats_chart, figures, lang)
         Path(args.chart).write_bytes(png)

@@ -17,7 +17,13 @@ from bot.discord.replies import in_time, say
 from bot.discord.slash_options import slash_options
 from bot.discord.translator import tr
 from bot.i18n import t
-from bot.ratings_view import MIN_MATCHES, rating_line, resolve_season, track_name
+from bot.ratings_view import (
+    MIN_MATCHES,
+    rating_line,
+    resolve_season,
+    stats_rating_line,
+    track_name,
+)
 from engines.registry import get_game
 from storage.backend import AnyStorage
 from storage.ratings import ALL_TIME, season_of
@@ -92,18 +98,7 @@ async def stats_chart_file(
     if not figures.mus and not figures.deals:
         return None, None
     rating = held.get((ALL_TIME, player_id))
-    line = None
-    if rating is not None:
-        line = t(
-            "ratings.stats.rating",
-            lang,
-            rating=f"{rating.conservative:.1f}",
-            mu=f"{rating.mu:.1f}",
-            sigma=f"{rating.sigma:.1f}",
-            matches=rating.matches,
-        )
-        if lang in ("fr", "uk"):
-            line = line.replace(".", ",")
+    line = None if rating is None else stats_rating_line(rating, lang)
     png, alt = await CHARTS.render(figures, lang)
     return line, discord.File(io.BytesIO(png), filename=f"stats-{game}.png", description=alt)
 
