@@ -24,8 +24,15 @@ def test_a_short_duel_season_ranks_strong_over_honest_over_random() -> None:
     assert len(season.taus) == 40 and season.taus[-1] == 1.0
     order = sorted(season.final, key=lambda m: -season.final[m].conservative)
     assert order == ["strong", "honest", "rand"]
-    assert season.settled_after(1.0) is not None
+    assert season.best == 1.0 and season.settled_after(1.0) is not None
     assert all(r.matches > 0 for r in season.final.values())
+
+
+def test_the_best_tau_with_members_of_one_policy_is_below_one() -> None:
+    from bot.bench.ratings import BIG_TWO, Season
+
+    season = Season("bigtwo", BIG_TWO, 0, [], {})
+    assert season.best == pytest.approx(12 / (15 * 12) ** 0.5)  # 3 tied pairs of 15
 
 
 def test_reads_at_scale_run_on_a_small_database(tmp_path: Path) -> None:
