@@ -113,10 +113,10 @@ def build_parser() -> argparse.ArgumentParser:
         "--guild", default="terminal", help="guild id (the terminal's is 'terminal')"
     )
     board.add_argument("--period", choices=("all", "week", "month"), default="all")
-    from bot import ratings_view
+    from bot import ratings_args
 
-    ratings_view.add_board_options(board)
-    ratings_view.add_parsers(sub)
+    ratings_args.add_board_options(board)
+    ratings_args.add_parsers(sub)
     history_command.add_parsers(sub)
 
     copy = sub.add_parser(

@@ -15,10 +15,12 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal, Protocol
+from typing import TYPE_CHECKING, Any, Literal, Protocol
 
 from storage.chain import ChainProblem
-from storage.ratings import RatingEntry
+
+if TYPE_CHECKING:
+    from storage.ratings import RatingEntry
 
 JSON = dict[str, Any]
 

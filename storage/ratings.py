@@ -17,9 +17,11 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Literal
+from functools import cache
+from typing import TYPE_CHECKING, Literal
 
-from openskill.models import PlackettLuce
+if TYPE_CHECKING:
+    from openskill.models import PlackettLuce
 
 Scoring = Literal["penalty", "chips"]
 
@@ -30,7 +32,14 @@ MU = 25.0
 SIGMA = MU / 3
 """A newcomer's rating (OpenSkill's defaults)."""
 
-MODEL = PlackettLuce(mu=MU, sigma=SIGMA)
+
+@cache
+def model() -> PlackettLuce:
+    """The rating model (imported on first use: entry points that never rate start fast)."""
+    from openskill.models import PlackettLuce
+
+    return PlackettLuce(mu=MU, sigma=SIGMA)
+
 
 AI_RATINGS: Mapping[str, tuple[float, float]] = {
     "random": (12.0, 1.0),
@@ -168,9 +177,9 @@ def rate_match(
             for s in taking_part
         }
         teams = [
-            [MODEL.rating(mu=before[s.seat].mu, sigma=before[s.seat].sigma)] for s in taking_part
+            [model().rating(mu=before[s.seat].mu, sigma=before[s.seat].sigma)] for s in taking_part
         ]
-        rated = MODEL.rate(teams, ranks=[float(places[s.seat]) for s in taking_part])
+        rated = model().rate(teams, ranks=[float(places[s.seat]) for s in taking_part])
         after = {s.seat: team[0] for s, team in zip(taking_part, rated, strict=True)}
         for s in people:
             old = before[s.seat]

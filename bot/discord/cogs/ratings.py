@@ -17,8 +17,8 @@ from bot.discord.replies import in_time, say
 from bot.discord.slash_options import slash_options
 from bot.discord.translator import tr
 from bot.i18n import t
+from bot.ratings_args import MIN_MATCHES
 from bot.ratings_view import (
-    MIN_MATCHES,
     rating_line,
     resolve_season,
     stats_rating_line,
