@@ -49,6 +49,7 @@ COPY_ORDER = (
     "seasons",
     "deliveries",
     "notices_said",
+    "member_prefs",
 )
 """Every table of the schema with history, parents before the rows that refer to them."""
 
@@ -69,6 +70,7 @@ ID_COLUMNS: Mapping[str, Mapping[str, str]] = {
     "seasons": {"id": "seasons"},
     "deliveries": {"match_id": "matches"},
     "notices_said": {},
+    "member_prefs": {},
 }
 """For each table, its columns holding an id of an identity table (what `append` shifts)."""
 

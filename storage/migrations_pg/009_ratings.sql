@@ -1,4 +1,4 @@
--- 008 (PostgreSQL twin of migrations/008_ratings.sql; renumber at merge): skill ratings
+-- 009 (PostgreSQL twin of migrations/009_ratings.sql): skill ratings
 -- and seasons. `rating_updates` is append-only and chained like the ledgers (kind
 -- "rating"); `seasons` holds the seasons a server's admins started (name NULL: back to
 -- monthly seasons). mu/sigma are DOUBLE PRECISION, as SQLite's REAL, so both backends

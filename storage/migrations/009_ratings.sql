@@ -1,4 +1,4 @@
--- 008 (the ratings branch; renumber at merge, in both folders): skill ratings and seasons.
+-- 009: skill ratings and seasons (the ratings branch; renumber at merge if another lands first, in both folders).
 --
 -- `rating_updates` is append-only and chained like the ledgers (storage/chain.py, kind
 -- "rating"): one row per rated person per track for each finished match, written in the
