@@ -4,9 +4,8 @@ poker games), drawn with Pillow from plain figures read from storage.
 
 `stats_chart(figures, lang)` returns PNG bytes and the alt text; it is pure and CPU-bound,
 so callers run it off the event loop (`asyncio.to_thread`) and cache it (`ChartCache`).
-Titles are drawn in the reader's language with a font that has its letters (DejaVu Sans
-when the system has it, else Pillow's built-in font, which has no Cyrillic: then only the
-figures are drawn and the words are in the alt text and the message).
+Titles are drawn in the reader's language with the pictures' shipped fonts
+(`bot.pictures.fonts`: Latin with accents and Cyrillic, the same glyphs in every clone).
 """
 
 from __future__ import annotations
@@ -14,11 +13,11 @@ from __future__ import annotations
 import io
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import cache
 
 from PIL import Image, ImageDraw, ImageFont
 
 from bot.i18n import t
+from bot.pictures import fonts
 
 WIDTH, HEIGHT = 800, 520
 BACKGROUND = (30, 33, 40)
@@ -45,36 +44,12 @@ class StatsFigures:
     penalties: bool
 
 
-@cache
-def _font(size: int, system: bool) -> Font:
-    if system:
-        try:
-            return ImageFont.truetype("DejaVuSans.ttf", size)
-        except OSError:
-            pass
-    return ImageFont.load_default(size=size)
-
-
-def _glyph(font: Font, ch: str) -> bytes:
-    image = Image.new("L", (48, 48))
-    ImageDraw.Draw(image).text((0, 0), ch, fill=255, font=font)
-    return image.tobytes()
-
-
-@cache
-def _has(font: Font, ch: str) -> bool:
-    return _glyph(font, ch) != _glyph(font, "\uffff")
-
-
-def _covers(font: Font, text: str) -> bool:
-    """Whether `font` has a glyph for every character of `text` (a font draws the ones it
-    lacks as the same box as U+FFFF)."""
-    return all(ch.isspace() or _has(font, ch) for ch in text)
+def _font(size: int) -> Font:
+    return fonts.font(size)
 
 
 def _label(draw: ImageDraw.ImageDraw, xy: tuple[float, float], text: str, font: Font) -> None:
-    if _covers(font, text):
-        draw.text(xy, text, fill=TEXT, font=font)
+    draw.text(xy, fonts.drawable(text), fill=TEXT, font=font)
 
 
 def _panel_range(values: Sequence[float]) -> tuple[float, float]:
@@ -177,12 +152,11 @@ def alt_text(f: StatsFigures, lang: str) -> str:
     return " ".join(parts)
 
 
-def stats_chart(f: StatsFigures, lang: str, *, system_font: bool = True) -> tuple[bytes, str]:
-    """The chart as PNG bytes, with its alt text. `system_font` False draws with Pillow's
-    built-in font only (the same pixels on every machine: the golden images)."""
+def stats_chart(f: StatsFigures, lang: str) -> tuple[bytes, str]:
+    """The chart as PNG bytes, with its alt text."""
     image = Image.new("RGB", (WIDTH, HEIGHT), BACKGROUND)
     draw = ImageDraw.Draw(image)
-    small, big = _font(12, system_font), _font(18, system_font)
+    small, big = _font(12), _font(18)
     _label(draw, (50, 8), t("ratings.chart.title", lang, name=f.name, game=f.game_title), big)
     _label(draw, (50, 36), t("ratings.chart.rating", lang), small)
     top_box = (50, 54, WIDTH - 16, 270)

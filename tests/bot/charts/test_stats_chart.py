@@ -1,6 +1,5 @@
-"""The `/stats` chart: golden images (Pillow's built-in font, so the same pixels
-everywhere), the alt text in each language, and the cache drawing each chart once, in a
-worker thread."""
+"""The `/stats` chart: golden images (drawn with the shipped fonts), the alt text in each
+language, and the cache drawing each chart once, in a worker thread."""
 
 from __future__ import annotations
 
@@ -35,7 +34,7 @@ def sample(seed: int, penalties: bool) -> StatsFigures:
 
 @pytest.mark.parametrize(("seed", "penalties"), [(1, True), (2, False), (3, True)])
 def test_charts_match_their_golden_images(seed: int, penalties: bool) -> None:
-    png, _ = stats_chart(sample(seed, penalties), "en", system_font=False)
+    png, _ = stats_chart(sample(seed, penalties), "en")
     image = Image.open(io.BytesIO(png))
     assert image.size == (800, 520)
     digest = hashlib.sha256(image.tobytes()).hexdigest()
@@ -49,10 +48,7 @@ def test_charts_match_their_golden_images(seed: int, penalties: bool) -> None:
 def test_the_chart_draws_the_results_it_is_given() -> None:
     base = sample(1, True)
     changed = StatsFigures(base.name, base.game_title, base.mus, base.sigmas, (39,) * 5, True)
-    assert (
-        stats_chart(base, "en", system_font=False)[0]
-        != stats_chart(changed, "en", system_font=False)[0]
-    )
+    assert stats_chart(base, "en")[0] != stats_chart(changed, "en")[0]
 
 
 def test_alt_text_says_the_figures_in_the_readers_language() -> None:
@@ -87,3 +83,10 @@ async def test_the_cache_draws_a_chart_once_off_the_event_loop(
     await cache.render(f, "en")  # pushed out by the two after it: drawn again
     assert cache.drawn == 4
     assert threads and threading.main_thread().name not in threads
+
+
+def test_titles_in_cyrillic_are_drawn() -> None:
+    f = sample(1, True)
+    named = StatsFigures("Оксана", f.game_title, f.mus, f.sigmas, f.deals, f.penalties)
+    blank = StatsFigures(" ", f.game_title, f.mus, f.sigmas, f.deals, f.penalties)
+    assert stats_chart(named, "uk")[0] != stats_chart(blank, "uk")[0]
