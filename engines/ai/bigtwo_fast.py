@@ -394,3 +394,63 @@ def deal_unseen(
         start += counts[seat]
         out[seat] = mask
     return out
+
+
+def keeper_move(hand: int, table: Combo | None, danger: int) -> int:
+    """A greedy player that keeps its hand together: the move as a mask (0 = pass).
+
+    Leading, and whenever an opponent holds `danger` <= 3 cards or the hand is down to 4,
+    it plays as `greedy_move`. Otherwise it answers a single only with a card whose rank it
+    holds once, a pair only from a rank it holds twice, and does not spend a 2 on a single
+    while it holds more than 5 cards; it passes rather than break a combination. A second
+    way to play out a deal, for a search that should not assume every opponent is greedy."""
+    if table is None or danger <= 3 or hand.bit_count() <= 4:
+        return greedy_move(hand, table)
+    size = table.size
+    if size == 1:
+        lone_ranks = _ranks(hand) & ~_at_least(hand, 2)
+        lone = hand & lone_ranks * 0xF
+        if hand.bit_count() > 5:
+            lone &= ~(0xF << 48)
+        above = lone >> (table.power + 1)
+        return (above & -above) << (table.power + 1)
+    if size == 2:
+        twice = _at_least(hand, 2) & ~_at_least(hand, 3)
+        return greedy_move(hand & twice * 0xF, table)
+    return greedy_move(hand, table)
+
+
+def play_out_mixed(
+    hands: list[int],
+    turn: int,
+    table: Combo | None,
+    table_seat: int,
+    passes: int,
+    keepers: int,
+    limit: int = 400,
+) -> list[int]:
+    """`play_out`, but the seats whose bit is set in `keepers` play `keeper_move`."""
+    for _ in range(limit):
+        hand = hands[turn]
+        if keepers >> turn & 1:
+            danger = min(hands[(turn + k) % 4].bit_count() for k in (1, 2, 3))
+            move = keeper_move(hand, table, danger)
+        else:
+            move = greedy_move(hand, table)
+        if move:
+            hand &= ~move
+            hands[turn] = hand
+            if not hand:
+                return [penalty(h.bit_count()) for h in hands]
+            table = classify_mask(move)
+            table_seat = turn
+            passes = 0
+        else:
+            passes += 1
+            if passes == 3:
+                table = None
+                passes = 0
+                turn = table_seat
+                continue
+        turn = (turn + 1) % 4
+    return [penalty(h.bit_count()) for h in hands]
