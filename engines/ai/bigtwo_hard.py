@@ -32,10 +32,9 @@ class HardPolicy(StrongPolicy):
         top: int = 3,
         margin: float = 0.5,
         rollouts: int = 480,
-        keepers: float = 0.0,
     ) -> None:
         """`net`: the shipped weights unless given."""
-        super().__init__(rng, rollouts=rollouts, budget_ms=None, keepers=keepers)
+        super().__init__(rng, rollouts=rollouts, budget_ms=None)
         self.net = net if net is not None else shipped_net()
         self.top = top
         self.margin = margin

@@ -19,7 +19,7 @@ import random
 import time
 from functools import lru_cache
 
-from engines.ai.bigtwo_fast import deal_unseen, greedy_move, play_out, play_out_mixed
+from engines.ai.bigtwo_fast import deal_unseen, greedy_move, play_out
 from engines.bigtwo import PASS, Action, BigTwoView, Play, play_of_mask
 from engines.bigtwo_combos import (
     ALL_CARDS,
@@ -228,8 +228,7 @@ class _Reads:
     hold (`forbid`); the others are checked on each sampled hand (`checks`).
     """
 
-    def __init__(self, read_passes: bool = True) -> None:
-        self.read_passes = read_passes
+    def __init__(self) -> None:
         self.hand = -1
         self.played = 0
         self.forbid = [0, 0, 0, 0]
@@ -283,8 +282,6 @@ class _Reads:
             self.played_after = len(view.played)
 
     def _passed(self, who: int, table: Combo) -> None:
-        if not self.read_passes:
-            return
         if table.size == 1:
             self.forbid[who] |= ALL_CARDS & ~((2 << table.power) - 1)
         else:
@@ -397,23 +394,17 @@ class StrongPolicy:
         max_candidates: int = 10,
         win_bonus: float = 8.0,
         budget_ms: float | None = None,
-        keepers: float = 0.0,
-        read_passes: bool = True,
     ) -> None:
         """`rollouts` play-outs per decision in total, spread over the candidates; a won deal
         counts as a penalty of `-win_bonus` (winning matters beyond the penalty it saves).
-        `budget_ms` None: no time cut-off (the choice never depends on the machine's speed).
-        `keepers`: the chance that an opponent plays a sample out as `keeper_move` rather
-        than greedily (this seat then plays `keeper_move` too). `read_passes` False: a pass
-        says nothing about the passer's hand (an opponent may pass holding a 2)."""
+        `budget_ms` None: no time cut-off (the choice never depends on the machine's speed)."""
         self.rng = rng
         self.win_bonus = win_bonus
         self.budget = budget_ms / 1000 if budget_ms is not None else None
         self.rollouts = rollouts
         self.max_candidates = max_candidates
-        self.keepers = keepers
         self.fallback = HeuristicPolicy(rng)
-        self.reads = _Reads(read_passes)
+        self.reads = _Reads()
 
     def decide(self, view: BigTwoView) -> Action:
         """Choose a legal action for the seat of `view`."""
@@ -491,15 +482,8 @@ class StrongPolicy:
                     again_wrong = _misreads(again, checks)
                     if again_wrong < wrong:
                         dealt, wrong = again, again_wrong
-            keepers = 0
-            if self.keepers:
-                for k in (1, 2, 3):
-                    if self.rng.random() < self.keepers:
-                        keepers |= 1 << ((seat + k) % 4)
-                if keepers:
-                    keepers |= 1 << seat
             for i, move in enumerate(candidates):
-                result = _after(dealt, seat, move, table, table_seat, view.passes, keepers)
+                result = _after(dealt, seat, move, table, table_seat, view.passes)
                 totals[i] += result if result else -self.win_bonus
         return totals
 
@@ -539,10 +523,8 @@ def _after(
     table: Combo | None,
     table_seat: int,
     passes: int,
-    keepers: int = 0,
 ) -> int:
-    """This seat's penalty after playing `move` (0 = pass) and play to the end: greedy, or
-    `keeper_move` for the seats in the bit set `keepers`."""
+    """This seat's penalty after playing `move` (0 = pass) and greedy play to the end."""
     hands = list(hands)
     if move:
         hands[seat] &= ~move
@@ -555,6 +537,4 @@ def _after(
             turn, table, passes = table_seat, None, 0
         else:
             turn = (seat + 1) % 4
-    if keepers:
-        return play_out_mixed(hands, turn, table, table_seat, passes, keepers)[seat]
     return play_out(hands, turn, table, table_seat, passes)[seat]

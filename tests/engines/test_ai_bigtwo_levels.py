@@ -11,14 +11,12 @@ import pytest
 
 from bot.pool import ratio_of_means
 from engines.ai.bigtwo import POLICIES, EasyPolicy, GreedyPolicy
-from engines.ai.bigtwo_fast import keeper_move
 from engines.ai.bigtwo_net import WEIGHTS_PATH, NetPolicy, shipped_net
 from engines.ai.bigtwo_strong import HeuristicPolicy
 from engines.ai.bigtwo_train import train
 from engines.base import DealSettled
 from engines.bigtwo import BigTwoConfig, BigTwoState, Play
-from engines.bigtwo_combos import classify_mask, mask_of_cards
-from engines.cards import parse_cards
+from engines.bigtwo_combos import mask_of_cards
 from engines.play import play_out
 from engines.registry import LEVELS, UnknownName, available_games, get_game
 
@@ -107,17 +105,6 @@ def test_easy_is_weaker_than_normal() -> None:
     easy, _ = penalties_against_greedy(EasyPolicy, 80, seed=9)
     normal, _ = penalties_against_greedy(POLICIES["heuristic"], 80, seed=9)
     assert easy > normal
-
-
-def test_keeper_move_keeps_pairs_and_twos_but_plays_greedily_near_the_end() -> None:
-    hand = mask_of_cards(parse_cards("4D 4S 6C 9H 2S KD"))
-    three = classify_mask(mask_of_cards(parse_cards("3S")))
-    assert keeper_move(hand, three, danger=8) == mask_of_cards(parse_cards("6C"))
-    nine = classify_mask(mask_of_cards(parse_cards("9S")))
-    assert keeper_move(hand, nine, danger=8) == mask_of_cards(parse_cards("KD"))
-    king = classify_mask(mask_of_cards(parse_cards("KS")))
-    assert keeper_move(hand, king, danger=8) == 0  # keeps its 2 with 6 cards
-    assert keeper_move(hand, king, danger=2) == mask_of_cards(parse_cards("2S"))
 
 
 def test_every_game_names_a_policy_for_every_level() -> None:
