@@ -19,6 +19,7 @@ import random
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
@@ -90,15 +91,8 @@ def greedy_agent(
 def argmax_agent(net: Net) -> Agent:
     """`net` playing its best-scored move (as `NetPolicy` does)."""
 
-    def agent(
-        seat: int,
-        hand: int,
-        moves: list[int],
-        table: Combo | None,
-        counts: tuple[int, int, int, int],
-        unseen: int,
-    ) -> int:
-        return choose(net, hand, moves, table, counts, unseen)
+    def agent(seat: int, *situation: Any) -> int:
+        return choose(net, *situation)
 
     return agent
 
@@ -112,17 +106,11 @@ class _Learner:
     records: dict[int, list[tuple[Array, int]]] = field(default_factory=dict)
 
     def agent(self) -> Agent:
-        def agent(
-            seat: int,
-            hand: int,
-            moves: list[int],
-            table: Combo | None,
-            counts: tuple[int, int, int, int],
-            unseen: int,
-        ) -> int:
+        def agent(seat: int, *situation: Any) -> int:
+            moves = situation[1]
             if len(moves) == 1:
                 return 0
-            rows = action_features(hand, moves, table, counts, unseen)
+            rows = action_features(*situation)
             scores = self.net.scores(rows)
             p = np.exp(scores - scores.max())
             p /= p.sum()
