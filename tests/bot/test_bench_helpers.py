@@ -88,3 +88,14 @@ def test_replay_cost_rebuilds_the_match_it_played_and_honours_the_cap() -> None:
     assert cost.snapshot_bytes == len(json.dumps(state.snapshot()))
     capped = replay_cost("holdem", {}, "calling", 40, "cut", rounds=1)
     assert capped.actions == 40
+
+
+def test_the_levels_table_has_a_row_per_level_and_sparring_partner() -> None:
+    from bot.bench.bigtwo import POOL, levels_table
+
+    table = levels_table({"easy": 2, "hard": 2}, seed=1).splitlines()
+    rows = table[2:]
+    assert len(rows) == 2 * len(POOL)
+    assert [row.split(" | ")[1] for row in rows] == list(POOL) * 2
+    assert rows[0].startswith("| easy (easy) | greedy | 2 |")
+    assert rows[-1].startswith("| hard (hard) | net | 2 |")
