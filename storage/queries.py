@@ -30,7 +30,7 @@ from storage.base import (
     period_start,
 )
 from storage.chain import HEAD_QUERY, ROW_QUERIES, ChainProblem, Kind, check_match
-from storage.deliveries import DeliveryRecord
+from storage.deliveries import DeliveryRecord, PostIntent
 
 MATCHES = "SELECT m.*, s.seed FROM matches m LEFT JOIN match_secrets s ON s.match_id = m.id"
 """Match rows with their secret seed (kept apart in `match_secrets`; see `MatchRecord`)."""
@@ -131,12 +131,36 @@ class SqlReads:
             for r in rows
         ]
 
+    async def intents(self, match_id: int) -> list[PostIntent]:
+        """The match's intended posts never recorded as delivered (`storage.deliveries`)."""
+        rows = await self._all(
+            "SELECT effect, message_id, at FROM deliveries"
+            " WHERE match_id = ? AND delivered = 0 ORDER BY at",
+            (match_id,),
+        )
+        return [
+            PostIntent(
+                match_id,
+                str(r["effect"]),
+                int(r["message_id"]) if r["message_id"] else None,
+                float(r["at"]),
+            )
+            for r in rows
+        ]
+
     async def said(self, player_id: str, notice: str) -> bool:
         """True if `notice` was already said to `player_id`."""
         rows = await self._all(
             "SELECT 1 FROM notices_said WHERE player_id = ? AND notice = ?", (player_id, notice)
         )
         return bool(rows)
+
+    async def member_pref(self, player_id: str, name: str) -> str | None:
+        """What `player_id` chose for the preference `name` (None: never chosen)."""
+        rows = await self._all(
+            "SELECT value FROM member_prefs WHERE player_id = ? AND name = ?", (player_id, name)
+        )
+        return str(rows[0]["value"]) if rows else None
 
     async def live_tables(self) -> list[TableRecord]:
         """Every table that is not stopped, oldest first."""

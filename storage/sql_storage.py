@@ -33,12 +33,14 @@ from storage.queries import SqlReads
 from storage.statements import (
     DELETE_SAID,
     INSERT_DELIVERY,
+    INSERT_INTENT,
     INSERT_MATCH,
     INSERT_SAID,
     INSERT_SECRET,
     INSERT_TABLE,
     SET_TIMER_STATUS,
     UPSERT_PLAYER,
+    UPSERT_PREF,
     UPSERT_SEAT,
     Chained,
     NewRow,
@@ -191,6 +193,16 @@ class SqlStorage(SqlReads, SqlLeases):
         text = None if message_id is None else str(message_id)
         row = (match_id, effect, upto, text, time.time())
         await self._group.submit([(INSERT_DELIVERY, row)])
+
+    async def intend(self, match_id: int, effect: str, upto: int, after: int | None) -> None:
+        """Record an effect about to be posted after message `after` (`storage.deliveries`;
+        kept if the effect has a record already)."""
+        text = None if after is None else str(after)
+        await self._group.submit([(INSERT_INTENT, (match_id, effect, upto, text, time.time()))])
+
+    async def set_member_pref(self, player_id: str, name: str, value: str) -> None:
+        """Remember that `player_id` chose `value` for the preference `name`."""
+        await self._group.submit([(UPSERT_PREF, (player_id, name, value, time.time()))])
 
     async def remember_said(self, player_id: str, notice: str, said: bool) -> None:
         """Remember (or forget: `said` False) that `notice` was said to `player_id`."""

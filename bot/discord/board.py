@@ -9,13 +9,15 @@ renderer (`bot.render`); texts come from it and the i18n catalogs.
 
 from __future__ import annotations
 
+import asyncio
 import io
-from collections.abc import Sequence
+import logging
+import time
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import discord
 
-from bot.discord.images import cards_png
 from bot.discord.replies import frozen_view
 from bot.discord.table_setup import options_in_force
 from bot.discord.views import (
@@ -32,11 +34,14 @@ from bot.discord.views import (
     SortButton,
 )
 from bot.i18n import t
+from bot.pictures import Facts, Picture, hand_picture, result_picture, table_key, table_picture
 from bot.render import get_renderer
 from bot.render.betting import CardPick, RebuyOffer, bet_choices
 from bot.render.words import say_move
 from bot.runtime import TableSnapshot
 from engines.cards import Card
+
+log = logging.getLogger("deucebot.discord")
 
 MAX_ACTION_BUTTONS = 20
 """Games not played with a card menu (`GameRenderer.plays_cards`) get one button per legal
@@ -76,6 +81,42 @@ def hand_cards(table: TableSnapshot, seat: int, sort: str) -> list[Card]:
         order = {card: i for i, card in enumerate(hand)}
         hand.sort(key=lambda c: (int(c.suit), order[c]))
     return hand
+
+
+COPY = "#"
+"""Between a card's code and its copy number in a menu option's value (``7C#2``)."""
+
+
+def card_options(
+    cards: Sequence[Card], selected: Sequence[str], most: int = 25
+) -> tuple[list[discord.SelectOption], list[Card]]:
+    """The menu options of a hand's `cards` (at most 25) and the cards chosen among them.
+
+    Each option's value is unique within the menu, as Discord requires: the card's code,
+    then ``#2``, ``#3``... for further copies of the same card (the duel deals from two
+    decks, so a hand may hold two 7♣). Identical cards are interchangeable, so the value
+    does not depend on the order shown. `selected` holds option values (a choice made in
+    the menu) or card codes (a hint's suggestion); each takes the first copy of its card
+    not taken yet; at most `most` are chosen."""
+    shown = list(cards[:25])
+    values: list[str] = []
+    copies: dict[Card, int] = {}
+    for card in shown:
+        copies[card] = copies.get(card, 0) + 1
+        values.append(str(card) if copies[card] == 1 else f"{card}{COPY}{copies[card]}")
+    taken: list[int] = []
+    for wanted in selected:
+        free = [i for i in range(len(shown)) if i not in taken]
+        exact = [i for i in free if values[i] == wanted]
+        same = [i for i in free if str(shown[i]) == wanted.split(COPY, 1)[0]]
+        if exact or same:
+            taken.append((exact or same)[0])
+    taken = taken[:most]
+    options = [
+        discord.SelectOption(label=card.pretty, value=values[i], default=i in taken)
+        for i, card in enumerate(shown)
+    ]
+    return options, [shown[i] for i in taken]
 
 
 def board_message(
@@ -144,10 +185,80 @@ def board_message(
     else:
         message["view"] = None
     if with_image:
-        cards = table_cards(table)
-        if cards:
-            message["file"] = discord.File(_bytes(cards), filename="table.png")
-            embed.set_image(url="attachment://table.png")
+        picture = board_picture(table, lang)
+        if picture is not None:
+            attach(message, embed, picture, board_image_name(table))
+    return message
+
+
+def picture_facts(table: TableSnapshot, now: float | None = None) -> Facts:
+    """The table facts a picture shows besides the view: names, AI and away seats, and the
+    seconds left to the seat to act (when its turn has a deadline)."""
+    seconds = None
+    timed = table.deadline is not None and table.deadline_turn == table.turn
+    if timed and table.deadline is not None and table.to_act is not None:
+        seconds = max(0, int(table.deadline - (time.time() if now is None else now)))
+    return Facts(
+        tuple(seat.name for seat in table.seats), tuple(seat.away for seat in table.seats), seconds
+    )
+
+
+def board_picture(table: TableSnapshot, lang: str) -> Picture | None:
+    """The board's table picture (from the spectator view only), None before the first deal
+    (or if it could not be drawn: the board goes out without it)."""
+    return _drawn_or_none(table_picture, table.game, table.view(None), picture_facts(table), lang)
+
+
+def _drawn_or_none(draw: Callable[..., Picture | None], *args: Any) -> Picture | None:
+    """`draw(*args)`, or None (logged) if drawing failed: a message never waits on a picture."""
+    try:
+        return draw(*args)
+    except Exception:
+        log.exception("could not draw a picture")
+        return None
+
+
+async def draw_ahead(table: TableSnapshot, lang: str) -> None:
+    """Draw the board's picture in a worker thread (then cached), so that building the
+    message on the event loop finds it ready."""
+    await asyncio.to_thread(board_picture, table, lang)
+
+
+def board_image_name(table: TableSnapshot) -> str:
+    """The file name of the board's picture: the same while the picture shows the same
+    table (the seconds left aside), so an edit keeps an unchanged picture by this name."""
+    key = table_key(table.game, table.view(None), picture_facts(table))
+    return f"table-{key}.png" if key else ""
+
+
+def attach(message: dict[str, Any], embed: discord.Embed, picture: Picture, name: str) -> None:
+    """Put `picture` in `message` (its file, with the alt text as the attachment's
+    description) and show it in `embed`."""
+    message["file"] = discord.File(io.BytesIO(picture.png), filename=name, description=picture.alt)
+    message["image_name"] = name
+    embed.set_image(url=f"attachment://{name}")
+
+
+async def draw_result_ahead(
+    table: TableSnapshot, deal_view: Any, events: Sequence[Any], lang: str
+) -> None:
+    """Draw a result's picture in a worker thread (then cached; see `result_message`)."""
+    await asyncio.to_thread(
+        _drawn_or_none, result_picture, table.game, events, deal_view, picture_facts(table), lang
+    )
+
+
+def result_message(
+    table: TableSnapshot, deal_view: Any, events: Sequence[Any], embed: discord.Embed, lang: str
+) -> dict[str, Any]:
+    """A result post (kwargs for `send`): `embed` with the picture of what the deal's public
+    `events` showed, drawn on its last public view `deal_view` (None: not known)."""
+    message: dict[str, Any] = {"embed": embed}
+    picture = _drawn_or_none(
+        result_picture, table.game, events, deal_view, picture_facts(table), lang
+    )
+    if picture is not None:
+        attach(message, embed, picture, picture.name)
     return message
 
 
@@ -187,13 +298,11 @@ def _rebuy_controls(table: TableSnapshot, offer: RebuyOffer, lang: str) -> list[
     return [rebuy, sit_out]
 
 
-def _bytes(cards: Sequence[Card | None]) -> io.BytesIO:
-    return io.BytesIO(cards_png(cards))
-
-
 def last_play_key(table: TableSnapshot) -> tuple[str, ...]:
-    """What the board image shows now (to re-upload it only when it changed)."""
-    return tuple(str(c) for c in table_cards(table))
+    """What the board's picture shows now, as its file name (to re-upload it only when it
+    changed); empty before the first deal."""
+    name = board_image_name(table)
+    return (name,) if name else ()
 
 
 def hand_message(
@@ -205,26 +314,27 @@ def hand_message(
     selected: Sequence[str] = (),
     note: str = "",
     controls: bool = True,
+    deck: str = "two",
 ) -> dict[str, Any]:
-    """The private hand of `seat` (from a snapshot holding that seat's view): text, image and
-    (for ephemeral use) the controls."""
+    """The private hand of `seat` (from a snapshot holding that seat's view): text, the hand's
+    picture (in the owner's `deck` colours) and (for ephemeral use) the controls."""
     renderer = get_renderer(table.game)
     view = table.view(seat)
     cards = hand_cards(table, seat, sort)
     embed = discord.Embed(
         colour=HAND_COLOUR, title=t("discord.hand.title", lang, game=table.spec.title)
     )
-    embed.description = renderer.hand(view, lang)[:4000]
+    embed.description = renderer.hand(view, lang, cards)[:4000]
     embed.set_footer(
         text=t("discord.board.footer", lang, table=table.id, deal=table.deal, turn=table.turn)
     )
     message: dict[str, Any] = {"content": note, "embed": embed}
     if cards:
         # The name says which cards are drawn, so an edit can keep an unchanged picture.
-        name = "hand-" + "".join(str(card) for card in cards) + ".png"
-        message["file"] = discord.File(_bytes(cards), filename=name)
-        message["image_name"] = name
-        embed.set_image(url=f"attachment://{name}")
+        name = f"hand-{deck}-" + "".join(str(card) for card in cards) + ".png"
+        picture = _drawn_or_none(hand_picture, cards, lang, deck)
+        if picture is not None:
+            attach(message, embed, picture, name)
     if not controls:
         return message
     if not renderer.plays_cards:
@@ -236,16 +346,13 @@ def hand_message(
             message["view"] = frozen_view(*_action_buttons(table, seat, view, lang, sort))
         else:
             message["view"] = frozen_view(*_pick_controls(table, cards, selected, pick, lang, sort))
-            warning = split_warning(table, view, [c for c in cards if str(c) in selected], lang)
+            warning = split_warning(table, view, card_options(cards, selected)[1], lang)
             message["content"] = "\n".join(line for line in (note, warning) if line)
         return message
-    chosen = [c for c in selected if any(str(card) == c for card in cards)]
+    options, picked = card_options(cards, selected)
+    chosen = [str(card) for card in picked]
     items: list[discord.ui.Item[Any]] = []
     if cards:
-        options = [
-            discord.SelectOption(label=card.pretty, value=str(card), default=str(card) in chosen)
-            for card in cards[:25]
-        ]
         select = CardSelect(table.id, table.turn, sort, options, t("discord.hand.choose", lang))
         select.row = 0
         items.append(select)
@@ -255,7 +362,7 @@ def hand_message(
         play_label = t(
             "discord.button.play_cards",
             lang,
-            cards=" ".join(next(card.pretty for card in cards if str(card) == c) for c in chosen),
+            cards=" ".join(card.pretty for card in picked),
         )[:80]
     buttons: list[discord.ui.Item[Any]] = [
         PlayButton(
@@ -295,14 +402,11 @@ def _pick_controls(
     sort: str,
 ) -> list[discord.ui.Item[Any]]:
     """A move made by choosing cards (draw's discards, the duel's lock): the menu of the
-    hand's cards (values are card codes), the move's button armed with the chosen cards, the
-    other moves (stand pat), Hint and Sort."""
+    hand's cards (`card_options`), the move's button armed with the chosen cards (by code),
+    the other moves (stand pat), Hint and Sort."""
     areas = get_renderer(table.game).move_areas
-    chosen = [c for c in selected if any(str(card) == c for card in cards)][: pick.most]
-    options = [
-        discord.SelectOption(label=card.pretty, value=str(card), default=str(card) in chosen)
-        for card in cards[:25]
-    ]
+    options, picked = card_options(cards, selected, pick.most)
+    chosen = [str(card) for card in picked]
     menu = CardSelect(
         table.id, table.turn, sort, options, t(f"discord.pick.{pick.verb}", lang), most=pick.most
     )

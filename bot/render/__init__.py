@@ -28,6 +28,10 @@ class GameRenderer(Protocol):
     """True when a move is a choice of cards from the hand (a card menu on Discord, as in
     Big Two); False when moves are picked from the legal actions (one button each)."""
 
+    dealing: tuple[type[Event], ...]
+    """The private events that deal a seat its hand for a deal: its owner is sent the hand
+    (a DM on Discord) then, and not after their own moves (the answer shows it)."""
+
     move_areas: tuple[str, ...]
     """The catalog areas of the game's move words (``<area>.word.<verb>``, `bot.render.words`):
     what people may type in their language and how a move reads in it."""
@@ -37,8 +41,11 @@ class GameRenderer(Protocol):
         Built from a spectator's view, so it is safe to post publicly."""
         ...
 
-    def hand(self, view: Any, lang: str) -> str:
-        """The private part of a seat's view (its cards, its options), for its owner only."""
+    def hand(self, view: Any, lang: str, order: Sequence[Card] | None = None) -> str:
+        """The private part of a seat's view (its cards, its options), for its owner only.
+        `order` is the order the hand's picture and menu show the cards in (after Sort):
+        the text lists them in that order too, each with the position people type for it
+        (`bot.render.text.numbered_cards`)."""
         ...
 
     def event(self, event: Event, names: Sequence[str], lang: str) -> str | None:

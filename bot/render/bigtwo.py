@@ -12,6 +12,7 @@ from collections.abc import Sequence
 
 from bot.i18n import join_names, t
 from bot.render import GameRenderer, ViewAccessors
+from bot.render.text import numbered_cards
 from bot.render.words import read_move, words_help
 from engines.base import DealSettled, DealStarted, Event, IllegalAction, MatchEnded
 from engines.bigtwo import (
@@ -53,6 +54,7 @@ class BigTwoRenderer(ViewAccessors):
     """The `GameRenderer` of Big Two."""
 
     plays_cards = True
+    dealing: tuple[type[Event], ...] = (CardsDealt,)
     move_areas: tuple[str, ...] = ("bigtwo",)
 
     def board(self, view: BigTwoView, names: Sequence[str], lang: str) -> str:
@@ -97,9 +99,9 @@ class BigTwoRenderer(ViewAccessors):
             lines.append(t("bigtwo.board.turn", lang, name=_name(names, view.to_act)))
         return "\n".join(lines)
 
-    def hand(self, view: BigTwoView, lang: str) -> str:
+    def hand(self, view: BigTwoView, lang: str, order: Sequence[Card] | None = None) -> str:
         """The seat's cards sorted low to high and numbered, and what it may do now."""
-        numbered = "  ".join(f"{i}:{card.pretty}" for i, card in enumerate(view.hand, 1))
+        numbered = numbered_cards(view.hand, order, "{n}:{card}")
         lines = [t("bigtwo.hand.cards", lang, count=len(view.hand), cards=numbered)]
         if view.seat is not None and view.to_act == view.seat:
             if view.table is None:

@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from bot.i18n import join_names, t
 from bot.render import GameRenderer, ViewAccessors
 from bot.render.betting import BetSpot, CardPick, RebuyOffer, spot_if_betting
+from bot.render.text import numbered_cards
 from bot.render.words import read_move, say_move, words_help
 from engines.base import ChipsBought, DealSettled, DealStarted, Event, IllegalAction, MatchEnded
 from engines.cards import Card, CardParseError, parse_card
@@ -66,6 +67,7 @@ class DrawRenderer(ViewAccessors):
     """The `GameRenderer` of French draw poker."""
 
     plays_cards = False
+    dealing: tuple[type[Event], ...] = (CardsDealt,)
     move_areas: tuple[str, ...] = ("poker", "draw")
 
     def board(self, view: DrawView, names: Sequence[str], lang: str) -> str:
@@ -154,7 +156,7 @@ class DrawRenderer(ViewAccessors):
             )
         return tags
 
-    def hand(self, view: DrawView, lang: str) -> str:
+    def hand(self, view: DrawView, lang: str, order: Sequence[Card] | None = None) -> str:
         """The seat's five numbered cards, its chips and its options when it is to act."""
         if view.seat is None:
             return ""
@@ -162,7 +164,7 @@ class DrawRenderer(ViewAccessors):
         if view.phase == "surblind" and view.to_act == view.seat:
             lines.append(t("draw.hand.face_down", lang, amount=2 * view.blind_unit))
         elif view.hand:
-            cards = "  ".join(f"[{i}] {c.pretty}" for i, c in enumerate(view.hand, start=1))
+            cards = numbered_cards(view.hand, order)
             lines.append(t("draw.hand.cards", lang, cards=cards))
             if view.set_aside:
                 lines.append(t("draw.hand.set_aside", lang, cards=_cards(view.set_aside)))

@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from bot.i18n import join_names, t
 from bot.render import GameRenderer, ViewAccessors
 from bot.render.betting import BetSpot, CardPick, spot_if_betting
+from bot.render.text import numbered_cards
 from bot.render.words import read_move, say_move, words_help
 from engines.base import ChipsBought, DealStarted, Event, IllegalAction, MatchEnded
 from engines.cards import Card, CardParseError, parse_card
@@ -49,6 +50,7 @@ class DuelRenderer(ViewAccessors):
     """The `GameRenderer` of Deuce Duel."""
 
     plays_cards = False
+    dealing: tuple[type[Event], ...] = (CardsDealt,)
     move_areas: tuple[str, ...] = ("poker", "duel")
 
     def board(self, view: DuelView, names: Sequence[str], lang: str) -> str:
@@ -130,11 +132,11 @@ class DuelRenderer(ViewAccessors):
             return t("duel.result.tie", lang, pot=pot)
         return t("duel.result.win", lang, winner=_name(names, winners[0]), pot=pot)
 
-    def hand(self, view: DuelView, lang: str) -> str:
+    def hand(self, view: DuelView, lang: str, order: Sequence[Card] | None = None) -> str:
         """The seat's two cards (numbered for locking), its locked card and its options."""
         if view.seat is None:
             return ""
-        cards = "  ".join(f"[{i}] {card.pretty}" for i, card in enumerate(view.hand, start=1))
+        cards = numbered_cards(view.hand, order)
         lines = [
             t("duel.hand.cards", lang, cards=cards, signal=_signal(view.signals[view.seat], lang))
         ]

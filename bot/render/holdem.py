@@ -54,6 +54,7 @@ class HoldemRenderer(ViewAccessors):
     """The `GameRenderer` of no-limit hold'em."""
 
     plays_cards = False
+    dealing: tuple[type[Event], ...] = (HoleCards,)
     move_areas: tuple[str, ...] = ("poker",)
 
     def board(self, view: HoldemView, names: Sequence[str], lang: str) -> str:
@@ -112,7 +113,7 @@ class HoldemRenderer(ViewAccessors):
             lines.append(t("holdem.board.turn", lang, name=_name(names, view.to_act)))
         return "\n".join(lines)
 
-    def hand(self, view: HoldemView, lang: str) -> str:
+    def hand(self, view: HoldemView, lang: str, order: Sequence[Card] | None = None) -> str:
         """The seat's two cards, its best hand so far, and its options when it is to act."""
         if view.seat is None or not view.hole:
             return ""

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from engines.cards import Card, CardParseError, parse_card
 
 
@@ -24,3 +26,20 @@ def describe(text: str) -> str:
 def move_cards(text: str) -> list[Card]:
     """The cards an action's canonical text names (``play 3D 3S`` -> 3♦ 3♠; none for ``pass``)."""
     return [w for w in _words(text) if isinstance(w, Card)]
+
+
+def numbered_cards(
+    hand: Sequence[Card], order: Sequence[Card] | None = None, form: str = "[{n}] {card}"
+) -> str:
+    """A hand's cards with the position numbers people type (``[1] 3♦  [2] 5♠``).
+
+    Positions are those of `hand`, the game's order; `order` is the order the cards are
+    shown in (a re-sorted hand), and each card keeps its number there, so a typed position
+    means the card labelled with it wherever the hand is shown. A card held twice (the
+    duel's two decks) takes the next of its positions."""
+    free: dict[Card, list[int]] = {}
+    for n, card in enumerate(hand, start=1):
+        free.setdefault(card, []).append(n)
+    same = order is not None and sorted(c.code for c in order) == sorted(c.code for c in hand)
+    shown = order if order is not None and same else hand
+    return "  ".join(form.format(n=free[card].pop(0), card=card.pretty) for card in shown)

@@ -99,3 +99,17 @@ def test_the_levels_table_has_a_row_per_level_and_sparring_partner() -> None:
     assert [row.split(" | ")[1] for row in rows] == list(POOL) * 2
     assert rows[0].startswith("| easy (easy) | greedy | 2 |")
     assert rows[-1].startswith("| hard (hard) | net | 2 |")
+
+
+def test_the_discord_bench_reports_each_games_picture_render_time_and_size() -> None:
+    from bot.bench.discord import _pictures_section, picture_figures
+
+    figures = picture_figures(5)
+    assert [f["game"] for f in figures] == ["holdem", "draw", "duel", "bigtwo"]
+    assert [f["seats"] for f in figures] == [9, 6, 2, 4]
+    for figure in figures:
+        assert figure["states"] == 5
+        assert 0 < figure["p50"] <= figure["p99"]
+        assert 0 < figure["size_p50"] <= figure["size_max"] <= 150
+    section = _pictures_section(figures)
+    assert section.count("\n| ") == 2 + 4  # the header, its rule and one row per game

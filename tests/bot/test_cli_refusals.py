@@ -12,9 +12,8 @@ import select
 import sqlite3
 import subprocess
 import sys
-import tempfile
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -30,6 +29,13 @@ LIMIT = 30.0
 PLAY = ["play", "bigtwo", "--ai-delay", "0", "--ai", "greedy", "--seed", "3"]
 
 
+WITHOUT_OVERRIDES = ["setpriv", "--bounding-set=-dac_override,-dac_read_search,-fowner"]
+"""Run as root, but as bound by file modes as any user: without the capabilities that let
+root write a read-only file or folder. The process keeps root's uid, so it still reaches
+the checkout and its .venv wherever the clone lives (a private folder included), which
+another uid could not."""
+
+
 def environment(**extra: str) -> dict[str, str]:
     env = {
         k: v for k, v in os.environ.items() if not k.startswith(("DISCORD_", "DEUCEBOT_", "DEV_"))
@@ -40,15 +46,15 @@ def environment(**extra: str) -> dict[str, str]:
 def deucebot(
     args: list[str], cwd: Path, env: dict[str, str] | None = None, user: bool = False
 ) -> subprocess.CompletedProcess[str]:
-    """Run `deucebot ARGS` (or `python -m bot` for ["bot"]) with stdin closed; as an
-    unprivileged user when `user` (root may write read-only files)."""
+    """Run `deucebot ARGS` (or `python -m bot` for ["bot"]) with stdin closed; bound by
+    file permissions when `user` (see `WITHOUT_OVERRIDES`)."""
     command = (
         [sys.executable, "-m", "bot"]
         if args == ["bot"]
         else [sys.executable, "-m", "bot.cli", *args]
     )
     if user and os.geteuid() == 0:
-        command = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", *command]
+        command = [*WITHOUT_OVERRIDES, *command]
     return subprocess.run(
         command,
         cwd=cwd,
@@ -158,33 +164,20 @@ def test_a_missing_folder_is_named(tmp_path: Path) -> None:
     assert not (tmp_path / "no").exists()
 
 
-@pytest.fixture
-def shared_dir() -> Iterator[Path]:
-    """A folder an unprivileged user can use (pytest's tmp_path is private to root)."""
-    folder = Path(tempfile.mkdtemp(prefix="deucebot-ro-"))
-    folder.chmod(0o777)
-    try:
-        yield folder
-    finally:
-        for path in sorted(folder.rglob("*"), reverse=True):
-            path.parent.chmod(0o777)
-        subprocess.run(["rm", "-rf", str(folder)], check=True)
-
-
 @pytest.mark.skipif(sys.platform == "win32", reason="POSIX permissions")
-def test_read_only_files_and_folders_are_named(shared_dir: Path) -> None:
-    read_only = shared_dir / "ro.db"
+def test_read_only_files_and_folders_are_named(tmp_path: Path) -> None:
+    read_only = tmp_path / "ro.db"
     read_only.touch()
     read_only.chmod(0o444)
-    folder = shared_dir / "locked"
+    folder = tmp_path / "locked"
     folder.mkdir()
     (folder / "x.db").touch()
     (folder / "x.db").chmod(0o666)
     folder.chmod(0o555)
-    line = one_line(deucebot([*PLAY, "--db", str(read_only)], shared_dir, user=True))
+    line = one_line(deucebot([*PLAY, "--db", str(read_only)], tmp_path, user=True))
     assert f"{read_only} is read-only: make it writable" in line
     for path in (folder / "x.db", folder / "new.db"):
-        line = one_line(deucebot([*PLAY, "--db", str(path)], shared_dir, user=True))
+        line = one_line(deucebot([*PLAY, "--db", str(path)], tmp_path, user=True))
         assert f"the folder {folder} is read-only" in line
     assert read_only.read_bytes() == b"" and sorted(p.name for p in folder.iterdir()) == ["x.db"]
 

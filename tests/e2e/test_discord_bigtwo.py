@@ -286,11 +286,17 @@ async def test_only_the_creator_or_a_channel_manager_stops_or_restarts_the_table
 
 
 def board_or_closed(standin: FakeDiscord):  # type: ignore[no-untyped-def]
-    """The newest message that ever was a board (the closed board has no buttons)."""
+    """The newest message that ever was a board or the closed table's board (its footer
+    names the table; a table stopped before its new match's board went out has only the
+    closed one)."""
     was_board = [
         m
         for m in standin.public_messages()
-        if any("db:hand:" in str(v["components"]) for v in m.history)
+        if any(
+            str(e.get("footer", {}).get("text", "")).startswith("Table #")
+            for v in m.history
+            for e in v["embeds"]
+        )
     ]
     return was_board[-1]
 
