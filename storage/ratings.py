@@ -49,11 +49,18 @@ AI_RATINGS: Mapping[str, tuple[float, float]] = {
     "honest": (22.0, 1.0),
     "tight": (26.0, 1.0),
     "heuristic": (30.0, 1.0),
+    "easy": (16.0, 1.0),
     "strong": (32.0, 1.0),
+    "strong1": (32.0, 1.0),
+    "net": (31.0, 1.0),
+    "hard": (34.0, 1.0),
 }
-"""The fixed (mu, sigma) an AI seat plays with, by what the AI is. Keyed by the seat's
-policy name until tables have difficulty levels; then key it by the level (`ai_rating`
-is the one place that reads it)."""
+"""The fixed (mu, sigma) an AI seat plays with, by the policy it plays (the seat's credit
+is ``ai:<policy>``). A table's difficulty level picks that policy per game
+(`GameSpec.levels`: Big Two easy / strong / hard, the poker games calling or honest /
+strong / strong), so beating a hard seat counts more than beating an easy one, and two
+levels that play the same policy count the same. `ai_rating` is the one place that reads
+it."""
 
 DEFAULT_AI = (25.0, 1.0)
 """An AI seat of a policy `AI_RATINGS` does not name."""

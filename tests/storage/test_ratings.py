@@ -16,6 +16,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from engines.registry import LEVELS, available_games, get_game
 from storage import (
     ActionCommit,
     ActionRecord,
@@ -27,6 +28,7 @@ from storage import (
 from storage.backend import AnyStorage, open_storage
 from storage.pg_server import TempPostgres
 from storage.ratings import (
+    AI_RATINGS,
     ALL_TIME,
     Rating,
     SeasonRecord,
@@ -93,6 +95,14 @@ def test_beating_a_strong_ai_counts_more_than_beating_a_random_one() -> None:
     assert {e.player_id for e in over_strong} == {"a"}
     assert over_strong[0].after.mu > over_random[0].after.mu > Rating().mu
     assert ai_rating("ai:strong").mu > ai_rating("ai:random").mu
+
+
+def test_every_ai_level_of_every_game_has_its_rating_and_harder_is_higher() -> None:
+    for game in map(get_game, available_games()):
+        policies = [game.level_policy(level) for level in LEVELS]
+        assert all(policy in AI_RATINGS for policy in policies), (game.name, policies)
+        mus = [ai_rating(f"ai:{policy}").mu for policy in policies]
+        assert mus == sorted(mus) and mus[0] < mus[-1], (game.name, policies, mus)
 
 
 def test_a_seat_the_ai_played_for_counts_for_nobody() -> None:
