@@ -60,3 +60,15 @@ async def test_a_finished_match_is_rated_and_shown_by_rating_with_a_chart(
             await standin.command(ana, "leaderboard", game="bigtwo", by="rating", season="current")
         ).final()
         assert cup is not None and "season cup" in cup.text() and "No rated matches" in cup.text()
+        # A season that does not exist is refused privately, naming it (whatever was typed:
+        # card words included, which must not reach the channel); without `by`, a season
+        # means its rating board.
+        posted = len(standin.public_messages())
+        for typed, by in (("8D 8S", "rating"), ("cupp", None)):
+            options = {"game": "bigtwo", "season": typed} | ({"by": by} if by else {})
+            nope = (await standin.command(bo, "leaderboard", **options)).final()
+            assert nope is not None and nope.ephemeral, nope
+            assert "saison « " + typed + " »" in nope.content, nope.content
+        assert len(standin.public_messages()) == posted
+        named = (await standin.command(ana, "leaderboard", game="bigtwo", season="cup")).final()
+        assert named is not None and not named.ephemeral and "season cup" in named.text()
