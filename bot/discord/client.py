@@ -50,6 +50,7 @@ COGS = (
     "bot.discord.cogs.play",
     "bot.discord.cogs.info",
     "bot.discord.cogs.history",
+    "bot.discord.cogs.admin",
 )
 
 

@@ -17,6 +17,10 @@ the turn it was committed up to, and delivered by one outbox task per table in l
   `edit_interval` seconds) and only ever show the board's own deal;
 - 429 and 5xx answers are retried with backoff for up to `retry_for` seconds (logged;
   an effect given up on stays unrecorded, so the next start delivers it);
+- a 403 for a lost permission (50001 Missing Access, 50013 Missing Permissions) pauses the
+  table's outbox (`Pause`) instead: nothing is dropped or retried in a loop; it is tried
+  again by `resume` (a member's click where the permissions are back) or every
+  `pause_retry` seconds, and then delivers what waited, in log order;
 - DMs (own task per table so a slow DM never holds up the board): the hand at every deal,
   and after a play the owner did not make themselves (a timeout, an away seat played for
   them); after their own play the answer to their click or command already shows the new
@@ -85,8 +89,28 @@ REDRAW_AFTER = 5.0
 BOARD_FIRST = 10.0
 """Seconds a deal's hand DMs wait at most for the deal's board (with its commitment)."""
 
+LOST_ACCESS = frozenset({50001, 50013})
+"""Discord's codes of a 403 for a permission the bot lacks in the channel."""
+PAUSE_RETRY = 60.0
+"""Seconds between two attempts of a paused outbox (besides members' clicks)."""
+
 T = TypeVar("T")
 Board = discord.Message | discord.PartialMessage
+
+
+@dataclass(frozen=True)
+class Pause:
+    """Why a table's channel delivery is paused: Discord's 403 `code` (50001 or 50013) to
+    `what` ("board", "board edit"...), since `since` (`time.time()`)."""
+
+    code: int
+    what: str
+    since: float
+
+
+def lost_access(error: BaseException) -> bool:
+    """Whether `error` is Discord's 403 for a permission the bot lacks (not a closed DM)."""
+    return isinstance(error, discord.Forbidden) and error.code in LOST_ACCESS
 
 
 @dataclass
@@ -134,11 +158,18 @@ class _Outbox:
     """Member -> the deal whose hand their closed DMs refused: not tried again that deal,
     tried again at the next (they may have opened their DMs meanwhile)."""
     dm_sending: bool = False
+    paused: Pause | None = None
+    """Set while Discord refuses the channel's posts for a lost permission."""
+    unreplaced: list[Board] = field(default_factory=list)
+    """Earlier boards still to be marked replaced (a refusal came between post and edit)."""
 
     def busy(self) -> bool:
-        """True while something is queued or a DM is on its way."""
+        """True while something is queued or a DM is on its way (a paused outbox waits)."""
+        if self.paused is not None:
+            return bool(self.dms or self.dm_sending)
         return bool(
             self.effects
+            or self.unreplaced
             or self.notices
             or self.dirty
             or self.dms
@@ -158,12 +189,14 @@ class DiscordFront:
         edit_interval: float = 1.0,
         deliveries: Deliveries | None = None,
         retry_for: float = 120.0,
+        pause_retry: float = PAUSE_RETRY,
     ) -> None:
         """A front posting through `client`, with the bot's languages and tables from `host`;
         `edit_interval` spaces board edits (seconds); `deliveries` records what was
         delivered (None: nothing survives a restart); 429/5xx answers are retried for up
-        to `retry_for` seconds."""
+        to `retry_for` seconds; a paused outbox is tried again every `pause_retry` seconds."""
         self.client = client
+        self.pause_retry = pause_retry
         self.host = host
         self.edit_interval = edit_interval
         self.deliveries = deliveries
@@ -238,6 +271,32 @@ class DiscordFront:
         box.dirty = True
         box.wake.set()
 
+    def paused(self) -> dict[int, Pause]:
+        """Table id -> why its channel delivery is paused (only the paused tables)."""
+        return {tid: box.paused for tid, box in self._boxes.items() if box.paused is not None}
+
+    def resume(self, table_id: int) -> None:
+        """Try a paused table's delivery again now (its permissions may be back); paused
+        again if Discord still refuses."""
+        box = self._boxes.get(table_id)
+        if box is not None and box.paused is not None:
+            log.info("table %s: trying its paused channel delivery again", table_id)
+            box.paused = None
+            box.wake.set()
+
+    def _pause(self, box: _Outbox, error: discord.Forbidden, what: str) -> None:
+        """Pause `box` after Discord's 403 (lost permission); try again in `pause_retry` s."""
+        first = box.paused is None
+        box.paused = Pause(error.code, what, time.time())
+        log.warning(
+            "table %s: Discord refused the %s (403, code %s): channel delivery paused",
+            box.snapshot.id,
+            what,
+            error.code,
+        )
+        if first and self.pause_retry > 0:
+            asyncio.get_running_loop().call_later(self.pause_retry, self.resume, box.snapshot.id)
+
     async def settle(self) -> None:
         """Wait until every outbox is empty (tests and the benchmark)."""
         while any(box.busy() for box in self._boxes.values()):
@@ -292,27 +351,44 @@ class DiscordFront:
                 except Exception:
                     log.exception("could not recover the deliveries of table %s", box.snapshot.id)
                 box.recovered = True
-            while box.effects or box.notices or box.dirty:
+            while box.paused is None and (
+                box.effects or box.unreplaced or box.notices or box.dirty
+            ):
+                what = "board"
                 try:
+                    if box.unreplaced:
+                        what = "replaced board"
+                        await self._replace(box.unreplaced[0], self.language(box.snapshot))
+                        box.unreplaced.pop(0)
+                        continue
                     if box.effects:
                         effect = box.effects[0]
+                        what = effect.kind
                         try:
                             await self._deliver(box, effect)
-                        finally:
-                            if box.effects and box.effects[0] is effect:
+                        except BaseException as error:
+                            if not lost_access(error) and box.effects and box.effects[0] is effect:
                                 box.effects.popleft()
+                            raise
+                        if box.effects and box.effects[0] is effect:
+                            box.effects.popleft()
                         continue
                     if box.notices:
+                        what = "notice"
                         channel, text = self._channel(box.snapshot), box.notices[0]
                         await self._retry("notice", partial(channel.send, text))
                         box.notices.popleft()
                         self.rest_calls += 1
                         continue
+                    what = "board edit"
                     box.dirty = False
                     try:
                         with priority(Priority.EDIT):
                             await self._edit_board(box)
-                    except discord.HTTPException:
+                    except discord.HTTPException as error:
+                        if lost_access(error):
+                            box.dirty = True  # drawn again on resuming
+                            raise
                         # Not now (a storm outlasted the retries): try again in a while, so
                         # the board still converges without waiting for the next action.
                         asyncio.get_running_loop().call_later(REDRAW_AFTER, _redraw, box)
@@ -321,6 +397,11 @@ class DiscordFront:
                         await asyncio.sleep(self.edit_interval * self._edit_backoff())
                 except asyncio.CancelledError:
                     raise
+                except discord.Forbidden as error:
+                    if not lost_access(error):
+                        log.exception("could not update the channel of table %s", box.snapshot.id)
+                        continue
+                    self._pause(box, error, what)
                 except Exception:
                     log.exception("could not update the channel of table %s", box.snapshot.id)
             await box.wake.wait()
@@ -399,6 +480,16 @@ class DiscordFront:
             )
             self.rest_calls += 1
 
+    async def _replace_later(self, box: _Outbox, message: Board, lang: str) -> None:
+        """`_replace` the board a new one follows; if Discord refuses it for a lost
+        permission, it is done on resuming (the new board is out: it must not go again)."""
+        try:
+            await self._replace(message, lang)
+        except discord.Forbidden as error:
+            if not lost_access(error):
+                raise
+            box.unreplaced.append(message)
+
     async def _deliver(self, box: _Outbox, effect: Effect) -> None:
         """Deliver one effect (unless done), then record it."""
         if effect.key in box.done or box.match is None:
@@ -467,7 +558,7 @@ class DiscordFront:
         previous, box.board, box.board_deal = box.board, sent, effect.deal
         box.image_key = None if shown is None else last_play_key(shown)
         if previous is not None:
-            await self._replace(previous, lang)
+            await self._replace_later(box, previous, lang)
         return sent.id
 
     async def _post_result(self, box: _Outbox, effect: Effect) -> int:
@@ -548,7 +639,7 @@ class DiscordFront:
         box.board_deal = shown.deal if shown.started else None
         box.image_key = last_play_key(shown)
         if previous is not None:
-            await self._replace(previous, lang)
+            await self._replace_later(box, previous, lang)
 
     # ----------------------------------------------------------------- DMs
 

@@ -14,6 +14,7 @@ from bot.discord import actions
 from bot.discord.actions import seat_for
 from bot.discord.board import board_message
 from bot.discord.cooldowns import cooldown
+from bot.discord.permissions import check_table_channel
 from bot.discord.replies import frozen_view, in_time, say
 from bot.discord.slash_options import game_choices, playable_games, slash_options
 from bot.discord.table_setup import OPTION_ORDER, options_in_force, table_setup
@@ -95,6 +96,7 @@ class Tables(commands.Cog):
         `table_setup`: an option the game lacks is refused by name); the creator takes
         seat 1."""
         lang = self.bot.language(interaction)
+        await check_table_channel(interaction, lang)
         setup = table_setup(
             get_game(game.value),
             {
@@ -161,6 +163,7 @@ class Tables(commands.Cog):
         """Challenge `member` (Accept / Decline for them; no answer in `actions.CHALLENGE_SECONDS`
         declines); without a member, a duel against the AI is dealt at once."""
         lang = self.bot.language(interaction)
+        await check_table_channel(interaction, lang)
         if member is not None and member.id == interaction.user.id:
             raise TableError("you cannot challenge yourself", code="discord.challenge_self")
         if member is not None and member.bot:
@@ -251,6 +254,7 @@ class Tables(commands.Cog):
         lang = self.bot.language(interaction)
         table = self._here(interaction)
         seat_for(table, interaction)
+        await check_table_channel(interaction, lang)
         await in_time(interaction, table.start())
         await say(interaction, t("discord.table.started", lang))
 
