@@ -124,9 +124,11 @@ def build_parser() -> argparse.ArgumentParser:
         help="copy into a database that already holds tables (ids are moved past its own)",
     )
 
+    from bot.backup import add_parser as add_backup
     from bot.verify import add_parser as add_verify
 
     add_verify(sub)
+    add_backup(sub)
     return parser
 
 
@@ -199,6 +201,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             from bot.verify import main as verify_main
 
             return verify_main(args)
+        if args.command == "backup":
+            from bot.backup import main as backup_main
+
+            return backup_main(args)
         if args.command == "leaderboard":
             from bot.console import print_leaderboard
 

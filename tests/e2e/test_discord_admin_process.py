@@ -1,12 +1,16 @@
 """What a server admin meets, through the bot's own process (`python -m bot`) and the
-stand-in: a permission taken away mid-match and given back."""
+stand-in: a permission taken away mid-match and given back, backups during play."""
 
 from __future__ import annotations
 
+import asyncio
+import sys
 from pathlib import Path
 
 from bot.devtools.discord_standin import FakeDiscord
-from tests.e2e.bot_process import spawn_bot
+from storage import open_storage
+from tests.e2e.bot_process import ROOT, spawn_bot
+from tests.e2e.helpers import boards
 from tests.e2e.process_play import check_ledger, env_for, match_over_shown, replay_match, stop
 
 
@@ -35,3 +39,53 @@ async def test_a_permission_lost_mid_match_in_the_bot_process_loses_nothing(
     assert "channel delivery paused" in bot.err()
     db = tmp_path / "bot.sqlite3"
     await check_ledger(standin, db, await replay_match(db))
+
+
+async def test_backups_taken_while_a_match_is_played_verify_and_open(
+    standin: FakeDiscord, tmp_path: Path
+) -> None:
+    ana = standin.owner
+    db = tmp_path / "bot.sqlite3"
+    bot = await spawn_bot(env_for(standin, tmp_path, DEUCEBOT_AI_DELAY="0.1"), tmp_path)
+    copies: list[Path] = []
+    try:
+        await standin.wait_ready(30)
+        await standin.command(ana, "table create", game="draw", deals=30)
+        await standin.command(ana, "table start")
+        await standin.command(ana, "table leave")  # the AI plays on while we copy
+        for n in range(3):
+            await standin.wait_for(lambda n=n: len(boards(standin)) > 2 * n + 1, 30)  # type: ignore[misc]
+            copies.append(tmp_path / f"copy-{n}.sqlite3")
+            status, out = await _cli("backup", "--db", str(db), str(copies[-1]))
+            assert status == 0 and "verify: every check passed" in out, out
+        assert not match_over_shown(standin), "the match ended before the last copy"
+    finally:
+        await stop(bot)
+    seen: list[int] = []
+    for copy in copies:
+        status, out = await _cli("verify", "--db", str(copy))
+        assert status == 0, out
+        storage = await open_storage(str(copy))
+        try:
+            tables = await storage.live_tables()
+            match = await storage.current_match(tables[0].id)
+            assert match is not None
+            seen.append(len(await storage.actions(match.id)))
+        finally:
+            await storage.close()
+    assert seen == sorted(seen) and seen[0] > 0, seen  # each a later moment of the match
+
+
+async def _cli(*argv: str) -> tuple[int, str]:
+    """Run `deucebot ARGV` as its own process; its exit status and output."""
+    proc = await asyncio.create_subprocess_exec(
+        sys.executable,
+        "-m",
+        "bot.cli",
+        *argv,
+        cwd=ROOT,
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.STDOUT,
+    )
+    out, _ = await proc.communicate()
+    return int(proc.returncode or 0), out.decode()
