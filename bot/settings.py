@@ -144,6 +144,15 @@ class Settings(BaseSettings):
         float, 0, 3600, unit="seconds", default=10.0, env="DEUCEBOT_CREATE_COOLDOWN"
     )
     """Seconds before a member may run /table create again."""
+    http_port: int | None = bounded(
+        int, 0, 65535, zero="any free port", default=None, env="DEUCEBOT_HTTP_PORT"
+    )
+    """The health and metrics endpoint's port on 127.0.0.1 (`/healthz`, `/metrics`); unset:
+    no endpoint."""
+    health_max_lag: float = bounded(
+        float, 1, 3600, unit="seconds", default=60.0, env="DEUCEBOT_HEALTH_MAX_LAG"
+    )
+    """`/healthz` answers 503 when a table's oldest undelivered channel message waited longer."""
     shard_count: int | None = bounded(
         int,
         1,

@@ -27,6 +27,8 @@ from bot.discord import images
 from bot.discord.actions import Controls
 from bot.discord.cooldowns import Cooldowns
 from bot.discord.front import DiscordFront
+from bot.discord.health import HealthServer, Probes
+from bot.discord.metrics import BotMetrics, Live, timed
 from bot.discord.replies import reply_error
 from bot.discord.rest_budget import RequestBudget, budget_trace
 from bot.discord.translator import CatalogTranslator
@@ -83,8 +85,14 @@ class Deucebot(commands.Bot):
         self.edit_interval = settings.board_edit_seconds if edit_interval is None else edit_interval
         self.rest_budget = RequestBudget(settings.rest_per_second)
         """Every counted REST request waits here for its place under Discord's global limit."""
-        options.setdefault("http_trace", budget_trace(self.rest_budget))
+        trace = options.setdefault("http_trace", budget_trace(self.rest_budget))
+        self.metrics = BotMetrics(self._live)
+        """The process's Prometheus metrics (served by the health endpoint)."""
+        self.metrics.trace(trace)
         self.latency_sink = latency_sink
+        self.health: HealthServer | None = None
+        """The health and metrics endpoint (`DEUCEBOT_HTTP_PORT`), once started."""
+        self.started_at = time.time()
         super().__init__(
             command_prefix=commands.when_mentioned,
             intents=intents(),
@@ -156,18 +164,28 @@ class Deucebot(commands.Bot):
             edit_interval=self.edit_interval,
             deliveries=storage if DELIVERY_RECORDS else None,
         )
+        front.delivered_sink = self.metrics.delivery.observe
         await self._lease_shards()
         tables = self._tables = TableManager(
             storage,
             front,
             config=RuntimeConfig(
                 ai_delay=self.settings.ai_delay,
-                latency_sink=self.latency_sink,
+                latency_sink=self._action_done,
                 ai_processes=self.settings.ai_processes,
                 max_tables_per_guild=self.settings.max_tables_per_server,
             ),
             shards=self.owned_shards,
         )
+        storage.commit_action = timed(  # type: ignore[method-assign]
+            storage.commit_action, self.metrics.storage_commit.observe
+        )
+        tables.ai.decide = timed(  # type: ignore[method-assign]
+            tables.ai.decide, self.metrics.ai_decision.observe
+        )
+        if self.settings.http_port is not None:
+            self.health = HealthServer(self._probes(), self.metrics, self.settings.http_port)
+            await self.health.start()
         self.add_dynamic_items(*DYNAMIC_ITEMS)
         images.warm()
         for cog in COGS:
@@ -181,6 +199,49 @@ class Deucebot(commands.Bot):
             await self.tree.sync()
         await tables.restore()
         tune_gc()  # after restoring: freeze start-up objects, rarer full collections
+
+    def _action_done(self, seconds: float) -> None:
+        """Each accepted action: counted, and passed on to the benchmark's sink if any."""
+        self.metrics.action_done(seconds)
+        if self.latency_sink is not None:
+            self.latency_sink(seconds)
+
+    def gateway_open(self) -> bool:
+        """Whether the bot is logged in and every gateway connection is open."""
+        if self.is_closed() or not self.is_ready():
+            return False
+        if isinstance(self, commands.AutoShardedBot):
+            return all(not shard.is_closed() for shard in self.shards.values())
+        ws = self.ws
+        return ws is not None and not ws.socket.closed
+
+    def _live(self) -> Live:
+        """What the metrics read at each scrape."""
+        games: dict[str, int] = {}
+        tables = self._tables.tables.values() if self._tables is not None else ()
+        for table in tables:
+            if table.status != "stopped":
+                games[table.game] = games.get(table.game, 0) + 1
+        front = self._front
+        return Live(
+            tables_by_game=games,
+            outbox_lag=front.lag() if front is not None else {},
+            paused=len(front.paused()) if front is not None else 0,
+            gateway_latency=self.latency,
+        )
+
+    def _probes(self) -> Probes:
+        """What `/healthz` checks."""
+
+        async def storage_writes() -> None:
+            await self.storage.remember_said("healthz", "healthz", True)
+
+        def lag() -> float:
+            paused = self.front.paused()
+            waits = [s for tid, s in self.front.lag().items() if tid not in paused]
+            return max(waits, default=0.0)
+
+        return Probes(self.gateway_open, storage_writes, lag, self.settings.health_max_lag)
 
     async def _lease_shards(self) -> None:
         """Claim this process's shards in the database (`ShardLeaseKeeper`): a sharded bot,
@@ -224,6 +285,8 @@ class Deucebot(commands.Bot):
             return
         started = time.perf_counter()
         log.info("shutting down")
+        if self.health is not None:
+            await self.health.close()
         if self._front is not None:
             await self._front.close()
         if self._tables is not None:

@@ -162,6 +162,8 @@ class _Outbox:
     """Set while Discord refuses the channel's posts for a lost permission."""
     unreplaced: list[Board] = field(default_factory=list)
     """Earlier boards still to be marked replaced (a refusal came between post and edit)."""
+    queued: dict[str, float] = field(default_factory=dict)
+    """Effect key -> when it was handed over (`time.monotonic()`), until delivered."""
 
     def busy(self) -> bool:
         """True while something is queued or a DM is on its way (a paused outbox waits)."""
@@ -213,6 +215,8 @@ class DiscordFront:
         self.retries = 0
         """REST calls retried after a 429 or 5xx."""
         self.crash = CrashPoints.from_env()
+        self.delivered_sink: Callable[[float], None] | None = None
+        """Called with each delivered effect's delay (seconds from hand-over; metrics)."""
 
     # ----------------------------------------------------------------- Front protocol
 
@@ -232,6 +236,9 @@ class DiscordFront:
                     for old in [d for d in box.commitments if d <= event.deal - KEEP_DEALS]:
                         del box.commitments[old]
         box.effects.extend(found)
+        now = time.monotonic()
+        for effect in found:
+            box.queued.setdefault(effect.key, now)
         for event in loose:
             line = renderer.event(event, names, lang) if renderer else None
             if line is None:
@@ -274,6 +281,14 @@ class DiscordFront:
     def paused(self) -> dict[int, Pause]:
         """Table id -> why its channel delivery is paused (only the paused tables)."""
         return {tid: box.paused for tid, box in self._boxes.items() if box.paused is not None}
+
+    def lag(self) -> dict[int, float]:
+        """Table id -> seconds its oldest undelivered effect has waited (0: none waits)."""
+        now = time.monotonic()
+        return {
+            tid: now - min(box.queued.values()) if box.queued else 0.0
+            for tid, box in self._boxes.items()
+        }
 
     def resume(self, table_id: int) -> None:
         """Try a paused table's delivery again now (its permissions may be back); paused
@@ -322,6 +337,7 @@ class DiscordFront:
             box.snapshot = table
         if table.match != box.match:
             box.match = table.match
+            box.queued.clear()
             box.done = set()
             box.deal_snaps.clear()
         if table.started:
@@ -367,11 +383,10 @@ class DiscordFront:
                         try:
                             await self._deliver(box, effect)
                         except BaseException as error:
-                            if not lost_access(error) and box.effects and box.effects[0] is effect:
-                                box.effects.popleft()
+                            if not lost_access(error):
+                                _drop(box, effect)
                             raise
-                        if box.effects and box.effects[0] is effect:
-                            box.effects.popleft()
+                        _drop(box, effect)
                         continue
                     if box.notices:
                         what = "notice"
@@ -500,6 +515,9 @@ class DiscordFront:
         else:
             message_id = await self._post_result(box, effect)
         box.done.add(effect.key)
+        queued = box.queued.pop(effect.key, None)
+        if queued is not None and self.delivered_sink is not None:
+            self.delivered_sink(time.monotonic() - queued)
         if effect.kind == "board":
             box.board_sent.set()
         if self.deliveries is not None:
@@ -747,6 +765,13 @@ class DiscordFront:
             await self.deliveries.remember_said(str(user), DM_CLOSED, closed)
         self._dm_closed_said[user] = closed
         return said and closed
+
+
+def _drop(box: _Outbox, effect: Effect) -> None:
+    """Take `effect` off the front of `box`'s queue (delivered, or given up on)."""
+    if box.effects and box.effects[0] is effect:
+        box.effects.popleft()
+    box.queued.pop(effect.key, None)
 
 
 def _redraw(box: _Outbox) -> None:

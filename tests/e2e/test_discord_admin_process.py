@@ -1,11 +1,15 @@
 """What a server admin meets, through the bot's own process (`python -m bot`) and the
-stand-in: a permission taken away mid-match and given back, backups during play."""
+stand-in: a permission taken away mid-match and given back, backups during play, the
+health and metrics endpoint."""
 
 from __future__ import annotations
 
 import asyncio
+import socket
 import sys
 from pathlib import Path
+
+import aiohttp
 
 from bot.devtools.discord_standin import FakeDiscord
 from storage import open_storage
@@ -89,3 +93,47 @@ async def _cli(*argv: str) -> tuple[int, str]:
     )
     out, _ = await proc.communicate()
     return int(proc.returncode or 0), out.decode()
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+async def test_the_bot_process_serves_health_and_metrics_on_loopback(
+    standin: FakeDiscord, tmp_path: Path
+) -> None:
+    port = _free_port()
+    env = env_for(standin, tmp_path, DEUCEBOT_HTTP_PORT=str(port), DEUCEBOT_AI_DELAY="0.05")
+    bot = await spawn_bot(env, tmp_path)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        await standin.wait_ready(30)
+        await standin.command(standin.owner, "table create", game="draw", deals=3)
+        await standin.command(standin.owner, "table start")
+        await standin.command(standin.owner, "table leave")
+        await standin.wait_for(lambda: len(boards(standin)) >= 3, 30)
+        async with aiohttp.ClientSession() as session:
+            for _ in range(100):  # 503 until logged in and ready (guilds received), then 200
+                async with session.get(f"{base}/healthz") as answer:
+                    health = await answer.json()
+                    if answer.status == 200:
+                        break
+                    assert answer.status == 503 and not health["healthy"], health
+                await asyncio.sleep(0.1)
+            assert health["healthy"] and health["checks"]["storage"] == "ok", health
+            async with session.get(f"{base}/metrics") as answer:
+                text = await answer.text()
+        assert 'deucebot_live_tables{game="draw"} 1.0' in text
+        actions = [line for line in text.splitlines() if line.startswith("deucebot_actions_total")]
+        assert actions and float(actions[0].split()[-1]) > 0, actions
+    finally:
+        await stop(bot)
+    assert f"endpoint on http://127.0.0.1:{port}" in bot.err()
+    async with aiohttp.ClientSession() as session:
+        try:
+            async with session.get(f"{base}/healthz"):
+                raise AssertionError("the endpoint outlived the process")
+        except aiohttp.ClientConnectionError:
+            pass
