@@ -74,6 +74,7 @@ ALL_PERMISSIONS = str((1 << 47) - 1)
 MEMBER_PERMISSIONS = str(0x0000000000000400 | 0x0000000000000800 | 0x80000000)
 """View channel, send messages, use application commands: what an ordinary member has."""
 MANAGE_CHANNELS = 0x10
+MANAGE_GUILD = 0x20
 
 
 @dataclass
@@ -86,6 +87,14 @@ class User:
     dms_open: bool = True
     manage_channels: bool = False
     bot: bool = False
+    manage_guild: bool = False
+    """Manage Server: sees commands whose default member permissions ask for it."""
+
+    @property
+    def permissions(self) -> int:
+        """The member's permission bits in the guild's channels."""
+        bits = int(MEMBER_PERMISSIONS) | (MANAGE_CHANNELS if self.manage_channels else 0)
+        return bits | (MANAGE_GUILD if self.manage_guild else 0)
 
     def payload(self) -> dict[str, Any]:
         """The user object as Discord sends it."""
@@ -220,6 +229,10 @@ def _check_modal(data: dict[str, Any]) -> None:
                 raise BotSideError(f"bad text input label {comp.get('label')!r}")
 
 
+class CommandHidden(AssertionError):
+    """A test ran a command Discord does not show that member (default member permissions)."""
+
+
 class BotSideError(AssertionError):
     """Something the bot sent was wrong (unknown route, malformed payload) or it failed."""
 
@@ -244,7 +257,7 @@ class FakeDiscord:
         self.guild_ids = [self._guild_snowflake(i % shard_count) for i in range(guilds)]
         self.guild_id = self.guild_ids[0]
         """The first guild (the only one unless `guilds` > 1)."""
-        self.owner = User(self.snowflake(), "Owner", manage_channels=True)
+        self.owner = User(self.snowflake(), "Owner", manage_channels=True, manage_guild=True)
         self.users: dict[int, User] = {self.owner.id: self.owner}
         self.guild_channels = {
             g: [self.snowflake() for _ in range(channels)] for g in self.guild_ids
@@ -369,9 +382,12 @@ class FakeDiscord:
         locale: str = "en-US",
         dms_open: bool = True,
         manage_channels: bool = False,
+        manage_guild: bool = False,
     ) -> User:
         """A new guild member."""
-        user = User(self.snowflake(), name, locale, dms_open, manage_channels)
+        user = User(
+            self.snowflake(), name, locale, dms_open, manage_channels, manage_guild=manage_guild
+        )
         self.users[user.id] = user
         return user
 
@@ -1321,7 +1337,7 @@ class FakeDiscord:
         cid = channel_id if channel_id is not None else self.channel_id
         in_guild = cid in self.channel_ids or cid in self.foreign_channels
         guild_id = self.guild_of(cid) or self.guild_id
-        perms = int(MEMBER_PERMISSIONS) | (MANAGE_CHANNELS if user.manage_channels else 0)
+        perms = user.permissions
         payload: dict[str, Any] = {
             "id": str(iid),
             "application_id": str(self.app_id),
@@ -1381,13 +1397,22 @@ class FakeDiscord:
         return response
 
     def _command_data(
-        self, path: list[str], options: dict[str, Any], focused: str | None
+        self,
+        path: list[str],
+        options: dict[str, Any],
+        focused: str | None,
+        user: User | None = None,
     ) -> dict[str, Any]:
         """Build the `data` of a slash command from the synced definitions (fails on unknown
         ones)."""
         top = next((c for c in self.commands if c["name"] == path[0]), None)
         if top is None:
             raise AssertionError(f"/{path[0]} was not synced: {[c['name'] for c in self.commands]}")
+        if user is not None and top.get("default_member_permissions") is not None:
+            wanted = int(top["default_member_permissions"])
+            if user.permissions & wanted != wanted and user is not self.owner:
+                # Discord does not even list the command for this member.
+                raise CommandHidden(f"/{path[0]} is not shown to {user.name}")
         node: dict[str, Any] = top
         chain: list[dict[str, Any]] = []
         for name in path[1:]:
@@ -1443,7 +1468,7 @@ class FakeDiscord:
         **options: Any,
     ) -> Response:
         """Run a slash command as `user`, e.g. ``command(alice, "table create", game="bigtwo")``."""
-        data = self._command_data(line.split(), options, None)
+        data = self._command_data(line.split(), options, None, user)
         iid, payload = self._interaction_payload(user, 2, data, channel_id)
         return await self._send_interaction(iid, payload, wait)
 

@@ -34,6 +34,7 @@ from bot.discord.rest_budget import RequestBudget, budget_trace
 from bot.discord.translator import CatalogTranslator
 from bot.discord.views import DYNAMIC_ITEMS
 from bot.i18n import normalise_language
+from bot.jsonlog import bind_ids
 from bot.runtime import RuntimeConfig, TableManager, tune_gc
 from bot.runtime.shard_lease import ShardLeaseKeeper
 from bot.runtime.shards import Shards
@@ -307,12 +308,24 @@ class Deucebot(commands.Bot):
     def language(self, interaction: discord.Interaction) -> str:
         """The language to answer `interaction` in: the user's locale, else the guild's, else
         the configured default. Remembered for the user's DMs."""
+        self._bind_log_ids(interaction)
         default = self.guild_language(interaction.guild)
         lang = normalise_language(interaction.locale.value, default="")
         if not lang:
             lang = default
         self._locales[interaction.user.id] = lang
         return lang
+
+    def _bind_log_ids(self, interaction: discord.Interaction) -> None:
+        """Name the guild, and the channel's table and match, in this handler's log lines."""
+        table = None
+        if self._tables is not None and interaction.channel_id is not None:
+            table = self._tables.find(str(interaction.channel_id))
+        bind_ids(
+            guild=interaction.guild_id,
+            table=table.id if table is not None else None,
+            match=table.match.id if table is not None and table.match is not None else None,
+        )
 
     def guild_language(self, guild: discord.Guild | None) -> str:
         """A guild's language for public messages: its preferred locale if we speak it."""

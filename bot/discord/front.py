@@ -62,6 +62,7 @@ from bot.discord.host import Host
 from bot.discord.rest_budget import Priority, priority
 from bot.discord.textlimits import fit_message
 from bot.i18n import t
+from bot.jsonlog import bind_ids
 from bot.render import GameRenderer, get_renderer
 from bot.render.fair import fair_line
 from bot.runtime import (
@@ -359,6 +360,7 @@ class DiscordFront:
 
     async def _run(self, box: _Outbox) -> None:
         while True:
+            bind_ids(guild=box.snapshot.guild, table=box.snapshot.id, match=box.match)
             if not box.recovered:
                 try:
                     await self._recover(box)
@@ -678,6 +680,7 @@ class DiscordFront:
 
     async def _run_dms(self, box: _Outbox) -> None:
         while True:
+            bind_ids(guild=box.snapshot.guild, table=box.snapshot.id, match=box.match)
             await box.dm_wake.wait()
             box.dm_wake.clear()
             while box.dms:

@@ -5,6 +5,7 @@ health and metrics endpoint."""
 from __future__ import annotations
 
 import asyncio
+import json
 import socket
 import sys
 from pathlib import Path
@@ -23,7 +24,8 @@ async def test_a_permission_lost_mid_match_in_the_bot_process_loses_nothing(
 ) -> None:
     ana = standin.owner
     bea = standin.add_user("Bea", locale="fr")
-    bot = await spawn_bot(env_for(standin, tmp_path, DEUCEBOT_AI_DELAY="0.05"), tmp_path)
+    env = env_for(standin, tmp_path, DEUCEBOT_AI_DELAY="0.05", DEUCEBOT_LOG_FORMAT="json")
+    bot = await spawn_bot(env, tmp_path)
     try:
         await standin.wait_ready(30)
         await standin.command(ana, "table create", game="draw", deals=2)
@@ -40,7 +42,14 @@ async def test_a_permission_lost_mid_match_in_the_bot_process_loses_nothing(
         await standin.wait_for(lambda: match_over_shown(standin), 60)
     finally:
         await stop(bot)
-    assert "channel delivery paused" in bot.err()
+    # The logs were JSON lines: one event each, the paused table's with its ids.
+    events = [json.loads(line) for line in bot.err().splitlines()]
+    assert not [e for e in events if e["level"] in ("ERROR", "CRITICAL")], events
+    paused = [e for e in events if "channel delivery paused" in e["message"]]
+    assert paused and paused[0]["level"] == "WARNING", events
+    assert (paused[0]["guild"], paused[0]["table"]) == (str(standin.guild_id), "1")
+    assert paused[0]["match"].isdigit()
+    assert "standin-token" not in bot.err()
     db = tmp_path / "bot.sqlite3"
     await check_ledger(standin, db, await replay_match(db))
 
