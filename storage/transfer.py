@@ -47,6 +47,8 @@ COPY_ORDER = (
     "penalty_ledger",
     "deliveries",
     "notices_said",
+    "guild_settings",
+    "guild_settings_log",
 )
 """Every table of the schema with history, parents before the rows that refer to them."""
 
@@ -65,6 +67,8 @@ ID_COLUMNS: Mapping[str, Mapping[str, str]] = {
     "penalty_ledger": {"id": "penalty_ledger", "match_id": "matches"},
     "deliveries": {"match_id": "matches"},
     "notices_said": {},
+    "guild_settings": {},
+    "guild_settings_log": {},
 }
 """For each table, its columns holding an id of an identity table (what `append` shifts)."""
 
