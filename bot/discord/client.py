@@ -31,6 +31,7 @@ from bot.discord.health import HealthServer, Probes
 from bot.discord.metrics import BotMetrics, Live, timed
 from bot.discord.replies import reply_error
 from bot.discord.rest_budget import RequestBudget, budget_trace
+from bot.discord.server_config import ServerConfig
 from bot.discord.translator import CatalogTranslator
 from bot.discord.views import DYNAMIC_ITEMS
 from bot.i18n import normalise_language
@@ -107,6 +108,7 @@ class Deucebot(commands.Bot):
         self.cooldowns = Cooldowns.from_settings(settings)
         """Per-member cooldowns on costly commands and buttons."""
         self._storage: AnyStorage | None = None
+        self._server_config: ServerConfig | None = None
         self._tables: TableManager | None = None
         self._front: DiscordFront | None = None
         self._lease: ShardLeaseKeeper | None = None
@@ -121,6 +123,13 @@ class Deucebot(commands.Bot):
         if self._storage is None:
             raise RuntimeError("the bot is not set up yet")
         return self._storage
+
+    @property
+    def server_config(self) -> ServerConfig:
+        """Every server's own settings (`/config`; read by `setup_hook`)."""
+        if self._server_config is None:
+            raise RuntimeError("the bot is not set up yet")
+        return self._server_config
 
     @property
     def tables(self) -> TableManager:
@@ -166,6 +175,9 @@ class Deucebot(commands.Bot):
             deliveries=storage if DELIVERY_RECORDS else None,
         )
         front.delivered_sink = self.metrics.delivery.observe
+        config = self._server_config = ServerConfig(storage, self.settings)
+        await config.load()
+        self.cooldowns.guild_seconds = config.cooldown
         await self._lease_shards()
         tables = self._tables = TableManager(
             storage,
@@ -175,6 +187,7 @@ class Deucebot(commands.Bot):
                 latency_sink=self._action_done,
                 ai_processes=self.settings.ai_processes,
                 max_tables_per_guild=self.settings.max_tables_per_server,
+                guild_table_cap=config.table_cap,
             ),
             shards=self.owned_shards,
         )
@@ -328,10 +341,15 @@ class Deucebot(commands.Bot):
         )
 
     def guild_language(self, guild: discord.Guild | None) -> str:
-        """A guild's language for public messages: its preferred locale if we speak it."""
+        """A guild's language for public messages: the one its admins chose (`/config`),
+        else its preferred locale if we speak it."""
         default = normalise_language(self.settings.language)
         if guild is None:
             return default
+        if self._server_config is not None:
+            chosen = self._server_config.language(str(guild.id))
+            if chosen is not None:
+                return chosen
         return normalise_language(guild.preferred_locale.value, default=default)
 
     async def _on_tree_error(

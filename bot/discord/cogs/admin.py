@@ -21,9 +21,13 @@ from bot.discord.permissions import (
     permission_names,
 )
 from bot.discord.replies import say
+from bot.discord.server_config import COOLDOWNS
+from bot.discord.slash_options import slash_options
+from bot.discord.table_setup import OPTION_ORDER, option_name, table_setup
 from bot.discord.translator import tr
-from bot.i18n import t
+from bot.i18n import LANGUAGES, t
 from bot.runtime.errors import TableError
+from engines.registry import get_game
 from storage import is_postgres_url
 
 if TYPE_CHECKING:
@@ -41,6 +45,25 @@ def pause_notice(missing: list[str], lang: str) -> str:
     if missing:
         return t("admin.paused", lang, missing=permission_names(missing, lang))
     return t("admin.paused_access", lang)
+
+
+def need_manage_guild(interaction: discord.Interaction) -> None:
+    """Refuse a member without Manage Server (the commands are hidden from them by
+    default, but a server may show them to others in its Integrations settings)."""
+    if not interaction.permissions.manage_guild:
+        raise TableError("only members with Manage Server", code="admin.need_manage_guild")
+
+
+def shown_value(value: object, lang: str) -> str:
+    """A stored setting's value as `/config show` lists it: channels as mentions, table
+    options by their names in `lang`, nothing as a dash."""
+    if value is None:
+        return "—"
+    if isinstance(value, list):
+        return ", ".join(f"<#{c}>" for c in value)
+    if isinstance(value, dict):
+        return " · ".join(f"{option_name(k, lang)} {v}" for k, v in value.items())
+    return str(value)
 
 
 def version() -> str:
@@ -94,9 +117,215 @@ class Admin(commands.Cog):
         """Version, uptime, shard, latency, storage, live tables, the bot's permissions in
         this channel, paused tables of this server and why; privately, Manage Server only."""
         lang = self.bot.language(interaction)
-        if not interaction.permissions.manage_guild:
-            raise TableError("only members with Manage Server", code="admin.need_manage_guild")
+        need_manage_guild(interaction)
         await say(interaction, self.status_text(interaction, lang))
+
+    config = app_commands.Group(
+        name=tr("config", "admin.cmd.config"),
+        description=tr("This server's own settings for Deucebot", "admin.cmd.config.desc"),
+        guild_only=True,
+        default_permissions=discord.Permissions(manage_guild=True),
+    )
+
+    @config.command(
+        name=tr("show", "admin.cmd.config.show"),
+        description=tr("This server's settings (only to you)", "admin.cmd.config.show.desc"),
+    )
+    async def config_show(self, interaction: discord.Interaction) -> None:
+        """The server's settings in force and its latest changes, privately."""
+        lang = self.bot.language(interaction)
+        need_manage_guild(interaction)
+        await say(interaction, await self.config_text(str(interaction.guild_id), lang))
+
+    @config.command(
+        name=tr("language", "admin.cmd.config.language"),
+        description=tr("The language of public messages", "admin.cmd.config.language.desc"),
+    )
+    @slash_options(language="config_language")
+    @app_commands.choices(
+        language=[
+            app_commands.Choice(name=tr("English", "admin.choice.en"), value="en"),
+            app_commands.Choice(name=tr("French", "admin.choice.fr"), value="fr"),
+            app_commands.Choice(name=tr("Ukrainian", "admin.choice.uk"), value="uk"),
+            app_commands.Choice(
+                name=tr("The server's own locale", "admin.choice.locale"), value="locale"
+            ),
+        ]
+    )
+    async def config_language(
+        self, interaction: discord.Interaction, language: app_commands.Choice[str]
+    ) -> None:
+        """Set (or clear: the server's locale) the language of public messages."""
+        value = language.value if language.value in LANGUAGES else None
+        await self._change(interaction, "language", value)
+
+    @config.command(
+        name=tr("channels", "admin.cmd.config.channels"),
+        description=tr("Where tables may be opened", "admin.cmd.config.channels.desc"),
+    )
+    @slash_options(action="config_channels")
+    @app_commands.choices(
+        action=[
+            app_commands.Choice(name=tr("Allow this channel", "admin.choice.allow"), value="allow"),
+            app_commands.Choice(
+                name=tr("No longer this channel", "admin.choice.remove"), value="remove"
+            ),
+            app_commands.Choice(name=tr("Any channel", "admin.choice.anywhere"), value="anywhere"),
+        ]
+    )
+    async def config_channels(
+        self, interaction: discord.Interaction, action: app_commands.Choice[str]
+    ) -> None:
+        """Allow tables in this channel, no longer in it, or anywhere again."""
+        here = str(interaction.channel_id)
+        now = self.bot.server_config.channels(str(interaction.guild_id))
+        if action.value == "allow":
+            wanted: list[str] | None = [*now, here] if here not in now else now
+        elif action.value == "remove":
+            wanted = [c for c in now if c != here] or None
+        else:
+            wanted = None
+        await self._change(interaction, "channels", wanted)
+
+    @config.command(
+        name=tr("tables", "admin.cmd.config.tables"),
+        description=tr("Live tables this server may have", "admin.cmd.config.tables.desc"),
+    )
+    @slash_options(count="config_tables")
+    async def config_tables(
+        self, interaction: discord.Interaction, count: app_commands.Range[int, 0, 10_000]
+    ) -> None:
+        """Set the live-table cap (0: the bot's own)."""
+        value = None if count == 0 else self.bot.server_config.check_max_tables(count)
+        await self._change(interaction, "max_tables", value)
+
+    @config.command(
+        name=tr("cooldown", "admin.cmd.config.cooldown"),
+        description=tr("A member's cooldown on a command", "admin.cmd.config.cooldown.desc"),
+    )
+    @slash_options(kind="config_cooldown", seconds="config_seconds")
+    @app_commands.choices(
+        kind=[
+            app_commands.Choice(name=tr("/table create", "admin.choice.create"), value="create"),
+            app_commands.Choice(name=tr("Hints", "admin.choice.hint"), value="hint"),
+            app_commands.Choice(
+                name=tr("/stats and /leaderboard", "admin.choice.stats"), value="stats"
+            ),
+        ]
+    )
+    async def config_cooldown(
+        self,
+        interaction: discord.Interaction,
+        kind: app_commands.Choice[str],
+        seconds: app_commands.Range[int, 0, 3600] | None = None,
+    ) -> None:
+        """Set a cooldown in seconds (none given: the bot's own)."""
+        config = self.bot.server_config
+        value = None if seconds is None else config.check_cooldown(kind.value, seconds)
+        await self._change(interaction, f"cooldown.{kind.value}", value)
+
+    @config.command(
+        name=tr("defaults", "admin.cmd.config.defaults"),
+        description=tr(
+            "Default /table create options of a game (none given: clear them)",
+            "admin.cmd.config.defaults.desc",
+        ),
+    )
+    @slash_options("game", *OPTION_ORDER, "turn_seconds")
+    async def config_defaults(
+        self,
+        interaction: discord.Interaction,
+        game: app_commands.Choice[str],
+        seats: app_commands.Range[int, 1, 10] | None = None,
+        stack: app_commands.Range[int, 1, 1_000_000_000] | None = None,
+        small_blind: app_commands.Range[int, 1, 1_000_000_000] | None = None,
+        big_blind: app_commands.Range[int, 1, 1_000_000_000] | None = None,
+        blind: app_commands.Range[int, 1, 1_000_000_000] | None = None,
+        ante: app_commands.Range[int, 1, 1_000_000_000] | None = None,
+        deals: app_commands.Range[int, 1, 1000] | None = None,
+        turn_seconds: app_commands.Range[int, 0, 3600] | None = None,
+    ) -> None:
+        """Store a game's default table options, checked as `/table create` checks them."""
+        lang = self.bot.language(interaction)
+        need_manage_guild(interaction)
+        given = {
+            "seats": seats,
+            "stack": stack,
+            "small_blind": small_blind,
+            "big_blind": big_blind,
+            "blind": blind,
+            "ante": ante,
+            "deals": deals,
+            "turn_seconds": turn_seconds,
+        }
+        chosen = {name: value for name, value in given.items() if value is not None}
+        table_setup(get_game(game.value), chosen, lang)  # the same refusals
+        await self._change(interaction, f"defaults.{game.value}", chosen or None)
+
+    async def _change(self, interaction: discord.Interaction, name: str, value: object) -> None:
+        """Store one of the server's settings (Manage Server only), logged with who, and
+        answer privately with the settings now in force."""
+        lang = self.bot.language(interaction)
+        need_manage_guild(interaction)
+        guild = str(interaction.guild_id)
+        member = interaction.user
+        await self.bot.server_config.set(guild, name, value, str(member.id), member.display_name)
+        text = await self.config_text(guild, lang)
+        await say(interaction, "✅ " + t("admin.config.saved", lang) + "\n" + text)
+
+    async def config_text(self, guild: str, lang: str) -> str:
+        """The server's settings in force (its own, else the bot's) and its latest changes."""
+        config = self.bot.server_config
+        own = config.of(guild)
+        lines = [t("admin.config.title", lang)]
+        language = config.language(guild)
+        lines.append(
+            t("admin.config.language", lang, language=t(f"admin.choice.{language}", lang))
+            if language
+            else t("admin.config.language_locale", lang)
+        )
+        channels = config.channels(guild)
+        lines.append(
+            t("admin.config.channels", lang, channels=", ".join(f"<#{c}>" for c in channels))
+            if channels
+            else t("admin.config.anywhere", lang)
+        )
+        cap = config.table_cap(guild)
+        lines.append(
+            t("admin.config.tables", lang, count=cap)
+            if cap is not None
+            else t("admin.config.tables_bot", lang, count=self.bot.settings.max_tables_per_server)
+        )
+        seconds = [
+            t(
+                "admin.config.cooldown",
+                lang,
+                kind=t(f"admin.choice.{kind}", lang),
+                seconds=int(config.cooldown(guild, kind) or config.process_cooldown(kind)),
+            )
+            for kind in COOLDOWNS
+        ]
+        lines.append(t("admin.config.cooldowns", lang, cooldowns=" · ".join(seconds)))
+        for name in sorted(own):
+            if name.startswith("defaults."):
+                spec = get_game(name.split(".", 1)[1])
+                shown = shown_value(own[name], lang)
+                lines.append(t("admin.config.defaults", lang, game=spec.title, options=shown))
+        changes = await config.storage.guild_settings_log(guild, limit=5)
+        if changes:
+            lines.append(t("admin.config.changes", lang))
+            lines += [
+                t(
+                    "admin.config.change",
+                    lang,
+                    name=change.name,
+                    value=shown_value(change.value, lang),
+                    member=change.member_name,
+                    at=f"<t:{int(change.at)}:R>",
+                )
+                for change in changes
+            ]
+        return "\n".join(lines)
 
     def status_text(self, interaction: discord.Interaction, lang: str) -> str:
         """The text of `/deucebot status` for the interaction's server and channel."""

@@ -69,6 +69,15 @@ class Tables(commands.Cog):
         self.bot = bot
         self._expiring: set[asyncio.Task[None]] = set()
 
+    def _check_allowed_here(self, interaction: discord.Interaction) -> None:
+        """Refuse if the server opens tables only in other channels (`/config channels`)."""
+        parent = getattr(interaction.channel, "parent_id", None)
+        self.bot.server_config.check_channel(
+            str(interaction.guild_id),
+            str(interaction.channel_id),
+            None if parent is None else str(parent),
+        )
+
     def _here(self, interaction: discord.Interaction) -> Table:
         table: Table = self.bot.tables.get(str(interaction.channel_id))
         return table
@@ -97,20 +106,20 @@ class Tables(commands.Cog):
         seat 1."""
         lang = self.bot.language(interaction)
         await check_table_channel(interaction, lang)
-        setup = table_setup(
-            get_game(game.value),
-            {
-                "seats": seats,
-                "stack": stack,
-                "small_blind": small_blind,
-                "big_blind": big_blind,
-                "blind": blind,
-                "ante": ante,
-                "deals": deals,
-                "turn_seconds": turn_seconds,
-            },
-            lang,
-        )
+        self._check_allowed_here(interaction)
+        given = {
+            "seats": seats,
+            "stack": stack,
+            "small_blind": small_blind,
+            "big_blind": big_blind,
+            "blind": blind,
+            "ante": ante,
+            "deals": deals,
+            "turn_seconds": turn_seconds,
+        }
+        defaults = self.bot.server_config.defaults(str(interaction.guild_id), game.value)
+        given = {**given, **{k: v for k, v in defaults.items() if given.get(k) is None}}
+        setup = table_setup(get_game(game.value), given, lang)
         options = {
             "turn_seconds": self.bot.settings.turn_seconds,
             "lang": self.bot.guild_language(interaction.guild),
@@ -164,6 +173,7 @@ class Tables(commands.Cog):
         declines); without a member, a duel against the AI is dealt at once."""
         lang = self.bot.language(interaction)
         await check_table_channel(interaction, lang)
+        self._check_allowed_here(interaction)
         if member is not None and member.id == interaction.user.id:
             raise TableError("you cannot challenge yourself", code="discord.challenge_self")
         if member is not None and member.bot:
