@@ -23,7 +23,7 @@ from bot.discord.permissions import (
 from bot.discord.replies import say
 from bot.discord.server_config import COOLDOWNS
 from bot.discord.slash_options import slash_options
-from bot.discord.table_setup import OPTION_ORDER, option_name, table_setup
+from bot.discord.table_setup import OPTION_ORDER, option_name, table_options, table_setup
 from bot.discord.translator import tr
 from bot.i18n import LANGUAGES, t
 from bot.runtime.errors import TableError
@@ -45,6 +45,17 @@ def pause_notice(missing: list[str], lang: str) -> str:
     if missing:
         return t("admin.paused", lang, missing=permission_names(missing, lang))
     return t("admin.paused_access", lang)
+
+
+def admin_group(name: str, description: str) -> app_commands.Group:
+    """A command group for the server's admins: shown by default to members with Manage
+    Server only, in servers only (catalog keys `admin.cmd.<name>`, `...desc`)."""
+    return app_commands.Group(
+        name=tr(name, f"admin.cmd.{name}"),
+        description=tr(description, f"admin.cmd.{name}.desc"),
+        guild_only=True,
+        default_permissions=discord.Permissions(manage_guild=True),
+    )
 
 
 def need_manage_guild(interaction: discord.Interaction) -> None:
@@ -102,12 +113,7 @@ def pause_line(channel: str, table: int, pause: Pause, lang: str) -> str:
 class Admin(commands.Cog):
     """Paused deliveries (lost permissions) met at members' clicks; `/deucebot status`."""
 
-    deucebot = app_commands.Group(
-        name=tr("deucebot", "admin.cmd.deucebot"),
-        description=tr("Deucebot for this server's admins", "admin.cmd.deucebot.desc"),
-        guild_only=True,
-        default_permissions=discord.Permissions(manage_guild=True),
-    )
+    deucebot = admin_group("deucebot", "Deucebot for this server's admins")
 
     @deucebot.command(
         name=tr("status", "admin.cmd.deucebot.status"),
@@ -120,12 +126,7 @@ class Admin(commands.Cog):
         need_manage_guild(interaction)
         await say(interaction, self.status_text(interaction, lang))
 
-    config = app_commands.Group(
-        name=tr("config", "admin.cmd.config"),
-        description=tr("This server's own settings for Deucebot", "admin.cmd.config.desc"),
-        guild_only=True,
-        default_permissions=discord.Permissions(manage_guild=True),
-    )
+    config = admin_group("config", "This server's own settings for Deucebot")
 
     @config.command(
         name=tr("show", "admin.cmd.config.show"),
@@ -248,16 +249,9 @@ class Admin(commands.Cog):
         """Store a game's default table options, checked as `/table create` checks them."""
         lang = self.bot.language(interaction)
         need_manage_guild(interaction)
-        given = {
-            "seats": seats,
-            "stack": stack,
-            "small_blind": small_blind,
-            "big_blind": big_blind,
-            "blind": blind,
-            "ante": ante,
-            "deals": deals,
-            "turn_seconds": turn_seconds,
-        }
+        given = table_options(
+            seats, stack, small_blind, big_blind, blind, ante, deals, turn_seconds
+        )
         chosen = {name: value for name, value in given.items() if value is not None}
         table_setup(get_game(game.value), chosen, lang)  # the same refusals
         await self._change(interaction, f"defaults.{game.value}", chosen or None)

@@ -17,7 +17,7 @@ from bot.discord.cooldowns import cooldown
 from bot.discord.permissions import check_table_channel
 from bot.discord.replies import frozen_view, in_time, say
 from bot.discord.slash_options import game_choices, playable_games, slash_options
-from bot.discord.table_setup import OPTION_ORDER, options_in_force, table_setup
+from bot.discord.table_setup import OPTION_ORDER, options_in_force, table_options, table_setup
 from bot.discord.translator import tr
 from bot.discord.views import ChallengeButton
 from bot.i18n import t
@@ -107,16 +107,9 @@ class Tables(commands.Cog):
         lang = self.bot.language(interaction)
         await check_table_channel(interaction, lang)
         self._check_allowed_here(interaction)
-        given = {
-            "seats": seats,
-            "stack": stack,
-            "small_blind": small_blind,
-            "big_blind": big_blind,
-            "blind": blind,
-            "ante": ante,
-            "deals": deals,
-            "turn_seconds": turn_seconds,
-        }
+        given = table_options(
+            seats, stack, small_blind, big_blind, blind, ante, deals, turn_seconds
+        )
         defaults = self.bot.server_config.defaults(str(interaction.guild_id), game.value)
         given = {**given, **{k: v for k, v in defaults.items() if given.get(k) is None}}
         setup = table_setup(get_game(game.value), given, lang)
