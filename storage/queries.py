@@ -31,7 +31,7 @@ from storage.base import (
     period_start,
 )
 from storage.chain import HEAD_QUERY, ROW_QUERIES, ChainProblem, Kind, check_match
-from storage.deliveries import DeliveryRecord
+from storage.deliveries import DeliveryRecord, PostIntent
 
 MATCHES = "SELECT m.*, s.seed FROM matches m LEFT JOIN match_secrets s ON s.match_id = m.id"
 """Match rows with their secret seed (kept apart in `match_secrets`; see `MatchRecord`)."""
@@ -128,6 +128,23 @@ class SqlReads:
                 str(r["effect"]),
                 int(r["upto"]),
                 int(r["message_id"]) if r["message_id"] else None,
+            )
+            for r in rows
+        ]
+
+    async def intents(self, match_id: int) -> list[PostIntent]:
+        """The match's intended posts never recorded as delivered (`storage.deliveries`)."""
+        rows = await self._all(
+            "SELECT effect, message_id, at FROM deliveries"
+            " WHERE match_id = ? AND delivered = 0 ORDER BY at",
+            (match_id,),
+        )
+        return [
+            PostIntent(
+                match_id,
+                str(r["effect"]),
+                int(r["message_id"]) if r["message_id"] else None,
+                float(r["at"]),
             )
             for r in rows
         ]

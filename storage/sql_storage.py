@@ -35,6 +35,7 @@ from storage.statements import (
     DELETE_GUILD_SETTING,
     DELETE_SAID,
     INSERT_DELIVERY,
+    INSERT_INTENT,
     INSERT_MATCH,
     INSERT_SAID,
     INSERT_SECRET,
@@ -206,6 +207,12 @@ class SqlStorage(SqlReads, SqlLeases):
         )
         logged = (*key, value, change.member_id, change.member_name, change.at)
         await self._group.submit([write, (INSERT_SETTING_CHANGE, logged)])
+
+    async def intend(self, match_id: int, effect: str, upto: int, after: int | None) -> None:
+        """Record an effect about to be posted after message `after` (`storage.deliveries`;
+        kept if the effect has a record already)."""
+        text = None if after is None else str(after)
+        await self._group.submit([(INSERT_INTENT, (match_id, effect, upto, text, time.time()))])
 
     async def remember_said(self, player_id: str, notice: str, said: bool) -> None:
         """Remember (or forget: `said` False) that `notice` was said to `player_id`."""

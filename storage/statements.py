@@ -59,9 +59,16 @@ UPSERT_PLAYER = (
 
 INSERT_DELIVERY = (
     "INSERT INTO deliveries (match_id, effect, upto, message_id, delivered, at)"
-    " VALUES (?, ?, ?, ?, 1, ?) ON CONFLICT (match_id, effect) DO NOTHING"
+    " VALUES (?, ?, ?, ?, 1, ?) ON CONFLICT (match_id, effect) DO UPDATE SET"
+    " upto = excluded.upto, message_id = excluded.message_id, delivered = 1, at = excluded.at"
+    " WHERE deliveries.delivered = 0"
 )
-"""A delivered effect of a match (the first record of an effect wins)."""
+"""A delivered effect of a match (the first delivery record wins; it replaces an intent)."""
+INSERT_INTENT = (
+    "INSERT INTO deliveries (match_id, effect, upto, message_id, delivered, at)"
+    " VALUES (?, ?, ?, ?, 0, ?) ON CONFLICT (match_id, effect) DO NOTHING"
+)
+"""An effect about to be posted (`delivered` 0; `message_id`: the message it comes after)."""
 INSERT_SAID = (
     "INSERT INTO notices_said (player_id, notice, at) VALUES (?, ?, ?)"
     " ON CONFLICT (player_id, notice) DO NOTHING"

@@ -24,7 +24,11 @@ settings `DISCORD_API_BASE` and `DISCORD_GATEWAY_URL` point at it). It:
   them as `app_permissions`, and a post or edit without them is answered 403 as Discord
   answers it (50001 Missing Access without View Channel, or in a private thread the bot
   was not added to; 50013 Missing Permissions without Send Messages, Send Messages in
-  Threads in a thread, Embed Links for an embed, Attach Files for a file).
+  Threads in a thread, Embed Links for an embed, Attach Files for a file);
+- honours a message post's `nonce` with `enforce_nonce` as Discord does: the same nonce
+  in the same channel within `nonce_window` seconds returns the message already created
+  (no new one); lists a channel's recent messages (`GET /channels/{id}/messages`, empty
+  when `history_readable` is off, as without the Read Message History permission).
 
 Only what discord.py 2.x sends and reads is modelled; payloads follow the
 Discord API v10 shapes field by field, because a malformed gateway event
@@ -233,8 +237,59 @@ class CommandHidden(AssertionError):
     """A test ran a command Discord does not show that member (default member permissions)."""
 
 
+class Upload(str):
+    """An uploaded file's name, as messages list their attachments; with `keep_files` on it
+    also carries the file's content (`data`), so a check can read what a picture shows."""
+
+    data: bytes
+
+    def __new__(cls, name: str, data: bytes = b"") -> Upload:
+        """The name `name` of a file holding `data`."""
+        upload = super().__new__(cls, name)
+        upload.data = data
+        return upload
+
+
 class BotSideError(AssertionError):
     """Something the bot sent was wrong (unknown route, malformed payload) or it failed."""
+
+
+NONCE_LENGTH = 25
+"""Discord: a message nonce is an integer or a string of up to 25 characters."""
+
+
+def _check_nonce(nonce: Any) -> str:
+    """A post's nonce as Discord compares it, or an error for one Discord refuses: neither
+    a string of at most 25 characters nor an integer (the stand-in takes a signed 64-bit
+    one; discord.py always sends a string)."""
+    if isinstance(nonce, str):
+        if len(nonce) > NONCE_LENGTH:
+            raise BotSideError(f"nonce longer than {NONCE_LENGTH} characters: {nonce!r}")
+        return nonce
+    if isinstance(nonce, int) and not isinstance(nonce, bool) and -(2**63) <= nonce < 2**63:
+        return str(nonce)
+    raise BotSideError(f"a nonce is an integer or a string, not {nonce!r}")
+
+
+def check_select_options(select: dict[str, Any]) -> None:
+    """Discord's rules on a string select's options (it answers 400 / 50035 otherwise): 1
+    to 25 options, each value 1 to 100 characters and unique within the menu, each label
+    1 to 100 characters, `max_values` no larger than the options."""
+    options = select.get("options") or []
+    if not 1 <= len(options) <= 25:
+        raise BotSideError(f"a select holds 1 to 25 options, not {len(options)}")
+    values = [str(option.get("value") or "") for option in options]
+    for value in values:
+        if not 1 <= len(value) <= 100:
+            raise BotSideError(f"a select option's value must be 1-100 characters: {value!r}")
+    repeated = sorted({value for value in values if values.count(value) > 1})
+    if repeated:
+        raise BotSideError(f"select option values must be unique, repeated: {repeated}")
+    for option in options:
+        if not 1 <= len(str(option.get("label") or "")) <= 100:
+            raise BotSideError(f"a select option's label must be 1-100 characters: {option!r}")
+    if int(select.get("max_values", 1)) > len(options):
+        raise BotSideError("select max_values is larger than its options")
 
 
 JSONResponse = Callable[..., Awaitable[web.StreamResponse]]
@@ -301,7 +356,8 @@ class FakeDiscord:
         self.uploads = 0
         """Files the bot uploaded (pictures)."""
         self.keep_files = False
-        """Keep every uploaded file's name and content in `files` (off: benchmarks upload many)."""
+        """Keep every uploaded file's name and content in `files`, and each attachment's
+        content with its name in the messages (`Upload.data`); off: benchmarks upload many."""
         self.files: list[tuple[str, bytes]] = []
         self.late: list[float] = []
         self.sent_at: dict[int, float] = {}
@@ -319,6 +375,19 @@ class FakeDiscord:
         self.storm_status = 429
         self.storm_refused = 0
         """How many posts and edits a storm refused."""
+        self.nonce_window = 180.0
+        """Seconds a post's nonce is remembered for `enforce_nonce` (Discord: "the past few
+        minutes"); tests shorten it to play a restart that comes after the window."""
+        self._nonces: dict[tuple[int, str], tuple[int, float]] = {}
+        """(channel, nonce) -> (the message created with it, when: `time.monotonic()`)."""
+        self.deduplicated = 0
+        """Posts answered with the message already created by their nonce."""
+        self.lose_answers = False
+        """On: every new message post (channel or DM) is stored, then answered 503, as when
+        Discord fails between storing a post and answering it; a repeat with the same
+        enforced nonce gets the stored message."""
+        self.history_readable = True
+        """Off: channel history reads return nothing (Discord without Read Message History)."""
         self._routes: list[tuple[str, re.Pattern[str], Callable[..., Awaitable[Any]]]] = []
         self._pending: dict[int, dict[str, Any]] = {}
         self._originals: dict[str, int | None] = {}
@@ -559,6 +628,7 @@ class FakeDiscord:
         r("POST", r"/channels/(?P<channel>\d+)/messages", self._post_message)
         r("PATCH", r"/channels/(?P<channel>\d+)/messages/(?P<message>\d+)", self._edit_message)
         r("GET", r"/channels/(?P<channel>\d+)/messages/(?P<message>\d+)", self._get_message)
+        r("GET", r"/channels/(?P<channel>\d+)/messages", self._list_messages)
         r("DELETE", r"/channels/(?P<channel>\d+)/messages/(?P<message>\d+)", self._delete_message)
         r("GET", r"/channels/(?P<channel>\d+)", self._get_channel)
         r(
@@ -655,7 +725,9 @@ class FakeDiscord:
                     data = await part.read()
                     if not data:
                         raise BotSideError(f"empty file {part.filename!r}")
-                    files.append(str(part.filename))
+                    files.append(
+                        Upload(str(part.filename), bytes(data) if self.keep_files else b"")
+                    )
                     if self.keep_files:
                         self.files.append((str(part.filename), bytes(data)))
                     self.uploads += 1
@@ -731,11 +803,7 @@ class FakeDiscord:
                         raise BotSideError(f"duplicate custom_id {cid!r}")
                     seen.add(cid)
                 if comp.get("type") == 3:
-                    options = comp.get("options") or []
-                    if not 1 <= len(options) <= 25:
-                        raise BotSideError(f"a select holds 1 to 25 options, not {len(options)}")
-                    if comp.get("max_values", 1) > len(options):
-                        raise BotSideError("select max_values is larger than its options")
+                    check_select_options(comp)
                 if comp.get("type") == 2 and len(str(comp.get("label") or "")) > 80:
                     raise BotSideError("button label longer than 80 characters")
 
@@ -1006,8 +1074,24 @@ class FakeDiscord:
             return refused
         if not (payload.get("content") or payload.get("embeds") or files):
             raise BotSideError("empty message")
+        nonce = None if payload.get("nonce") is None else _check_nonce(payload["nonce"])
+        if nonce is not None and payload.get("enforce_nonce") is True:
+            created = self._nonces.get((cid, nonce))
+            if created is not None and time.monotonic() - created[1] < self.nonce_window:
+                self.deduplicated += 1
+                earlier = self.messages.get(created[0])
+                if earlier is None:  # deleted since (discord.py: NotFound)
+                    return self._json({"message": "Unknown Message", "code": 10008}, 404)
+                return self._json({**self._message_payload(earlier), "nonce": payload["nonce"]})
         msg = self._store(cid, payload, files)
-        return self._json(self._message_payload(msg))
+        if nonce is not None:
+            self._nonces[(cid, nonce)] = (msg.id, time.monotonic())
+        if self.lose_answers:
+            return self._json({"message": "Service Unavailable", "code": 0}, 503)
+        answer = self._message_payload(msg)
+        if nonce is not None:  # in the answer to the post only: Discord does not keep it
+            answer["nonce"] = payload["nonce"]
+        return self._json(answer)
 
     async def _edit_message(self, request: web.Request, channel: str, message: str) -> web.Response:
         msg = self.messages.get(int(message))
@@ -1026,6 +1110,38 @@ class FakeDiscord:
         if msg is None or msg.channel_id != int(channel):
             return self._json({"message": "Unknown Message", "code": 10008}, 404)
         return self._json(self._message_payload(msg))
+
+    async def _list_messages(self, request: web.Request, channel: str) -> web.Response:
+        """A channel's messages as Discord lists them: at most `limit` (1-100, 50 by
+        default), newest first; `before`, `after` or `around` a message id (one at most);
+        with `after`, the ones right after it. No ephemeral message, no nonce."""
+        cid = int(channel)
+        if cid not in self.channel_ids and cid not in self.dm_channels:
+            raise BotSideError(f"history of an unknown channel {cid}")
+        query = request.query
+        marks = [k for k in ("before", "after", "around") if k in query]
+        raw = query.get("limit", "50")
+        if len(marks) > 1 or not raw.isdigit() or not 1 <= int(raw) <= 100:
+            raise BotSideError(f"bad history query {dict(query)}")
+        if any(not query[k].isdigit() for k in marks):
+            raise BotSideError(f"bad history query {dict(query)}")
+        limit = int(raw)
+        if not self.history_readable:
+            return self._json([])
+        found = sorted(
+            (m for m in self.messages.values() if m.channel_id == cid and not m.ephemeral),
+            key=lambda m: m.id,
+        )
+        if "after" in query:
+            found = [m for m in found if m.id > int(query["after"])][:limit]
+        elif "before" in query:
+            found = [m for m in found if m.id < int(query["before"])][-limit:]
+        elif "around" in query:
+            at = sum(1 for m in found if m.id < int(query["around"]))
+            found = found[max(0, at - limit // 2) :][:limit]
+        else:
+            found = found[-limit:]
+        return self._json([self._message_payload(m) for m in reversed(found)])
 
     async def _delete_message(
         self, request: web.Request, channel: str, message: str
@@ -1125,6 +1241,13 @@ class FakeDiscord:
         response = self._interaction_for(token)
         payload, files = await self._payload(request)
         original = self.messages.get(self._originals.get(token) or 0)
+        if response.kind == 5 and original is not None and original.flags & 128:
+            # As on Discord: the first follow-up of a deferred answer is its "thinking"
+            # message, with that message's visibility whatever flags the follow-up asks.
+            original.flags &= ~128
+            self._apply_edit(original, payload, files)
+            response.followups.append(original)
+            return self._json(self._message_payload(original))
         channel = original.channel_id if original else self.channel_id
         user = original.interaction_user if original else None
         msg = self._store(channel, payload, files, flags=int(payload.get("flags") or 0), user=user)
@@ -1465,18 +1588,27 @@ class FakeDiscord:
         *,
         channel_id: int | None = None,
         wait: bool = True,
+        values: dict[str, Any] | None = None,
         **options: Any,
     ) -> Response:
-        """Run a slash command as `user`, e.g. ``command(alice, "table create", game="bigtwo")``."""
-        data = self._command_data(line.split(), options, None, user)
+        """Run a slash command as `user`, e.g. ``command(alice, "table create", game="bigtwo")``
+        (`values`: options whose names clash with these parameters, such as ``user``)."""
+        data = self._command_data(line.split(), {**(values or {}), **options}, None, user)
         iid, payload = self._interaction_payload(user, 2, data, channel_id)
         return await self._send_interaction(iid, payload, wait)
 
     async def autocomplete(
-        self, user: User, line: str, focused: str, *, channel_id: int | None = None, **options: Any
+        self,
+        user: User,
+        line: str,
+        focused: str,
+        *,
+        channel_id: int | None = None,
+        values: dict[str, Any] | None = None,
+        **options: Any,
     ) -> list[dict[str, Any]]:
-        """Ask for autocomplete choices of option `focused`."""
-        data = self._command_data(line.split(), options, focused)
+        """Ask for autocomplete choices of option `focused` (`values` as for `command`)."""
+        data = self._command_data(line.split(), {**(values or {}), **options}, focused)
         iid, payload = self._interaction_payload(user, 4, data, channel_id)
         response = await self._send_interaction(iid, payload, True)
         assert response.choices is not None

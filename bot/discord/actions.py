@@ -18,7 +18,15 @@ from discord import app_commands
 from bot.discord import host
 from bot.discord.board import hand_message, rebuy_message
 from bot.discord.host import Host
-from bot.discord.replies import answering, in_time, say
+from bot.discord.replies import (
+    answer_privately,
+    answering,
+    defer,
+    edit_clicked_publicly,
+    edit_privately,
+    in_time,
+    say,
+)
 from bot.discord.views import AmountModal
 from bot.i18n import t
 from bot.render import get_renderer
@@ -60,10 +68,7 @@ def challenge_answered() -> TableError:
 
 async def _close_challenge(interaction: discord.Interaction, text: str) -> None:
     """Replace a challenge message's text and remove its buttons."""
-    if interaction.response.is_done():
-        await interaction.edit_original_response(content=text, view=None)
-    else:
-        await interaction.response.edit_message(content=text, view=None)
+    await edit_clicked_publicly(interaction, content=text, view=None)
 
 
 def no_cards() -> TableError:
@@ -130,28 +135,23 @@ def _is_ephemeral_hand(interaction: discord.Interaction) -> bool:
     return message is not None and message.flags.ephemeral
 
 
-async def _send_hand(interaction: discord.Interaction, message: dict[str, Any]) -> None:
+def _hand_kwargs(message: dict[str, Any]) -> dict[str, Any]:
+    """A hand message (`hand_message`, `rebuy_message`) as `send_message` arguments."""
     kwargs = {k: v for k, v in message.items() if k in ("content", "embed", "view", "file")}
-    if interaction.response.is_done():
-        await interaction.followup.send(ephemeral=True, **kwargs)
-    else:
-        await interaction.response.send_message(ephemeral=True, **kwargs)
+    kwargs["content"] = kwargs.get("content") or None
+    return kwargs
+
+
+async def _send_hand(interaction: discord.Interaction, message: dict[str, Any]) -> None:
+    await answer_privately(interaction, **_hand_kwargs(message))
 
 
 async def _edit_hand(interaction: discord.Interaction, message: dict[str, Any]) -> None:
-    kwargs: dict[str, Any] = {
-        "content": message["content"] or None,
-        "embed": message["embed"],
-        "view": message.get("view"),
-    }
+    """Redraw the ephemeral hand acted on (else answer with it privately); its picture is
+    uploaded again only when the cards drawn changed (the name says which they are)."""
     shown = interaction.message.attachments if interaction.message else []
-    if not any(a.filename == message.get("image_name") for a in shown):
-        # The hand changed (or has no picture yet): upload its picture; else keep it.
-        kwargs["attachments"] = [message["file"]] if "file" in message else []
-    if interaction.response.is_done():
-        await interaction.edit_original_response(**kwargs)
-    else:
-        await interaction.response.edit_message(**kwargs)
+    same = any(a.filename == message.get("image_name") for a in shown)
+    await edit_privately(interaction, keep_picture=same, **_hand_kwargs(message))
 
 
 async def _hint(
@@ -163,7 +163,7 @@ async def _hint(
     decision = table.hint(str(interaction.user.id))  # refusals are raised before deferring
     try:
         charge()
-        await interaction.response.defer()
+        await defer(interaction)  # private, for /hint as for the Hint button
     except BaseException:
         decision.cancel()
         raise

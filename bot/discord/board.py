@@ -78,6 +78,42 @@ def hand_cards(table: TableSnapshot, seat: int, sort: str) -> list[Card]:
     return hand
 
 
+COPY = "#"
+"""Between a card's code and its copy number in a menu option's value (``7C#2``)."""
+
+
+def card_options(
+    cards: Sequence[Card], selected: Sequence[str], most: int = 25
+) -> tuple[list[discord.SelectOption], list[Card]]:
+    """The menu options of a hand's `cards` (at most 25) and the cards chosen among them.
+
+    Each option's value is unique within the menu, as Discord requires: the card's code,
+    then ``#2``, ``#3``... for further copies of the same card (the duel deals from two
+    decks, so a hand may hold two 7♣). Identical cards are interchangeable, so the value
+    does not depend on the order shown. `selected` holds option values (a choice made in
+    the menu) or card codes (a hint's suggestion); each takes the first copy of its card
+    not taken yet; at most `most` are chosen."""
+    shown = list(cards[:25])
+    values: list[str] = []
+    copies: dict[Card, int] = {}
+    for card in shown:
+        copies[card] = copies.get(card, 0) + 1
+        values.append(str(card) if copies[card] == 1 else f"{card}{COPY}{copies[card]}")
+    taken: list[int] = []
+    for wanted in selected:
+        free = [i for i in range(len(shown)) if i not in taken]
+        exact = [i for i in free if values[i] == wanted]
+        same = [i for i in free if str(shown[i]) == wanted.split(COPY, 1)[0]]
+        if exact or same:
+            taken.append((exact or same)[0])
+    taken = taken[:most]
+    options = [
+        discord.SelectOption(label=card.pretty, value=values[i], default=i in taken)
+        for i, card in enumerate(shown)
+    ]
+    return options, [shown[i] for i in taken]
+
+
 def board_message(
     table: TableSnapshot, lang: str, recent: Sequence[str], with_image: bool
 ) -> dict[str, Any]:
@@ -236,16 +272,13 @@ def hand_message(
             message["view"] = frozen_view(*_action_buttons(table, seat, view, lang, sort))
         else:
             message["view"] = frozen_view(*_pick_controls(table, cards, selected, pick, lang, sort))
-            warning = split_warning(table, view, [c for c in cards if str(c) in selected], lang)
+            warning = split_warning(table, view, card_options(cards, selected)[1], lang)
             message["content"] = "\n".join(line for line in (note, warning) if line)
         return message
-    chosen = [c for c in selected if any(str(card) == c for card in cards)]
+    options, picked = card_options(cards, selected)
+    chosen = [str(card) for card in picked]
     items: list[discord.ui.Item[Any]] = []
     if cards:
-        options = [
-            discord.SelectOption(label=card.pretty, value=str(card), default=str(card) in chosen)
-            for card in cards[:25]
-        ]
         select = CardSelect(table.id, table.turn, sort, options, t("discord.hand.choose", lang))
         select.row = 0
         items.append(select)
@@ -255,7 +288,7 @@ def hand_message(
         play_label = t(
             "discord.button.play_cards",
             lang,
-            cards=" ".join(next(card.pretty for card in cards if str(card) == c) for c in chosen),
+            cards=" ".join(card.pretty for card in picked),
         )[:80]
     buttons: list[discord.ui.Item[Any]] = [
         PlayButton(
@@ -295,14 +328,11 @@ def _pick_controls(
     sort: str,
 ) -> list[discord.ui.Item[Any]]:
     """A move made by choosing cards (draw's discards, the duel's lock): the menu of the
-    hand's cards (values are card codes), the move's button armed with the chosen cards, the
-    other moves (stand pat), Hint and Sort."""
+    hand's cards (`card_options`), the move's button armed with the chosen cards (by code),
+    the other moves (stand pat), Hint and Sort."""
     areas = get_renderer(table.game).move_areas
-    chosen = [c for c in selected if any(str(card) == c for card in cards)][: pick.most]
-    options = [
-        discord.SelectOption(label=card.pretty, value=str(card), default=str(card) in chosen)
-        for card in cards[:25]
-    ]
+    options, picked = card_options(cards, selected, pick.most)
+    chosen = [str(card) for card in picked]
     menu = CardSelect(
         table.id, table.turn, sort, options, t(f"discord.pick.{pick.verb}", lang), most=pick.most
     )

@@ -26,6 +26,7 @@ from discord.ext import commands
 from bot.discord import images
 from bot.discord.actions import Controls
 from bot.discord.cooldowns import Cooldowns
+from bot.discord.crashpoints import watch_answers
 from bot.discord.front import DiscordFront
 from bot.discord.health import HealthServer, Probes
 from bot.discord.metrics import BotMetrics, Live, timed
@@ -88,6 +89,7 @@ class Deucebot(commands.Bot):
         self.rest_budget = RequestBudget(settings.rest_per_second)
         """Every counted REST request waits here for its place under Discord's global limit."""
         trace = options.setdefault("http_trace", budget_trace(self.rest_budget))
+        watch_answers(trace)
         self.metrics = BotMetrics(self._live)
         """The process's Prometheus metrics (served by the health endpoint)."""
         self.metrics.trace(trace)

@@ -5,19 +5,36 @@ time the front is about to post a deal result. Points: `board` (a new board), `e
 board edit), `result` (a deal's result), `match_result`. Unset (as in production), the
 check costs one dictionary lookup. Crash tests use it to stop the bot exactly between a
 commit and the post that announces it.
+
+The `_answer` points (`board_answer`, `result_answer`, `match_result_answer`) stop it in
+the other window: Discord has stored the post and answered, and the bot dies before it
+reads the answer (so before it records the delivery). They are reached from an aiohttp
+trace hook (`watch_answers`, on discord.py's `http_trace`) when the answer's status line
+and headers have arrived, for a message post made inside `CrashPoints.posting(kind)`.
 """
 
 from __future__ import annotations
 
 import collections
+import contextlib
 import logging
 import os
 import signal
+from collections.abc import Iterator
+from contextvars import ContextVar
+from types import SimpleNamespace
+
+import aiohttp
 
 log = logging.getLogger("deucebot.discord")
 
-POINTS = ("board", "edit", "result", "match_result")
+POSTS = ("board", "result", "match_result")
+POINTS = (*POSTS, "edit", *(f"{kind}_answer" for kind in POSTS))
 ENV = "DEUCEBOT_KILL_AT"
+
+_posting: ContextVar[tuple[CrashPoints, str] | None] = ContextVar(
+    "deucebot_crash_posting", default=None
+)
 
 
 class CrashPoints:
@@ -48,3 +65,33 @@ class CrashPoints:
         if self.seen[point] == self.at:
             log.warning("%s=%s%s: killing the process", ENV, point, f"@{self.at}")
             os.kill(os.getpid(), signal.SIGKILL)
+
+    @contextlib.contextmanager
+    def posting(self, kind: str) -> Iterator[None]:
+        """Inside the block (in this task), the answer to a message post reaches
+        `<kind>_answer` (see the module docstring)."""
+        if self.point != f"{kind}_answer":
+            yield
+            return
+        token = _posting.set((self, kind))
+        try:
+            yield
+        finally:
+            _posting.reset(token)
+
+
+def watch_answers(trace: aiohttp.TraceConfig) -> None:
+    """Add to `trace` the hook that reaches the `_answer` points: a successful answer to a
+    message post (`POST .../messages`) made inside `CrashPoints.posting`."""
+
+    async def end(
+        session: aiohttp.ClientSession, ctx: SimpleNamespace, params: aiohttp.TraceRequestEndParams
+    ) -> None:
+        marked = _posting.get()
+        if marked is None or params.method != "POST" or not params.url.path.endswith("/messages"):
+            return
+        if params.response.status < 300:
+            crash, kind = marked
+            crash.reached(f"{kind}_answer")
+
+    trace.on_request_end.append(end)

@@ -12,6 +12,7 @@ Pure: no I/O, no Discord.
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -22,6 +23,8 @@ from engines.registry import GameSpec
 from storage.base import MatchRecord
 
 MATCH_RESULT = "match_result"
+NONCE_LENGTH = 25
+"""Discord's longest message nonce (characters)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -112,3 +115,11 @@ def pending(effects: Sequence[Effect], delivered: set[str]) -> list[Effect]:
         start = boards[-1] if boards else 0
         return list(effects[start:])
     return [e for e in effects[last + 1 :] if e.key not in delivered]
+
+
+def post_nonce(place: str, table: int, match: int, key: str) -> str:
+    """The nonce of the post of effect `key` of `match` at `table` in channel `place`: the
+    same in every process (so Discord, with `enforce_nonce`, returns the message a repeated
+    post already made) and different for every effect; 25 hex digits."""
+    digest = hashlib.sha256(f"{place}:{table}:{match}:{key}".encode()).hexdigest()
+    return digest[:NONCE_LENGTH]

@@ -13,6 +13,13 @@ the turn it was committed up to, and delivered by one outbox task per table in l
   start-up the outbox derives the effects of the log again, delivers those after the
   last recorded one, once, in order; it keeps editing the current deal's board of the
   earlier process and marks its older board as replaced;
+- every post is idempotent across processes: it carries a nonce derived from the channel,
+  table, match and effect (`effects.post_nonce`; discord.py sends it with
+  `enforce_nonce`, so a post repeated within Discord's few minutes returns the message
+  already made), and its intent is recorded before it is sent. At start-up an intent
+  without a delivery (the process died after Discord stored the post, before its record)
+  is looked up in the channel's messages after the one it came after: found, that message
+  is adopted (recorded, edited), not posted again;
 - board edits are coalesced (a burst of refreshes becomes one edit, spaced by
   `edit_interval` seconds) and only ever show the board's own deal;
 - 429 and 5xx answers are retried with backoff for up to `retry_for` seconds (logged;
@@ -21,11 +28,12 @@ the turn it was committed up to, and delivered by one outbox task per table in l
   table's outbox (`Pause`) instead: nothing is dropped or retried in a loop; it is tried
   again by `resume` (a member's click where the permissions are back) or every
   `pause_retry` seconds, and then delivers what waited, in log order;
-- DMs (own task per table so a slow DM never holds up the board): the hand at every deal,
-  and after a play the owner did not make themselves (a timeout, an away seat played for
-  them); after their own play the answer to their click or command already shows the new
-  hand. If Discord refuses a DM, the channel is told once (remembered in the database
-  across restarts) and the ephemeral "My hand" remains;
+- DMs (own task per table so a slow DM never holds up the board): the hand once per deal,
+  when it is dealt (`GameRenderer.dealing`), and after a move the owner did not make
+  themselves (a timeout, an away seat played for them); after their own move (a play, a
+  draw, a lock) the answer to their click or command already shows the new hand. If
+  Discord refuses a DM, the channel is told once (remembered in the database across
+  restarts) and the ephemeral "My hand" remains;
 - under Discord's request budget DMs go last (`Priority.DM`), board edits before them
   (`Priority.EDIT`), and edits are spaced further while requests queue.
 
@@ -39,9 +47,12 @@ import asyncio
 import collections
 import contextlib
 import logging
+import re
+import secrets
 import time
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from functools import partial
 from typing import Any, TypeVar
 
@@ -77,7 +88,7 @@ from bot.runtime import (
     TurnTimedOut,
 )
 from engines.base import DealSettled, DealStarted, Event, MatchEnded
-from storage.deliveries import Deliveries
+from storage.deliveries import Deliveries, PostIntent
 
 log = logging.getLogger("deucebot.discord")
 
@@ -89,6 +100,12 @@ REDRAW_AFTER = 5.0
 """Seconds before a board edit that failed (after its retries) is tried again."""
 BOARD_FIRST = 10.0
 """Seconds a deal's hand DMs wait at most for the deal's board (with its commitment)."""
+CLOCK_SKEW = 10.0
+"""Seconds an intent's own clock may run ahead of Discord's (when it knew no earlier
+message, its post is looked for among the messages from this long before it on)."""
+HISTORY_LOOKED_AT = 100
+"""Messages read (one request) after the one an intended post came after."""
+RESULT_COLOUR = discord.Colour.gold()
 
 LOST_ACCESS = frozenset({50001, 50013})
 """Discord's codes of a 403 for a permission the bot lacks in the channel."""
@@ -134,6 +151,11 @@ class _Outbox:
     board_deal: int | None = None
     """The deal the board shows (None: a lobby board, or none yet)."""
     image_key: tuple[str, ...] | None = None
+    last_message: int | None = None
+    """The newest message this outbox posted or adopted in the channel (what the next
+    post comes after)."""
+    intents: dict[str, PostIntent] = field(default_factory=dict)
+    """Effect -> an earlier process's post of it, intended and never recorded (recovery)."""
     recent: collections.deque[str] = field(
         default_factory=lambda: collections.deque(maxlen=RECENT_LINES)
     )
@@ -248,7 +270,7 @@ class DiscordFront:
                 box.recent.append(line)
         for event in events:
             changed = renderer.hand_changed(event) if renderer else None
-            if changed is not None and _played_for(table, changed, events):
+            if changed is not None and _played_for(table, changed):
                 self._queue_dm(table, changed, None)
         if any(isinstance(event, TableStopped) for event in events):
             box.dirty = True
@@ -257,8 +279,14 @@ class DiscordFront:
     async def private(
         self, table: TableSnapshot, seat: int, player: Player, events: Sequence[Event]
     ) -> None:
-        """A seat's private events (its cards): DM the owner their hand."""
-        self._queue_dm(table, seat, table)
+        """A seat's private events (its cards): DM the owner their hand when they were dealt
+        a new one (`GameRenderer.dealing`) or when a move someone else made for the seat
+        changed it (a timeout, the AI playing an away seat). After their own move (a draw,
+        a lock) the answer to it already shows the new hand: no DM."""
+        renderer = _renderer(table)
+        dealt = renderer is not None and any(isinstance(e, renderer.dealing) for e in events)
+        if dealt or _played_for(table, seat):
+            self._queue_dm(table, seat, table)
 
     async def refresh(self, table: TableSnapshot) -> None:
         """Mark the board dirty; the outbox edits it (coalesced) or posts it if there is none."""
@@ -340,6 +368,7 @@ class DiscordFront:
             box.match = table.match
             box.queued.clear()
             box.done = set()
+            box.intents.clear()
             box.deal_snaps.clear()
         if table.started:
             box.deal_snaps[table.deal] = table
@@ -392,10 +421,9 @@ class DiscordFront:
                         continue
                     if box.notices:
                         what = "notice"
-                        channel, text = self._channel(box.snapshot), box.notices[0]
-                        await self._retry("notice", partial(channel.send, text))
+                        notice = {"content": box.notices[0]}
+                        await self._send(box, "notice", partial(dict, notice), _nonce())
                         box.notices.popleft()
-                        self.rest_calls += 1
                         continue
                     what = "board edit"
                     box.dirty = False
@@ -443,6 +471,17 @@ class DiscordFront:
                 await asyncio.sleep(delay)
                 delay = min(delay * 2, 5.0)
 
+    async def _send(
+        self, box: _Outbox, what: str, build: Callable[[], dict[str, Any]], nonce: str
+    ) -> discord.Message:
+        """Post `build()` in the table's channel (retried, each try with the same `nonce`,
+        so a try Discord stored before failing is not posted twice)."""
+        channel = self._channel(box.snapshot)
+        sent = await self._retry(what, lambda: channel.send(**build(), nonce=nonce))
+        self.rest_calls += 1
+        box.last_message = max(box.last_message or 0, sent.id)
+        return sent
+
     def _edit_backoff(self) -> float:
         """How many edit intervals to wait after a board edit: 1, and more while requests
         wait for the global budget (one more per 25 waiting, at most 8), so a busy bot
@@ -462,6 +501,10 @@ class DiscordFront:
             return
         done = {record.effect for record in records}
         box.done |= done
+        for record in records:
+            box.last_message = max(box.last_message or 0, record.message_id or 0) or None
+        intents = await self.deliveries.intents(match_id)
+        box.intents = {i.effect: i for i in intents if i.effect not in box.done}
         match = await self.deliveries.match(match_id)
         if match is None:
             return
@@ -508,14 +551,23 @@ class DiscordFront:
             box.unreplaced.append(message)
 
     async def _deliver(self, box: _Outbox, effect: Effect) -> None:
-        """Deliver one effect (unless done), then record it."""
-        if effect.key in box.done or box.match is None:
+        """Deliver one effect (unless done): record the intent, post it (or adopt the post
+        of an earlier process that died before its record), then record it."""
+        match = box.match
+        if effect.key in box.done or match is None:
             return
         self.crash.reached(effect.kind)
-        if effect.kind == "board":
-            message_id = await self._post_board(box, effect)
-        else:
-            message_id = await self._post_result(box, effect)
+        found = await self._posted_before(box, effect)
+        if found is None and self.deliveries is not None:
+            await self.deliveries.intend(match, effect.key, effect.upto, box.last_message)
+        nonce = fx.post_nonce(box.snapshot.place, box.snapshot.id, match, effect.key)
+        with self.crash.posting(effect.kind):
+            if effect.kind == "board":
+                message_id = await self._post_board(box, effect, nonce, found)
+            elif found is not None:
+                message_id = found.id
+            else:
+                message_id = await self._post_result(box, effect, nonce)
         box.done.add(effect.key)
         queued = box.queued.pop(effect.key, None)
         if queued is not None and self.delivered_sink is not None:
@@ -523,7 +575,46 @@ class DiscordFront:
         if effect.kind == "board":
             box.board_sent.set()
         if self.deliveries is not None:
-            await self.deliveries.mark_delivered(box.match, effect.key, effect.upto, message_id)
+            await self.deliveries.mark_delivered(match, effect.key, effect.upto, message_id)
+
+    async def _posted_before(self, box: _Outbox, effect: Effect) -> discord.Message | None:
+        """The message an earlier process posted for `effect` and never recorded (it died
+        in between), or None: the first of the bot's own posts of the effect's kind after
+        the message the intent came after. Without a way to read the channel (no Read
+        Message History), None: the post's nonce still returns the message within
+        Discord's few minutes."""
+        intent = box.intents.pop(effect.key, None)
+        me = self.client.user
+        if intent is None or me is None:
+            return None
+        after = intent.after or discord.utils.time_snowflake(
+            datetime.fromtimestamp(intent.at - CLOCK_SKEW, UTC)
+        )
+        channel = self._channel(box.snapshot)
+
+        async def read() -> list[discord.Message]:
+            found = channel.history(
+                limit=HISTORY_LOOKED_AT, after=discord.Object(after), oldest_first=True
+            )
+            return [message async for message in found]
+
+        try:
+            messages = await self._retry("channel history", read)
+        except discord.HTTPException as error:
+            log.warning("%s of table %s: channel not read (%s)", effect.key, box.snapshot.id, error)
+            return None
+        self.rest_calls += 1
+        table = box.snapshot.id
+        found = next((m for m in messages if _post_of(m, me.id, table, effect)), None)
+        if found is not None:
+            log.warning(
+                "%s of table %s: message %s was posted by an earlier process; adopted",
+                effect.key,
+                box.snapshot.id,
+                found.id,
+            )
+            box.last_message = max(box.last_message or 0, found.id)
+        return found
 
     def _board_of(self, box: _Outbox, effect: Effect) -> tuple[TableSnapshot | None, bool]:
         """The snapshot a board of `effect.deal` is drawn from, and whether its deal is over
@@ -557,31 +648,46 @@ class DiscordFront:
         content = t("discord.board.deal_over", lang, deal=deal)
         return fit_message({"content": content, "embed": embed})
 
-    async def _post_board(self, box: _Outbox, effect: Effect) -> int:
+    async def _post_board(
+        self, box: _Outbox, effect: Effect, nonce: str, found: discord.Message | None
+    ) -> int:
+        """Post the board of `effect`'s deal (or adopt `found`, an earlier process's post of
+        it, to be drawn again), then mark the previous board replaced."""
         shown, over = self._board_of(box, effect)
         lang = self.language(box.snapshot)
         recent = box.lines(effect.deal, [] if over else list(box.recent))
         if not over:
             box.dirty = False  # drawn now: a refresh during the send marks it dirty again
 
+        drawn: list[str | None] = [None]
+        """The footer (table, deal, turn) of what was sent."""
+
         def build() -> dict[str, Any]:
             if shown is None:
-                return self._bare_board(box, effect.deal, lang)
-            message = board_message(shown, lang, recent, with_image=True)
-            if over:
-                message["content"] = t("discord.board.deal_over", lang, deal=effect.deal)
-                message["view"] = None
-            return _send_kwargs(message)
+                kwargs = self._bare_board(box, effect.deal, lang)
+            else:
+                message = board_message(shown, lang, recent, with_image=True)
+                if over:
+                    message["content"] = t("discord.board.deal_over", lang, deal=effect.deal)
+                    message["view"] = None
+                kwargs = _send_kwargs(message)
+            drawn[0] = kwargs["embed"].footer.text
+            return kwargs
 
-        sent = await self._retry("board", lambda: self._channel(box.snapshot).send(**build()))
-        self.rest_calls += 1
+        if found is None:
+            sent = await self._send(box, "board", build, nonce)
+            found = None if _footer(sent) == drawn[0] else sent  # the nonce's earlier post
+        if found is None:
+            box.image_key = None if shown is None else last_play_key(shown)
+        else:
+            sent, box.image_key = found, None
+            box.dirty = True  # drawn by an earlier process at an earlier turn: draw it now
         previous, box.board, box.board_deal = box.board, sent, effect.deal
-        box.image_key = None if shown is None else last_play_key(shown)
         if previous is not None:
             await self._replace_later(box, previous, lang)
         return sent.id
 
-    async def _post_result(self, box: _Outbox, effect: Effect) -> int:
+    async def _post_result(self, box: _Outbox, effect: Effect, nonce: str) -> int:
         table = box.snapshot
         lang = self.language(table)
         text = result_text(table, effect, lang)
@@ -591,12 +697,11 @@ class DiscordFront:
             else t("discord.result.deal_title", lang, game=table.spec.title, deal=effect.deal)
         )
 
-        def send() -> Awaitable[discord.Message]:
-            embed = discord.Embed(title=title, description=text, colour=discord.Colour.gold())
-            return self._channel(table).send(**fit_message({"embed": embed}))
+        def build() -> dict[str, Any]:
+            embed = discord.Embed(title=title, description=text, colour=RESULT_COLOUR)
+            return fit_message({"embed": embed})
 
-        sent = await self._retry("result", send)
-        self.rest_calls += 1
+        sent = await self._send(box, "result", build, nonce)
         return sent.id
 
     async def _edit_board(self, box: _Outbox) -> None:
@@ -653,8 +758,7 @@ class DiscordFront:
         def build() -> dict[str, Any]:
             return _send_kwargs(board_message(shown, lang, box.lines(shown.deal), with_image=True))
 
-        sent = await self._retry("board", lambda: self._channel(shown).send(**build()))
-        self.rest_calls += 1
+        sent = await self._send(box, "board", build, _nonce())
         previous, box.board = box.board, sent
         box.board_deal = shown.deal if shown.started else None
         box.image_key = last_play_key(shown)
@@ -742,10 +846,12 @@ class DiscordFront:
                 channel_id, type=discord.ChannelType.private
             )
 
+            nonce = _nonce()  # one for every try: a try Discord stored is not sent twice
+
             def send() -> Awaitable[discord.Message]:
                 fresh = _send_kwargs(hand_message(shown, seat, lang, "r", controls=False))
                 fresh.pop("view", None)
-                return channel.send(**fresh)
+                return channel.send(**fresh, nonce=nonce)
 
             await self._retry("DM", send)
             self.rest_calls += 1
@@ -775,6 +881,32 @@ def _drop(box: _Outbox, effect: Effect) -> None:
     if box.effects and box.effects[0] is effect:
         box.effects.popleft()
     box.queued.pop(effect.key, None)
+
+
+def _nonce() -> str:
+    """A fresh nonce for a post outside the match's effects (its retries share it)."""
+    return secrets.token_hex(12)
+
+
+def _footer(message: discord.Message) -> str | None:
+    """The footer of a message's first embed (a board's: table, deal and turn)."""
+    return message.embeds[0].footer.text if message.embeds else None
+
+
+def _post_of(message: discord.Message, me: int, table: int, effect: Effect) -> bool:
+    """Whether `message` is one of the bot's own channel posts (not an interaction's
+    answer) of an effect like `effect` at `table`: the board of its deal (its footer's
+    first numbers, in any language: the table and the deal), or a result."""
+    if message.author.id != me or message.type is not discord.MessageType.default:
+        return False
+    if message.webhook_id is not None or message.interaction_metadata is not None:
+        return False
+    if not message.embeds:
+        return False
+    if effect.kind != "board":
+        return message.embeds[0].colour == RESULT_COLOUR
+    numbers = [int(n) for n in re.findall(r"\d+", _footer(message) or "")]
+    return message.embeds[0].colour == BOARD_COLOUR and numbers[:2] == [table, effect.deal]
 
 
 def _redraw(box: _Outbox) -> None:
@@ -856,12 +988,13 @@ def _send_kwargs(message: dict[str, Any]) -> dict[str, Any]:
     return fit_message(kwargs)
 
 
-def _played_for(table: TableSnapshot, seat: int, events: Sequence[Event]) -> bool:
-    """Whether `seat`'s hand changed by a move its owner did not make: a timeout, or the
-    AI playing the seat while it is away (the owner's own moves answer with the hand)."""
-    if any(isinstance(e, TurnTimedOut) and e.seat == seat for e in events):
-        return True
-    return 0 <= seat < len(table.seats) and table.seats[seat].away
+def _played_for(table: TableSnapshot, seat: int) -> bool:
+    """Whether the last move at `table` that changed `seat`'s hand was one its owner did not
+    make: a timeout (the seat's timeouts in a row count it until the owner moves again), or
+    the AI playing the seat while it is away (the owner's own moves answer with the hand)."""
+    if not 0 <= seat < len(table.seats):
+        return False
+    return table.seats[seat].away or table.seats[seat].timeouts > 0
 
 
 def _renderer(table: TableSnapshot) -> GameRenderer | None:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import copy
 import logging
 import math
 from collections.abc import AsyncIterator, Awaitable
@@ -14,7 +13,7 @@ import discord
 from discord import app_commands
 
 from bot.discord.textlimits import CONTENT, clip, echo
-from bot.i18n import explain, t
+from bot.i18n import explain, normalise_language, t
 from engines.base import IllegalAction
 from engines.cards import CardParseError
 
@@ -32,16 +31,110 @@ def frozen_view(*items: discord.ui.Item[Any]) -> discord.ui.View:
     return view
 
 
+PRIVATE_DEFERRAL = "deucebot.private_deferral"
+"""`Interaction.extras` key: the interaction was deferred by `defer` with a private "thinking"
+message (its first follow-up may carry a private answer)."""
+ORIGINAL_ANSWERED = "deucebot.original_answered"
+"""`Interaction.extras` key: the deferred "thinking" message holds its answer already."""
+UPDATES = (discord.InteractionType.component, discord.InteractionType.modal_submit)
+"""Interactions on a message (a click, a choice, a form opened from the hand): deferred as
+an update of that message, which shows nothing new."""
+
+
+async def defer(interaction: discord.Interaction, *, public: bool = False) -> None:
+    """The one way to defer an interaction. A click or a form submit defers as an update
+    (nothing is shown; the answer is an edit of the message acted on, or a message of its
+    own). A command defers with a "thinking" message, whose visibility Discord gives the
+    first follow-up whatever it asks: private unless `public`, and marked private so that
+    `answer_privately` may use it."""
+    if interaction.type in UPDATES:
+        await interaction.response.defer()
+        return
+    await interaction.response.defer(ephemeral=not public, thinking=True)
+    if not public:
+        interaction.extras[PRIVATE_DEFERRAL] = True
+
+
+async def answer_privately(interaction: discord.Interaction, **kwargs: Any) -> None:
+    """The one way to answer only the member who acted (a hand, a hint, a confirmation, a
+    refusal): `kwargs` as for `send_message` (content, embed, view, file), always ephemeral.
+
+    Not answered yet: the response itself. Answered or deferred: a follow-up; but Discord
+    turns the first follow-up of a deferred command into its "thinking" message with that
+    message's visibility, so when that message may be public (deferred elsewhere than by
+    `defer`, or by `defer(public=True)`) and is still thinking, it is first given a line
+    of its own (the answer went privately) and the answer is a message of its own."""
+    response = interaction.response
+    if not response.is_done():
+        await response.send_message(ephemeral=True, **kwargs)
+        return
+    thinking = response.type is discord.InteractionResponseType.deferred_channel_message
+    if (
+        thinking
+        and not interaction.extras.get(PRIVATE_DEFERRAL)
+        and not interaction.extras.get(ORIGINAL_ANSWERED)
+    ):
+        guild_lang = normalise_language(
+            interaction.guild_locale.value if interaction.guild_locale else None
+        )
+        line = t("privacy.answered_privately", guild_lang)
+        await interaction.edit_original_response(content=line)
+        interaction.extras[ORIGINAL_ANSWERED] = True
+    await interaction.followup.send(ephemeral=True, **kwargs)
+
+
+async def edit_privately(
+    interaction: discord.Interaction, *, keep_picture: bool = False, **kwargs: Any
+) -> None:
+    """The one way to redraw the private message a member acted on (their ephemeral hand):
+    `kwargs` as for `send_message` (content, embed, view, file); `keep_picture` keeps the
+    message's current picture instead of uploading `file`. Acted on from anything but
+    their own ephemeral message (the board, a command), it is `answer_privately` instead:
+    an edit never changes what the channel shows."""
+    message = interaction.message
+    if interaction.type not in UPDATES or message is None or not message.flags.ephemeral:
+        await answer_privately(interaction, **kwargs)
+        return
+    file = kwargs.pop("file", None)
+    if not keep_picture:
+        kwargs["attachments"] = [file] if file is not None else []
+    if interaction.response.is_done():
+        await interaction.edit_original_response(**kwargs)
+    else:
+        await interaction.response.edit_message(**kwargs)
+
+
+async def answer_publicly(interaction: discord.Interaction, **kwargs: Any) -> None:
+    """Answer `interaction` for the whole channel to see (a table created, a challenge):
+    `kwargs` as for `send_message`. Never for anything a hand holds."""
+    if interaction.response.is_done():
+        await interaction.followup.send(ephemeral=False, **kwargs)
+        interaction.extras[ORIGINAL_ANSWERED] = True
+    else:
+        await interaction.response.send_message(ephemeral=False, **kwargs)
+
+
+async def edit_clicked_publicly(interaction: discord.Interaction, **kwargs: Any) -> None:
+    """Edit the public message whose control was used (a challenge answered): `kwargs` as
+    for `edit_message`. Never for anything a hand holds."""
+    if interaction.response.is_done():
+        await interaction.edit_original_response(**kwargs)
+        interaction.extras[ORIGINAL_ANSWERED] = True
+    else:
+        await interaction.response.edit_message(**kwargs)
+
+
 async def say(
     interaction: discord.Interaction, content: str, *, ephemeral: bool = True, **kwargs: Any
 ) -> None:
     """Send `content` (held to Discord's 2,000 characters) as the answer to `interaction`
-    (or a followup if it was answered)."""
+    (or a followup if it was answered): privately (`answer_privately`) unless not
+    `ephemeral`."""
     content = clip(content, CONTENT)
-    if interaction.response.is_done():
-        await interaction.followup.send(content, ephemeral=ephemeral, **kwargs)
+    if ephemeral:
+        await answer_privately(interaction, content=content, **kwargs)
     else:
-        await interaction.response.send_message(content, ephemeral=ephemeral, **kwargs)
+        await answer_publicly(interaction, content=content, **kwargs)
 
 
 def refusal_text(error: BaseException, lang: str) -> str:
@@ -65,7 +158,10 @@ def _shortened(error: IllegalAction) -> IllegalAction:
     """`error` with the input it repeats (what a person typed) cut to a short line."""
     if not any(isinstance(v, str) and len(v) > 100 for v in error.params.values()):
         return error
-    short = copy.copy(error)
+    # A copy made without calling __init__ (`copy.copy` would call it with the message
+    # only, and refusals such as `TableError` take keyword-only arguments).
+    short = type(error).__new__(type(error), *error.args)
+    short.__dict__.update(error.__dict__)
     short.params = {k: echo(v) if isinstance(v, str) else v for k, v in error.params.items()}
     return short
 
@@ -116,13 +212,7 @@ async def in_time(
     try:
         done, _ = await asyncio.wait({task}, timeout=DEFER_AFTER)
         if not done and not interaction.response.is_done():
-            if interaction.type in (
-                discord.InteractionType.component,
-                discord.InteractionType.modal_submit,  # a form opened from the hand
-            ):
-                await interaction.response.defer()
-            else:
-                await interaction.response.defer(ephemeral=not public, thinking=True)
+            await defer(interaction, public=public)
     except (discord.HTTPException, discord.InteractionResponded):
         log.warning("could not defer interaction %s", interaction.id)
     finally:

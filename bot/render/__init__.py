@@ -28,6 +28,10 @@ class GameRenderer(Protocol):
     """True when a move is a choice of cards from the hand (a card menu on Discord, as in
     Big Two); False when moves are picked from the legal actions (one button each)."""
 
+    dealing: tuple[type[Event], ...]
+    """The private events that deal a seat its hand for a deal: its owner is sent the hand
+    (a DM on Discord) then, and not after their own moves (the answer shows it)."""
+
     move_areas: tuple[str, ...]
     """The catalog areas of the game's move words (``<area>.word.<verb>``, `bot.render.words`):
     what people may type in their language and how a move reads in it."""

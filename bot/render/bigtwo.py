@@ -54,6 +54,7 @@ class BigTwoRenderer(ViewAccessors):
     """The `GameRenderer` of Big Two."""
 
     plays_cards = True
+    dealing: tuple[type[Event], ...] = (CardsDealt,)
     move_areas: tuple[str, ...] = ("bigtwo",)
 
     def board(self, view: BigTwoView, names: Sequence[str], lang: str) -> str:

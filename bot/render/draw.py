@@ -67,6 +67,7 @@ class DrawRenderer(ViewAccessors):
     """The `GameRenderer` of French draw poker."""
 
     plays_cards = False
+    dealing: tuple[type[Event], ...] = (CardsDealt,)
     move_areas: tuple[str, ...] = ("poker", "draw")
 
     def board(self, view: DrawView, names: Sequence[str], lang: str) -> str:

@@ -50,6 +50,7 @@ class DuelRenderer(ViewAccessors):
     """The `GameRenderer` of Deuce Duel."""
 
     plays_cards = False
+    dealing: tuple[type[Event], ...] = (CardsDealt,)
     move_areas: tuple[str, ...] = ("poker", "duel")
 
     def board(self, view: DuelView, names: Sequence[str], lang: str) -> str:

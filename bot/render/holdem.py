@@ -54,6 +54,7 @@ class HoldemRenderer(ViewAccessors):
     """The `GameRenderer` of no-limit hold'em."""
 
     plays_cards = False
+    dealing: tuple[type[Event], ...] = (HoleCards,)
     move_areas: tuple[str, ...] = ("poker",)
 
     def board(self, view: HoldemView, names: Sequence[str], lang: str) -> str:

@@ -1,12 +1,14 @@
 """The bot as its own process, SIGKILLed right after a commit and before each kind of post
-(`DEUCEBOT_KILL_AT`, see bot/discord/crashpoints.py), again and again, then restarted:
-every deal's board and result appear exactly once, in order; no earlier board keeps live
-buttons; the amounts are the ledger's."""
+(`DEUCEBOT_KILL_AT`, see bot/discord/crashpoints.py), or right after Discord stored a post
+and before the bot read the answer, again and again, then restarted: every deal's board
+and result appear exactly once, in order; no earlier board keeps live buttons; the
+amounts are the ledger's."""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import re
 import signal
 import sqlite3
 from collections.abc import Callable
@@ -14,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.devtools.discord_standin import FakeDiscord
+from bot.devtools.discord_standin import FakeDiscord, Message
 from storage.sqlite import SqliteStorage
 from tests.e2e.bot_process import BotProcess, bot_env, spawn_bot
 from tests.e2e.deliveries import check_match, shown
@@ -151,3 +153,68 @@ async def test_killed_before_the_match_result_it_is_posted_once_after_the_restar
     with sqlite3.connect(tmp_path / "bot.sqlite3") as db:
         effects = [row[0] for row in db.execute("SELECT effect FROM deliveries ORDER BY rowid")]
     assert effects == ["board:1", "result:1", "match_result"], effects
+
+
+# The processes of these chains die in the other window: Discord stored the post and
+# answered, the bot had not read the answer yet (so nothing recorded it); each restart
+# dies on the first post it makes after taking over what the one before left (the first
+# of the first chain dies before a post, as the chains above). Deal 2's board is posted
+# in the window in both; the last process of each dies on the match result.
+HISTORY_CHAIN = ["result@1", "board_answer@1", "result_answer@1", "match_result_answer@1"]
+NONCE_CHAIN = ["board_answer@2", "result_answer@1", "board_answer@1", "match_result_answer@1"]
+
+
+def _turns(message: Message) -> list[int]:
+    """The turn in the footer of each version of a board, oldest first."""
+    found = []
+    for version in message.history:
+        footer = str(((version.get("embeds") or [{}])[0].get("footer") or {}).get("text", ""))
+        numbers = [int(n) for n in re.findall(r"\d+", footer)]
+        if len(numbers) == 3:
+            found.append(numbers[2])
+    return found
+
+
+async def _check_window(standin: FakeDiscord, tmp_path: Path) -> None:
+    """One board and one result per deal, older boards without buttons (`_check`); no
+    intent left unrecorded; the boards posted in the window were edited on by the
+    restarted processes (deal 2's turn moved on, the last one shows the match over), not
+    left behind for others."""
+    await _check(standin, tmp_path / "bot.sqlite3")
+    with sqlite3.connect(tmp_path / "bot.sqlite3") as db:
+        left = db.execute("SELECT effect FROM deliveries WHERE delivered = 0").fetchall()
+    assert left == []
+    boards = [m for kind, deal, m in shown(standin).order if kind == "board" and deal > 0]
+    turns = _turns(boards[1])
+    assert len(turns) >= 2 and max(turns) > turns[0], turns
+    # The last board shows the end: edits reached it (posted in the window too, or not).
+    assert "The match is over" in boards[-1].content, boards[-1].content
+
+
+@pytest.mark.slow
+async def test_killed_after_discord_stored_a_post_it_is_found_in_the_channel_not_posted_again(
+    standin: FakeDiscord, tmp_path: Path
+) -> None:
+    # Every restart comes after Discord's dedup window: only the recorded intent and the
+    # channel's history keep the posts single.
+    standin.nonce_window = 0.0
+    kills = await _run_chain(standin, tmp_path, "bigtwo", {"deals": 3}, HISTORY_CHAIN, 0.05)
+    assert kills == len(HISTORY_CHAIN)
+    await _check_window(standin, tmp_path)
+    logs = "".join(path.read_text() for path in tmp_path.glob("*-logs/stderr"))
+    in_window = [point for point in HISTORY_CHAIN if "_answer" in point]
+    assert logs.count("posted by an earlier process; adopted") == len(in_window), logs
+    assert standin.deduplicated == 0
+
+
+@pytest.mark.slow
+async def test_killed_after_discord_stored_a_post_the_nonce_returns_it_within_the_window(
+    standin: FakeDiscord, tmp_path: Path
+) -> None:
+    # The bot cannot read the channel (no Read Message History): the post's nonce alone,
+    # repeated within Discord's window, returns the message the dead process made.
+    standin.history_readable = False
+    kills = await _run_chain(standin, tmp_path, "bigtwo", {"deals": 3}, NONCE_CHAIN, 0.05)
+    assert kills == len(NONCE_CHAIN)
+    await _check_window(standin, tmp_path)
+    assert standin.deduplicated == len(NONCE_CHAIN)

@@ -5,11 +5,13 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import Any
 
 from bot.devtools.discord_standin import FakeDiscord, Message, User
 from bot.discord.client import Deucebot
 from bot.render import get_renderer
 from bot.runtime import Table
+from bot.runtime.replay import replay
 from engines.cards import parse_card
 from tests.e2e.conftest import bot_running
 from tests.e2e.helpers import board, open_hand
@@ -35,6 +37,15 @@ async def refused(fake: FakeDiscord, bot: Deucebot, table: Table, who: User, typ
     return answer.content
 
 
+async def replayed_state(bot: Deucebot, table: Table, turn: int) -> Any:
+    """The match's state right after the action of `turn`, replayed from the log."""
+    match = table.match
+    assert match is not None
+    logged = [a.action for a in await bot.storage.actions(match.id)]
+    state, _ = replay(table.spec, match, logged[: turn - match.first_seq + 1])
+    return state
+
+
 async def test_draw_discards_are_chosen_by_card_even_sorted_by_suit(
     standin: FakeDiscord, tmp_path: Path
 ) -> None:
@@ -44,7 +55,9 @@ async def test_draw_discards_are_chosen_by_card_even_sorted_by_suit(
         await standin.command(ana, "table start")
         table = bot.tables.find(str(standin.channel_id))
         assert table is not None
-        assert "surblind 4" in board(standin).text() and "entry" in board(standin).text()
+        # The outbox posts the deal's board on its own time (after recording its intent).
+        await standin.wait_for(lambda: "surblind 4" in board(standin).text())
+        assert "entry" in board(standin).text()
         drew = False
         for _ in range(60):
             if await wait_turn(standin, bot, table, [ana]) is None:
@@ -73,7 +86,10 @@ async def test_draw_discards_are_chosen_by_card_even_sorted_by_suit(
             turn = table.turn
             await standin.click(ana, hand, "db:pick:")
             assert hand.content.startswith("✅") and table.turn > turn, hand.content
-            after = {str(c) for c in table.view(seat).hand}
+            # The hand after the draw, as the state replayed up to the draw holds it (the AI
+            # seats may have ended the deal and dealt the next one meanwhile).
+            state = await replayed_state(bot, table, turn)
+            after = {str(c) for c in state.view(seat).hand}
             assert len(after) == 5 and not after & set(chosen), (chosen, after)
             assert {str(c) for c in view.hand} - set(chosen) <= after
             drew = True

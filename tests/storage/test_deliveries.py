@@ -40,3 +40,31 @@ async def test_delivered_effects_are_kept_once_across_a_reopen(target: str) -> N
         assert not await store.said("42", "other")
     finally:
         await store.close()
+
+
+async def test_an_intent_is_kept_until_its_delivery_replaces_it(target: str) -> None:
+    store = make_storage(target)
+    await store.open()
+    try:
+        _, match_id = await new_match(store, "p", [("a", False), ("b", True)])
+        records: Deliveries = store
+        await records.mark_delivered(match_id, "board:1", 0, 111)
+        await records.intend(match_id, "board:1", 0, 5)  # delivered already: nothing
+        await records.intend(match_id, "result:1", 9, 111)
+        await records.intend(match_id, "result:1", 9, 999)  # again: the first stays
+        await records.intend(match_id, "board:2", 9, None)
+    finally:
+        await store.close()
+    store = make_storage(target)
+    await store.open()
+    try:
+        found = await store.intents(match_id)
+        assert [(i.effect, i.after) for i in found] == [("result:1", 111), ("board:2", None)]
+        assert [r.effect for r in await store.delivered(match_id)] == ["board:1"]
+        await store.mark_delivered(match_id, "result:1", 9, 222)
+        await store.mark_delivered(match_id, "result:1", 9, 333)  # the first delivery stays
+        assert [i.effect for i in await store.intents(match_id)] == ["board:2"]
+        delivered = {r.effect: r.message_id for r in await store.delivered(match_id)}
+        assert delivered == {"board:1": 111, "result:1": 222}
+    finally:
+        await store.close()

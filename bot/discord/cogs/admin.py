@@ -408,7 +408,7 @@ class Admin(commands.Cog):
         if not interaction.response.is_done() or pause is None:
             return
         try:
-            await interaction.followup.send(pause_notice(missing, lang), ephemeral=True)
+            await say(interaction, pause_notice(missing, lang))  # a private follow-up
         except discord.HTTPException:
             log.warning("could not tell a member about the paused table here")
 

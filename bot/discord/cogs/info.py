@@ -12,7 +12,7 @@ from discord.ext import commands
 
 from bot.discord.cogs.tables import game_choices, playable_games
 from bot.discord.cooldowns import cooldown
-from bot.discord.replies import in_time, say
+from bot.discord.replies import answer_privately, in_time, say
 from bot.discord.translator import tr
 from bot.i18n import t
 from bot.render import get_renderer
@@ -198,7 +198,7 @@ class Info(commands.Cog):
         with contextlib.suppress(ImportError):
             text += "\n\n" + get_renderer(game.value).input_help(lang)
         embed = discord.Embed(title=get_game(game.value).title, description=text[:4000])
-        await interaction.response.send_message(embed=embed, ephemeral=True)
+        await answer_privately(interaction, embed=embed)
 
 
 def _period(value: str) -> Literal["all", "week", "month"]:

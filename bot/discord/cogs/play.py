@@ -15,7 +15,7 @@ from bot.discord.translator import tr
 from bot.i18n import t
 from bot.render import get_renderer
 from bot.render.text import describe, move_cards
-from engines.cards import CardParseError, parse_cards
+from engines.cards import Card, CardParseError, parse_cards
 
 if TYPE_CHECKING:
     from bot.discord.client import Deucebot
@@ -66,10 +66,7 @@ class Play(commands.Cog):
             return []
         renderer = get_renderer(table.game)
         hand = renderer.hand_cards(view)
-        try:
-            typed = parse_cards(current)
-        except CardParseError:
-            typed = parse_cards(" ".join(current.split()[:-1])) if " " in current else []
+        typed = _typed_cards(current)
         suggestions: list[list[str]] = []
         for move in renderer.legal_moves(view):
             cards = [str(c) for c in move_cards(move)]
@@ -140,3 +137,14 @@ class Play(commands.Cog):
 async def setup(bot: Deucebot) -> None:
     """Load the cog."""
     await bot.add_cog(Play(bot))
+
+
+def _typed_cards(current: str) -> list[Card]:
+    """The cards typed so far in an option being completed: all its words, else all but the
+    word being typed; none when they are not cards (``bet 20``)."""
+    for text in (current, " ".join(current.split()[:-1])):
+        try:
+            return parse_cards(text)
+        except CardParseError:
+            continue
+    return []

@@ -15,7 +15,7 @@ from bot.discord.actions import seat_for
 from bot.discord.board import board_message
 from bot.discord.cooldowns import cooldown
 from bot.discord.permissions import check_table_channel
-from bot.discord.replies import frozen_view, in_time, say
+from bot.discord.replies import answer_privately, frozen_view, in_time, say
 from bot.discord.slash_options import game_choices, playable_games, slash_options
 from bot.discord.table_setup import OPTION_ORDER, options_in_force, table_options, table_setup
 from bot.discord.translator import tr
@@ -304,8 +304,8 @@ class Tables(commands.Cog):
         lang = self.bot.language(interaction)
         table = self._here(interaction)
         message = board_message(table.snapshot(), lang, [], with_image=False)
-        await interaction.response.send_message(
-            content=message["content"] or None, embed=message["embed"], ephemeral=True
+        await answer_privately(
+            interaction, content=message["content"] or None, embed=message["embed"]
         )
 
 

@@ -60,3 +60,15 @@ async def test_nothing_is_said_when_nothing_is_refused() -> None:
     async with answering(cast(discord.Interaction, interaction), "en"):
         pass
     assert interaction.response.sent == []
+
+
+def test_a_runtime_refusal_repeating_long_input_is_shortened_not_crashed() -> None:
+    # `/play` of a long text at a draw table: the runtime's refusal (keyword-only
+    # arguments) repeats what was typed; the answer cuts it instead of failing to copy it.
+    from bot.discord.replies import refusal_text
+
+    typed = "play " + "8S " * 60
+    error = errors.TableError(f"cannot read {typed!r}", code="discord.no_cards", text=typed)
+    text = refusal_text(error, "en")
+    assert text.startswith("⛔") and len(text) < 2000
+    assert error.params["text"] == typed  # the original is left as it was

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from bot.discord.effects import MATCH_RESULT, Effect, derive, pending, split
+from bot.discord.effects import MATCH_RESULT, Effect, derive, pending, post_nonce, split
 from bot.runtime.replay import match_state, opening_events
 from engines.base import DealSettled, DealStarted, Event, MatchEnded
 from engines.holdem import Eliminated
@@ -117,3 +117,25 @@ def test_with_no_record_at_all_only_the_current_deal_is_delivered() -> None:
     effects = _effects("board:1", "result:1", "board:2", "result:2", "board:3")
     assert [e.key for e in pending(effects, set())] == ["board:3"]
     assert pending([], set()) == []
+
+
+@given(
+    st.lists(
+        st.tuples(
+            st.sampled_from(["1", "2", "1577411588615307268"]),
+            st.integers(1, 3),
+            st.integers(1, 3),
+            st.sampled_from(["board:1", "board:2", "result:1", "result:12", MATCH_RESULT]),
+        ),
+        min_size=2,
+        max_size=6,
+        unique=True,
+    )
+)
+def test_post_nonces_are_the_same_for_an_effect_and_differ_between_effects(
+    posts: list[tuple[str, int, int, str]],
+) -> None:
+    nonces = [post_nonce(*post) for post in posts]
+    assert nonces == [post_nonce(*post) for post in posts]  # in any process
+    assert len(set(nonces)) == len(posts)
+    assert all(len(n) <= 25 and isinstance(n, str) for n in nonces)  # Discord's limit
