@@ -286,11 +286,17 @@ async def test_only_the_creator_or_a_channel_manager_stops_or_restarts_the_table
 
 
 def board_or_closed(standin: FakeDiscord):  # type: ignore[no-untyped-def]
-    """The newest message that ever was a board (the closed board has no buttons)."""
+    """The newest message that ever was a board (its footer names the table; the closed
+    board has no buttons, and a board first posted after the stop never had any)."""
     was_board = [
         m
         for m in standin.public_messages()
-        if any("db:hand:" in str(v["components"]) for v in m.history)
+        if any(
+            str(((v["embeds"] or [{}])[0].get("footer") or {}).get("text", "")).startswith(
+                "Table #"
+            )
+            for v in m.history
+        )
     ]
     return was_board[-1]
 
