@@ -1519,6 +1519,15 @@ class FakeDiscord:
             self.late.append(response.at - sent)
         return response
 
+    def sees(self, user: User, command: str) -> bool:
+        """Whether Discord lists the synced command `command` (its top name) for `user`:
+        always for the server's owner, else when they have its default member permissions."""
+        top = next((c for c in self.commands if c["name"] == command.split()[0]), None)
+        if top is None or top.get("default_member_permissions") is None or user is self.owner:
+            return True
+        wanted = int(top["default_member_permissions"])
+        return user.permissions & wanted == wanted
+
     def _command_data(
         self,
         path: list[str],
@@ -1531,11 +1540,9 @@ class FakeDiscord:
         top = next((c for c in self.commands if c["name"] == path[0]), None)
         if top is None:
             raise AssertionError(f"/{path[0]} was not synced: {[c['name'] for c in self.commands]}")
-        if user is not None and top.get("default_member_permissions") is not None:
-            wanted = int(top["default_member_permissions"])
-            if user.permissions & wanted != wanted and user is not self.owner:
-                # Discord does not even list the command for this member.
-                raise CommandHidden(f"/{path[0]} is not shown to {user.name}")
+        if user is not None and not self.sees(user, path[0]):
+            # Discord does not even list the command for this member.
+            raise CommandHidden(f"/{path[0]} is not shown to {user.name}")
         node: dict[str, Any] = top
         chain: list[dict[str, Any]] = []
         for name in path[1:]:
