@@ -439,3 +439,13 @@ class Storage(Protocol):
     async def guild_settings_log(self, guild: str, limit: int = 10) -> list[SettingChange]:
         """The server's latest setting changes, newest first."""
         ...
+
+    async def member_pref(self, player_id: str, name: str) -> str | None:
+        """What `player_id` chose for the preference `name` (the card `deck`), None if they
+        never chose (migration 008)."""
+        ...
+
+    async def set_member_pref(self, player_id: str, name: str, value: str) -> None:
+        """Remember that `player_id` chose `value` for the preference `name` (durable once
+        this returns)."""
+        ...

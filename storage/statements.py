@@ -83,6 +83,10 @@ INSERT_SETTING_CHANGE = (
     "INSERT INTO guild_settings_log (guild, name, value, member_id, member_name, at)"
     " VALUES (?, ?, ?, ?, ?, ?)"
 )
+UPSERT_PREF = (
+    "INSERT INTO member_prefs (player_id, name, value, at) VALUES (?, ?, ?, ?)"
+    " ON CONFLICT (player_id, name) DO UPDATE SET value = excluded.value, at = excluded.at"
+)
 
 
 def seat_row(table_id: int, seat: SeatRecord) -> tuple[Any, ...]:

@@ -49,6 +49,7 @@ COPY_ORDER = (
     "notices_said",
     "guild_settings",
     "guild_settings_log",
+    "member_prefs",
 )
 """Every table of the schema with history, parents before the rows that refer to them."""
 
@@ -69,6 +70,7 @@ ID_COLUMNS: Mapping[str, Mapping[str, str]] = {
     "notices_said": {},
     "guild_settings": {},
     "guild_settings_log": {},
+    "member_prefs": {},
 }
 """For each table, its columns holding an id of an identity table (what `append` shifts)."""
 

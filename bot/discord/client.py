@@ -23,10 +23,11 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.discord import images
+from bot import pictures
 from bot.discord.actions import Controls
 from bot.discord.cooldowns import Cooldowns
 from bot.discord.crashpoints import watch_answers
+from bot.discord.decks import MemberDecks
 from bot.discord.front import DiscordFront
 from bot.discord.health import HealthServer, Probes
 from bot.discord.metrics import BotMetrics, Live, timed
@@ -56,6 +57,7 @@ COGS = (
     "bot.discord.cogs.info",
     "bot.discord.cogs.history",
     "bot.discord.cogs.admin",
+    "bot.discord.cogs.prefs",
 )
 
 
@@ -117,6 +119,7 @@ class Deucebot(commands.Bot):
         self._stopping: asyncio.Task[None] | None = None
         self._controls = Controls(self)
         self._locales: dict[int, str] = {}
+        self._decks = MemberDecks(lambda: self.storage)
         self.tree.on_error = self._on_tree_error  # type: ignore[method-assign]
 
     @property
@@ -165,6 +168,11 @@ class Deucebot(commands.Bot):
         """Discord user id -> the language of their last interaction (for DMs)."""
         return self._locales
 
+    @property
+    def decks(self) -> MemberDecks:
+        """The card deck each member chose for their private pictures (`/deck`)."""
+        return self._decks
+
     async def setup_hook(self) -> None:
         """Storage, runtime, persistent views, cogs, translator, command sync, table restore."""
         storage = self._storage = await open_storage(
@@ -203,7 +211,7 @@ class Deucebot(commands.Bot):
             self.health = HealthServer(self._probes(), self.metrics, self.settings.http_port)
             await self.health.start()
         self.add_dynamic_items(*DYNAMIC_ITEMS)
-        images.warm()
+        pictures.warm()
         for cog in COGS:
             await self.load_extension(cog)
         await self.tree.set_translator(CatalogTranslator())

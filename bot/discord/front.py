@@ -62,9 +62,12 @@ from bot.discord import effects as fx
 from bot.discord.board import (
     BOARD_COLOUR,
     board_message,
+    draw_ahead,
+    draw_result_ahead,
     hand_cards,
     hand_message,
     last_play_key,
+    result_message,
     seat_names,
 )
 from bot.discord.crashpoints import CrashPoints
@@ -187,11 +190,13 @@ class _Outbox:
     """Earlier boards still to be marked replaced (a refusal came between post and edit)."""
     queued: dict[str, float] = field(default_factory=dict)
     """Effect key -> when it was handed over (`time.monotonic()`), until delivered."""
+    drawing: int = 0
+    """Pictures being drawn in a worker thread for this table's next post or edit."""
 
     def busy(self) -> bool:
         """True while something is queued or a DM is on its way (a paused outbox waits)."""
         if self.paused is not None:
-            return bool(self.dms or self.dm_sending)
+            return bool(self.dms or self.dm_sending or self.drawing)
         return bool(
             self.effects
             or self.unreplaced
@@ -199,6 +204,7 @@ class _Outbox:
             or self.dirty
             or self.dms
             or self.dm_sending
+            or self.drawing
             or not self.recovered
         )
 
@@ -658,6 +664,8 @@ class DiscordFront:
         recent = box.lines(effect.deal, [] if over else list(box.recent))
         if not over:
             box.dirty = False  # drawn now: a refresh during the send marks it dirty again
+        if shown is not None:
+            await _drawn(box, draw_ahead(shown, lang))
 
         drawn: list[str | None] = [None]
         """The footer (table, deal, turn) of what was sent."""
@@ -697,9 +705,13 @@ class DiscordFront:
             else t("discord.result.deal_title", lang, game=table.spec.title, deal=effect.deal)
         )
 
+        shown = box.deal_snaps.get(effect.deal)
+        view = None if shown is None else shown.view(None)
+        await _drawn(box, draw_result_ahead(table, view, effect.events, lang))
+
         def build() -> dict[str, Any]:
             embed = discord.Embed(title=title, description=text, colour=RESULT_COLOUR)
-            return fit_message({"embed": embed})
+            return _send_kwargs(result_message(table, view, effect.events, embed, lang))
 
         sent = await self._send(box, "result", build, nonce)
         return sent.id
@@ -720,9 +732,10 @@ class DiscordFront:
             return
         key = last_play_key(shown)
         image = key != box.image_key
-        message = board_message(
-            shown, self.language(shown), box.lines(shown.deal), with_image=image
-        )
+        lines = box.lines(shown.deal)  # of this snapshot's turn: taken before any wait
+        if image:
+            await _drawn(box, draw_ahead(shown, self.language(shown)))
+        message = board_message(shown, self.language(shown), lines, with_image=image)
         kwargs: dict[str, Any] = {
             "content": message["content"],
             "embed": message["embed"],
@@ -731,13 +744,13 @@ class DiscordFront:
         if image:
             kwargs["attachments"] = [message["file"]] if "file" in message else []
         elif box.image_key:
-            message["embed"].set_image(url="attachment://table.png")
+            message["embed"].set_image(url=f"attachment://{box.image_key[0]}")
         board = box.board
         self.crash.reached("edit")
 
         def edit() -> Awaitable[Any]:
             if image and "file" in message:
-                fresh = board_message(shown, self.language(shown), box.lines(shown.deal), True)
+                fresh = board_message(shown, self.language(shown), lines, True)
                 kwargs["attachments"] = [fresh["file"]]
             return board.edit(**fit_message(kwargs))
 
@@ -754,9 +767,11 @@ class DiscordFront:
         """A board outside a match's effects (the lobby, a stopped table, a lost message)."""
         shown = box.snapshot
         lang = self.language(shown)
+        lines = box.lines(shown.deal)  # of this snapshot's turn: taken before any wait
+        await _drawn(box, draw_ahead(shown, lang))
 
         def build() -> dict[str, Any]:
-            return _send_kwargs(board_message(shown, lang, box.lines(shown.deal), with_image=True))
+            return _send_kwargs(board_message(shown, lang, lines, with_image=True))
 
         sent = await self._send(box, "board", build, _nonce())
         previous, box.board = box.board, sent
@@ -834,6 +849,7 @@ class DiscordFront:
         if not hand_cards(shown, seat, "r"):
             return  # nothing in hand (the deal is over for them): no "Your hand (0)"
         lang = self.host.locales.get(user) or self.language(shown)
+        deck = await self.host.decks.of(user)
         channel_id = self._dm_channels.get(user)
         try:
             if channel_id is None:
@@ -849,7 +865,9 @@ class DiscordFront:
             nonce = _nonce()  # one for every try: a try Discord stored is not sent twice
 
             def send() -> Awaitable[discord.Message]:
-                fresh = _send_kwargs(hand_message(shown, seat, lang, "r", controls=False))
+                fresh = _send_kwargs(
+                    hand_message(shown, seat, lang, "r", controls=False, deck=deck)
+                )
                 fresh.pop("view", None)
                 return channel.send(**fresh, nonce=nonce)
 
@@ -881,6 +899,15 @@ def _drop(box: _Outbox, effect: Effect) -> None:
     if box.effects and box.effects[0] is effect:
         box.effects.popleft()
     box.queued.pop(effect.key, None)
+
+
+async def _drawn(box: _Outbox, drawing: Awaitable[None]) -> None:
+    """Await a picture drawn ahead, the outbox counted busy meanwhile (`settle` waits)."""
+    box.drawing += 1
+    try:
+        await drawing
+    finally:
+        box.drawing -= 1
 
 
 def _nonce() -> str:

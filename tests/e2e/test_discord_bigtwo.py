@@ -286,16 +286,16 @@ async def test_only_the_creator_or_a_channel_manager_stops_or_restarts_the_table
 
 
 def board_or_closed(standin: FakeDiscord):  # type: ignore[no-untyped-def]
-    """The newest message that ever was a board (its footer names the table; the closed
-    board has no buttons, and a board first posted after the stop never had any)."""
+    """The newest message that ever was a board or the closed table's board (its footer
+    names the table; a table stopped before its new match's board went out has only the
+    closed one)."""
     was_board = [
         m
         for m in standin.public_messages()
         if any(
-            str(((v["embeds"] or [{}])[0].get("footer") or {}).get("text", "")).startswith(
-                "Table #"
-            )
+            str(e.get("footer", {}).get("text", "")).startswith("Table #")
             for v in m.history
+            for e in v["embeds"]
         )
     ]
     return was_board[-1]

@@ -1,4 +1,4 @@
--- 008: per-server settings (`/config`): one row per server and setting, its value as JSON
+-- 009: per-server settings (`/config`): one row per server and setting, its value as JSON
 -- text, and the log of every change with who made it (value NULL: the setting cleared).
 
 CREATE TABLE guild_settings (
@@ -14,7 +14,7 @@ CREATE TABLE guild_settings_log (
     value TEXT,
     member_id TEXT NOT NULL,
     member_name TEXT NOT NULL,
-    at REAL NOT NULL
+    at DOUBLE PRECISION NOT NULL
 );
 
 CREATE INDEX guild_settings_log_by_guild ON guild_settings_log (guild, at);
