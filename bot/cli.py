@@ -4,7 +4,9 @@
     deucebot simulate GAME -n N --seed S --players a,b,c,d [--rotate] [--json]
     deucebot bench TARGET [--quick] [--write]                 figures for docs/benchmarks.md
     deucebot bot                                              the Discord bot
-    deucebot leaderboard GAME --db PATH [--period all|week|month]
+    deucebot leaderboard GAME --db PATH [--period all|week|month] [--by rating [--season S]]
+    deucebot ratings rebuild --db PATH                        ratings from stored results
+    deucebot stats PLAYER --db PATH [--game G] [--chart out.png]
     deucebot history --db PATH [--match N] [--player ID] [--format json|phh] [--out FILE]
     deucebot replay FILE [--seat N]                           step through a deal
     deucebot migrate-db --from PATH --to postgresql://... [--append]
@@ -33,7 +35,7 @@ from bot.settings import AiDelay, TurnSeconds, cli_type, describe_error
 from engines.registry import UnknownName, available_games, get_game
 from storage.base import CannotOpenDatabase, StorageError
 
-BENCH_TARGETS = ("bigtwo", "holdem", "draw", "duel", "runtime", "discord", "scale")
+BENCH_TARGETS = ("bigtwo", "holdem", "draw", "duel", "runtime", "discord", "scale", "ratings")
 
 
 class Parser(argparse.ArgumentParser):
@@ -52,7 +54,10 @@ def build_parser() -> argparse.ArgumentParser:
     play = sub.add_parser("play", help="play a game in the terminal against AI players")
     play.add_argument("game", help="bigtwo, holdem, draw or duel")
     play.add_argument(
-        "--deals", type=int, default=None, help="deals in the match (Big Two; default 4)"
+        "--deals",
+        type=int,
+        default=None,
+        help="deals in the match (Big Two: 4 by default; draw: 20)",
     )
     play.add_argument("--seats", type=int, default=None, help="players at the table, you included")
     play.add_argument("--seed", type=int, default=None, help="seed for a reproducible match")
@@ -111,6 +116,10 @@ def build_parser() -> argparse.ArgumentParser:
         "--guild", default="terminal", help="guild id (the terminal's is 'terminal')"
     )
     board.add_argument("--period", choices=("all", "week", "month"), default="all")
+    from bot import ratings_args
+
+    ratings_args.add_board_options(board)
+    ratings_args.add_parsers(sub)
     history_command.add_parsers(sub)
 
     copy = sub.add_parser(
@@ -226,6 +235,14 @@ def main(argv: Sequence[str] | None = None) -> int:
             from bot.backup import main as backup_main
 
             return backup_main(args)
+        if args.command == "leaderboard" and args.by == "rating":
+            from bot.ratings_view import print_rating_board
+
+            return print_rating_board(args)
+        if args.command in ("ratings", "stats"):
+            from bot.ratings_view import ratings_main, stats_main
+
+            return ratings_main(args) if args.command == "ratings" else stats_main(args)
         if args.command == "leaderboard":
             from bot.console import print_leaderboard
 

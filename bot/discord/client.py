@@ -57,6 +57,7 @@ COGS = (
     "bot.discord.cogs.info",
     "bot.discord.cogs.history",
     "bot.discord.cogs.admin",
+    "bot.discord.cogs.ratings",
     "bot.discord.cogs.prefs",
 )
 

@@ -48,9 +48,17 @@ def _formats() -> list[app_commands.Choice[str]]:
     ]
 
 
+def _ranked_by() -> list[app_commands.Choice[str]]:
+    return [
+        app_commands.Choice(name=tr("totals", "discord.by.totals"), value="totals"),
+        app_commands.Choice(name=tr("rating", "discord.by.rating"), value="rating"),
+    ]
+
+
 CHOICES: Mapping[str, Callable[[], list[app_commands.Choice[str]]]] = {
     "game": game_choices,
     "history_format": _formats,
+    "by": _ranked_by,
 }
 """The options (by catalog key) that offer a fixed list of choices."""
 

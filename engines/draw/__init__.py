@@ -15,13 +15,21 @@ from typing import Any
 
 from engines.base import DealSettled, Event
 from engines.draw.actions import DrawAction, parse_action
-from engines.draw.config import DrawConfig
+from engines.draw.config import DEFAULT_DEALS, DrawConfig
 from engines.draw.state import DrawState, restore, timeout_action
 from engines.draw.view import DrawView
 from engines.fair import DealSource
 from engines.registry import GameSpec, LazyPolicies, SimHooks
 
-__all__ = ["SPEC", "DrawAction", "DrawConfig", "DrawState", "DrawView", "parse_action"]
+__all__ = [
+    "DEFAULT_DEALS",
+    "SPEC",
+    "DrawAction",
+    "DrawConfig",
+    "DrawState",
+    "DrawView",
+    "parse_action",
+]
 
 
 def new_state(

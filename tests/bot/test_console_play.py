@@ -95,7 +95,8 @@ async def test_without_db_a_temporary_database_is_used(
     args = build_parser().parse_args(["play", "bigtwo", "--seed", "1", "--ai-delay", "0"])
     console = Console(args, io.StringIO("quit\n"), out)
     assert await console.run() == 0
-    assert "Your hand (13)" in out.getvalue()
+    # The match was played (your cards dealt) and quit typed at once is answered at once.
+    assert "You are dealt: " in out.getvalue()
     assert list(tmp_path.iterdir()) == []
     # Nothing was kept, so the goodbye must not promise a resume.
     assert "not saved: play with --db FILE" in out.getvalue()

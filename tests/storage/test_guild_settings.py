@@ -1,4 +1,4 @@
-"""Per-server settings (`/config`, migration 009) on both backends: stored, changed,
+"""Per-server settings (`/config`, migration 010) on both backends: stored, changed,
 cleared, every change logged with who made it, kept across a reopen."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
--- 009: per-server settings (`/config`): one row per server and setting, its value as JSON
+-- 010: per-server settings (`/config`): one row per server and setting, its value as JSON
 -- text, and the log of every change with who made it (value NULL: the setting cleared).
 
 CREATE TABLE guild_settings (
