@@ -32,7 +32,7 @@ from pydantic import ValidationError
 
 from bot.history import command as history_command
 from bot.settings import AiDelay, TurnSeconds, cli_type, describe_error
-from engines.registry import UnknownName, available_games, get_game
+from engines.registry import GameSpec, UnknownName, available_games, get_game
 from storage.base import CannotOpenDatabase, StorageError
 
 BENCH_TARGETS = ("bigtwo", "holdem", "draw", "duel", "runtime", "discord", "scale", "ratings")
@@ -78,7 +78,11 @@ def build_parser() -> argparse.ArgumentParser:
         default=None,
         help="turn timer for you in seconds (0 to 3600; off by default)",
     )
-    play.add_argument("--ai", default=None, help="AI policy for the other seats (default: strong)")
+    play.add_argument(
+        "--ai",
+        default=None,
+        help="AI level of the other seats: easy, normal (default) or hard; or a policy name",
+    )
     play.add_argument("--name", default="You", help="your name at the table")
 
     sim = sub.add_parser("simulate", help="all-AI play, figures with 95%% intervals")
@@ -87,6 +91,12 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument("--seed", type=int, default=0)
     sim.add_argument("--players", required=True, help="comma-separated AI policies, one per seat")
     sim.add_argument("--rotate", action="store_true", help="rotate seats every match")
+    sim.add_argument(
+        "--against",
+        default=None,
+        help="Big Two: comma-separated pool; --players names one candidate, which plays each "
+        "seat in turn against three of each, on paired seeds",
+    )
     sim.add_argument(
         "--json", action="store_true", help="print the JSON contract (docs/simulate.md)"
     )
@@ -105,6 +115,14 @@ def build_parser() -> argparse.ArgumentParser:
         "--db",
         default=None,
         help="runtime: also measure on this postgresql:// database (its tables are added to)",
+    )
+
+    train = sub.add_parser("train", help="train an AI by self-play (Big Two's `net` player)")
+    train.add_argument("game", choices=("bigtwo",))
+    train.add_argument("--seed", type=int, default=1)
+    train.add_argument("--deals", type=int, default=150_000, help="self-play deals")
+    train.add_argument(
+        "--out", default=None, help="weights file (default: the shipped one, overwritten)"
     )
 
     sub.add_parser("bot", help="run the Discord bot (settings from the environment and .env)")
@@ -189,19 +207,56 @@ def _simulate(args: argparse.Namespace) -> int:
 
     spec = get_game(args.game)
     policies = [p.strip() for p in args.players.split(",") if p.strip()]
-    for name in policies:
+    pool = [p.strip() for p in args.against.split(",") if p.strip()] if args.against else []
+    for name in policies + pool:
         if name not in spec.policies:
             raise UnknownName(
                 f"{spec.name} has no AI policy {name!r}; "
                 f"choose one of: {', '.join(sorted(spec.policies))}"
             )
+    if args.n < 1:
+        raise UnknownName("-n must be at least 1")
+    if args.against is not None:
+        return _simulate_pool(args, spec, policies, pool)
     refusal = spec.seats_refusal(len(policies))
     if refusal:
         raise UnknownName(f"{refusal} (--players a,b,...)")
-    if args.n < 1:
-        raise UnknownName("-n must be at least 1")
     result = simulate(spec, policies, args.n, seed=args.seed, rotate=args.rotate)
     print(dumps(result) if args.json else result.to_table())
+    return 0
+
+
+def _simulate_pool(
+    args: argparse.Namespace, spec: GameSpec, policies: list[str], pool: list[str]
+) -> int:
+    from bot.pool import against_pool, to_table
+
+    if spec.name != "bigtwo":
+        raise UnknownName("--against measures penalties per deal: Big Two only")
+    if len(policies) != 1 or not pool:
+        raise UnknownName("--against needs one candidate in --players and a pool of one or more")
+    lineups = against_pool(spec, policies[0], pool, args.n, seed=args.seed)
+    if args.json:
+        import json
+
+        data = {"candidate": policies[0], "seed": args.seed, "n": args.n}
+        print(json.dumps({**data, "lineups": [lineup.to_json() for lineup in lineups]}, indent=2))
+    else:
+        print(to_table(policies[0], lineups))
+    return 0
+
+
+def _train(args: argparse.Namespace) -> int:
+    """`deucebot train bigtwo`: self-play training of the `net` player's weights."""
+    from pathlib import Path
+
+    from engines.ai.bigtwo_net import WEIGHTS_PATH
+    from engines.ai.bigtwo_train import train
+
+    out = Path(args.out) if args.out else WEIGHTS_PATH
+    net, report = train(args.seed, args.deals, log=lambda line: print(line, flush=True))
+    net.save(out)
+    print(f"{report.deals} deals in {report.seconds:.0f} s; weights written to {out}")
     return 0
 
 
@@ -223,6 +278,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                     raise UnknownName("--db only applies to `deucebot bench runtime`")
                 return int(module.main(quick=args.quick, write=args.write, db=args.db))
             return int(module.main(quick=args.quick, write=args.write))
+        if args.command == "train":
+            return _train(args)
         if args.command == "bot":
             from bot.__main__ import main as bot_main
 

@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from bot.i18n import Addressee, explain, normalise_language, pretty_cards, t
+from bot.levels import level_text
 from bot.lines import LineReader
 from bot.render import GameRenderer, get_renderer
 from bot.render.fair import fair_line
@@ -47,6 +48,7 @@ from bot.runtime import (
 from bot.settings import load_settings
 from engines.base import DealSettled, DealStarted, Event, IllegalAction
 from engines.cards import CardParseError
+from engines.registry import LEVELS
 from storage import ChipRow, Leaderboard, PenaltyRow, Storage, is_postgres_url, open_storage
 from storage.opening import is_memory
 
@@ -296,7 +298,7 @@ class Console:
         if args.seats is not None:
             options["seats"] = args.seats
         if args.ai:
-            options["ai_policy"] = args.ai
+            options["ai_level" if args.ai in LEVELS else "ai_policy"] = args.ai
         table = await manager.create(
             guild=GUILD,
             place=place,
@@ -312,7 +314,7 @@ class Console:
         """A saved table keeps its settings: name each flag asking for another value."""
         args = self.args
         config = table.spec.make_config(**table.settings)
-        policy = table.options.ai_policy or table.spec.default_policy
+        policy = table.options.ai_policy or table.options.ai_level
         asked: list[tuple[str, object, object]] = [
             ("--seats", args.seats, len(table.seats)),
             ("--deals", args.deals, getattr(config, "deals", args.deals)),
@@ -355,6 +357,7 @@ class Console:
         self.front.line(
             self.renderer.board(table.view(None), addressed_names(table), self.lang), BOLD
         )
+        self.front.line(level_text(table.options, self.lang))
         self.front.line(self.renderer.hand(table.view(seat), self.lang))
 
     def _show(self, table: Table, seat: int, out: bool, away: bool, shown_turn: int) -> int:

@@ -16,7 +16,7 @@ from discord import app_commands
 
 from bot.discord.translator import tr
 from bot.i18n import catalog
-from engines.registry import available_games, get_game
+from engines.registry import LEVELS, available_games, get_game
 
 T = TypeVar("T")
 
@@ -55,8 +55,18 @@ def _ranked_by() -> list[app_commands.Choice[str]]:
     ]
 
 
+def _levels() -> list[app_commands.Choice[str]]:
+    return [
+        app_commands.Choice(
+            name=tr(catalog("en")[f"levels.{level}"], f"levels.{level}"), value=level
+        )
+        for level in LEVELS
+    ]
+
+
 CHOICES: Mapping[str, Callable[[], list[app_commands.Choice[str]]]] = {
     "game": game_choices,
+    "ai": _levels,
     "history_format": _formats,
     "by": _ranked_by,
 }
