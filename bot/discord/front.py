@@ -58,9 +58,11 @@ from typing import Any, TypeVar
 
 import discord
 
+from bot.charts.match import match_summary
 from bot.discord import effects as fx
 from bot.discord.board import (
     BOARD_COLOUR,
+    attach,
     board_message,
     draw_ahead,
     draw_result_ahead,
@@ -737,10 +739,17 @@ class DiscordFront:
         shown = box.deal_snaps.get(effect.deal)
         view = None if shown is None else shown.view(None)
         await _drawn(box, draw_result_ahead(table, view, effect.events, lang))
+        summary = None
+        if effect.kind == fx.MATCH_RESULT and box.match is not None:
+            names = seat_names(table)
+            summary = await match_summary(self.deliveries, table.spec, box.match, names, lang)
 
         def build() -> dict[str, Any]:
             embed = discord.Embed(title=title, description=text, colour=RESULT_COLOUR)
-            return _send_kwargs(result_message(table, view, effect.events, embed, lang))
+            message = result_message(table, view, effect.events, embed, lang)
+            if summary is not None:  # the match summary picture (bot.charts.match)
+                attach(message, embed, summary, summary.name)
+            return _send_kwargs(message)
 
         sent = await self._send(box, "result", build, nonce)
         return sent.id
