@@ -31,7 +31,7 @@ def test_a_short_duel_season_ranks_strong_over_honest_over_random() -> None:
 def test_the_best_tau_with_members_of_one_policy_is_below_one() -> None:
     from bot.bench.ratings import BIG_TWO, Season
 
-    season = Season("bigtwo", BIG_TWO, 0, [], {})
+    season = Season("bigtwo", 24, BIG_TWO, 0, [], {})
     assert season.best == pytest.approx(12 / (15 * 12) ** 0.5)  # 3 tied pairs of 15
 
 
