@@ -346,3 +346,44 @@ def test_the_sql_totals_equal_the_previous_python_totals_on_both_backends(
         )
 
     assert any(map(credited, history)) <= any(b[0] or b[1] for b in lite[1])
+
+
+async def test_migration_011_sums_the_matches_played_before_it(target: str) -> None:
+    """A database at schema 10 with history: upgraded, its boards are its raw rows' (the
+    rebuild migration 011 asks for runs when the storage opens)."""
+    import aiosqlite
+    import asyncpg
+
+    history = [
+        dict(guild="g", game="bigtwo", seats=["a", "b", "ai:random"], names=["A", "B", "R", "-"],
+             deals=[[3, 0, 7, 1], [0, 5, 2, 2]], reasons=["hand"] * 4, ai_moved=[False] * 4,
+             swap=None, finished=True, winners=[1], gap=0.0),
+        dict(guild="g", game="holdem", seats=["b", "c"], names=["B", "C", "-", "-"],
+             deals=[[9, 3, 0, 0]], reasons=["hand", "returned", "hand", "hand"],
+             ai_moved=[False, True, False, False], swap=None, finished=True, winners=[0],
+             gap=DAY),
+    ]  # fmt: skip
+    store = await open_storage(target)
+    try:
+        last = await write_history(store, history)
+        expected = lines(await boards(store, last, python=True))
+    finally:
+        await store.close()
+    assert any(b[0] or b[1] for b in expected)
+    drop = "DROP TABLE board_days; DROP TABLE board_days_rebuild"
+    if target.startswith("postgresql://"):
+        conn = await asyncpg.connect(target)
+        try:
+            await conn.execute(drop + "; UPDATE schema_version SET version = 10")
+        finally:
+            await conn.close()
+    else:
+        async with aiosqlite.connect(target) as db:
+            await db.executescript(drop + "; PRAGMA user_version = 10;")
+            await db.commit()
+    store = await open_storage(target)
+    try:
+        assert store.schema == 11 and not await store._all("SELECT * FROM board_days_rebuild")
+        assert lines(await boards(store, last, python=False)) == expected
+    finally:
+        await store.close()
