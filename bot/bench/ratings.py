@@ -11,7 +11,8 @@
    (4 seats, rated, a deal row per seat and an action per seat, the leaderboards' running
    sums rebuilt from them as migration 011 does), then the reads of `/leaderboard`
    (totals of all time and of this week, and by rating) and `/stats` (one person's totals,
-   rating line, history, per-deal results) timed, and the chart render's p50/p99.
+   rating line, history, per-deal results) timed, and the chart render's p50/p99; and
+   the match summary picture's replay and drawing.
 """
 
 from __future__ import annotations
@@ -297,6 +298,37 @@ async def time_reads(path: str, repeats: int) -> dict[str, list[float]]:
     return timings
 
 
+def time_summaries(repeats: int) -> dict[str, list[float]]:
+    """Seconds to replay and draw a match summary picture (`bot.charts.match`): a seeded
+    4-deal Big Two match and a 6-seat hold'em match played out by random AI."""
+    from bot.charts.match import draw_summary, summary_of
+    from bot.runtime.replay import match_state
+    from storage.base import MatchRecord
+
+    timings: dict[str, list[float]] = {}
+    for game, options, seats in (("bigtwo", {}, 4), ("holdem", {"seats": 6}, 6)):
+        spec = get_game(game)
+        match = MatchRecord(1, 1, 1, 777, options, 0, 0.0)
+        state = match_state(spec, match)
+        policies = [spec.make_policy("random", random.Random(s)) for s in range(seats)]
+        texts: list[str] = []
+        while state.to_act is not None:
+            seat = state.to_act
+            action = policies[seat].decide(state.view(seat))
+            texts.append(str(action))
+            state.apply(seat, action)
+        names = [f"P{s}" for s in range(seats)]
+        key = f"match summary, {game} ({len(texts)} moves): replay + draw"
+        timings[key] = []
+        for _ in range(repeats):
+            tick = time.perf_counter()
+            summary = summary_of(spec, match, texts, names)
+            if summary is not None:
+                draw_summary(summary, "en")
+            timings[key].append(time.perf_counter() - tick)
+    return timings
+
+
 def _p(values: Sequence[float], q: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
@@ -317,6 +349,7 @@ def main(quick: bool, write: bool, matches: int | None = None, note: str = "") -
         path = build_database(Path(tmp) / "scale.sqlite3", size)
         built = time.perf_counter() - tick
         timings = asyncio.run(time_reads(path, 5 if quick else 20))
+    timings.update(time_summaries(5 if quick else 50))
     rows = [note, ""] if note else []
     rows += [
         f"Simulated seasons (`storage.ratings.rate_match`, seeds {', '.join(map(str, SEEDS))}"
@@ -330,7 +363,8 @@ def main(quick: bool, write: bool, matches: int | None = None, note: str = "") -
     rows += [
         "",
         f"Reads on a SQLite database of {size:,} finished, rated Big Two matches in one guild "
-        f"(40 members, built in {built:.0f} s); seconds per command's reads:",
+        f"(40 members, built in {built:.0f} s); seconds per command's reads, then per match "
+        "summary picture (replayed from the log and drawn, as a match result is):",
         "",
         "| read | p50 | p99 | max |",
         "| --- | --- | --- | --- |",

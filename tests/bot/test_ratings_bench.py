@@ -48,6 +48,13 @@ def test_reads_at_scale_run_on_a_small_database(tmp_path: Path) -> None:
     assert all(len(v) == 1 and v[0] > 0 for v in timings.values())
 
 
+def test_the_match_summary_is_timed_for_two_games() -> None:
+    from bot.bench.ratings import time_summaries
+
+    timings = time_summaries(1)
+    assert len(timings) == 2 and all(len(v) == 1 and v[0] > 0 for v in timings.values())
+
+
 def test_the_scale_database_holds_the_running_sums_of_its_rows(tmp_path: Path) -> None:
     """The benchmark reads boards from `board_days`: they are the boards its raw rows give
     (summed from the rows as for a database at an older schema)."""
