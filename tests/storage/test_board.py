@@ -370,7 +370,7 @@ async def test_migration_011_sums_the_matches_played_before_it(target: str) -> N
     finally:
         await store.close()
     assert any(b[0] or b[1] for b in expected)
-    drop = "DROP TABLE board_days; DROP TABLE board_days_rebuild"
+    drop = "DROP TABLE board_days; DROP TABLE board_days_rebuild; DROP INDEX match_players_latest"
     if target.startswith("postgresql://"):
         conn = await asyncpg.connect(target)
         try:
