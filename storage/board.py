@@ -74,7 +74,10 @@ def _case(seats: int) -> str:
 
 def credit_match(result: MatchResult) -> tuple[str, tuple[Any, ...]]:
     """The statement adding a finished match to its credited players' days (run after the
-    match's last action is written: that action may be the AI's)."""
+    match's last action is written: that action may be the AI's). It reads the match's
+    actions and credit rows: in a PostgreSQL batch (grouped per table) every `actions`
+    row still comes first, since each commit writes its action before anything else, and
+    a table's seat changes are committed before its next action is accepted."""
     seats = len(result.totals)
     sql = (
         f"INSERT INTO board_days {_KEY[:-1]}, matches, wins, best, last_key)"
