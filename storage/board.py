@@ -185,6 +185,39 @@ def rebuild_statements(dialect: Dialect) -> list[tuple[str, tuple[Any, ...]]]:
     ]
 
 
+KEPT = f"SELECT guild, game, player_id, is_ai, day, {_COLUMNS} FROM board_days"
+"""Every running-sums row, its columns in `days_select`'s order."""
+
+
+def _row(values: Sequence[Any]) -> tuple[Any, ...]:
+    return tuple(v if v is None or isinstance(v, str) else int(v) for v in values)
+
+
+def differences(kept: Sequence[Sequence[Any]], computed: Sequence[Sequence[Any]]) -> list[str]:
+    """Where the running sums (`KEPT` rows) differ from the sums of the raw rows
+    (`days_select` rows): one line per (guild, game, player, AI or not, day)."""
+    have = {_row(r[:5]): _row(r[5:]) for r in kept}
+    want = {_row(r[:5]): _row(r[5:]) for r in computed}
+    names = _COLUMNS.split(", ")
+    out = []
+    for key in sorted(set(have) | set(want), key=repr):
+        if have.get(key) != want.get(key):
+            guild, game, player, is_ai, day = key
+            shown = {
+                n: (a, b)
+                for n, a, b in zip(names, have.get(key, ()) or (None,) * len(names),
+                                   want.get(key, ()) or (None,) * len(names), strict=True)
+                if a != b
+            }  # fmt: skip
+            changes = ", ".join(f"{n} {a} instead of {b}" for n, (a, b) in shown.items())
+            who = f"{player}{' (AI)' if is_ai else ''}"
+            out.append(
+                f"leaderboard sums of {guild} {game} {who}, day {day}: {changes}"
+                " (the stored rows give the second figures)"
+            )
+    return out
+
+
 def board_query(dialect: Dialect, schema: int, player_id: str | None) -> str:
     """Per player (and AI or not) of a guild's game since a day: the period's sums and the
     name on their latest credited seat (NULL: none in the period). Parameters: guild, game,

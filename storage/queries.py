@@ -30,7 +30,15 @@ from storage.base import (
     TableRecord,
     period_start,
 )
-from storage.board import Dialect, board_query, day_of
+from storage.board import (
+    BOARD_SCHEMA,
+    KEPT,
+    Dialect,
+    board_query,
+    day_of,
+    days_select,
+    differences,
+)
 from storage.chain import HEAD_QUERY, ROW_QUERIES, ChainProblem, Kind, check_match
 from storage.deliveries import DeliveryRecord, PostIntent
 
@@ -439,6 +447,14 @@ class SqlReads:
         for chip_line in chip_lines:
             (board.ai if chip_line.is_ai else board.humans).append(chip_line)
         return board
+
+    async def board_problems(self) -> list[str]:
+        """Where the totals leaderboards' running sums differ from the rows they sum
+        (`storage.board`; `deucebot verify` reports them): none on an intact database."""
+        if self.schema < BOARD_SCHEMA:
+            return []
+        kept = await self._all(KEPT)
+        return differences(kept, await self._all(days_select(self.dialect)))
 
     async def caves(self, *, guild: str, game: str, player_id: str) -> CaveLedger:
         """`player_id`'s caves in `game` in `guild`: the chip ledger's rows of their own

@@ -313,6 +313,7 @@ def test_the_sql_totals_equal_the_previous_python_totals_on_both_backends(
                 store = await open_storage(target)
                 try:
                     last = await write_history(store, history)
+                    assert await store.board_problems() == []
                     for now in (NOW, last, last + 40 * DAY):
                         expected = lines(await boards(store, now, python=True))
                         assert lines(await boards(store, now, python=False)) == expected
@@ -385,5 +386,43 @@ async def test_migration_011_sums_the_matches_played_before_it(target: str) -> N
     try:
         assert store.schema == 11 and not await store._all("SELECT * FROM board_days_rebuild")
         assert lines(await boards(store, last, python=False)) == expected
+        assert await store.board_problems() == []
     finally:
         await store.close()
+
+
+async def test_verify_names_running_sums_that_differ_from_their_rows(store: AnyStorage) -> None:
+    history = [
+        dict(guild="g", game="bigtwo", seats=["a", "b"], names=["A", "B", "-", "-"],
+             deals=[[3, 0, 0, 0]], reasons=["hand"] * 4, ai_moved=[False] * 4, swap=None,
+             finished=True, winners=[1], gap=0.0),
+    ]  # fmt: skip
+    await write_history(store, history)
+    assert await store.board_problems() == []
+    await store._group.submit(
+        [("UPDATE board_days SET penalty = penalty + 1, wins = 5 WHERE player_id = 'a'", ())]
+    )
+    problems = await store.board_problems()
+    assert len(problems) == 1 and "g bigtwo a, day" in problems[0], problems
+    assert "wins 5 instead of 0" in problems[0] and "penalty 4 instead of 3" in problems[0]
+
+
+async def test_deucebot_verify_reports_the_running_sums(tmp_path: Path) -> None:
+    from bot.verify import check_database
+
+    path = str(tmp_path / "v.sqlite3")
+    store = await open_storage(path)
+    try:
+        await write_history(store, [dict(guild="g", game="holdem", seats=["a", "b"],
+            names=["A", "B", "-", "-"], deals=[[9, 2, 0, 0]], reasons=["hand"] * 4,
+            ai_moved=[False] * 4, swap=None, finished=True, winners=[0], gap=0.0)])  # fmt: skip
+
+        def sums(found: list[str]) -> list[str]:
+            return [p for p in found if p.startswith("leaderboard sums")]
+
+        assert sums(await check_database(path)) == []
+        await store._group.submit([("DELETE FROM board_days WHERE player_id = 'b'", ())])
+    finally:
+        await store.close()
+    found = sums(await check_database(path))
+    assert len(found) == 1 and "g holdem b" in found[0] and "matches None instead of 1" in found[0]
