@@ -255,6 +255,37 @@ def build_database(path: Path, matches: int, members: int = 40, seed: int = 1) -
     return str(path)
 
 
+SCALE_TABLES = ("tables", "matches", "match_players", "actions", "penalty_ledger", "rating_updates")
+"""The tables `build_database` fills (before the running sums)."""
+
+
+async def copy_to_postgres(path: str, url: str) -> None:
+    """The scale database's rows into the empty PostgreSQL database at `url` (migrated
+    here), with the running sums computed there, for the same reads on PostgreSQL."""
+    import sqlite3
+
+    from storage.postgres import PostgresStorage, pg_sql
+
+    store = PostgresStorage(url)
+    await store.open()
+    try:
+        source = sqlite3.connect(path)
+        async with store.pool.acquire() as conn, conn.transaction():
+            for name in SCALE_TABLES:
+                cursor = source.execute(f"SELECT * FROM {name}")
+                columns = [d[0] for d in cursor.description]
+                if name == "matches":  # the seed lives in match_secrets on PostgreSQL too
+                    columns = [c for c in columns if c != "seed"]
+                    cursor = source.execute(f"SELECT {', '.join(columns)} FROM matches")
+                await conn.copy_records_to_table(name, records=cursor, columns=columns)
+            for sql, params in rebuild_statements("postgres"):
+                await conn.execute(pg_sql(sql), *params)
+            await conn.execute("ANALYZE")
+        source.close()
+    finally:
+        await store.close()
+
+
 async def time_reads(path: str, repeats: int) -> dict[str, list[float]]:
     """Seconds each command's reads take on the database at `path`."""
     from storage.backend import open_storage
@@ -334,9 +365,17 @@ def _p(values: Sequence[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
-def main(quick: bool, write: bool, matches: int | None = None, note: str = "") -> int:
+def main(
+    quick: bool, write: bool, matches: int | None = None, note: str = "", db: str | None = None
+) -> int:
     """Run both parts, print them and (with `write`) put them in docs/benchmarks.md;
-    `matches` sizes the database (default 100,000; quick 2,000), `note` is printed first."""
+    `matches` sizes the database (default 100,000; quick 2,000), `note` is printed first;
+    with `db`, an empty PostgreSQL database (postgresql:// URL), the reads are also timed
+    on a copy of the database there."""
+    from storage.backend import is_postgres_url
+
+    if db is not None and not is_postgres_url(db):
+        raise ValueError(f"bench ratings --db takes an empty postgresql:// database, not {db!r}")
     big_two_matches, duel_matches = (10, 40) if quick else (120, 300)
     seasons = [
         simulated_season("bigtwo", BIG_TWO, 4, big_two_matches, seed, deals=BIG_TWO_DEALS)
@@ -349,6 +388,10 @@ def main(quick: bool, write: bool, matches: int | None = None, note: str = "") -
         path = build_database(Path(tmp) / "scale.sqlite3", size)
         built = time.perf_counter() - tick
         timings = asyncio.run(time_reads(path, 5 if quick else 20))
+        if db is not None:
+            asyncio.run(copy_to_postgres(path, db))
+            on_pg = asyncio.run(time_reads(db, 5 if quick else 20))
+            timings.update({f"{k} (PostgreSQL)": v for k, v in on_pg.items() if "render" not in k})
     timings.update(time_summaries(5 if quick else 50))
     rows = [note, ""] if note else []
     rows += [
