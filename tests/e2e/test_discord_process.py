@@ -39,7 +39,7 @@ async def test_a_new_process_on_the_same_database_goes_on_with_the_old_board_but
     env = bot_env(standin.env(), tmp_path)
     first = await spawn_bot(env, tmp_path, "first")
     try:
-        await standin.wait_ready(30)
+        await standin.wait_ready(60)
         await standin.command(ana, "table create", game="bigtwo", deals=1)
         await standin.command(ana, "table start")
         await standin.wait_for(lambda: mentioned(standin) == ana.id, 20)
@@ -53,7 +53,7 @@ async def test_a_new_process_on_the_same_database_goes_on_with_the_old_board_but
     standin.reset_ready()
     second = await spawn_bot(env, tmp_path, "second")
     try:
-        await standin.wait_ready(30)
+        await standin.wait_ready(60)
         # The restored table posts a fresh board; the old board's button still works.
         await standin.wait_for(lambda: len(boards(standin)) >= 2, 20)
         again = await standin.click(ana, old_board, "db:hand:")
