@@ -4,7 +4,8 @@
 backend supplies, `_all(sql, params)`: placeholders are `?` (SQLite's; `storage.postgres`
 rewrites them) and rows are read by column name. The SQL uses nothing either database
 lacks (JSON columns are parsed here, not in SQL), so both backends give the same answers
-from the same rows, leaderboards included.
+from the same rows, leaderboards included. The one exception is `storage.board`, whose
+sums of the raw rows read the matches' JSON in each backend's own dialect (`dialect`).
 """
 
 from __future__ import annotations
