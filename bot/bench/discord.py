@@ -316,6 +316,8 @@ async def _run(
         "act_p50": percentile(acts, 50),
         "act_p99": percentile(acts, 99),
         "bot_calls_per_deal": calls["bot"] / total_deals,
+        "actions": len(action_times),
+        "bot_calls_per_action": calls["bot"] / max(1, len(action_times)),
         "answer_calls_per_deal": calls["answers"] / total_deals,
     }
 
@@ -445,7 +447,7 @@ def picture_figures(states: int) -> list[dict[str, Any]]:
     PNG size p50 / largest, over the first `states` public states of a seeded match."""
     import itertools
 
-    from bot.pictures import Facts, render, table_picture, warm
+    from bot.pictures import Facts, clear_cache, table_picture, warm
     from bot.pictures.gallery import GAMES, NAMES, play, seat_counts
 
     warm()
@@ -456,7 +458,7 @@ def picture_figures(states: int) -> list[dict[str, Any]]:
         times: list[float] = []
         sizes: list[float] = []
         for moment in itertools.islice(play(game, seats, 11), states):
-            render.cache_clear()
+            clear_cache()
             started = time.perf_counter()
             picture = table_picture(game, moment.view, facts, "en")
             times.append((time.perf_counter() - started) * 1000)

@@ -16,7 +16,7 @@ import discord
 from discord import app_commands
 
 from bot.discord import host
-from bot.discord.board import hand_message, rebuy_message
+from bot.discord.board import draw_hand_ahead, hand_message, rebuy_message
 from bot.discord.host import Host
 from bot.discord.replies import (
     answer_privately,
@@ -239,6 +239,7 @@ class Controls(host.Controls):
                 )
                 shown = table.snapshot(seat)  # the table may have moved on meanwhile
             deck = await self._bot.decks.of(interaction.user.id)
+            await draw_hand_ahead(shown, seat, lang, sort, deck, self._bot.pictures)
             message = hand_message(
                 shown, seat, lang, sort, selected=selected or [], note=note, deck=deck
             )
@@ -295,6 +296,7 @@ class Controls(host.Controls):
                     )
                     note += "\n" + after if after else ""
                 deck = await self._bot.decks.of(interaction.user.id)
+                await draw_hand_ahead(shown, seat, lang, sort, deck, self._bot.pictures)
                 message = hand_message(shown, seat, lang, sort, note=note, deck=deck)
                 await _edit_hand(interaction, message)
             else:
@@ -491,6 +493,7 @@ class Controls(host.Controls):
             await say(interaction, note)
         else:
             deck = await self._bot.decks.of(interaction.user.id)
+            await draw_hand_ahead(shown, seat, lang, "r", deck, self._bot.pictures)
             await _send_hand(
                 interaction, hand_message(shown, seat, lang, "r", note=note, deck=deck)
             )

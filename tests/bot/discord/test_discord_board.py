@@ -140,11 +140,13 @@ def test_a_picture_that_cannot_be_drawn_leaves_the_board_without_it(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     from bot.discord import board
+    from bot.pictures import clear_cache
 
     def broken(*args: object) -> None:
         raise RuntimeError("a drawing bug")
 
     table = sample_table(seed=4, turns=9)
+    clear_cache()  # not drawn before by another test
     monkeypatch.setattr(board, "table_picture", broken)
     message = board_message(table.snapshot(), "en", [], with_image=True)
     assert "file" not in message and message["embed"].image.url is None
