@@ -90,8 +90,10 @@ def remember(model: Model, kind: str, picture: Picture) -> None:
 
 
 def clear_cache() -> None:
-    """Forget every picture drawn (the benchmark times drawing afresh; tests)."""
+    """Forget every picture drawn and model built (the benchmark times drawing afresh;
+    tests)."""
     _cache.clear()
+    _models.clear()
 
 
 def render(model: Model, kind: str) -> Picture:
@@ -103,16 +105,30 @@ def render(model: Model, kind: str) -> Picture:
     return picture
 
 
+_models: OrderedDict[tuple[str, int, Facts, str], tuple[Any, Model]] = OrderedDict()
+"""The last board models built, by (game, view object, facts, language): a board message,
+its image's name and its picture ask for the same model (the view is kept with it, so
+its id is not reused meanwhile)."""
+MODELS_KEPT = 256
+
+
 def board_model(game: str, view: Any, facts: Facts, lang: str) -> Model | None:
     """What the table picture of `game` for a public (spectator) `view` draws, in `lang`;
     None before the first deal or for a game without pictures."""
     if view is None:
         return None
+    key = (game, id(view), facts, lang)
+    known = _models.get(key)
+    if known is not None and known[0] is view:
+        return known[1]
     try:
         module = _module(game)
     except ImportError:
         return None
     model: Model = module.board(view, facts, lang)
+    _models[key] = (view, model)
+    while len(_models) > MODELS_KEPT:
+        _models.popitem(last=False)
     return model
 
 
