@@ -147,6 +147,7 @@ def board_message(
     view = table.view(None)
     names = seat_names(table)
     embed = discord.Embed(colour=BOARD_COLOUR)
+    picture: Picture | None = None
     if view is None:
         embed.title = t("discord.board.lobby_title", lang, game=spec.title)
         lines = [
@@ -157,7 +158,11 @@ def board_message(
     else:
         renderer = get_renderer(table.game)
         embed.title = t("discord.board.title", lang, game=spec.title, deal=table.deal)
-        embed.description = renderer.board(view, names, lang)[:4000]
+        # Beside the table's picture (drawn now, or kept from the last upload) the text
+        # leaves each seat's figures to it and its alt text.
+        picture = board_picture(table, lang) if with_image else None
+        brief = picture is not None if with_image else bool(board_image_name(table))
+        embed.description = renderer.board(view, names, lang, brief=brief)[:4000]
     if table.status == "stopped":
         embed.set_footer(text=t("discord.board.stopped", lang, table=table.id))
     else:
@@ -201,10 +206,8 @@ def board_message(
         message["view"] = frozen_view(*items)
     else:
         message["view"] = None
-    if with_image:
-        picture = board_picture(table, lang)
-        if picture is not None:
-            attach(message, embed, picture, board_image_name(table))
+    if picture is not None:
+        attach(message, embed, picture, board_image_name(table))
     return message
 
 

@@ -64,6 +64,8 @@ class PokerSeat:
     to_act: bool = False
     seconds: int | None = None
     winner: bool = False
+    notes: tuple[str, ...] = ()
+    """Facts the alt text says after the others, in words (draw: chips bought, put in)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -203,6 +205,7 @@ def table_alt(table: PokerTable) -> str:
         facts += [word(f"alt.tag.{tag}", lang) for tag in seat.tags]
         if seat.drew is not None:
             facts.append(word("alt.drew", lang, n=seat.drew))
+        facts += seat.notes
         if seat.to_act:
             facts.append(to_act_words(seat.seconds, lang))
         if seat.winner:
