@@ -34,7 +34,9 @@ Measured:
   `/table start`, which all queue behind each other's SQLite commits);
 - the runtime's own share, in the bot process: validate + commit + fan-out per action;
 - REST calls the bot makes per deal (board posts and edits, DMs, result posts;
-  interaction answers counted apart);
+  interaction answers counted apart), and per action: a deal's number of actions
+  varies from one run to the next (the cards are dealt at random), and so do the calls
+  per deal with it, so the calls per action are what compare two runs;
 - each game's table picture at its most seats (`picture_figures`, in the bench process):
   render time p50 / p99 and PNG size.
 """
@@ -437,6 +439,7 @@ human think time {result["think"]:.1f} s, {_ai_where(result["ai_processes"])}{""
 | answers later than Discord's 3 s window | {result["late"]} |
 | runtime per action in the bot (validate, commit, fan-out), p50 / p99 | {result["act_p50"]:.2f} / {result["act_p99"]:.2f} ms |
 | bot REST calls per deal (boards, edits, DMs, results) | {result["bot_calls_per_deal"]:.1f} |
+| bot REST calls per action (deals differ in length: the figure to compare) | {result.get("bot_calls_per_action", float("nan")):.3f} |
 | interaction answers per deal (callbacks, webhook edits) | {result["answer_calls_per_deal"]:.1f} |
 """
 
@@ -484,9 +487,10 @@ def _pictures_section(figures: list[dict[str, Any]]) -> str:
         for f in figures
     )
     return f"""
-**Table pictures** (`bot.pictures`, drawn in a worker thread ahead of each board post or
-edit whose picture changed; goal p99 <= 10 ms at 9 seats, PNG <= 150 KB), measured in the
-bench process over the first states of a seeded all-AI match at each game's most seats:
+**Table pictures** (`bot.pictures`, drawn in the bot's picture worker process ahead of
+each board post or edit whose picture changed; goal p99 <= 10 ms at 9 seats, PNG <= 150
+KB), measured in the bench process over the first states of a seeded all-AI match at each
+game's most seats:
 
 | game | seats | states | render p50 / p99 | PNG p50 / largest |
 | --- | --- | --- | --- | --- |
