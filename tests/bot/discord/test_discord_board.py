@@ -198,3 +198,36 @@ def _seat_figure(view: object, seat: int) -> int:
     if hasattr(view, "chips"):
         return int(view.chips[seat])
     return int(view.seats[seat].stack)  # type: ignore[attr-defined]
+
+
+async def test_a_picture_drawn_ahead_serves_the_board_when_only_the_seconds_moved(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The board built after `draw_ahead` uses the picture drawn ahead for its turn when the
+    clock ticked in between (not drawn again on the event loop), and a new one once the
+    table itself changed."""
+    from bot.discord import board
+    from bot.discord.board import draw_ahead
+    from bot.pictures import clear_cache
+
+    clear_cache()
+    table = sample_table(seed=4, turns=9)
+    now = [1_900_000_000.0]
+    monkeypatch.setattr(board.time, "time", lambda: now[0])
+    table.deadline, table.deadline_turn = now[0] + 30, table.turn
+    await draw_ahead(table.snapshot(), "en", None)
+    drawn: list[object] = []
+    real = board.table_picture
+    monkeypatch.setattr(board, "table_picture", lambda *a: drawn.append(a) or real(*a))
+    now[0] += 1.5  # a second and a half later: 28 s left, not 30
+    message = board_message(table.snapshot(), "en", [], with_image=True)
+    assert "file" in message and drawn == []
+    assert "30 s left" in message["file"].description  # the picture drawn ahead
+    table.state.apply(
+        table.to_act,
+        table.spec.make_policy("greedy", random.Random(1)).decide(table.view(table.to_act)),
+    )
+    table.turn += 1
+    table.deadline_turn = table.turn
+    board_message(table.snapshot(), "en", [], with_image=True)
+    assert len(drawn) == 1  # another turn: drawn afresh
