@@ -36,7 +36,7 @@ from bot.pictures.kit import (
     slots,
 )
 from bot.pictures.kit import POT_BG as POT
-from bot.pictures.model import cards_text, fit_alt, pot_text, to_act_words, word
+from bot.pictures.model import ALT_LIMIT, cards_text, fit_alt, pot_text, to_act_words, word
 from engines.cards import Card
 
 TAG_COLOURS = {"fold": TAG_FOLD, "allin": TAG_ALL_IN, "away": TAG_AWAY, "out": TAG_FOLD}
@@ -182,7 +182,16 @@ def draw_table(table: PokerTable) -> Canvas:
 
 
 def table_alt(table: PokerTable) -> str:
-    """The alt text of `table`: board cards, pots, stakes, then each seat in order."""
+    """The alt text of `table`: board cards, pots, stakes, then each seat in order (the
+    pots without who may win them when the whole would not fit Discord's limit: every
+    seat's figures go first)."""
+    full = _alt_parts(table, with_names=True)
+    if len(" ".join(full)) <= ALT_LIMIT:
+        return fit_alt(full)
+    return fit_alt(_alt_parts(table, with_names=False))
+
+
+def _alt_parts(table: PokerTable, *, with_names: bool) -> list[str]:
     lang = table.lang
     parts = [table.header + "."]
     if table.slots:
@@ -191,6 +200,8 @@ def table_alt(table: PokerTable) -> str:
     if table.pots:
         pots = "; ".join(
             word("alt.pot_for", lang, pot=pot_text(label, amount), names=join_names(names))
+            if with_names
+            else pot_text(label, amount)
             for label, amount, names in table.pots
         )
         parts.append(word("alt.pots", lang, pots=pots))
@@ -211,4 +222,4 @@ def table_alt(table: PokerTable) -> str:
         if seat.winner:
             facts.append(word("alt.winner", lang))
         parts.append(f"{seat.name}: {', '.join(facts)}.")
-    return fit_alt(parts)
+    return parts

@@ -101,3 +101,21 @@ def test_the_old_layout_would_fail_the_bound() -> None:
     """At the width the tables used to be drawn (900 px), the same tags (20 px) would be
     under 7 px on a phone: the bound can fail."""
     assert cap_height(20, True) * DISPLAY_WIDTH / 900 < 7 < MIN_HEIGHT
+
+
+def test_with_long_names_every_seat_stays_in_the_alt_text() -> None:
+    """Nine seats with 32-character names (Discord's longest) and three pots: the alt text
+    (1,024 characters at most) still says every seat's stack; the pots then go without
+    who may win them (with them, the last seats would be cut)."""
+    from bot.pictures import Facts, board_model, table_picture
+    from bot.pictures.gallery import play
+    from bot.pictures.poker import _alt_parts
+
+    view = next(m.view for m in play("holdem", 9, 4) if len(m.view.pots) >= 3)
+    names = tuple(("Олександра-Éloïse-" * 2)[:30] + f"{i:02d}" for i in range(9))
+    model = board_model("holdem", view, Facts(names), "fr")
+    assert len(" ".join(_alt_parts(model, with_names=True))) > 1024  # type: ignore[arg-type]
+    picture = table_picture("holdem", view, Facts(names), "fr")
+    assert picture is not None and len(picture.alt) <= 1024
+    for seat, name in zip(view.seats, names, strict=True):
+        assert f"{name}: {seat.stack} " in picture.alt, (name, picture.alt)
