@@ -250,6 +250,9 @@ _ahead: collections.OrderedDict[tuple[Any, ...], tuple[Any, Picture]] = collecti
 """The last picture drawn ahead for each (table, match, turn, language): the board built
 next finds it even if the seconds left changed meanwhile."""
 AHEAD_KEPT = 256
+DRAW_SECONDS = 10.0
+"""How long a message waits for the picture worker (a stuck worker must not hold the
+boards back: the message is then built with a picture drawn on the spot)."""
 
 
 def _turn_of(table: TableSnapshot, lang: str) -> tuple[Any, ...]:
@@ -293,7 +296,10 @@ async def _drawn_off_loop(
                 found = await asyncio.to_thread(draw_picture, model, kind)
                 remember(model, kind, found)
             return found
-        return await drawer.picture(model, kind, urgent=urgent)
+        return await asyncio.wait_for(drawer.picture(model, kind, urgent=urgent), DRAW_SECONDS)
+    except TimeoutError:
+        log.error("the picture worker took over %s s for a picture; drawn here", DRAW_SECONDS)
+        return None
     except Exception:
         log.exception("could not draw a picture")
         return None

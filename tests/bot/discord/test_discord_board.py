@@ -231,3 +231,26 @@ async def test_a_picture_drawn_ahead_serves_the_board_when_only_the_seconds_move
     table.deadline_turn = table.turn
     board_message(table.snapshot(), "en", [], with_image=True)
     assert len(drawn) == 1  # another turn: drawn afresh
+
+
+async def test_a_stuck_picture_worker_does_not_hold_the_board_back(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A worker that never answers: `draw_ahead` gives up after `DRAW_SECONDS`, and the
+    board still goes out with its picture (drawn on the spot)."""
+    import asyncio
+
+    from bot.discord import board
+    from bot.discord.board import draw_ahead
+    from bot.pictures import clear_cache
+
+    class Stuck:
+        async def picture(self, *args: object, **kwargs: object) -> None:
+            await asyncio.Event().wait()
+
+    clear_cache()
+    monkeypatch.setattr(board, "DRAW_SECONDS", 0.05)
+    table = sample_table(seed=4, turns=9)
+    await asyncio.wait_for(draw_ahead(table.snapshot(), "en", Stuck()), 2)  # type: ignore[arg-type]
+    message = board_message(table.snapshot(), "en", [], with_image=True)
+    assert "file" in message and message["file"].description
