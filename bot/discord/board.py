@@ -94,8 +94,12 @@ def table_cards(table: TableSnapshot) -> list[Card]:
 def hand_cards(table: TableSnapshot, seat: int, sort: str) -> list[Card]:
     """The hand of `seat` (the snapshot's own seat), in the game's order (`r`) or grouped by
     suit (`s`)."""
-    view = table.view(seat)
-    hand = [] if view is None else get_renderer(table.game).hand_cards(view)
+    return ordered_hand(table.game, table.view(seat), sort)
+
+
+def ordered_hand(game: str, view: Any, sort: str) -> list[Card]:
+    """The hand of a seat's `view` in the game's order (`r`) or grouped by suit (`s`)."""
+    hand = [] if view is None else get_renderer(game).hand_cards(view)
     if sort == "s":
         order = {card: i for i, card in enumerate(hand)}
         hand.sort(key=lambda c: (int(c.suit), order[c]))
@@ -339,7 +343,13 @@ async def draw_hand_ahead(
 ) -> None:
     """Draw the picture of `seat`'s hand off the event loop (urgent: its owner waits for
     it; then cached, so that `hand_message` finds it ready)."""
-    cards = hand_cards(table, seat, sort)
+    await draw_cards_ahead(hand_cards(table, seat, sort), lang, deck, drawer)
+
+
+async def draw_cards_ahead(
+    cards: Sequence[Card], lang: str, deck: str, drawer: PictureDrawer | None
+) -> None:
+    """Draw the hand picture of `cards` off the event loop (urgent), then cached."""
     if cards:
         await _drawn_off_loop(drawer, hand_model(cards, lang, deck), "hand", urgent=True)
 
