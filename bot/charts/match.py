@@ -259,7 +259,7 @@ def draw_summary(summary: MatchSummary, lang: str) -> Picture:
     caption = fonts.drawable(t(key, lang, unit=deal_word(summary.game, lang)))
     draw.text((330, 54), fonts.fit(caption, 12, WIDTH - 350), fill=DIM, font=fonts.font(12))
     _lines(draw, summary, (380, 76, WIDTH - 20, height - 28))
-    data = png(image)
+    data = png(image, SEAT_COLOURS)
     return Picture(data, alt_text(summary, lang), (), image.width, image.height, "summary")
 
 

@@ -413,10 +413,10 @@ def slots(canvas: Canvas, count: int, size: CardSize, centre: Point, gap: int = 
         )
 
 
-@lru_cache(maxsize=1)
-def _palette() -> Image.Image:
-    """The palette of every picture: the exact colours, then the antialiasing blends learned
-    once from a sample (text and cards on felt, plates and the background)."""
+@lru_cache(maxsize=4)
+def _palette(extra: tuple[Colour, ...] = ()) -> Image.Image:
+    """The palette of every picture: the exact colours (and `extra`), then the antialiasing
+    blends learned once from a sample (text and cards on felt, plates and the background)."""
     from bot.pictures.cards import HAND, SMALL, TABLE
 
     sample = Canvas(felt(720, 480, (120, 110, 600, 370)).copy())
@@ -427,18 +427,20 @@ def _palette() -> Image.Image:
     plate(sample, (120, 60), Plate("Анна Éloïse", "1,240", (("ALL-IN", TAG_ALL_IN),), True, 20))
     plate(sample, (360, 60), Plate("Bob", "980", (("FOLD", TAG_FOLD), ("D", DISC)), dim=True))
     plate(sample, (600, 60), Plate("Zoë", "80", (("120", CHIP), ("BB", DISC))))
-    quantized = sample.image.quantize(colors=256 - len(EXACT), dither=Image.Dither.NONE)
+    exact = EXACT + tuple(c for c in extra if c not in EXACT)
+    quantized = sample.image.quantize(colors=256 - len(exact), dither=Image.Dither.NONE)
     blends = quantized.getpalette() or []
-    colours = list(EXACT)
+    colours = list(exact)
     colours += [tuple(blends[i : i + 3]) for i in range(0, len(blends) - 2, 3)]  # type: ignore[misc]
     palette = Image.new("P", (1, 1))
     palette.putpalette([v for colour in colours[:256] for v in colour])
     return palette
 
 
-def png(image: Image.Image) -> bytes:
-    """`image` as a palette PNG (a fixed palette: small files, quick to write)."""
-    quantized = image.quantize(palette=_palette(), dither=Image.Dither.NONE)
+def png(image: Image.Image, exact: tuple[Colour, ...] = ()) -> bytes:
+    """`image` as a palette PNG (a fixed palette: small files, quick to write); `exact`:
+    colours of the caller's own that must stay exact and apart (a chart's lines)."""
+    quantized = image.quantize(palette=_palette(exact), dither=Image.Dither.NONE)
     buffer = io.BytesIO()
     quantized.save(buffer, format="PNG", compress_level=1)
     return buffer.getvalue()

@@ -148,10 +148,12 @@ def test_every_seat_is_drawn_in_its_own_colour(seats: int) -> None:
     # Each seat's colour as the palette PNG keeps it (its swatch and its line).
     for seat in range(seats):
         swatch = Image.new("RGB", (1, 1), SEAT_COLOURS[seat])
-        kept = Image.open(io.BytesIO(png(swatch))).convert("RGB").getpixel((0, 0))
+        kept = Image.open(io.BytesIO(png(swatch, SEAT_COLOURS))).convert("RGB").getpixel((0, 0))
         assert kept in drawn, (seat, kept)
     kept_colours = {
-        Image.open(io.BytesIO(png(Image.new("RGB", (1, 1), c)))).convert("RGB").getpixel((0, 0))
+        Image.open(io.BytesIO(png(Image.new("RGB", (1, 1), c), SEAT_COLOURS)))
+        .convert("RGB")
+        .getpixel((0, 0))
         for c in SEAT_COLOURS
     }
     assert len(kept_colours) == len(SEAT_COLOURS)  # nine seats stay nine colours
