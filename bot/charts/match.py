@@ -275,9 +275,8 @@ class MatchReads(Protocol):
         ...
 
 
-_drawn: OrderedDict[tuple[int, str], Picture | None] = OrderedDict()
 CACHED = 64
-"""How many summaries are kept drawn (by match and language)."""
+"""How many summaries a `MatchSummaries` keeps drawn (by match, language and names)."""
 
 
 def _summary_picture(
@@ -287,28 +286,38 @@ def _summary_picture(
     return None if summary is None else draw_summary(summary, lang)
 
 
-async def match_summary(
-    reads: MatchReads | None, spec: GameSpec, match_id: int, names: Sequence[str], lang: str
-) -> Picture | None:
-    """The summary picture of the finished match `match_id` in `lang`, replayed and drawn in
-    a worker thread (then kept); None without storage, for a match that has not ended, or
-    if it cannot be read or drawn (logged: the result is posted without it)."""
-    key = (match_id, lang)
-    if key in _drawn:
-        _drawn.move_to_end(key)
-        return _drawn[key]
-    if reads is None:
-        return None
-    try:
-        match = await reads.match(match_id)
-        if match is None:
+class MatchSummaries:
+    """The match summary pictures of one storage's matches, replayed and drawn in a worker
+    thread, then kept (one per front: match ids are only unique within a database)."""
+
+    def __init__(self, reads: MatchReads | None, kept: int = CACHED) -> None:
+        self.reads = reads
+        self.kept = kept
+        self._drawn: OrderedDict[tuple[int, str, tuple[str, ...]], Picture | None]
+        self._drawn = OrderedDict()
+
+    async def get(
+        self, spec: GameSpec, match_id: int, names: Sequence[str], lang: str
+    ) -> Picture | None:
+        """The summary picture of the finished match `match_id` in `lang`; None without
+        storage, for a match that has not ended, or if it cannot be read or drawn (logged:
+        the result is posted without it)."""
+        key = (match_id, lang, tuple(names))
+        if key in self._drawn:
+            self._drawn.move_to_end(key)
+            return self._drawn[key]
+        if self.reads is None:
             return None
-        actions = [a.action for a in await reads.actions(match_id)]
-        drawn = await asyncio.to_thread(_summary_picture, spec, match, actions, names, lang)
-    except Exception:  # the result goes out without its summary rather than not at all
-        log.exception("match %s: no summary picture", match_id)
-        return None
-    _drawn[key] = drawn
-    while len(_drawn) > CACHED:
-        _drawn.popitem(last=False)
-    return drawn
+        try:
+            match = await self.reads.match(match_id)
+            if match is None:
+                return None
+            actions = [a.action for a in await self.reads.actions(match_id)]
+            drawn = await asyncio.to_thread(_summary_picture, spec, match, actions, names, lang)
+        except Exception:  # the result goes out without its summary rather than not at all
+            log.exception("match %s: no summary picture", match_id)
+            return None
+        self._drawn[key] = drawn
+        while len(self._drawn) > self.kept:
+            self._drawn.popitem(last=False)
+        return drawn

@@ -49,6 +49,8 @@ from storage.leases import ShardLease
 DELIVERY_RECORDS = True
 """The front records what it delivered (storage.deliveries); off only in the benchmark's
 reference run that measures the records' cost."""
+DRAIN_SECONDS = 5.0
+"""At shutdown, how long the outboxes may take to send what was committed."""
 
 log = logging.getLogger("deucebot.discord")
 
@@ -323,14 +325,18 @@ class Deucebot(commands.Bot):
         log.info("shutting down")
         if self.health is not None:
             await self.health.close()
-        if self._front is not None:
-            await self._front.close()
         if self._tables is not None:
             await self._tables.close()
             log.info("tables and AI workers stopped (%.1f s)", time.perf_counter() - started)
             # Let cancelled AI turns and timers unwind while the database is still open.
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(self._tables.idle(), 5)
+        if self._front is not None:
+            # What was committed reaches the channel before the process goes (bounded: a
+            # restart delivers whatever is left from the log).
+            if not await self._front.drain(DRAIN_SECONDS):
+                log.warning("deliveries left to the next start (%.0f s)", DRAIN_SECONDS)
+            await self._front.close()
         if self._pictures is not None:
             await self._pictures.aclose()
         if self._lease is not None:

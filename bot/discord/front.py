@@ -58,7 +58,7 @@ from typing import Any, TypeVar
 
 import discord
 
-from bot.charts.match import match_summary
+from bot.charts.match import MatchSummaries
 from bot.discord import effects as fx
 from bot.discord.board import (
     BOARD_COLOUR,
@@ -241,6 +241,7 @@ class DiscordFront:
         self.host = host
         self.edit_interval = edit_interval
         self.deliveries = deliveries
+        self.summaries = MatchSummaries(deliveries)
         self.retry_for = retry_for
         self._boxes: dict[int, _Outbox] = {}
         self._dm_channels: dict[int, int] = {}
@@ -367,6 +368,17 @@ class DiscordFront:
         """Wait until every outbox is empty (tests and the benchmark)."""
         while any(box.busy() for box in self._boxes.values()):
             await asyncio.sleep(0.01)
+
+    async def drain(self, timeout: float) -> bool:
+        """Wait up to `timeout` seconds for every outbox to send what it holds (a shutdown,
+        once the tables stopped: the channel shows the last committed state, not the one
+        before); True when all was sent."""
+        deadline = time.monotonic() + timeout
+        while any(box.busy() for box in self._boxes.values()):
+            if time.monotonic() >= deadline:
+                return False
+            await asyncio.sleep(0.02)
+        return True
 
     async def close(self) -> None:
         """Stop the outbox tasks (shutdown); later events are not sent."""
@@ -747,7 +759,7 @@ class DiscordFront:
         summary = None
         if effect.kind == fx.MATCH_RESULT and box.match is not None:
             names = seat_names(table)
-            summary = await match_summary(self.deliveries, table.spec, box.match, names, lang)
+            summary = await self.summaries.get(table.spec, box.match, names, lang)
 
         def build() -> dict[str, Any]:
             embed = discord.Embed(title=title, description=text, colour=RESULT_COLOUR)

@@ -105,7 +105,7 @@ async def _run_chain(
     try:
         await standin.wait_ready(60)
         await standin.wait_for(lambda: _finished(standin), 60)
-        await asyncio.sleep(0.5)  # anything more it would post
+        # No sleep: the shutdown itself sends what was committed (`DiscordFront.drain`).
     finally:
         last.proc.send_signal(signal.SIGTERM)
         assert await last.wait(30) == 0

@@ -19,10 +19,10 @@ from PIL import Image
 from bot.charts import match as match_module
 from bot.charts.match import (
     SEAT_COLOURS,
+    MatchSummaries,
     MatchSummary,
     alt_text,
     draw_summary,
-    match_summary,
     nice_ticks,
     summary_from_events,
     summary_of,
@@ -242,15 +242,19 @@ async def test_a_match_is_replayed_and_drawn_once_per_language_off_the_event_loo
         return real(summary, lang)
 
     monkeypatch.setattr(match_module, "draw_summary", spy)
-    monkeypatch.setattr(match_module, "_drawn", type(match_module._drawn)())
     reads = Reads()
+    summaries = MatchSummaries(reads)
     spec = get_game("duel")
-    first = await match_summary(reads, spec, 5, ["Ana", "Bo"], "en")
+    first = await summaries.get(spec, 5, ["Ana", "Bo"], "en")
     assert first is not None and "Ana" in first.alt
-    assert await match_summary(reads, spec, 5, ["Ana", "Bo"], "en") is first
-    french = await match_summary(reads, spec, 5, ["Ana", "Bo"], "fr")
+    assert await summaries.get(spec, 5, ["Ana", "Bo"], "en") is first
+    french = await summaries.get(spec, 5, ["Ana", "Bo"], "fr")
     assert french is not None and french.alt != first.alt
     assert reads.reads == 2 and len(threads) == 2
     assert threading.main_thread().name not in threads
-    assert await match_summary(reads, spec, 6, ["Ana", "Bo"], "en") is None
-    assert await match_summary(None, spec, 7, ["Ana", "Bo"], "en") is None
+    assert await summaries.get(spec, 6, ["Ana", "Bo"], "en") is None
+    assert await MatchSummaries(None).get(spec, 7, ["Ana", "Bo"], "en") is None
+    # Another storage's match 5 is another match: a front's summaries are its own.
+    other = Reads()
+    assert await MatchSummaries(other).get(spec, 5, ["Ana", "Bo"], "en") is not first
+    assert other.reads == 1
