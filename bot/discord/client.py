@@ -146,6 +146,12 @@ class Deucebot(commands.Bot):
         """Discord user id -> the language of their last interaction (for DMs)."""
         return self._locales
 
+    async def on_interaction(self, interaction: discord.Interaction) -> None:
+        """Lend every interaction to the front: once answered, its token posts and edits
+        the channel's boards outside the global request budget (`bot.discord.tokens`)."""
+        if self._front is not None:
+            self._front.tokens.lend(interaction)
+
     async def setup_hook(self) -> None:
         """Storage, runtime, persistent views, cogs, translator, command sync, table restore."""
         storage = self._storage = await open_storage(

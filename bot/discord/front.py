@@ -48,7 +48,7 @@ import secrets
 import time
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from functools import partial
 from typing import Any, TypeVar
 
@@ -68,6 +68,7 @@ from bot.discord.effects import Effect
 from bot.discord.host import Host
 from bot.discord.rest_budget import Priority, priority
 from bot.discord.textlimits import fit_message
+from bot.discord.tokens import InteractionTokens, expired
 from bot.i18n import t
 from bot.render import GameRenderer, get_renderer
 from bot.render.fair import fair_line
@@ -101,6 +102,11 @@ message, its post is looked for among the messages from this long before it on).
 HISTORY_LOOKED_AT = 100
 """Messages read (one request) after the one an intended post came after."""
 RESULT_COLOUR = discord.Colour.gold()
+POST_MARGIN = 120.0
+"""Seconds a lent token must still live to post a board or result through it (the board
+is then edited through it while it lives, through the bot's REST after)."""
+EDIT_MARGIN = 5.0
+"""Seconds a token must still live to edit through it (else: the bot's REST routes)."""
 
 T = TypeVar("T")
 Board = discord.Message | discord.PartialMessage
@@ -125,6 +131,9 @@ class _Outbox:
     board: Board | None = None
     board_deal: int | None = None
     """The deal the board shows (None: a lobby board, or none yet)."""
+    board_expires: datetime | None = None
+    """When the token that posted the board expires (None: posted through REST, or by an
+    earlier process: edited through REST)."""
     image_key: tuple[str, ...] | None = None
     last_message: int | None = None
     """The newest message this outbox posted or adopted in the channel (what the next
@@ -198,7 +207,11 @@ class DiscordFront:
         self._closed = False
         """Set by `close`: no outbox task starts again (the connection is going away)."""
         self.rest_calls = 0
-        """Messages sent and edited (for the benchmark)."""
+        """Messages sent and edited through the budgeted REST routes (for the benchmark)."""
+        self.token_calls = 0
+        """Boards and results posted or edited through a member's interaction token."""
+        self.tokens = InteractionTokens()
+        """Members' recent interactions per channel (`lend` them as they come)."""
         self.retries = 0
         """REST calls retried after a 429 or 5xx."""
         self.crash = CrashPoints.from_env()
@@ -338,15 +351,16 @@ class DiscordFront:
                         continue
                     box.dirty = False
                     try:
-                        with priority(Priority.EDIT):
-                            await self._edit_board(box)
+                        with priority(_edit_priority(box.snapshot)):
+                            through_token = await self._edit_board(box)
                     except discord.HTTPException:
                         # Not now (a storm outlasted the retries): try again in a while, so
                         # the board still converges without waiting for the next action.
                         asyncio.get_running_loop().call_later(REDRAW_AFTER, _redraw, box)
                         raise
                     if self.edit_interval > 0 and not box.effects:
-                        await asyncio.sleep(self.edit_interval * self._edit_backoff())
+                        backoff = 1.0 if through_token else self._edit_backoff(box.snapshot)
+                        await asyncio.sleep(self.edit_interval * backoff)
                 except asyncio.CancelledError:
                     raise
                 except Exception:
@@ -384,13 +398,91 @@ class DiscordFront:
         box.last_message = max(box.last_message or 0, sent.id)
         return sent
 
-    def _edit_backoff(self) -> float:
-        """How many edit intervals to wait after a board edit: 1, and more while requests
-        wait for the global budget (one more per 25 waiting, at most 8), so a busy bot
-        coalesces more refreshes into each edit and leaves room for answers and posts."""
+    def _edit_backoff(self, shown: TableSnapshot) -> float:
+        """How many edit intervals to wait after a board edit through REST: 1, and more
+        while requests wait for the global budget (one more per 25 waiting, at most 8; twice
+        that for a table where no person is to act), so a busy bot coalesces more refreshes
+        into each edit and spends the budget where people wait."""
         budget = getattr(self.client, "rest_budget", None)
         waiting = int(getattr(budget, "waiting", 0) or 0)
-        return float(min(8, 1 + waiting // 25))
+        more = waiting // 25 * (1 if human_to_act(shown) else 2)
+        return float(min(8 if human_to_act(shown) else 16, 1 + more))
+
+    async def _post(
+        self,
+        box: _Outbox,
+        what: str,
+        build: Callable[[], dict[str, Any]],
+        nonce: str,
+        effect: Effect,
+    ) -> tuple[discord.Message, datetime | None]:
+        """Post an effect: as a follow-up of a member's recent interaction at the table
+        (outside the global budget) while one is lent, else through the bot's REST (with
+        `nonce`). Also the expiry of the token it went through (None: REST). A follow-up
+        has no nonce: one whose answer was lost (5xx, a broken connection) is looked for in
+        the channel before it goes again through REST."""
+        lent = self.tokens.usable(int(box.snapshot.place), POST_MARGIN)
+        if lent is not None:
+            before = box.last_message
+            try:
+                sent = await lent.webhook.send(**build(), wait=True)
+            except discord.HTTPException as error:
+                if error.status < 500:  # refused, so not stored: through REST instead
+                    log.info("%s through a token refused (%s): REST", what, error.status)
+                    if expired(error):
+                        self.tokens.forget(int(box.snapshot.place))
+                    return await self._send(box, what, build, nonce), None
+                found = await self._lost_followup(box, effect, before)
+            except (OSError, TimeoutError):
+                found = await self._lost_followup(box, effect, before)
+            else:
+                self.token_calls += 1
+                box.last_message = max(box.last_message or 0, sent.id)
+                return sent, lent.expires
+            if found is not None:
+                return found, None
+        return await self._send(box, what, build, nonce), None
+
+    async def _lost_followup(
+        self, box: _Outbox, effect: Effect, before: int | None
+    ) -> discord.Message | None:
+        """A follow-up whose answer was lost: the message if Discord stored it."""
+        if box.match is None:
+            return None
+        box.intents[effect.key] = PostIntent(box.match, effect.key, before, time.time())
+        return await self._posted_before(box, effect)
+
+    async def _edit_through(
+        self,
+        box: _Outbox,
+        message: Board,
+        expires: datetime | None,
+        what: str,
+        change: dict[str, Any] | Callable[[], dict[str, Any]],
+    ) -> tuple[Board, bool]:
+        """Edit `message` with `change` (keyword arguments, or a function building them for
+        each try): through the token that posted it while it lives (`expires`), else
+        through the bot's REST routes (budgeted). The handle to edit it by from now on, and
+        whether the edit went through a token."""
+        build = change if callable(change) else partial(dict, change)
+        if isinstance(message, discord.WebhookMessage) and expires is not None:
+            if expires - timedelta(seconds=EDIT_MARGIN) > discord.utils.utcnow():
+                hooked = message
+                try:
+                    await self._retry(what, lambda: hooked.edit(**build()))
+                    self.token_calls += 1
+                    return message, True
+                except discord.HTTPException as error:
+                    if not expired(error):
+                        raise
+                    log.info("%s: the token expired; through REST from now on", what)
+            message = self._channel(box.snapshot).get_partial_message(message.id)
+        elif isinstance(message, discord.WebhookMessage):
+            message = self._channel(box.snapshot).get_partial_message(message.id)
+        rest = message
+        await self._retry(what, lambda: rest.edit(**build()))
+        self.rest_calls += 1
+        return message, False
 
     async def _recover(self, box: _Outbox) -> None:
         """Start-up: deliver what the log committed but no process delivered (in order),
@@ -431,16 +523,16 @@ class DiscordFront:
                 box.board, box.board_deal, box.image_key = message, box.snapshot.deal, None
                 box.dirty = True
                 continue
-            await self._replace(message, lang)
+            await self._replace(box, message, None, lang)
 
-    async def _replace(self, message: Board, lang: str) -> None:
-        """Mark an earlier board as replaced, without buttons (gone already: nothing to do)."""
+    async def _replace(
+        self, box: _Outbox, message: Board, expires: datetime | None, lang: str
+    ) -> None:
+        """Mark an earlier board as replaced, without buttons (gone already: nothing to do);
+        through the token that posted it while it lives."""
         with contextlib.suppress(discord.NotFound):
-            await self._retry(
-                "replaced board",
-                lambda: message.edit(content=t("discord.board.replaced", lang), view=None),
-            )
-            self.rest_calls += 1
+            change = {"content": t("discord.board.replaced", lang), "view": None}
+            await self._edit_through(box, message, expires, "replaced board", change)
 
     async def _deliver(self, box: _Outbox, effect: Effect) -> None:
         """Deliver one effect (unless done): record the intent, post it (or adopt the post
@@ -563,17 +655,19 @@ class DiscordFront:
             drawn[0] = kwargs["embed"].footer.text
             return kwargs
 
+        expires = None
         if found is None:
-            sent = await self._send(box, "board", build, nonce)
+            sent, expires = await self._post(box, "board", build, nonce, effect)
             found = None if _footer(sent) == drawn[0] else sent  # the nonce's earlier post
         if found is None:
             box.image_key = None if shown is None else last_play_key(shown)
         else:
             sent, box.image_key = found, None
             box.dirty = True  # drawn by an earlier process at an earlier turn: draw it now
-        previous, box.board, box.board_deal = box.board, sent, effect.deal
+        previous, previous_expires = box.board, box.board_expires
+        box.board, box.board_deal, box.board_expires = sent, effect.deal, expires
         if previous is not None:
-            await self._replace(previous, lang)
+            await self._replace(box, previous, previous_expires, lang)
         return sent.id
 
     async def _post_result(self, box: _Outbox, effect: Effect, nonce: str) -> int:
@@ -590,23 +684,25 @@ class DiscordFront:
             embed = discord.Embed(title=title, description=text, colour=RESULT_COLOUR)
             return fit_message({"embed": embed})
 
-        sent = await self._send(box, "result", build, nonce)
+        sent, _ = await self._post(box, "result", build, nonce, effect)
         return sent.id
 
-    async def _edit_board(self, box: _Outbox) -> None:
+    async def _edit_board(self, box: _Outbox) -> bool:
+        """Bring the board up to date (posting it if it is missing); whether the edit went
+        through a member's interaction token (outside the budget)."""
         shown = box.snapshot
         own_deal = shown.deal if shown.started else None
         if box.board is None or box.board_deal != own_deal:
             if any(e.kind == "board" and e.deal == shown.deal for e in box.effects):
-                return  # this deal's board is on its way
+                return False  # this deal's board is on its way
             wanted = f"board:{shown.deal}"
             if own_deal is not None and box.match is not None and wanted not in box.done:
                 box.effects.append(Effect(wanted, shown.turn, shown.deal))
-                return
+                return False
             if own_deal is not None and box.board is not None:
-                return  # the board of a deal whose record exists elsewhere: leave it
+                return False  # the board of a deal whose record exists elsewhere: leave it
             await self._post_untracked(box)
-            return
+            return False
         key = last_play_key(shown)
         image = key != box.image_key
         message = board_message(
@@ -624,20 +720,24 @@ class DiscordFront:
         board = box.board
         self.crash.reached("edit")
 
-        def edit() -> Awaitable[Any]:
+        def edit() -> dict[str, Any]:
             if image and "file" in message:
                 fresh = board_message(shown, self.language(shown), box.lines(shown.deal), True)
                 kwargs["attachments"] = [fresh["file"]]
-            return board.edit(**fit_message(kwargs))
+            return fit_message(kwargs)
 
         try:
-            await self._retry("board edit", edit)
-            self.rest_calls += 1
+            box.board, through_token = await self._edit_through(
+                box, board, box.board_expires, "board edit", edit
+            )
         except discord.NotFound:
             box.board = None
             await self._post_untracked(box)
-            return
+            return False
+        if not through_token:
+            box.board_expires = None
         box.image_key = key
+        return through_token
 
     async def _post_untracked(self, box: _Outbox) -> None:
         """A board outside a match's effects (the lobby, a stopped table, a lost message)."""
@@ -648,11 +748,12 @@ class DiscordFront:
             return _send_kwargs(board_message(shown, lang, box.lines(shown.deal), with_image=True))
 
         sent = await self._send(box, "board", build, _nonce())
-        previous, box.board = box.board, sent
+        previous, previous_expires = box.board, box.board_expires
+        box.board, box.board_expires = sent, None
         box.board_deal = shown.deal if shown.started else None
         box.image_key = last_play_key(shown)
         if previous is not None:
-            await self._replace(previous, lang)
+            await self._replace(box, previous, previous_expires, lang)
 
     # ----------------------------------------------------------------- DMs
 
@@ -778,16 +879,34 @@ def _post_of(message: discord.Message, me: int, table: int, effect: Effect) -> b
     """Whether `message` is one of the bot's own channel posts (not an interaction's
     answer) of an effect like `effect` at `table`: the board of its deal (its footer's
     first numbers, in any language: the table and the deal), or a result."""
-    if message.author.id != me or message.type is not discord.MessageType.default:
+    if message.author.id != me or message.type not in _POST_TYPES:
         return False
-    if message.webhook_id is not None or message.interaction_metadata is not None:
-        return False
+    if message.webhook_id not in (None, me) or message.flags.ephemeral:
+        return False  # a follow-up through a member's token is the bot's own too
     if not message.embeds:
         return False
     if effect.kind != "board":
         return message.embeds[0].colour == RESULT_COLOUR
     numbers = [int(n) for n in re.findall(r"\d+", _footer(message) or "")]
     return message.embeds[0].colour == BOARD_COLOUR and numbers[:2] == [table, effect.deal]
+
+
+_POST_TYPES = (discord.MessageType.default, discord.MessageType.reply)
+"""A channel post, or a follow-up of a member's click (Discord types those as replies)."""
+
+
+def human_to_act(shown: TableSnapshot) -> bool:
+    """Whether the seat to act at `shown` is a person who is there (not an AI, not away):
+    someone is waiting for this board."""
+    seat = shown.to_act
+    if seat is None or not 0 <= seat < len(shown.seats):
+        return False
+    return not shown.seats[seat].ai_plays
+
+
+def _edit_priority(shown: TableSnapshot) -> Priority:
+    """Board edits where a person is to act go before the others."""
+    return Priority.EDIT if human_to_act(shown) else Priority.IDLE_EDIT
 
 
 def _redraw(box: _Outbox) -> None:

@@ -1,0 +1,94 @@
+"""Interaction tokens lent to the front: posts and edits outside the global request budget.
+
+Discord exempts interaction endpoints from its global limit (50 requests per second per
+bot token): the callback, and the interaction's webhook (follow-ups, edits of the original
+response and of the follow-ups). A token lives 15 minutes from the interaction's creation;
+after that its webhook answers 401 (code 50027, "Invalid Webhook Token"). A webhook edits
+only the messages its own token made (others: 404, code 10008). A follow-up is a plain
+public message unless it asks to be ephemeral, except the first one after a deferred
+"thinking" answer: that one *is* the thinking message and keeps its visibility (so such
+an interaction is never lent: a board must not turn up ephemeral).
+
+Every interaction in a table's channel is lent here (`lend`), only in memory (a token does
+not survive a restart; what was posted through it still can be edited through the bot's
+own REST routes, by the message id the front records). The front asks for the newest
+usable one (`usable`): answered, not by a deferred thinking message or a modal, and with
+at least `margin` seconds to live.
+"""
+
+from __future__ import annotations
+
+import collections
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+import discord
+
+LIFETIME = timedelta(minutes=15)
+"""How long Discord honours an interaction token (from the interaction's creation)."""
+KEPT = 3
+"""Interactions kept per channel (the newest answered one is usually among them)."""
+EXPIRED_CODES = frozenset({50027, 10015, 10062})
+"""Invalid Webhook Token, Unknown Webhook, Unknown interaction."""
+LENDABLE = frozenset(
+    {
+        discord.InteractionResponseType.channel_message,
+        discord.InteractionResponseType.deferred_message_update,
+        discord.InteractionResponseType.message_update,
+    }
+)
+"""Answers after which a follow-up is a message of its own, public unless asked otherwise."""
+
+
+@dataclass(frozen=True)
+class Lent:
+    """A usable interaction webhook and when its token expires."""
+
+    webhook: discord.Webhook
+    expires: datetime
+
+    def alive(self, margin: float) -> bool:
+        """Whether the token still has more than `margin` seconds to live."""
+        return discord.utils.utcnow() + timedelta(seconds=margin) < self.expires
+
+
+class InteractionTokens:
+    """The members' recent interactions per channel, lent to the front."""
+
+    def __init__(self) -> None:
+        """An empty registry."""
+        self._by_channel: dict[int, collections.deque[discord.Interaction]] = {}
+
+    def lend(self, interaction: discord.Interaction) -> None:
+        """Remember `interaction` (a member's, in a guild channel) for its channel."""
+        if interaction.guild_id is None or interaction.channel_id is None:
+            return
+        if interaction.user.bot:
+            return
+        kept = self._by_channel.setdefault(interaction.channel_id, collections.deque(maxlen=KEPT))
+        kept.append(interaction)
+
+    def usable(self, channel: int, margin: float) -> Lent | None:
+        """The newest interaction of `channel` whose webhook may post a public message now
+        and lives at least `margin` seconds more; None if there is none."""
+        kept = self._by_channel.get(channel)
+        if not kept:
+            return None
+        for interaction in reversed(kept):
+            lent = Lent(interaction.followup, interaction.created_at + LIFETIME)
+            if not lent.alive(margin):
+                continue
+            if interaction.response.type in LENDABLE:
+                return lent
+        if not any(Lent(i.followup, i.created_at + LIFETIME).alive(0) for i in kept):
+            del self._by_channel[channel]
+        return None
+
+    def forget(self, channel: int) -> None:
+        """Drop what `channel` lent (its tokens were refused)."""
+        self._by_channel.pop(channel, None)
+
+
+def expired(error: discord.HTTPException) -> bool:
+    """Whether Discord refused a webhook call because its interaction token is gone."""
+    return error.code in EXPIRED_CODES or error.status == 401

@@ -1,0 +1,68 @@
+"""Boards riding on members' interaction tokens (issue 25): a deal's board is a follow-up of
+a member's recent interaction, edited through that token (outside Discord's global limit)
+while it lives, and through the bot's budgeted REST once it expired; nothing is lost or
+posted twice either way. In process, through the stand-in, which enforces the 15-minute
+token lifetime (401 / 50027) and that a webhook edits only what its own token made."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from bot.devtools.discord_standin import INTERACTION, REST, FakeDiscord, Message
+from tests.e2e.conftest import bot_running, settle
+from tests.e2e.deliveries import check_match
+from tests.e2e.helpers import board, boards, play_until
+
+
+def _footer(message: Message) -> list[int]:
+    """The numbers of a board's footer: table, deal, turn."""
+    return [int(n) for n in re.findall(r"\d+", message.embeds[0]["footer"]["text"])]
+
+
+def _calls(fake: FakeDiscord, method: str, fragment: str) -> int:
+    return sum(1 for m, path in fake.rest_calls if m == method and fragment in path)
+
+
+async def test_boards_go_through_tokens_and_through_rest_once_they_expire(
+    standin: FakeDiscord, tmp_path: Path
+) -> None:
+    ana = standin.owner
+    styles = {ana.id: (ana, "menu")}
+    async with bot_running(standin, tmp_path / "db.sqlite3") as bot:
+        await standin.command(ana, "table create", game="bigtwo", deals=3)
+        await standin.command(ana, "table start")
+        table = bot.tables.find(str(standin.channel_id))
+        assert table is not None and table.match is not None
+        await play_until(standin, bot, styles, done=lambda: table.deal >= 2)
+        await settle(bot)
+        second = board(standin)
+        assert _footer(second)[1] == 2  # the second deal's board
+        # Posted as a follow-up of Ana's click, its edits through her token too.
+        assert second.via == INTERACTION, second.via
+        hooked_edits = _calls(standin, "PATCH", "/webhooks/")
+        turn = table.turn
+        await play_until(standin, bot, styles, done=lambda: table.turn > turn + 2)
+        await settle(bot)
+        assert _calls(standin, "PATCH", "/webhooks/") > hooked_edits
+        assert board(standin).id == second.id and board(standin).via == INTERACTION
+
+        # Every token expires mid-deal (as 15 minutes would): the board stays the same
+        # message, edited through the bot's REST from now on; nothing refused, lost or twice.
+        standin.expire_tokens()
+        rest_edits = _calls(standin, "PATCH", "/channels/(?P<channel>")
+        turn = table.turn
+        await play_until(standin, bot, styles, done=lambda: table.turn > turn + 1)
+        await settle(bot)
+        assert board(standin).id == second.id
+        assert board(standin).via == REST
+        assert _calls(standin, "PATCH", "/channels/(?P<channel>") > rest_edits
+        assert _footer(board(standin))[1:] == [table.deal, table.turn]
+        assert not standin.errors, standin.errors
+
+        # Ana's clicks after the expiry lend fresh tokens: the next deal's board rides again.
+        await play_until(standin, bot, styles, done=lambda: table.status != "playing")
+        await settle(bot)
+        assert any(b.via == INTERACTION for b in boards(standin)[-2:])
+        await check_match(standin, bot.storage, table.match.id, table.names)
+        assert not standin.errors, standin.errors
