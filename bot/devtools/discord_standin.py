@@ -346,7 +346,10 @@ class FakeDiscord:
         self.lose_answers = False
         """On: every new message post (channel or DM) is stored, then answered 503, as when
         Discord fails between storing a post and answering it; a repeat with the same
-        enforced nonce gets the stored message."""
+        enforced nonce gets the stored message. Public follow-ups too (they have no nonce:
+        a repeat would be a second message)."""
+        self.lost_followups = 0
+        """Follow-ups stored and answered 503 (`lose_answers`)."""
         self.history_readable = True
         """Off: channel history reads return nothing (Discord without Read Message History)."""
         self._routes: list[tuple[str, re.Pattern[str], Callable[..., Awaitable[Any]]]] = []
@@ -1107,6 +1110,9 @@ class FakeDiscord:
         )
         response.followups.append(msg)
         self._token_made.setdefault(token, set()).add(msg.id)
+        if self.lose_answers and not msg.ephemeral:  # stored, answer lost (and no nonce)
+            self.lost_followups += 1
+            return self._json({"message": "Service Unavailable", "code": 0}, 503)
         return self._json(self._message_payload(msg))
 
     def _webhook_target(self, token: str, message: str) -> Message:

@@ -68,7 +68,7 @@ from bot.discord.effects import Effect
 from bot.discord.host import Host
 from bot.discord.rest_budget import Priority, priority
 from bot.discord.textlimits import fit_message
-from bot.discord.tokens import InteractionTokens, expired
+from bot.discord.tokens import InteractionTokens, LostAnswer, expired, post_once
 from bot.i18n import t
 from bot.render import GameRenderer, get_renderer
 from bot.render.fair import fair_line
@@ -425,7 +425,7 @@ class DiscordFront:
         if lent is not None:
             before = box.last_message
             try:
-                sent = await lent.webhook.send(**build(), wait=True)
+                sent = await post_once(lent.webhook, **build())
             except discord.HTTPException as error:
                 if error.status < 500:  # refused, so not stored: through REST instead
                     log.info("%s through a token refused (%s): REST", what, error.status)
@@ -433,7 +433,8 @@ class DiscordFront:
                         self.tokens.forget(int(box.snapshot.place))
                     return await self._send(box, what, build, nonce), None
                 found = await self._lost_followup(box, effect, before)
-            except (OSError, TimeoutError):
+            except (LostAnswer, OSError, TimeoutError):
+                log.warning("%s through a token: answer lost; looked for", what)
                 found = await self._lost_followup(box, effect, before)
             else:
                 self.token_calls += 1

@@ -21,8 +21,11 @@ from __future__ import annotations
 import collections
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from typing import Any, cast
 
+import aiohttp
 import discord
+from discord.webhook.async_ import AsyncWebhookAdapter, async_context
 
 LIFETIME = timedelta(minutes=15)
 """How long Discord honours an interaction token (from the interaction's creation)."""
@@ -92,3 +95,65 @@ class InteractionTokens:
 def expired(error: discord.HTTPException) -> bool:
     """Whether Discord refused a webhook call because its interaction token is gone."""
     return error.code in EXPIRED_CODES or error.status == 401
+
+
+class LostAnswer(Exception):
+    """A follow-up answered 5xx: Discord may have stored it (a follow-up has no nonce)."""
+
+    def __init__(self, status: int) -> None:
+        super().__init__(f"follow-up answered {status}")
+        self.status = status
+
+
+class _Checked:
+    """An aiohttp request context that raises `LostAnswer` on a 5xx answer."""
+
+    def __init__(self, inner: Any) -> None:
+        self._inner = inner
+
+    async def __aenter__(self) -> Any:
+        response = await self._inner.__aenter__()
+        if response.status >= 500:
+            await self._inner.__aexit__(None, None, None)
+            raise LostAnswer(response.status)
+        return response
+
+    async def __aexit__(self, *exc: Any) -> Any:
+        return await self._inner.__aexit__(*exc)
+
+
+class _FailFast:
+    """A session whose requests stop at a 5xx answer instead of being tried again."""
+
+    def __init__(self, session: Any) -> None:
+        self._session = session
+
+    def request(self, *args: Any, **kwargs: Any) -> _Checked:
+        return _Checked(self._session.request(*args, **kwargs))
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._session, name)
+
+
+class _OneTry(AsyncWebhookAdapter):
+    """discord.py's webhook adapter, but a 5xx answer is not tried again (discord.py
+    repeats a follow-up up to five times: each repeat Discord stored is a second post)."""
+
+    async def request(self, route: Any, session: Any, **kwargs: Any) -> Any:
+        return await super().request(
+            route, cast(aiohttp.ClientSession, _FailFast(session)), **kwargs
+        )
+
+
+_ONE_TRY: AsyncWebhookAdapter = _OneTry()  # type: ignore[no-untyped-call]
+
+
+async def post_once(webhook: discord.Webhook, **kwargs: Any) -> discord.WebhookMessage:
+    """Post a follow-up through `webhook` (`wait=True`), tried once on a 5xx answer or a
+    broken connection (`LostAnswer`, `OSError`: maybe stored, look before posting again);
+    429s are waited out and tried again (not stored)."""
+    token = async_context.set(_ONE_TRY)
+    try:
+        return await webhook.send(**kwargs, wait=True)
+    finally:
+        async_context.reset(token)

@@ -66,3 +66,36 @@ async def test_boards_go_through_tokens_and_through_rest_once_they_expire(
         assert any(b.via == INTERACTION for b in boards(standin)[-2:])
         await check_match(standin, bot.storage, table.match.id, table.names)
         assert not standin.errors, standin.errors
+
+
+async def test_a_restart_mid_deal_edits_the_board_its_token_posted_through_rest(
+    standin: FakeDiscord, tmp_path: Path
+) -> None:
+    ana = standin.owner
+    styles = {ana.id: (ana, "menu")}
+    db = tmp_path / "db.sqlite3"
+    async with bot_running(standin, db) as bot:
+        await standin.command(ana, "table create", game="bigtwo", deals=2)
+        await standin.command(ana, "table start")
+        table = bot.tables.find(str(standin.channel_id))
+        assert table is not None
+        await play_until(standin, bot, styles, done=lambda: table.deal >= 2)
+        await settle(bot)
+        second = board(standin)
+        assert _footer(second)[1] == 2 and second.via == INTERACTION
+        posted = len(boards(standin))
+    # A new process: the token went with the old one; the recorded message id did not.
+    async with bot_running(standin, db) as bot:
+        await settle(bot)
+        table = bot.tables.find(str(standin.channel_id))
+        assert table is not None and table.match is not None and table.deal == 2
+        turn = table.turn
+        await play_until(standin, bot, styles, done=lambda: table.turn > turn + 1)
+        await settle(bot)
+        assert len(boards(standin)) == posted  # the deal's board was not posted again
+        assert board(standin).id == second.id and board(standin).via == REST
+        assert _footer(board(standin))[1:] == [table.deal, table.turn]
+        await play_until(standin, bot, styles, done=lambda: table.status != "playing")
+        await settle(bot)
+        await check_match(standin, bot.storage, table.match.id, table.names)
+        assert not standin.errors, standin.errors
