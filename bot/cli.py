@@ -127,7 +127,28 @@ def build_parser() -> argparse.ArgumentParser:
     from bot.verify import add_parser as add_verify
 
     add_verify(sub)
+    gallery = sub.add_parser(
+        "gallery", help="draw every game's key moments (2, 4, 6, 9 seats) to PNG files in DIR"
+    )
+    gallery.add_argument("dir", help="the folder to write into (created)")
+    gallery.add_argument("--game", action="append", help="only this game (repeatable)")
+    gallery.add_argument("--seed", type=int, default=7)
+    gallery.add_argument("--lang", choices=("en", "fr", "uk"), default="en")
     return parser
+
+
+def _gallery(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from bot.pictures.gallery import GAMES, write
+
+    games = args.game or list(GAMES)
+    for game in games:
+        if game not in GAMES:
+            raise UnknownName(f"no pictures of {game!r}; choose one of: {', '.join(GAMES)}")
+    for path in write(Path(args.dir), games, seed=args.seed, lang=args.lang):
+        print(path)
+    return 0
 
 
 def _migrate_db(args: argparse.Namespace) -> int:
@@ -207,6 +228,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return history_command.main(args)
         if args.command == "migrate-db":
             return _migrate_db(args)
+        if args.command == "gallery":
+            return _gallery(args)
     except (UnknownName, CannotOpenDatabase) as error:
         print(f"deucebot: {error}", file=sys.stderr)
         return 2

@@ -413,3 +413,13 @@ class Storage(Protocol):
         """`player_id`'s caves bought and net result in `game` in `guild` (see `CaveLedger`);
         seats the AI played are not theirs."""
         ...
+
+    async def member_pref(self, player_id: str, name: str) -> str | None:
+        """What `player_id` chose for the preference `name` (the card `deck`), None if they
+        never chose (migration 008)."""
+        ...
+
+    async def set_member_pref(self, player_id: str, name: str, value: str) -> None:
+        """Remember that `player_id` chose `value` for the preference `name` (durable once
+        this returns)."""
+        ...

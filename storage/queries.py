@@ -155,6 +155,13 @@ class SqlReads:
         )
         return bool(rows)
 
+    async def member_pref(self, player_id: str, name: str) -> str | None:
+        """What `player_id` chose for the preference `name` (None: never chosen)."""
+        rows = await self._all(
+            "SELECT value FROM member_prefs WHERE player_id = ? AND name = ?", (player_id, name)
+        )
+        return str(rows[0]["value"]) if rows else None
+
     async def live_tables(self) -> list[TableRecord]:
         """Every table that is not stopped, oldest first."""
         rows = await self._all("SELECT * FROM tables WHERE status <> 'stopped' ORDER BY id")

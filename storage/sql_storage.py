@@ -40,6 +40,7 @@ from storage.statements import (
     INSERT_TABLE,
     SET_TIMER_STATUS,
     UPSERT_PLAYER,
+    UPSERT_PREF,
     UPSERT_SEAT,
     Chained,
     NewRow,
@@ -198,6 +199,10 @@ class SqlStorage(SqlReads, SqlLeases):
         kept if the effect has a record already)."""
         text = None if after is None else str(after)
         await self._group.submit([(INSERT_INTENT, (match_id, effect, upto, text, time.time()))])
+
+    async def set_member_pref(self, player_id: str, name: str, value: str) -> None:
+        """Remember that `player_id` chose `value` for the preference `name`."""
+        await self._group.submit([(UPSERT_PREF, (player_id, name, value, time.time()))])
 
     async def remember_said(self, player_id: str, notice: str, said: bool) -> None:
         """Remember (or forget: `said` False) that `notice` was said to `player_id`."""

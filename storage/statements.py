@@ -74,6 +74,10 @@ INSERT_SAID = (
     " ON CONFLICT (player_id, notice) DO NOTHING"
 )
 DELETE_SAID = "DELETE FROM notices_said WHERE player_id = ? AND notice = ?"
+UPSERT_PREF = (
+    "INSERT INTO member_prefs (player_id, name, value, at) VALUES (?, ?, ?, ?)"
+    " ON CONFLICT (player_id, name) DO UPDATE SET value = excluded.value, at = excluded.at"
+)
 
 
 def seat_row(table_id: int, seat: SeatRecord) -> tuple[Any, ...]:

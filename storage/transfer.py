@@ -47,6 +47,7 @@ COPY_ORDER = (
     "penalty_ledger",
     "deliveries",
     "notices_said",
+    "member_prefs",
 )
 """Every table of the schema with history, parents before the rows that refer to them."""
 
@@ -65,6 +66,7 @@ ID_COLUMNS: Mapping[str, Mapping[str, str]] = {
     "penalty_ledger": {"id": "penalty_ledger", "match_id": "matches"},
     "deliveries": {"match_id": "matches"},
     "notices_said": {},
+    "member_prefs": {},
 }
 """For each table, its columns holding an id of an identity table (what `append` shifts)."""
 

@@ -437,6 +437,58 @@ human think time {result["think"]:.1f} s, {_ai_where(result["ai_processes"])}{""
 """
 
 
+def picture_figures(states: int) -> list[dict[str, Any]]:
+    """Each game's table picture at its most seats: render time (drawn afresh, the model
+    cache cleared; the layers that never change stay cached, as in the bot) p50 / p99 and
+    PNG size p50 / largest, over the first `states` public states of a seeded match."""
+    import itertools
+
+    from bot.pictures import Facts, render, table_picture, warm
+    from bot.pictures.gallery import GAMES, NAMES, play, seat_counts
+
+    warm()
+    figures = []
+    for game in GAMES:
+        seats = max(seat_counts(game))
+        facts = Facts(tuple(NAMES[i % len(NAMES)] for i in range(seats)), seconds=25)
+        times: list[float] = []
+        sizes: list[float] = []
+        for moment in itertools.islice(play(game, seats, 11), states):
+            render.cache_clear()
+            started = time.perf_counter()
+            picture = table_picture(game, moment.view, facts, "en")
+            times.append((time.perf_counter() - started) * 1000)
+            sizes.append(len(picture.png) / 1000 if picture else 0.0)
+        figures.append(
+            {
+                "game": game,
+                "seats": seats,
+                "states": len(times),
+                "p50": percentile(times, 50),
+                "p99": percentile(times, 99),
+                "size_p50": percentile(sizes, 50),
+                "size_max": max(sizes),
+            }
+        )
+    return figures
+
+
+def _pictures_section(figures: list[dict[str, Any]]) -> str:
+    rows = "".join(
+        f"| {f['game']} | {f['seats']} | {f['states']} | {f['p50']:.1f} / {f['p99']:.1f} ms"
+        f" | {f['size_p50']:.0f} / {f['size_max']:.0f} KB |\n"
+        for f in figures
+    )
+    return f"""
+**Table pictures** (`bot.pictures`, drawn in a worker thread ahead of each board post or
+edit whose picture changed; goal p99 <= 10 ms at 9 seats, PNG <= 150 KB), measured in the
+bench process over the first states of a seeded all-AI match at each game's most seats:
+
+| game | seats | states | render p50 / p99 | PNG p50 / largest |
+| --- | --- | --- | --- | --- |
+{rows}"""
+
+
 def main(quick: bool = False, write: bool = False) -> int:
     """Run the benchmark and publish it (see the module docstring)."""
     # (tables, deals, policy, AI delay, think time, AI worker processes (0: threads),
@@ -454,6 +506,7 @@ def main(quick: bool = False, write: bool = False) -> int:
         ]
     )
     results = [_run_apart(run) for run in runs]
+    pictures = picture_figures(60 if quick else 400)
     body = (
         "Big Two tables at once, each with one human playing through interactions (My hand,\n"
         "card menu, Play / Pass) and three AI players. The bot runs in its own process (the\n"
@@ -483,6 +536,7 @@ that, once the bot is up, lowers its own CPU priority (nice +5), since the stand
 plays Discord's servers, which in production are other machines; the AI worker runs at
 nice +10.
 """
+        + _pictures_section(pictures)
     )
     publish("Discord front: concurrent tables through the stand-in", body, write)
     for result in results:
@@ -491,6 +545,11 @@ nice +10.
             f"{result['game']}: {result['tables']} tables, {result['policy']}, AI delay {result['ai_delay']}: "
             f"own processing p99 {result['own_p99']:.1f} ms (goal {verdict}), at the stand-in "
             f"p99 {result['p99']:.1f} ms"
+        )
+    for figure in pictures:
+        print(
+            f"{figure['game']} picture at {figure['seats']} seats: render p50 {figure['p50']:.1f}"
+            f" / p99 {figure['p99']:.1f} ms, PNG up to {figure['size_max']:.0f} KB"
         )
     return 0
 

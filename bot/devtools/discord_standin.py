@@ -88,6 +88,8 @@ class Message:
     components: list[dict[str, Any]]
     attachments: list[str]
     flags: int = 0
+    descriptions: list[str] = field(default_factory=list)
+    """Each attachment's description (its alt text; "" when none), in `attachments` order."""
     interaction_user: int | None = None
     """For interaction responses and followups: the user who triggered them."""
     edits: int = 0
@@ -126,6 +128,28 @@ def iter_components(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return out
 
 
+def _descriptions(payload: dict[str, Any], files: list[str]) -> list[str]:
+    """The description sent for each new file (matched by its upload index and name)."""
+    sent = payload.get("attachments") or []
+    found = []
+    for index, name in enumerate(files):
+        about = next(
+            (
+                str(a.get("description") or "")
+                for a in sent
+                if str(a.get("id")) == str(index) and a.get("filename") == name
+            ),
+            "",
+        )
+        found.append(about)
+    return found
+
+
+def _padded(descriptions: list[str], attachments: list[str]) -> list[str]:
+    """`descriptions` as long as `attachments` (messages stored before they were kept)."""
+    return (descriptions + [""] * len(attachments))[: len(attachments)]
+
+
 def version_text(version: dict[str, Any]) -> str:
     """All readable text of one message version."""
     parts = [version.get("content") or ""]
@@ -137,6 +161,7 @@ def version_text(version: dict[str, Any]) -> str:
             parts.append(fld.get("value", ""))
         parts.append((embed.get("footer") or {}).get("text", ""))
         parts.append((embed.get("author") or {}).get("name", ""))
+    parts.extend(version.get("descriptions") or [])
     for comp in iter_components(version.get("components") or []):
         parts.append(str(comp.get("label") or ""))
         parts.append(str(comp.get("placeholder") or ""))
@@ -658,8 +683,11 @@ class FakeDiscord:
                     "size": 1,
                     "url": f"http://127.0.0.1/{name}",
                     "proxy_url": f"http://127.0.0.1/{name}",
+                    **({"description": about} if about else {}),
                 }
-                for i, name in enumerate(msg.attachments)
+                for i, (name, about) in enumerate(
+                    zip(msg.attachments, _padded(msg.descriptions, msg.attachments), strict=True)
+                )
             ],
             "embeds": msg.embeds,
             "pinned": False,
@@ -686,6 +714,12 @@ class FakeDiscord:
                 raise BotSideError("embed description longer than 4096 characters")
             if len(embed.get("fields") or []) > 25:
                 raise BotSideError("more than 25 embed fields")
+        for attachment in payload.get("attachments") or []:
+            about = attachment.get("description")
+            if about is not None and (not isinstance(about, str) or len(about) > 1024):
+                raise BotSideError(
+                    "attachment description is not a text of at most 1024 characters"
+                )
         rows = payload.get("components") or []
         if len(rows) > 5:
             raise BotSideError("more than 5 action rows")
@@ -730,6 +764,7 @@ class FakeDiscord:
             flags=flags | int(payload.get("flags") or 0),
             interaction_user=user,
             via=via,
+            descriptions=_descriptions(payload, files),
         )
         msg.history.append(self._version(msg))
         self.messages[msg.id] = msg
@@ -743,6 +778,7 @@ class FakeDiscord:
             "embeds": msg.embeds,
             "components": msg.components,
             "attachments": list(msg.attachments),
+            "descriptions": list(_padded(msg.descriptions, msg.attachments)),
         }
 
     def _apply_edit(
@@ -757,12 +793,16 @@ class FakeDiscord:
         if "components" in payload:
             msg.components = payload["components"] or []
         if "attachments" in payload or files:
-            kept = [
-                msg.attachments[int(a["id"]) - 1]
+            indices = [
+                int(a["id"]) - 1
                 for a in payload.get("attachments") or []
-                if str(a.get("id", "")).isdigit() and 0 < int(a["id"]) <= len(msg.attachments)
+                if str(a.get("id", "")).isdigit()
+                and 0 < int(a["id"]) <= len(msg.attachments)
+                and a.get("filename") in (None, msg.attachments[int(a["id"]) - 1])
             ]
-            msg.attachments = kept + files
+            about = _padded(msg.descriptions, msg.attachments)
+            msg.attachments = [msg.attachments[i] for i in indices] + files
+            msg.descriptions = [about[i] for i in indices] + _descriptions(payload, files)
         msg.edits += 1
         msg.history.append(self._version(msg))
         self._check_public(msg)

@@ -232,7 +232,10 @@ class Controls(host.Controls):
                     interaction, table, lang, self._charge_hint(interaction)
                 )
                 shown = table.snapshot(seat)  # the table may have moved on meanwhile
-            message = hand_message(shown, seat, lang, sort, selected=selected or [], note=note)
+            deck = await self._bot.decks.of(interaction.user.id)
+            message = hand_message(
+                shown, seat, lang, sort, selected=selected or [], note=note, deck=deck
+            )
             if edit and _is_ephemeral_hand(interaction):
                 await _edit_hand(interaction, message)
             else:
@@ -278,7 +281,8 @@ class Controls(host.Controls):
                         deal=shown.deal,
                     )
                     note += "\n" + after if after else ""
-                message = hand_message(shown, seat, lang, sort, note=note)
+                deck = await self._bot.decks.of(interaction.user.id)
+                message = hand_message(shown, seat, lang, sort, note=note, deck=deck)
                 await _edit_hand(interaction, message)
             else:
                 await say(interaction, note)
@@ -473,7 +477,10 @@ class Controls(host.Controls):
         if shown.view(seat) is None:
             await say(interaction, note)
         else:
-            await _send_hand(interaction, hand_message(shown, seat, lang, "r", note=note))
+            deck = await self._bot.decks.of(interaction.user.id)
+            await _send_hand(
+                interaction, hand_message(shown, seat, lang, "r", note=note, deck=deck)
+            )
 
     async def _rebuying(
         self, interaction: discord.Interaction, table_id: int, turn: int, seat: int, lang: str

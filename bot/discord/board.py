@@ -9,13 +9,15 @@ renderer (`bot.render`); texts come from it and the i18n catalogs.
 
 from __future__ import annotations
 
+import asyncio
 import io
-from collections.abc import Sequence
+import logging
+import time
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import discord
 
-from bot.discord.images import cards_png
 from bot.discord.replies import frozen_view
 from bot.discord.table_setup import options_in_force
 from bot.discord.views import (
@@ -32,11 +34,14 @@ from bot.discord.views import (
     SortButton,
 )
 from bot.i18n import t
+from bot.pictures import Facts, Picture, hand_picture, result_picture, table_key, table_picture
 from bot.render import get_renderer
 from bot.render.betting import CardPick, RebuyOffer, bet_choices
 from bot.render.words import say_move
 from bot.runtime import TableSnapshot
 from engines.cards import Card
+
+log = logging.getLogger("deucebot.discord")
 
 MAX_ACTION_BUTTONS = 20
 """Games not played with a card menu (`GameRenderer.plays_cards`) get one button per legal
@@ -180,10 +185,80 @@ def board_message(
     else:
         message["view"] = None
     if with_image:
-        cards = table_cards(table)
-        if cards:
-            message["file"] = discord.File(_bytes(cards), filename="table.png")
-            embed.set_image(url="attachment://table.png")
+        picture = board_picture(table, lang)
+        if picture is not None:
+            attach(message, embed, picture, board_image_name(table))
+    return message
+
+
+def picture_facts(table: TableSnapshot, now: float | None = None) -> Facts:
+    """The table facts a picture shows besides the view: names, AI and away seats, and the
+    seconds left to the seat to act (when its turn has a deadline)."""
+    seconds = None
+    timed = table.deadline is not None and table.deadline_turn == table.turn
+    if timed and table.deadline is not None and table.to_act is not None:
+        seconds = max(0, int(table.deadline - (time.time() if now is None else now)))
+    return Facts(
+        tuple(seat.name for seat in table.seats), tuple(seat.away for seat in table.seats), seconds
+    )
+
+
+def board_picture(table: TableSnapshot, lang: str) -> Picture | None:
+    """The board's table picture (from the spectator view only), None before the first deal
+    (or if it could not be drawn: the board goes out without it)."""
+    return _drawn_or_none(table_picture, table.game, table.view(None), picture_facts(table), lang)
+
+
+def _drawn_or_none(draw: Callable[..., Picture | None], *args: Any) -> Picture | None:
+    """`draw(*args)`, or None (logged) if drawing failed: a message never waits on a picture."""
+    try:
+        return draw(*args)
+    except Exception:
+        log.exception("could not draw a picture")
+        return None
+
+
+async def draw_ahead(table: TableSnapshot, lang: str) -> None:
+    """Draw the board's picture in a worker thread (then cached), so that building the
+    message on the event loop finds it ready."""
+    await asyncio.to_thread(board_picture, table, lang)
+
+
+def board_image_name(table: TableSnapshot) -> str:
+    """The file name of the board's picture: the same while the picture shows the same
+    table (the seconds left aside), so an edit keeps an unchanged picture by this name."""
+    key = table_key(table.game, table.view(None), picture_facts(table))
+    return f"table-{key}.png" if key else ""
+
+
+def attach(message: dict[str, Any], embed: discord.Embed, picture: Picture, name: str) -> None:
+    """Put `picture` in `message` (its file, with the alt text as the attachment's
+    description) and show it in `embed`."""
+    message["file"] = discord.File(io.BytesIO(picture.png), filename=name, description=picture.alt)
+    message["image_name"] = name
+    embed.set_image(url=f"attachment://{name}")
+
+
+async def draw_result_ahead(
+    table: TableSnapshot, deal_view: Any, events: Sequence[Any], lang: str
+) -> None:
+    """Draw a result's picture in a worker thread (then cached; see `result_message`)."""
+    await asyncio.to_thread(
+        _drawn_or_none, result_picture, table.game, events, deal_view, picture_facts(table), lang
+    )
+
+
+def result_message(
+    table: TableSnapshot, deal_view: Any, events: Sequence[Any], embed: discord.Embed, lang: str
+) -> dict[str, Any]:
+    """A result post (kwargs for `send`): `embed` with the picture of what the deal's public
+    `events` showed, drawn on its last public view `deal_view` (None: not known)."""
+    message: dict[str, Any] = {"embed": embed}
+    picture = _drawn_or_none(
+        result_picture, table.game, events, deal_view, picture_facts(table), lang
+    )
+    if picture is not None:
+        attach(message, embed, picture, picture.name)
     return message
 
 
@@ -223,13 +298,11 @@ def _rebuy_controls(table: TableSnapshot, offer: RebuyOffer, lang: str) -> list[
     return [rebuy, sit_out]
 
 
-def _bytes(cards: Sequence[Card | None]) -> io.BytesIO:
-    return io.BytesIO(cards_png(cards))
-
-
 def last_play_key(table: TableSnapshot) -> tuple[str, ...]:
-    """What the board image shows now (to re-upload it only when it changed)."""
-    return tuple(str(c) for c in table_cards(table))
+    """What the board's picture shows now, as its file name (to re-upload it only when it
+    changed); empty before the first deal."""
+    name = board_image_name(table)
+    return (name,) if name else ()
 
 
 def hand_message(
@@ -241,9 +314,10 @@ def hand_message(
     selected: Sequence[str] = (),
     note: str = "",
     controls: bool = True,
+    deck: str = "two",
 ) -> dict[str, Any]:
-    """The private hand of `seat` (from a snapshot holding that seat's view): text, image and
-    (for ephemeral use) the controls."""
+    """The private hand of `seat` (from a snapshot holding that seat's view): text, the hand's
+    picture (in the owner's `deck` colours) and (for ephemeral use) the controls."""
     renderer = get_renderer(table.game)
     view = table.view(seat)
     cards = hand_cards(table, seat, sort)
@@ -257,10 +331,10 @@ def hand_message(
     message: dict[str, Any] = {"content": note, "embed": embed}
     if cards:
         # The name says which cards are drawn, so an edit can keep an unchanged picture.
-        name = "hand-" + "".join(str(card) for card in cards) + ".png"
-        message["file"] = discord.File(_bytes(cards), filename=name)
-        message["image_name"] = name
-        embed.set_image(url=f"attachment://{name}")
+        name = f"hand-{deck}-" + "".join(str(card) for card in cards) + ".png"
+        picture = _drawn_or_none(hand_picture, cards, lang, deck)
+        if picture is not None:
+            attach(message, embed, picture, name)
     if not controls:
         return message
     if not renderer.plays_cards:

@@ -23,10 +23,11 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.discord import images
+from bot import pictures
 from bot.discord.actions import Controls
 from bot.discord.cooldowns import Cooldowns
 from bot.discord.crashpoints import watch_answers
+from bot.discord.decks import MemberDecks
 from bot.discord.front import DiscordFront
 from bot.discord.replies import reply_error
 from bot.discord.rest_budget import RequestBudget, budget_trace
@@ -51,6 +52,7 @@ COGS = (
     "bot.discord.cogs.play",
     "bot.discord.cogs.info",
     "bot.discord.cogs.history",
+    "bot.discord.cogs.prefs",
 )
 
 
@@ -105,6 +107,7 @@ class Deucebot(commands.Bot):
         self._stopping: asyncio.Task[None] | None = None
         self._controls = Controls(self)
         self._locales: dict[int, str] = {}
+        self._decks = MemberDecks(lambda: self.storage)
         self.tree.on_error = self._on_tree_error  # type: ignore[method-assign]
 
     @property
@@ -152,6 +155,11 @@ class Deucebot(commands.Bot):
         if self._front is not None:
             self._front.tokens.lend(interaction)
 
+    @property
+    def decks(self) -> MemberDecks:
+        """The card deck each member chose for their private pictures (`/deck`)."""
+        return self._decks
+
     async def setup_hook(self) -> None:
         """Storage, runtime, persistent views, cogs, translator, command sync, table restore."""
         storage = self._storage = await open_storage(
@@ -176,7 +184,7 @@ class Deucebot(commands.Bot):
             shards=self.owned_shards,
         )
         self.add_dynamic_items(*DYNAMIC_ITEMS)
-        images.warm()
+        pictures.warm()
         for cog in COGS:
             await self.load_extension(cog)
         await self.tree.set_translator(CatalogTranslator())

@@ -58,9 +58,12 @@ from bot.discord import effects as fx
 from bot.discord.board import (
     BOARD_COLOUR,
     board_message,
+    draw_ahead,
+    draw_result_ahead,
     hand_cards,
     hand_message,
     last_play_key,
+    result_message,
     seat_names,
 )
 from bot.discord.crashpoints import CrashPoints
@@ -165,6 +168,8 @@ class _Outbox:
     """Member -> the deal whose hand their closed DMs refused: not tried again that deal,
     tried again at the next (they may have opened their DMs meanwhile)."""
     dm_sending: bool = False
+    drawing: int = 0
+    """Pictures being drawn in a worker thread for this table's next post or edit."""
 
     def busy(self) -> bool:
         """True while something is queued or a DM is on its way."""
@@ -174,6 +179,7 @@ class _Outbox:
             or self.dirty
             or self.dms
             or self.dm_sending
+            or self.drawing
             or not self.recovered
         )
 
@@ -640,6 +646,8 @@ class DiscordFront:
         recent = box.lines(effect.deal, [] if over else list(box.recent))
         if not over:
             box.dirty = False  # drawn now: a refresh during the send marks it dirty again
+        if shown is not None:
+            await _drawn(box, draw_ahead(shown, lang))
 
         drawn: list[str | None] = [None]
         """The footer (table, deal, turn) of what was sent."""
@@ -681,9 +689,13 @@ class DiscordFront:
             else t("discord.result.deal_title", lang, game=table.spec.title, deal=effect.deal)
         )
 
+        shown = box.deal_snaps.get(effect.deal)
+        view = None if shown is None else shown.view(None)
+        await _drawn(box, draw_result_ahead(table, view, effect.events, lang))
+
         def build() -> dict[str, Any]:
             embed = discord.Embed(title=title, description=text, colour=RESULT_COLOUR)
-            return fit_message({"embed": embed})
+            return _send_kwargs(result_message(table, view, effect.events, embed, lang))
 
         sent, _ = await self._post(box, "result", build, nonce, effect)
         return sent.id
@@ -706,9 +718,10 @@ class DiscordFront:
             return False
         key = last_play_key(shown)
         image = key != box.image_key
-        message = board_message(
-            shown, self.language(shown), box.lines(shown.deal), with_image=image
-        )
+        lines = box.lines(shown.deal)  # of this snapshot's turn: taken before any wait
+        if image:
+            await _drawn(box, draw_ahead(shown, self.language(shown)))
+        message = board_message(shown, self.language(shown), lines, with_image=image)
         kwargs: dict[str, Any] = {
             "content": message["content"],
             "embed": message["embed"],
@@ -717,13 +730,13 @@ class DiscordFront:
         if image:
             kwargs["attachments"] = [message["file"]] if "file" in message else []
         elif box.image_key:
-            message["embed"].set_image(url="attachment://table.png")
+            message["embed"].set_image(url=f"attachment://{box.image_key[0]}")
         board = box.board
         self.crash.reached("edit")
 
         def edit() -> dict[str, Any]:
             if image and "file" in message:
-                fresh = board_message(shown, self.language(shown), box.lines(shown.deal), True)
+                fresh = board_message(shown, self.language(shown), lines, True)
                 kwargs["attachments"] = [fresh["file"]]
             return fit_message(kwargs)
 
@@ -744,9 +757,11 @@ class DiscordFront:
         """A board outside a match's effects (the lobby, a stopped table, a lost message)."""
         shown = box.snapshot
         lang = self.language(shown)
+        lines = box.lines(shown.deal)  # of this snapshot's turn: taken before any wait
+        await _drawn(box, draw_ahead(shown, lang))
 
         def build() -> dict[str, Any]:
-            return _send_kwargs(board_message(shown, lang, box.lines(shown.deal), with_image=True))
+            return _send_kwargs(board_message(shown, lang, lines, with_image=True))
 
         sent = await self._send(box, "board", build, _nonce())
         previous, previous_expires = box.board, box.board_expires
@@ -824,6 +839,7 @@ class DiscordFront:
         if not hand_cards(shown, seat, "r"):
             return  # nothing in hand (the deal is over for them): no "Your hand (0)"
         lang = self.host.locales.get(user) or self.language(shown)
+        deck = await self.host.decks.of(user)
         channel_id = self._dm_channels.get(user)
         try:
             if channel_id is None:
@@ -839,7 +855,9 @@ class DiscordFront:
             nonce = _nonce()  # one for every try: a try Discord stored is not sent twice
 
             def send() -> Awaitable[discord.Message]:
-                fresh = _send_kwargs(hand_message(shown, seat, lang, "r", controls=False))
+                fresh = _send_kwargs(
+                    hand_message(shown, seat, lang, "r", controls=False, deck=deck)
+                )
                 fresh.pop("view", None)
                 return channel.send(**fresh, nonce=nonce)
 
@@ -864,6 +882,15 @@ class DiscordFront:
             await self.deliveries.remember_said(str(user), DM_CLOSED, closed)
         self._dm_closed_said[user] = closed
         return said and closed
+
+
+async def _drawn(box: _Outbox, drawing: Awaitable[None]) -> None:
+    """Await a picture drawn ahead, the outbox counted busy meanwhile (`settle` waits)."""
+    box.drawing += 1
+    try:
+        await drawing
+    finally:
+        box.drawing -= 1
 
 
 def _nonce() -> str:

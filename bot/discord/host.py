@@ -12,6 +12,7 @@ from typing import Protocol
 import discord
 
 from bot.discord.cooldowns import Cooldowns
+from bot.discord.decks import MemberDecks
 from bot.runtime import TableManager
 from bot.settings import Settings
 
@@ -117,6 +118,11 @@ class Host(Protocol):
     @property
     def locales(self) -> dict[int, str]:
         """Discord user id -> the language of their last interaction (for DMs)."""
+        ...
+
+    @property
+    def decks(self) -> MemberDecks:
+        """The card deck each member chose for their private pictures."""
         ...
 
     @property

@@ -88,3 +88,17 @@ def test_replay_cost_rebuilds_the_match_it_played_and_honours_the_cap() -> None:
     assert cost.snapshot_bytes == len(json.dumps(state.snapshot()))
     capped = replay_cost("holdem", {}, "calling", 40, "cut", rounds=1)
     assert capped.actions == 40
+
+
+def test_the_discord_bench_reports_each_games_picture_render_time_and_size() -> None:
+    from bot.bench.discord import _pictures_section, picture_figures
+
+    figures = picture_figures(5)
+    assert [f["game"] for f in figures] == ["holdem", "draw", "duel", "bigtwo"]
+    assert [f["seats"] for f in figures] == [9, 6, 2, 4]
+    for figure in figures:
+        assert figure["states"] == 5
+        assert 0 < figure["p50"] <= figure["p99"]
+        assert 0 < figure["size_p50"] <= figure["size_max"] <= 150
+    section = _pictures_section(figures)
+    assert section.count("\n| ") == 2 + 4  # the header, its rule and one row per game

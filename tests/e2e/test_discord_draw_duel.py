@@ -114,7 +114,8 @@ async def test_a_whole_duel_through_the_lock_menu_and_the_betting_buttons(
             shown = board(standin).text()
             assert "UP" in shown and "DOWN" in shown, shown  # both players' signals
             if f"turn {table.turn}" in shown:
-                chips = [int(m) for m in re.findall(r": (\d+) chips?, bet", shown)]
+                text = board(standin).embeds[0].get("description") or ""  # not the alt text
+                chips = [int(m) for m in re.findall(r": (\d+) chips?, bet", text)]
                 assert chips == list(table.view(None).chips), (chips, shown)
             hand = await open_hand(standin, ana)
             turn = table.turn

@@ -14,6 +14,7 @@ import pytest
 
 from bot.devtools.discord_standin import FakeDiscord, Message, User
 from tests.e2e.bot_process import spawn_bot
+from tests.e2e.pictures import check_pictures
 from tests.e2e.process_play import (
     Choose,
     Replayed,
@@ -126,6 +127,7 @@ async def _checked(fake: FakeDiscord, db: Path, members: list[User]) -> Replayed
     if match.game in ("holdem", "duel"):
         assert scanned.figures >= len(match.steps) // 2, (scanned, len(match.steps))
     await check_ledger(fake, db, match)
+    assert check_pictures(fake) > 0  # boards and results carry their pictures
     return match
 
 

@@ -56,12 +56,19 @@ def _board(table):  # type: ignore[no-untyped-def]
     return asyncio.run(build())
 
 
-async def test_the_board_shows_the_last_play_as_an_image_and_mentions_the_human_to_act() -> None:
+async def test_the_board_shows_the_table_picture_and_mentions_the_human_to_act() -> None:
     table = sample_table(seed=4, turns=9)
     message = board_message(table.snapshot(), "en", ["a line"], with_image=True)
     embed = message["embed"]
-    assert embed.image.url == "attachment://table.png"
-    assert message["file"].filename == "table.png"
+    picture = message["file"]
+    assert picture.filename.startswith("table-") and picture.filename.endswith(".png")
+    assert embed.image.url == f"attachment://{picture.filename}"
+    # its alt text names every seat and the combination to beat
+    assert all(seat.name in picture.description for seat in table.seats)
+    assert all(card.pretty in picture.description for card in table_cards(table.snapshot()))
+    # an unchanged table keeps its picture's name (the front keeps it on an edit)
+    again = board_message(table.snapshot(), "en", [], with_image=True)["file"]
+    assert again.filename == picture.filename
     assert embed.footer.text == "Table #7 · deal 1 · turn 9"
     names = [s.name for s in table.seats]
     assert all(name in embed.description for name in names)
@@ -96,7 +103,8 @@ async def test_the_hand_offers_its_cards_and_arms_play_with_the_selection(
     play_button = children[1]
     assert play_button.item.label.startswith(play) and not play_button.item.disabled
     assert play_button.custom_id == f"db:play:7:0:r:{cards[0]}"
-    assert message["file"].filename == "hand-" + "".join(map(str, cards)) + ".png"
+    assert message["file"].filename == "hand-two-" + "".join(map(str, cards)) + ".png"
+    assert all(card.pretty in message["file"].description for card in cards)
     nothing = hand_message(table.snapshot(seat), seat, lang, "r")
     assert nothing["view"].children[1].item.disabled  # nothing chosen yet
 
@@ -126,3 +134,18 @@ async def test_a_human_turn_with_a_timer_shows_a_relative_discord_timestamp() ->
     assert message["content"] == "<@111>, à vous de jouer. Temps écoulé <t:1900000000:R>."
     table.deadline_turn = table.turn - 1  # a deadline for an earlier turn is not shown
     assert "<t:" not in board_message(table.snapshot(), "fr", [], with_image=False)["content"]
+
+
+def test_a_picture_that_cannot_be_drawn_leaves_the_board_without_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from bot.discord import board
+
+    def broken(*args: object) -> None:
+        raise RuntimeError("a drawing bug")
+
+    table = sample_table(seed=4, turns=9)
+    monkeypatch.setattr(board, "table_picture", broken)
+    message = board_message(table.snapshot(), "en", [], with_image=True)
+    assert "file" not in message and message["embed"].image.url is None
+    assert message["embed"].description  # the board text still says everything

@@ -1,0 +1,167 @@
+"""`deucebot gallery DIR`: every game's key moments drawn to PNG files, from seeded all-AI
+matches (the same pictures every run): the opening, mid-deal, an all-in with side pots,
+a showdown, the match's end, at 2, 4, 6 and 9 seats where the game seats them; plus a
+hand picture per game (the two-colour and the four-colour deck).
+
+`play(game, seats, seed)` yields every public moment of such a match (the spectator view
+after each action and that action's public events): what the tests and the benchmark
+draw too.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from bot.pictures import Facts, Picture, hand_picture, result_picture, table_picture
+from bot.render import get_renderer
+from engines.base import DealSettled, Event
+from engines.registry import get_game
+
+GAMES = ("holdem", "draw", "duel", "bigtwo")
+NAMES = ("Ann", "Олександра", "Éloïse", "Bob", "Дмитро", "Chloé", "Zoë", "Taras", "Mia")
+"""Names of the gallery's seats: Latin with accents and Ukrainian (Cyrillic)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Moment:
+    """The table after one action: its public view, the action's public events, the seat's
+    own view of whoever acted (for hand pictures), and the action's number."""
+
+    view: Any
+    events: tuple[Event, ...]
+    own: Any
+    number: int
+
+
+def seat_counts(game: str) -> list[int]:
+    """The seat counts the gallery draws `game` at (of 2, 4, 6 and 9, those it seats)."""
+    spec = get_game(game)
+    return [n for n in (2, 4, 6, 9) if spec.min_seats <= n <= spec.max_seats]
+
+
+STACKS = (1000, 400, 1000, 250, 1000, 600, 1000, 150, 800)
+"""Hold'em's uneven starting stacks in the gallery (so that all-ins make side pots)."""
+
+
+POLICIES = {
+    "holdem": ("calling", "random", "tight"),
+    "draw": ("calling", "random"),
+    "bigtwo": ("greedy",),
+}
+"""The AI players of the gallery's matches (quick ones; the others play their default)."""
+
+
+def play(game: str, seats: int, seed: int, limit: int = 4000) -> Iterator[Moment]:
+    """Every moment of a seeded all-AI match of `game` at `seats` (at most `limit` actions)."""
+    spec = get_game(game)
+    settings: dict[str, Any] = {} if spec.min_seats == spec.max_seats else {"seats": seats}
+    if game == "holdem":
+        settings["stacks"] = STACKS[:seats]
+    config = spec.make_config(**settings)
+    rng = random.Random(seed)
+    state = spec.new_state(config, random.Random(rng.getrandbits(64)))
+    kinds = POLICIES.get(game, (spec.default_policy,))
+    policies = [
+        spec.make_policy(kinds[i % len(kinds)], random.Random(seed + i)) for i in range(seats)
+    ]
+    number = 0
+    yield Moment(state.view(None), (), None, number)
+    while not state.finished and number < limit:
+        seat = state.to_act
+        if seat is None:
+            break
+        own = state.view(seat)
+        events = state.apply(seat, policies[seat].decide(own))
+        number += 1
+        yield Moment(state.view(None), tuple(e for e in events if e.to is None), own, number)
+
+
+def facts_for(seats: int, seconds: int | None = 20) -> Facts:
+    """The gallery's table facts: its names, nobody away, a clock of `seconds`."""
+    names = tuple(NAMES[i % len(NAMES)] for i in range(seats))
+    return Facts(names, seconds=seconds)
+
+
+def _side_pots(view: Any) -> bool:
+    return len(getattr(view, "pots", ())) > 1
+
+
+def _mid_deal(game: str, view: Any) -> bool:
+    if game == "holdem":
+        return len(view.board) >= 3 and any(s.bet for s in view.seats)
+    if game == "draw":
+        return view.phase == "bet2" or any(d is not None for d in view.drawn)
+    if game == "duel":
+        return any(view.locked) or any(view.bets)
+    return view.table is not None and view.passes > 0
+
+
+def key_moments(game: str, seats: int, seed: int, lang: str = "en") -> list[tuple[str, Picture]]:
+    """The key moments of one seeded match: (label, picture) for the opening, mid-deal, an
+    all-in with side pots (when the match had one), a showdown and the match's end."""
+    facts = facts_for(seats)
+    found: dict[str, Picture] = {}
+    last: Moment | None = None
+    previous_view: Any = None
+    for moment in play(game, seats, seed):
+        view = moment.view
+        if "opening" not in found and view is not None:
+            found["opening"] = _table(game, view, facts, lang)
+        if "mid-deal" not in found and _mid_deal(game, view):
+            found["mid-deal"] = _table(game, view, facts, lang)
+        if "side-pots" not in found and _side_pots(view):
+            found["side-pots"] = _table(game, view, facts, lang)
+        if "showdown" not in found and any(isinstance(e, DealSettled) for e in moment.events):
+            shown = result_picture(game, moment.events, previous_view, facts, lang)
+            if shown is not None and (shown.faces or game == "bigtwo"):
+                found["showdown"] = shown
+        if "hand" not in found and moment.own is not None:
+            cards = get_renderer(game).hand_cards(moment.own)
+            if cards:
+                found["hand"] = hand_picture(cards, lang)
+                found["hand-four-colour"] = hand_picture(cards, lang, "four")
+        previous_view = view
+        last = moment
+    if last is not None:
+        found["match-end"] = _table(game, last.view, facts, lang)
+    if "side-pots" not in found and game == "holdem":
+        view = _side_pot_view(game, seats, seed)
+        if view is not None:
+            found["side-pots"] = _table(game, view, facts, lang)
+    return list(found.items())
+
+
+def _side_pot_view(game: str, seats: int, seed: int, tries: int = 40) -> Any:
+    """A public view with side pots from the first of the next `tries` seeded matches that
+    had one (None if none did)."""
+    for other in range(seed + 1, seed + 1 + tries):
+        for moment in play(game, seats, other):
+            if _side_pots(moment.view):
+                return moment.view
+    return None
+
+
+def _table(game: str, view: Any, facts: Facts, lang: str) -> Picture:
+    picture = table_picture(game, view, facts, lang)
+    assert picture is not None
+    return picture
+
+
+def write(
+    folder: Path, games: Sequence[str] = GAMES, seed: int = 7, lang: str = "en"
+) -> list[Path]:
+    """Draw every game's key moments at each seat count into `folder` (created); the paths."""
+    folder.mkdir(parents=True, exist_ok=True)
+    written = []
+    for game in games:
+        for seats in seat_counts(game):
+            for label, picture in key_moments(game, seats, seed, lang):
+                path = folder / f"{game}-{seats}-{label}.png"
+                path.write_bytes(picture.png)
+                path.with_suffix(".txt").write_text(picture.alt + "\n", encoding="utf-8")
+                written.append(path)
+    return written
