@@ -48,6 +48,7 @@ EPHEMERAL = 64
 GUILD_TEXT = 0
 DM = 1
 ALL_PERMISSIONS = str((1 << 47) - 1)
+READ_MESSAGE_HISTORY = 1 << 16
 MEMBER_PERMISSIONS = str(0x0000000000000400 | 0x0000000000000800 | 0x80000000)
 """View channel, send messages, use application commands: what an ordinary member has."""
 MANAGE_CHANNELS = 0x10
@@ -376,7 +377,8 @@ class FakeDiscord:
         self.lost_followups = 0
         """Follow-ups stored and answered 503 (`lose_answers`)."""
         self.history_readable = True
-        """Off: channel history reads return nothing (Discord without Read Message History)."""
+        """Off: channel history reads return nothing (Discord without Read Message History),
+        and interactions say the bot lacks that permission (`app_permissions`)."""
         self._routes: list[tuple[str, re.Pattern[str], Callable[..., Awaitable[Any]]]] = []
         self._pending: dict[int, dict[str, Any]] = {}
         self._originals: dict[str, int | None] = {}
@@ -1373,7 +1375,9 @@ class FakeDiscord:
             "token": token,
             "version": 1,
             "locale": user.locale,
-            "app_permissions": ALL_PERMISSIONS,
+            "app_permissions": ALL_PERMISSIONS
+            if self.history_readable
+            else str(int(ALL_PERMISSIONS) & ~READ_MESSAGE_HISTORY),
             "entitlements": [],
             "authorizing_integration_owners": {"0": str(guild_id)},
             "context": 0 if in_guild else 1,

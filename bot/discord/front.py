@@ -357,7 +357,7 @@ class DiscordFront:
                         continue
                     box.dirty = False
                     try:
-                        with priority(_edit_priority(box.snapshot)):
+                        with priority(Priority.EDIT):
                             through_token = await self._edit_board(box)
                     except discord.HTTPException:
                         # Not now (a storm outlasted the retries): try again in a while, so
@@ -930,11 +930,6 @@ def human_to_act(shown: TableSnapshot) -> bool:
     if seat is None or not 0 <= seat < len(shown.seats):
         return False
     return not shown.seats[seat].ai_plays
-
-
-def _edit_priority(shown: TableSnapshot) -> Priority:
-    """Board edits where a person is to act go before the others."""
-    return Priority.EDIT if human_to_act(shown) else Priority.IDLE_EDIT
 
 
 def _redraw(box: _Outbox) -> None:

@@ -9,10 +9,9 @@ window below the limit, and when requests queue, the most urgent goes first:
 
 1. `ANSWER`: calls made to answer a person (rare: interaction responses are exempt);
 2. `POST`: new boards and results in a channel;
-3. `EDIT`: board edits where a person is to act (the front coalesces edits harder while
-   the queue is long);
-4. `DM`: private hands;
-5. `IDLE_EDIT`: board edits where only AIs are to act (coalesced harder still).
+3. `EDIT`: board edits (the front coalesces these harder while the queue is long, twice
+   as hard where only AIs are to act);
+4. `DM`: private hands.
 
 A request holds its place in the window from the moment it is sent until one `window`
 after its answer came back: Discord counts arrivals, which lie somewhere in between, so
@@ -50,7 +49,6 @@ class Priority(IntEnum):
     POST = 1
     EDIT = 2
     DM = 3
-    IDLE_EDIT = 4
 
 
 _current: ContextVar[Priority | None] = ContextVar("deucebot_rest_priority", default=None)

@@ -11,7 +11,9 @@ an interaction is never lent: a board must not turn up ephemeral).
 
 Every interaction in a table's channel is lent here (`lend`), only in memory (a token does
 not survive a restart; what was posted through it still can be edited through the bot's
-own REST routes, by the message id the front records). The front asks for the newest
+own REST routes, by the message id the front records). Only where the bot may read the
+channel's history (`app_permissions`): a follow-up carries no nonce, so a post a crash
+left unrecorded is found only there. The front asks for the newest
 usable one (`usable`): answered, not by a deferred thinking message or a modal, and with
 at least `margin` seconds to live.
 """
@@ -66,8 +68,8 @@ class InteractionTokens:
         """Remember `interaction` (a member's, in a guild channel) for its channel."""
         if interaction.guild_id is None or interaction.channel_id is None:
             return
-        if interaction.user.bot:
-            return
+        if interaction.user.bot or not interaction.app_permissions.read_message_history:
+            return  # a follow-up has no nonce: only history finds one a crash left unrecorded
         kept = self._by_channel.setdefault(interaction.channel_id, collections.deque(maxlen=KEPT))
         kept.append(interaction)
 
