@@ -9,6 +9,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import aiohttp
+
 from bot.devtools.discord_standin import INTERACTION, REST, FakeDiscord, Message
 from tests.e2e.conftest import bot_running, settle
 from tests.e2e.deliveries import check_match
@@ -99,3 +101,33 @@ async def test_a_restart_mid_deal_edits_the_board_its_token_posted_through_rest(
         await settle(bot)
         await check_match(standin, bot.storage, table.match.id, table.names)
         assert not standin.errors, standin.errors
+
+
+async def test_the_standin_refuses_what_discord_refuses_of_an_interaction_webhook(
+    standin: FakeDiscord, tmp_path: Path
+) -> None:
+    """Only the token's own messages (else 404, 10008); nothing after 15 minutes (401,
+    50027); the board the bot posted through REST is not the token's to edit."""
+    ana = standin.owner
+    async with bot_running(standin, tmp_path / "db.sqlite3"):
+        await standin.command(ana, "table create", game="bigtwo", deals=1)
+        await standin.wait_for(lambda: bool(boards(standin)), 10)
+        lobby = board(standin)
+        assert lobby.via == REST
+        answered = await standin.click(ana, lobby, "db:hand:")  # answered (refused: no match)
+        token = next(t for t, iid in standin.tokens.items() if iid == answered.interaction_id)
+        hook = f"{standin.api_base}/webhooks/{standin.app_id}/{token}"
+        async with aiohttp.ClientSession() as http:
+            made = await http.post(f"{hook}?wait=true", json={"content": "follow-up"})
+            assert made.status == 200
+            mine = (await made.json())["id"]
+            edited = await http.patch(f"{hook}/messages/{mine}", json={"content": "edited"})
+            assert edited.status == 200 and standin.messages[int(mine)].content == "edited"
+            other = await http.patch(f"{hook}/messages/{lobby.id}", json={"content": "x"})
+            assert other.status == 404 and (await other.json())["code"] == 10008
+            standin.expire_tokens()
+            late = await http.post(f"{hook}?wait=true", json={"content": "too late"})
+            assert late.status == 401 and (await late.json())["code"] == 50027
+            late_edit = await http.patch(f"{hook}/messages/{mine}", json={"content": "y"})
+            assert late_edit.status == 401
+        assert lobby.content != "x" and standin.messages[int(mine)].content == "edited"
