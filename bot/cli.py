@@ -4,7 +4,9 @@
     deucebot simulate GAME -n N --seed S --players a,b,c,d [--rotate] [--json]
     deucebot bench TARGET [--quick] [--write]                 figures for docs/benchmarks.md
     deucebot bot                                              the Discord bot
-    deucebot leaderboard GAME --db PATH [--period all|week|month]
+    deucebot leaderboard GAME --db PATH [--period all|week|month] [--by rating [--season S]]
+    deucebot ratings rebuild --db PATH                        ratings from stored results
+    deucebot stats PLAYER --db PATH [--game G] [--chart out.png]
     deucebot history --db PATH [--match N] [--player ID] [--format json|phh] [--out FILE]
     deucebot replay FILE [--seat N]                           step through a deal
     deucebot migrate-db --from PATH --to postgresql://... [--append]
@@ -30,10 +32,10 @@ from pydantic import ValidationError
 
 from bot.history import command as history_command
 from bot.settings import AiDelay, TurnSeconds, cli_type, describe_error
-from engines.registry import UnknownName, available_games, get_game
+from engines.registry import GameSpec, UnknownName, available_games, get_game
 from storage.base import CannotOpenDatabase, StorageError
 
-BENCH_TARGETS = ("bigtwo", "holdem", "draw", "duel", "runtime", "discord", "scale")
+BENCH_TARGETS = ("bigtwo", "holdem", "draw", "duel", "runtime", "discord", "scale", "ratings")
 
 
 class Parser(argparse.ArgumentParser):
@@ -52,7 +54,10 @@ def build_parser() -> argparse.ArgumentParser:
     play = sub.add_parser("play", help="play a game in the terminal against AI players")
     play.add_argument("game", help="bigtwo, holdem, draw or duel")
     play.add_argument(
-        "--deals", type=int, default=None, help="deals in the match (Big Two; default 4)"
+        "--deals",
+        type=int,
+        default=None,
+        help="deals in the match (Big Two: 4 by default; draw: 20)",
     )
     play.add_argument("--seats", type=int, default=None, help="players at the table, you included")
     play.add_argument("--seed", type=int, default=None, help="seed for a reproducible match")
@@ -73,7 +78,11 @@ def build_parser() -> argparse.ArgumentParser:
         default=None,
         help="turn timer for you in seconds (0 to 3600; off by default)",
     )
-    play.add_argument("--ai", default=None, help="AI policy for the other seats (default: strong)")
+    play.add_argument(
+        "--ai",
+        default=None,
+        help="AI level of the other seats: easy, normal (default) or hard; or a policy name",
+    )
     play.add_argument("--name", default="You", help="your name at the table")
 
     sim = sub.add_parser("simulate", help="all-AI play, figures with 95%% intervals")
@@ -82,6 +91,12 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument("--seed", type=int, default=0)
     sim.add_argument("--players", required=True, help="comma-separated AI policies, one per seat")
     sim.add_argument("--rotate", action="store_true", help="rotate seats every match")
+    sim.add_argument(
+        "--against",
+        default=None,
+        help="Big Two: comma-separated pool; --players names one candidate, which plays each "
+        "seat in turn against three of each, on paired seeds",
+    )
     sim.add_argument(
         "--json", action="store_true", help="print the JSON contract (docs/simulate.md)"
     )
@@ -102,6 +117,14 @@ def build_parser() -> argparse.ArgumentParser:
         help="runtime: also measure on this postgresql:// database (its tables are added to)",
     )
 
+    train = sub.add_parser("train", help="train an AI by self-play (Big Two's `net` player)")
+    train.add_argument("game", choices=("bigtwo",))
+    train.add_argument("--seed", type=int, default=1)
+    train.add_argument("--deals", type=int, default=150_000, help="self-play deals")
+    train.add_argument(
+        "--out", default=None, help="weights file (default: the shipped one, overwritten)"
+    )
+
     sub.add_parser("bot", help="run the Discord bot (settings from the environment and .env)")
 
     board = sub.add_parser("leaderboard", help="print a game's leaderboard from a database")
@@ -111,6 +134,10 @@ def build_parser() -> argparse.ArgumentParser:
         "--guild", default="terminal", help="guild id (the terminal's is 'terminal')"
     )
     board.add_argument("--period", choices=("all", "week", "month"), default="all")
+    from bot import ratings_args
+
+    ratings_args.add_board_options(board)
+    ratings_args.add_parsers(sub)
     history_command.add_parsers(sub)
 
     copy = sub.add_parser(
@@ -178,19 +205,56 @@ def _simulate(args: argparse.Namespace) -> int:
 
     spec = get_game(args.game)
     policies = [p.strip() for p in args.players.split(",") if p.strip()]
-    for name in policies:
+    pool = [p.strip() for p in args.against.split(",") if p.strip()] if args.against else []
+    for name in policies + pool:
         if name not in spec.policies:
             raise UnknownName(
                 f"{spec.name} has no AI policy {name!r}; "
                 f"choose one of: {', '.join(sorted(spec.policies))}"
             )
+    if args.n < 1:
+        raise UnknownName("-n must be at least 1")
+    if args.against is not None:
+        return _simulate_pool(args, spec, policies, pool)
     refusal = spec.seats_refusal(len(policies))
     if refusal:
         raise UnknownName(f"{refusal} (--players a,b,...)")
-    if args.n < 1:
-        raise UnknownName("-n must be at least 1")
     result = simulate(spec, policies, args.n, seed=args.seed, rotate=args.rotate)
     print(dumps(result) if args.json else result.to_table())
+    return 0
+
+
+def _simulate_pool(
+    args: argparse.Namespace, spec: GameSpec, policies: list[str], pool: list[str]
+) -> int:
+    from bot.pool import against_pool, to_table
+
+    if spec.name != "bigtwo":
+        raise UnknownName("--against measures penalties per deal: Big Two only")
+    if len(policies) != 1 or not pool:
+        raise UnknownName("--against needs one candidate in --players and a pool of one or more")
+    lineups = against_pool(spec, policies[0], pool, args.n, seed=args.seed)
+    if args.json:
+        import json
+
+        data = {"candidate": policies[0], "seed": args.seed, "n": args.n}
+        print(json.dumps({**data, "lineups": [lineup.to_json() for lineup in lineups]}, indent=2))
+    else:
+        print(to_table(policies[0], lineups))
+    return 0
+
+
+def _train(args: argparse.Namespace) -> int:
+    """`deucebot train bigtwo`: self-play training of the `net` player's weights."""
+    from pathlib import Path
+
+    from engines.ai.bigtwo_net import WEIGHTS_PATH
+    from engines.ai.bigtwo_train import train
+
+    out = Path(args.out) if args.out else WEIGHTS_PATH
+    net, report = train(args.seed, args.deals, log=lambda line: print(line, flush=True))
+    net.save(out)
+    print(f"{report.deals} deals in {report.seconds:.0f} s; weights written to {out}")
     return 0
 
 
@@ -212,6 +276,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                     raise UnknownName("--db only applies to `deucebot bench runtime`")
                 return int(module.main(quick=args.quick, write=args.write, db=args.db))
             return int(module.main(quick=args.quick, write=args.write))
+        if args.command == "train":
+            return _train(args)
         if args.command == "bot":
             from bot.__main__ import main as bot_main
 
@@ -220,6 +286,14 @@ def main(argv: Sequence[str] | None = None) -> int:
             from bot.verify import main as verify_main
 
             return verify_main(args)
+        if args.command == "leaderboard" and args.by == "rating":
+            from bot.ratings_view import print_rating_board
+
+            return print_rating_board(args)
+        if args.command in ("ratings", "stats"):
+            from bot.ratings_view import ratings_main, stats_main
+
+            return ratings_main(args) if args.command == "ratings" else stats_main(args)
         if args.command == "leaderboard":
             from bot.console import print_leaderboard
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import collections
 import contextlib
 import random
 import signal
@@ -25,9 +26,11 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from bot.i18n import Addressee, explain, normalise_language, pretty_cards, t
+from bot.levels import level_text
 from bot.lines import LineReader
 from bot.render import GameRenderer, get_renderer
 from bot.render.fair import fair_line
+from bot.render.words import move_words
 from bot.runtime import (
     MatchStarted,
     Player,
@@ -43,8 +46,9 @@ from bot.runtime import (
     TurnTimedOut,
 )
 from bot.settings import load_settings
-from engines.base import Event, IllegalAction
+from engines.base import DealSettled, DealStarted, Event, IllegalAction
 from engines.cards import CardParseError
+from engines.registry import LEVELS
 from storage import ChipRow, Leaderboard, PenaltyRow, Storage, is_postgres_url, open_storage
 from storage.opening import is_memory
 
@@ -53,6 +57,15 @@ INTERRUPTED = 130
 HUMAN_ID = "terminal"
 GUILD = "terminal"
 BOLD, DIM, RESET = "\x1b[1m", "\x1b[2m", "\x1b[0m"
+WATCHED = frozenset({"deal_started", "showdown", "pot_awarded", "eliminated", "match_ended"})
+"""The kinds of event printed while you watch after being knocked out: a summary per deal."""
+DEAL_PAUSE = 3.0
+"""The longest pause between two deals, to read the result (twice the AI delay below that)."""
+QUIT = frozenset({"quit", "exit", "q"})
+WATCH = frozenset({"watch", "w"})
+NEW = frozenset({"new", "n"})
+OUT_SHOWN = -2
+"""The shown turn once the choices of a knocked-out player are printed."""
 
 
 def addressed_names(table: Table | TableSnapshot) -> list[str]:
@@ -70,12 +83,27 @@ def place_of(game: str) -> str:
 class ConsoleFront:
     """Prints event lines as the runtime hands them over (after they are committed)."""
 
-    def __init__(self, renderer: GameRenderer, out: TextIO, lang: str, colour: bool) -> None:
-        """Write to `out` in `lang`; `colour` adds ANSI styling (terminals only)."""
+    def __init__(
+        self,
+        renderer: GameRenderer,
+        out: TextIO,
+        lang: str,
+        colour: bool,
+        deal_pause: float = 0.0,
+    ) -> None:
+        """Write to `out` in `lang`; `colour` adds ANSI styling (terminals only); between two
+        deals the standings are printed, then a pause of `deal_pause` seconds."""
         self.renderer = renderer
         self.out = out
         self.lang = lang
         self.colour = colour
+        self.deal_pause = deal_pause
+        self.watching = False
+        """Set once you are out and watch: only each deal's outcome is printed."""
+        self.quiet = False
+        """Set while you are out and have not chosen yet: nothing is printed meanwhile."""
+        self.changed = asyncio.Event()
+        """Set at every delivery (the console waits on it for the table to move)."""
 
     def line(self, text: str, style: str = "") -> None:
         """Print one line (styled when colour is on)."""
@@ -101,26 +129,47 @@ class ConsoleFront:
             return t(key, lang, name=names[event.seat] if same else event.name)
         return None
 
-    def show(self, table: TableSnapshot, events: Sequence[Event]) -> None:
-        """Print a line for each event worth one."""
+    async def show(self, table: TableSnapshot, events: Sequence[Event]) -> None:
+        """Print a line for each event worth one (while watching, only the outcomes). When a
+        deal ends and the match goes on: the standings, then the pause, before the next
+        deal's lines."""
         names = addressed_names(table)
+        settled = False
+        if self.quiet:
+            return
         for event in events:
+            if isinstance(event, DealStarted) and settled:
+                await self._between_deals(table, names)
+                settled = False
+            if isinstance(event, DealSettled):
+                settled = True
+            if self.watching and event.kind not in WATCHED:
+                continue
             text = self._runtime_event(event, names)
             if text is None:
                 text = self.renderer.event(event, names, self.lang)
-            for line in (text, fair_line(event, self.lang)):
+            fair = None if self.watching else fair_line(event, self.lang, table.game)
+            for line in (text, fair):
                 if line:
                     self.line(line, DIM if event.to is not None else "")
+        if settled and not table.finished and table.to_act is not None:
+            await self._between_deals(table, names)
+
+    async def _between_deals(self, table: TableSnapshot, names: Sequence[str]) -> None:
+        self.line(self.renderer.standings(table.view(None), names, self.lang))
+        if self.deal_pause > 0:
+            await asyncio.sleep(self.deal_pause)
 
     async def public(self, table: TableSnapshot, events: Sequence[Event]) -> None:
         """Public events: one line each."""
-        self.show(table, events)
+        await self.show(table, events)
+        self.changed.set()
 
     async def private(
         self, table: TableSnapshot, seat: int, player: Player, events: Sequence[Event]
     ) -> None:
         """Your private events (your cards)."""
-        self.show(table, events)
+        await self.show(table, events)
 
     async def refresh(self, table: TableSnapshot) -> None:
         """The board is printed when it is your turn, not at every change."""
@@ -147,7 +196,11 @@ class Console:
         self.colour = out.isatty() if colour is None else colour
         self.settings = settings
         self.renderer = get_renderer(args.game)
-        self.front = ConsoleFront(self.renderer, out, self.lang, self.colour)
+        delay = settings.ai_delay if args.ai_delay is None else args.ai_delay
+        self.front = ConsoleFront(
+            self.renderer, out, self.lang, self.colour, deal_pause=min(DEAL_PAUSE, 2 * delay)
+        )
+        self.inbox = Inbox()
 
     @property
     def saved(self) -> bool:
@@ -245,7 +298,7 @@ class Console:
         if args.seats is not None:
             options["seats"] = args.seats
         if args.ai:
-            options["ai_policy"] = args.ai
+            options["ai_level" if args.ai in LEVELS else "ai_policy"] = args.ai
         table = await manager.create(
             guild=GUILD,
             place=place,
@@ -261,7 +314,7 @@ class Console:
         """A saved table keeps its settings: name each flag asking for another value."""
         args = self.args
         config = table.spec.make_config(**table.settings)
-        policy = table.options.ai_policy or table.spec.default_policy
+        policy = table.options.ai_policy or table.options.ai_level
         asked: list[tuple[str, object, object]] = [
             ("--seats", args.seats, len(table.seats)),
             ("--deals", args.deals, getattr(config, "deals", args.deals)),
@@ -277,31 +330,98 @@ class Console:
             self.say("console.kept_settings", settings="; ".join(ignored))
 
     async def _wait_for_you(self, table: Table, seat: int) -> None:
-        """Let the AI play until it is your turn or the match is over."""
+        """Let the AI play until it is your turn, you are away or out, or the match is over,
+        or you typed a line answered at once (quit; new while watching)."""
         while not table.finished and table.status == "playing":
-            if table.to_act == seat and not table.seats[seat].away:
+            self.front.changed.clear()
+            if table.seats[seat].away or (table.to_act == seat and not table.will_autopass(seat)):
                 return
-            if table.seats[seat].away:
+            if self.renderer.eliminated(table.view(seat)) and not self.front.watching:
                 return
-            await table.idle()
+            known = self.inbox.arrived
+            if self.inbox.head_is(QUIT | NEW if self.front.watching else QUIT):
+                return
+            # Shielded: cancelling idle() would cancel the AI turn it waits for.
+            idle = asyncio.ensure_future(asyncio.shield(table.idle()))
+            typed = asyncio.ensure_future(self.inbox.arrival(known))
+            moved = asyncio.ensure_future(self.front.changed.wait())
+            waits: set[asyncio.Future[Any]] = {idle, typed, moved}
+            await asyncio.wait(waits, return_when=asyncio.FIRST_COMPLETED)
+            for task in waits:
+                task.cancel()
             if table.to_act != seat:
                 await asyncio.sleep(0.01)
-
-    async def _readline(self) -> str | None:
-        line = await self.lines.readline()
-        return None if line is None else line.strip()
 
     def _board(self, table: Table, seat: int) -> None:
         self.front.line("")
         self.front.line(
             self.renderer.board(table.view(None), addressed_names(table), self.lang), BOLD
         )
+        self.front.line(level_text(table.options, self.lang))
         self.front.line(self.renderer.hand(table.view(seat), self.lang))
+
+    def _show(self, table: Table, seat: int, out: bool, away: bool, shown_turn: int) -> int:
+        """Before a prompt: the choices once you are out, the away notice, or the table when
+        it moved since it was last shown; then the prompt. Returns the turn shown."""
+        if out:
+            if shown_turn != OUT_SHOWN:
+                self.front.quiet = not self.front.watching
+                self.say("console.out.choices", BOLD)
+                shown_turn = OUT_SHOWN
+        elif away:
+            self.say("console.you_are_away")
+        elif shown_turn != table.turn:
+            self._board(table, seat)
+            shown_turn = table.turn
+        if self.colour:
+            print(t("console.prompt", self.lang), end="", file=self.out, flush=True)
+        else:
+            self.say("console.prompt")
+        return shown_turn
+
+    def _help(self, table: Table, seat: int, out: bool) -> None:
+        """What can be typed now: the game's moves when it is your turn, and the commands
+        that do something at this moment (`back` only while away)."""
+        if out:
+            self.say("console.out.choices")
+            return
+        away = table.seats[seat].away
+        if not away:
+            self.front.line(self.renderer.input_help(self.lang))
+        self.say("console.help.away" if away else "console.help")
+        if self._has_pass and not away:
+            state = "on" if table.autopasses(HUMAN_ID) else "off"
+            self.say("console.help.autopass", state=t(f"console.autopass.{state}", self.lang))
+
+    @property
+    def _has_pass(self) -> bool:
+        """Whether the game has a pass (Big Two): auto-pass is offered then."""
+        return "pass" in move_words(self.renderer.move_areas, "en")
+
+    def _autopass(self, table: Table, command: str) -> bool:
+        """`autopass on` / `autopass off`: True when `command` was one (answered)."""
+        words = command.split()
+        if not words or words[0] != "autopass" or not self._has_pass:
+            return False
+        if words[1:] not in (["on"], ["off"]):
+            self.say("console.autopass.how")
+            return True
+        on = words[1] == "on"
+        table.set_autopass(HUMAN_ID, on)
+        self.say("console.autopass.set", state=t(f"console.autopass.{words[1]}", self.lang))
+        return True
 
     async def _loop(self, table: Table) -> int:
         seat = table.seat_of(HUMAN_ID)
         if seat is None:
             seat = await table.join(Player(HUMAN_ID, self.args.name))
+        self.inbox.start(self.lines)
+        try:
+            return await self._prompts(table, seat)
+        finally:
+            self.inbox.stop()
+
+    async def _prompts(self, table: Table, seat: int) -> int:
         hint_rng = random.Random(self.args.seed)
         shown_turn = -1
         while True:
@@ -312,29 +432,38 @@ class Console:
                 )
                 self.say("console.finished", BOLD)
                 return 0
+            out = self.renderer.eliminated(table.view(seat))
             away = table.seats[seat].away
-            if away:
-                self.say("console.you_are_away")
-            elif shown_turn != table.turn:
-                self._board(table, seat)
-                shown_turn = table.turn
-            if self.colour:
-                print(t("console.prompt", self.lang), end="", file=self.out, flush=True)
-            else:
-                self.say("console.prompt")
-            text = await self._readline()
+            # A quit (or new, once out) typed while the AI played is answered at once.
+            if not self.inbox.head_is(QUIT | NEW if out else QUIT):
+                shown_turn = self._show(table, seat, out, away, shown_turn)
+            text = await self.inbox.get()
             if text is None:
                 self.say(self._goodbye)
                 return 0
             command = text.lower()
             if not command:
                 continue
-            if command in ("quit", "exit", "q"):
+            if command in QUIT:
                 self.say(self._goodbye)
                 return 0
             if command in ("help", "?", "h"):
-                self.front.line(self.renderer.input_help(self.lang))
-                self.say("console.help")
+                self._help(table, seat, out)
+                continue
+            if command in ("board", "hand", "show"):
+                shown_turn = -1
+                continue
+            if out:
+                if command in WATCH:
+                    self.front.watching, self.front.quiet = True, False
+                    self.say("console.out.watching")
+                elif command in NEW:
+                    self.front.watching = self.front.quiet = False
+                    self.say("console.out.new", BOLD)
+                    await table.restart(seed=None)
+                    shown_turn = -1
+                else:
+                    self.say("console.out.choices")
                 continue
             if command in ("back",):
                 try:
@@ -343,8 +472,7 @@ class Console:
                     self.say("console.refused", error=explain(error, self.lang))
                 shown_turn = -1
                 continue
-            if command in ("board", "hand", "show"):
-                shown_turn = -1
+            if self._autopass(table, command):
                 continue
             if away:
                 self.say("console.you_are_away")
@@ -361,6 +489,60 @@ class Console:
             except (IllegalAction, CardParseError) as error:
                 self.say("console.refused", error=explain(error, self.lang))
                 continue
+
+
+class Inbox:
+    """The lines you type, read as they come (also while the AI plays), so `quit` is
+    answered at once; other lines wait for the next prompt, in order."""
+
+    def __init__(self) -> None:
+        """An empty inbox; `start` begins reading."""
+        self._lines: collections.deque[str | None] = collections.deque()
+        self._arrived = 0
+        self._changed = asyncio.Condition()
+        self._task: asyncio.Task[None] | None = None
+
+    def start(self, reader: LineReader) -> None:
+        """Read `reader` in the background until it ends (None is queued then)."""
+        self._task = asyncio.ensure_future(self._read(reader))
+
+    def stop(self) -> None:
+        """Stop reading."""
+        if self._task is not None:
+            self._task.cancel()
+
+    async def _read(self, reader: LineReader) -> None:
+        while True:
+            line = await reader.readline()
+            self._lines.append(None if line is None else line.strip())
+            self._arrived += 1
+            async with self._changed:
+                self._changed.notify_all()
+            if line is None:
+                return
+
+    def head_is(self, words: frozenset[str]) -> bool:
+        """True when the next line waiting is one of `words` (lowercase)."""
+        return bool(self._lines) and (self._lines[0] or "").lower() in words
+
+    @property
+    def arrived(self) -> int:
+        """How many lines have arrived so far."""
+        return self._arrived
+
+    async def arrival(self, known: int) -> None:
+        """Wait until more than `known` lines have arrived."""
+        async with self._changed:
+            await self._changed.wait_for(lambda: self._arrived > known)
+
+    async def get(self) -> str | None:
+        """The next line (None: the input is closed)."""
+        while not self._lines:
+            await self.arrival(self._arrived)
+        line = self._lines.popleft()
+        if line is None:
+            self._lines.appendleft(None)  # closed for good: every later read sees it too
+        return line
 
 
 def run_console(args: argparse.Namespace) -> int:
@@ -427,7 +609,9 @@ async def _leaderboard(args: argparse.Namespace) -> str:
     scoring = spec.scoring
     path = args.db or settings.db
     if not is_postgres_url(path) and not is_memory(path) and not Path(path).exists():
-        return t("console.board.no_db", lang, path=path)
+        # Without --db the default file; `play` saves only where --db says.
+        key = "console.board.no_db" if args.db else "console.board.no_db.default"
+        return t(key, lang, path=path)
     storage = await open_storage(path, read_only=True)
     try:
         board = await storage.leaderboard(

@@ -814,6 +814,7 @@ SPEC = GameSpec(
     timeout_action=timeout_action,
     policies=LazyPolicies("engines.ai.bigtwo"),
     default_policy="strong",
+    levels={"easy": "easy", "normal": "strong", "hard": "hard"},
     sim=SimHooks(
         unit="deal",
         unit_event=DealSettled,

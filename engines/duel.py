@@ -744,6 +744,7 @@ SPEC = GameSpec(
     timeout_action=timeout_action,
     policies=LazyPolicies("engines.ai.duel"),
     default_policy="strong",
+    levels={"easy": "honest", "normal": "strong", "hard": "strong"},
     sim=SimHooks(
         unit="match",
         unit_event=MatchEnded,

@@ -721,6 +721,7 @@ SPEC = GameSpec(
     timeout_action=timeout_action,
     policies=LazyPolicies("engines.ai.holdem"),
     default_policy="strong",
+    levels={"easy": "calling", "normal": "strong", "hard": "strong"},
     sim=SimHooks(
         unit="hand",
         unit_event=DealSettled,

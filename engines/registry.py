@@ -18,6 +18,9 @@ from pydantic import BaseModel
 from engines.base import JSON, Event, GameState, Policy
 from engines.fair import DealSource
 
+LEVELS: tuple[str, ...] = ("easy", "normal", "hard")
+"""The AI levels a table may choose (`TableOptions.ai_level`), weakest first."""
+
 PolicyFactory = Callable[[random.Random], Policy[Any, Any]]
 
 
@@ -70,6 +73,9 @@ class GameSpec:
     scoring: Literal["penalty", "chips"] = "chips"
     """How the game is ranked on leaderboards: by penalties (lowest first) or by chips."""
     extra: Mapping[str, Any] = field(default_factory=dict)
+    levels: Mapping[str, str] = field(default_factory=dict)
+    """AI level (`LEVELS`) -> the policy that plays it; a level not named plays
+    `default_policy`."""
     owner_decides: Callable[[Any], bool] = field(default=lambda view: False)
     """True when the decision in this view is the seat owner's alone (spending their own
     money: buying chips). An AI standing in for an away person then plays
@@ -92,6 +98,12 @@ class GameSpec:
     def make_config(self, **settings: Any) -> BaseModel:
         """Validate table settings into this game's config (pydantic errors name the field)."""
         return self.config_type(**settings)
+
+    def level_policy(self, level: str) -> str:
+        """The policy that plays AI `level` (one of `LEVELS`) in this game."""
+        if level not in LEVELS:
+            raise UnknownName(f"no AI level {level!r}; choose one of: {', '.join(LEVELS)}")
+        return self.levels.get(level, self.default_policy)
 
     def make_policy(self, name: str, rng: random.Random) -> Policy[Any, Any]:
         """Build the AI policy `name` with its own RNG."""

@@ -15,9 +15,12 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal, Protocol
+from typing import TYPE_CHECKING, Any, Literal, Protocol
 
 from storage.chain import ChainProblem
+
+if TYPE_CHECKING:
+    from storage.ratings import RatingEntry
 
 JSON = dict[str, Any]
 
@@ -176,7 +179,8 @@ class ActionCommit:
 
     `deadline`/`deadline_turn` are the table's new turn timer (None: no timer);
     `seats` are seat rows whose state changed (timeouts, away); `status` the table's
-    new status when it changed (e.g. "finished")."""
+    new status when it changed (e.g. "finished"). `ratings` are filled in by the storage
+    itself when the commit carries a result (`storage.rating_reads`)."""
 
     table_id: int
     action: ActionRecord
@@ -188,6 +192,7 @@ class ActionCommit:
     deadline: float | None = None
     deadline_turn: int | None = None
     seats: Sequence[SeatRecord] = ()
+    ratings: Sequence[RatingEntry] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -405,8 +410,10 @@ class Storage(Protocol):
         period: Period,
         now: float,
         min_deals: int = 10,
+        player_id: str | None = None,
     ) -> Leaderboard:
-        """The leaderboard of `game` in `guild` over `period` (see `Leaderboard`)."""
+        """The leaderboard of `game` in `guild` over `period` (see `Leaderboard`); with
+        `player_id`, only that player's lines."""
         ...
 
     async def caves(self, *, guild: str, game: str, player_id: str) -> CaveLedger:

@@ -2,7 +2,8 @@
 
 A match's chain runs through its rows in one fixed order: first the rows written when
 the match started (its first deal, the buy-ins), then for each action in `seq` order the
-action row followed by the deal, chip-ledger and penalty-ledger rows that action wrote.
+action row followed by the deal, chip-ledger, penalty-ledger and rating-update rows that
+action wrote (rating updates: only the match's last action, `storage.ratings`).
 Each row stores ``hash = SHA-256(previous hash || canonical bytes of the row)`` (hex),
 the first row's previous hash being 32 zero bytes; `matches.head_hash` holds the last.
 The canonical bytes are the row's kind and fields as compact JSON (`row_bytes`). So a
@@ -23,7 +24,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
-Kind = Literal["action", "deal", "chip", "penalty"]
+Kind = Literal["action", "deal", "chip", "penalty", "rating"]
 
 GENESIS = "00" * 32
 """The previous hash of a match's first row."""
@@ -39,6 +40,10 @@ FIELDS: dict[Kind, tuple[str, ...]] = {
         "match_id", "seq", "guild", "game", "deal", "seat", "player_id", "is_ai", "penalty",
         "at",
     ),
+    "rating": (
+        "match_id", "seq", "guild", "game", "season", "seat", "player_id", "rank",
+        "mu_before", "sigma_before", "mu", "sigma", "at",
+    ),
 }  # fmt: skip
 """The columns each kind of row is hashed over, in order."""
 
@@ -47,6 +52,7 @@ TABLES: dict[Kind, str] = {
     "deal": "deals",
     "chip": "chip_ledger",
     "penalty": "penalty_ledger",
+    "rating": "rating_updates",
 }
 
 
@@ -107,7 +113,7 @@ HEAD_QUERY = "SELECT table_id, head_hash, chained FROM matches WHERE id = ?"
 def _rows(found: Sequence[tuple[Kind, Sequence[Any]]]) -> list[_Row]:
     """Rows read by `ROW_QUERIES` (kind, row) in chain order."""
     rows = [_Row(kind, r[0], tuple(r[3:]), r[2], r[1]) for kind, r in found]
-    rank = {"action": 0, "deal": 1, "chip": 2, "penalty": 3}
+    rank = {"action": 0, "deal": 1, "chip": 2, "penalty": 3, "rating": 4}
 
     def order(row: _Row) -> tuple[int, int, int, int]:
         if row.seq is None:

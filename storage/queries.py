@@ -84,6 +84,11 @@ def _display_name(key: tuple[str, bool], name: str) -> str:
     return name
 
 
+def _only(column: str, player_id: str | None) -> tuple[str, tuple[str, ...]]:
+    """The SQL condition (and its parameter) keeping one player's rows, or none."""
+    return ("", ()) if player_id is None else (f"AND {column} = ?", (player_id,))
+
+
 Fetch = Callable[[str, tuple[Any, ...]], Awaitable[Sequence[Any]]]
 """Rows of one portable query (`?` placeholders), as `SqlReads._all` returns them."""
 
@@ -294,16 +299,17 @@ class SqlReads:
     # ----------------------------------------------------------- leaderboards
 
     async def _match_stats(
-        self, guild: str, game: str, since: float
+        self, guild: str, game: str, since: float, player_id: str | None = None
     ) -> dict[tuple[str, bool], dict[str, Any]]:
         """Per (player, is_ai): name, finished matches, wins, best (lowest) total.
 
         A match result is credited to a person only if they made every move of their seat
         in it: if the AI made any (before they took the seat mid-match, or while they were
         away), that seat's result counts for nobody. The per-deal ledgers are not affected."""
+        only, who = _only("mp.player_id", player_id)
         rows = await self._all(
-            """
-            SELECT mp.player_id, mp.is_ai, mp.name, mp.seat, m.winners, m.totals
+            f"""
+            SELECT mp.player_id, mp.is_ai, mp.name, mp.seat, m.id AS match_id, m.winners, m.totals
             FROM match_players mp
             JOIN matches m ON m.id = mp.match_id
             JOIN tables t ON t.id = m.table_id
@@ -311,11 +317,13 @@ class SqlReads:
               AND (mp.is_ai = 1 OR NOT EXISTS (
                   SELECT 1 FROM actions a
                   WHERE a.match_id = m.id AND a.seat = mp.seat AND a.actor = 'ai'))
+              {only}
             ORDER BY m.id, mp.seat
             """,
-            (guild, game, since),
+            (guild, game, since, *who),
         )
         stats: dict[tuple[str, bool], dict[str, Any]] = {}
+        parsed: dict[int, tuple[list[int], list[int]]] = {}  # per match: its seats share it
         for r in rows:
             entry = stats.setdefault(
                 (r["player_id"], bool(r["is_ai"])),
@@ -324,21 +332,36 @@ class SqlReads:
             entry["name"] = r["name"]
             entry["matches"] += 1
             seat = r["seat"]
-            entry["wins"] += int(seat in json.loads(r["winners"] or "[]"))
-            totals = json.loads(r["totals"] or "[]")
+            match_id = int(r["match_id"])
+            if match_id not in parsed:
+                parsed[match_id] = (
+                    json.loads(r["winners"] or "[]"),
+                    json.loads(r["totals"] or "[]"),
+                )
+            winners, totals = parsed[match_id]
+            entry["wins"] += int(seat in winners)
             total = totals[seat] if 0 <= seat < len(totals) else None
             if total is not None:
                 entry["best"] = total if entry["best"] is None else min(entry["best"], total)
         return stats
 
-    async def _names(self, guild: str, game: str) -> dict[tuple[str, bool], str]:
+    async def _names(
+        self, guild: str, game: str, player_id: str | None = None
+    ) -> dict[tuple[str, bool], str]:
+        # Each player's name in their latest match (the highest seat if twice in it).
+        only, who = _only("mp2.player_id", player_id)
         rows = await self._all(
-            """
+            f"""
             SELECT mp.player_id, mp.is_ai, mp.name FROM match_players mp
-            JOIN matches m ON m.id = mp.match_id JOIN tables t ON t.id = m.table_id
-            WHERE t.guild = ? AND t.game = ? ORDER BY m.id, mp.seat
+            JOIN (SELECT mp2.player_id, mp2.is_ai, max(mp2.match_id * 64 + mp2.seat) AS last
+                  FROM match_players mp2
+                  JOIN matches m ON m.id = mp2.match_id JOIN tables t ON t.id = m.table_id
+                  WHERE t.guild = ? AND t.game = ? {only}
+                  GROUP BY mp2.player_id, mp2.is_ai) l
+              ON l.player_id = mp.player_id AND l.is_ai = mp.is_ai
+             AND mp.match_id * 64 + mp.seat = l.last
             """,
-            (guild, game),
+            (guild, game, *who),
         )
         return {(r["player_id"], bool(r["is_ai"])): r["name"] for r in rows}
 
@@ -351,20 +374,23 @@ class SqlReads:
         period: Period,
         now: float,
         min_deals: int = 10,
+        player_id: str | None = None,
     ) -> Leaderboard:
         """Big Two (penalty): ranked by average penalty per deal among players with at least
-        `min_deals` deals. Chip games: by matches won, then net chips. AI apart."""
+        `min_deals` deals. Chip games: by matches won, then net chips. AI apart. With
+        `player_id`, only that player's lines (what `/stats` shows, read by player)."""
         start = period_start(period, now)
         since = -1e18 if start is None else start
-        stats = await self._match_stats(guild, game, since)
-        names = await self._names(guild, game)
+        stats = await self._match_stats(guild, game, since, player_id)
+        names = await self._names(guild, game, player_id)
+        only, who = _only("player_id", player_id)
         board = Leaderboard(guild, game, period, scoring, min_deals=min_deals)
         if scoring == "penalty":
             rows = await self._all(
                 "SELECT player_id, is_ai, count(*) AS deals, sum(penalty) AS total"
                 " FROM penalty_ledger WHERE guild = ? AND game = ? AND at >= ?"
-                " GROUP BY player_id, is_ai",
-                (guild, game, since),
+                f" {only} GROUP BY player_id, is_ai",
+                (guild, game, since, *who),
             )
             per = {(r["player_id"], bool(r["is_ai"])): r for r in rows}
             penalty_lines: list[PenaltyRow] = []
@@ -396,8 +422,8 @@ class SqlReads:
             "SELECT player_id, is_ai, sum(delta) AS net,"
             " sum(CASE WHEN reason = 'hand' THEN 1 ELSE 0 END) AS hands"
             " FROM chip_ledger WHERE guild = ? AND game = ? AND at >= ?"
-            " AND reason IN ('hand', 'returned') GROUP BY player_id, is_ai",
-            (guild, game, since),
+            f" AND reason IN ('hand', 'returned') {only} GROUP BY player_id, is_ai",
+            (guild, game, since, *who),
         )
         per = {(r["player_id"], bool(r["is_ai"])): r for r in rows}
         chip_lines: list[ChipRow] = []

@@ -9,6 +9,8 @@ driver's errors (`_translate`) and how to read rows (`_all`).
 
 from __future__ import annotations
 
+import asyncio
+import dataclasses
 import json
 import time
 from collections.abc import Sequence
@@ -30,12 +32,14 @@ from storage.chain import GENESIS, Kind
 from storage.group_commit import GroupCommit
 from storage.leases import SqlLeases
 from storage.queries import SqlReads
+from storage.rating_reads import SqlRatings
 from storage.statements import (
     DELETE_SAID,
     INSERT_DELIVERY,
     INSERT_INTENT,
     INSERT_MATCH,
     INSERT_SAID,
+    INSERT_SEASON,
     INSERT_SECRET,
     INSERT_TABLE,
     SET_TIMER_STATUS,
@@ -57,12 +61,16 @@ from storage.statements import (
 )
 
 
-class SqlStorage(SqlReads, SqlLeases):
+class SqlStorage(SqlReads, SqlRatings, SqlLeases):
     """The `Storage` protocol for a backend that supplies the methods named above."""
 
     def __init__(self) -> None:
         """Set up group commit over the backend's `_run_batch`."""
         self._group: GroupCommit[Write] = GroupCommit(self._run_batch, self._translate)
+        self._rating = asyncio.Lock()
+        """Held from reading a finished match's prior ratings to committing its new ones
+        (and around a season change), so results are rated one after the other, in the
+        order their last actions were accepted (the order `rebuild_ratings` replays)."""
         self.schema = 0
         """The schema version found at `open()` (after migrating, the latest; read-only
         storages may be older: only what that version has can be read)."""
@@ -173,9 +181,26 @@ class SqlStorage(SqlReads, SqlLeases):
 
     async def commit_action(self, commit: ActionCommit) -> None:
         """Write the commit in the next group transaction, its rows chained after the
-        match's chain head; return once it is committed."""
-        build = partial(commit_statements, commit)
-        await self._group.submit(Chained(commit.action.match_id, build))
+        match's chain head; return once it is committed. A commit that finishes a match
+        carries the match's rating updates (`storage.rating_reads`)."""
+        if commit.result is None:
+            build = partial(commit_statements, commit)
+            await self._group.submit(Chained(commit.action.match_id, build))
+            return
+        async with self._rating:
+            commit = dataclasses.replace(commit, ratings=await self.rate_commit(commit))
+            build = partial(commit_statements, commit)
+            await self._group.submit(Chained(commit.action.match_id, build))
+
+    async def start_season(
+        self, guild: str, name: str | None, set_by: str, now: float | None = None
+    ) -> float:
+        """From `now` (default: this moment) on, `guild`'s results count for the season
+        `name` (None: monthly seasons again); returns when it started."""
+        async with self._rating:
+            at = time.time() if now is None else now
+            await self._group.submit([(INSERT_SEASON, (guild, name, at, set_by))])
+            return at
 
     async def set_status(self, table_id: int, status: TableStatus) -> None:
         """Change a table's status (and clear its timer when it stops)."""

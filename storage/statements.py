@@ -23,6 +23,7 @@ from storage.base import (
     TableStatus,
 )
 from storage.chain import FIELDS, GENESIS, TABLES, Kind, chain_rows
+from storage.ratings import RatingEntry
 
 Statement = tuple[str, tuple[Any, ...]]
 """One SQL statement with its parameters."""
@@ -74,6 +75,7 @@ INSERT_SAID = (
     " ON CONFLICT (player_id, notice) DO NOTHING"
 )
 DELETE_SAID = "DELETE FROM notices_said WHERE player_id = ? AND notice = ?"
+INSERT_SEASON = "INSERT INTO seasons (guild, name, starts_at, set_by) VALUES (?, ?, ?, ?)"
 UPSERT_PREF = (
     "INSERT INTO member_prefs (player_id, name, value, at) VALUES (?, ?, ?, ?)"
     " ON CONFLICT (player_id, name) DO UPDATE SET value = excluded.value, at = excluded.at"
@@ -126,6 +128,25 @@ def penalty_values(entry: PenaltyEntry, match_id: int, seq: int | None) -> tuple
     )
 
 
+def rating_values(entry: RatingEntry, seq: int | None) -> tuple[Any, ...]:
+    """A `rating_updates` row's values in hash order (`storage.chain.FIELDS["rating"]`)."""
+    return (
+        entry.match_id,
+        seq,
+        entry.guild,
+        entry.game,
+        entry.season,
+        entry.seat,
+        entry.player_id,
+        entry.rank,
+        entry.before.mu,
+        entry.before.sigma,
+        entry.after.mu,
+        entry.after.sigma,
+        entry.at,
+    )
+
+
 def deal_values(deal: DealRecord, match_id: int, seq: int | None) -> tuple[Any, ...]:
     """A `deals` row's values in hash order (`storage.chain.FIELDS["deal"]`)."""
     return (match_id, deal.deal, deal.dealer, deal.commitment, deal.first_seq, seq)
@@ -156,6 +177,7 @@ def commit_statements(commit: ActionCommit, previous: str = GENESIS) -> list[Sta
     rows += [("deal", deal_values(d, m, seq)) for d in commit.deals]
     rows += [("chip", chip_values(c, m, seq)) for c in commit.chips]
     rows += [("penalty", penalty_values(p, m, seq)) for p in commit.penalties]
+    rows += [("rating", rating_values(r, seq)) for r in commit.ratings]
     out = chained_statements(previous, rows, m)
     if commit.result is not None:
         r = commit.result

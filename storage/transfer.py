@@ -45,6 +45,8 @@ COPY_ORDER = (
     "deals",
     "chip_ledger",
     "penalty_ledger",
+    "rating_updates",
+    "seasons",
     "deliveries",
     "notices_said",
     "member_prefs",
@@ -64,13 +66,15 @@ ID_COLUMNS: Mapping[str, Mapping[str, str]] = {
     "deals": {"match_id": "matches"},
     "chip_ledger": {"id": "chip_ledger", "match_id": "matches"},
     "penalty_ledger": {"id": "penalty_ledger", "match_id": "matches"},
+    "rating_updates": {"id": "rating_updates", "match_id": "matches"},
+    "seasons": {"id": "seasons"},
     "deliveries": {"match_id": "matches"},
     "notices_said": {},
     "member_prefs": {},
 }
 """For each table, its columns holding an id of an identity table (what `append` shifts)."""
 
-IDENTITIES = ("tables", "matches", "chip_ledger", "penalty_ledger")
+IDENTITIES = ("tables", "matches", "chip_ledger", "penalty_ledger", "rating_updates", "seasons")
 
 LEDGER_SUMS = {
     "chip_ledger": "SELECT guild, game, count(*), sum(delta) FROM chip_ledger GROUP BY guild, game",

@@ -7,6 +7,11 @@
 2. `strong` against three `greedy` players over rotated deals: win rate,
    penalty per deal (and its ratio to the greedy players'), decision latency.
 3. For scale: `greedy` against three `random` players.
+4. Each AI level (`easy`, `normal` = `strong`, `hard`) in each seat in turn against three
+   of each sparring partner of the pool (`greedy`, `strong1` the frozen first `strong`,
+   `net` the trained one), on paired seeds (`bot.pool`): penalty ratio with its 95%
+   interval, edge, win rate, decision p50 / p99. Strength uses fixed sample counts, so
+   the ratios hold on a loaded machine; decision times do not.
 """
 
 from __future__ import annotations
@@ -18,6 +23,7 @@ from typing import Any
 
 from bot.bench.bigtwo_reference import play_deal
 from bot.bench.report import publish, rate
+from bot.pool import LineUp, against_pool
 from bot.simulate import SimulationResult, percentile, simulate
 from engines.ai import bigtwo_fast
 from engines.base import Policy
@@ -60,6 +66,36 @@ def _figures(result: SimulationResult) -> dict[str, float]:
     }
 
 
+POOL = ("greedy", "strong1", "net")
+"""The sparring partners every level is measured against."""
+
+
+def levels_table(deals_by_level: dict[str, int], seed: int = 4) -> str:
+    """The markdown table of every level against the pool (`POOL`)."""
+    rows = [
+        "| level (policy) | vs 3x | deals | penalty ratio (95%) | edge (95%) | win rate | p50 / p99 ms |",
+        "| --- | --- | ---: | --- | --- | ---: | --- |",
+    ]
+    for level, deals in deals_by_level.items():
+        policy = SPEC.level_policy(level)
+        for lineup in against_pool(SPEC, policy, list(POOL), deals, seed=seed):
+            rows.append(_level_row(f"{level} ({policy})", lineup))
+    return "\n".join(rows)
+
+
+def _level_row(name: str, lineup: LineUp) -> str:
+    data = lineup.to_json()
+    ratio = lineup.penalty_ratio()
+    edge = data["edge"]
+    times = lineup.result.decision_ms[0]
+    return (
+        f"| {name} | {lineup.opponent} | {lineup.result.n} | {ratio.mean:.3f} "
+        f"[{ratio.low:.3f}, {ratio.high:.3f}] | {edge['mean']:+.2f} [{edge['low']:+.2f}, "
+        f"{edge['high']:+.2f}] | {data['win_rate']['mean']:.3f} | "
+        f"{percentile(times, 50):.1f} / {percentile(times, 99):.1f} |"
+    )
+
+
 def main(quick: bool, write: bool) -> int:
     """Run the measurements, print them and (with `write`) record them in docs/benchmarks.md."""
     seconds = 2.0 if quick else 10.0
@@ -81,6 +117,12 @@ def main(quick: bool, write: bool) -> int:
     greedy = _figures(
         simulate(SPEC, ["greedy", "random", "random", "random"], deals, seed=3, rotate=True)
     )
+    level_deals = (
+        {"easy": 20, "normal": 20, "hard": 20}
+        if quick
+        else {"easy": 1000, "normal": 1000, "hard": 4000}
+    )
+    levels = levels_table(level_deals)
     win_goal = "met" if strong["win"] >= 0.45 else "NOT met"
     ratio_goal = "met" if strong["ratio"] <= 0.65 else "NOT met"
     latency_goal = "met" if strong["p50"] <= 20 and strong["p99"] <= 100 else "NOT met"
@@ -108,6 +150,14 @@ Strength over {strong["n"]} deals, seats rotated every deal
 
 Goals for strong vs 3 greedy: win rate >= 0.45: {win_goal}; penalty <= 65% of greedy's:
 {ratio_goal}; decision p50 <= 20 ms and p99 <= 100 ms: {latency_goal}.
+
+AI levels against the pool: each level in each seat in turn against three of each
+sparring partner, every line-up on seed 4 (paired deals; `deucebot simulate bigtwo -n N
+--seed 4 --players POLICY --against greedy,strong1,net`). Penalty ratio: the level's
+penalty per deal over the opponents' (goal for hard: <= 0.85 vs `net`, <= 0.55 vs
+`greedy`; decision p99 <= 100 ms for normal, <= 500 ms for hard, on a quiet machine).
+
+{levels}
 """
     title = "Big Two (quick run)" if quick else "Big Two"
     publish(title, body, write and not quick)

@@ -34,7 +34,9 @@ Measured:
   `/table start`, which all queue behind each other's SQLite commits);
 - the runtime's own share, in the bot process: validate + commit + fan-out per action;
 - REST calls the bot makes per deal (board posts and edits, DMs, result posts;
-  interaction answers counted apart).
+  interaction answers counted apart);
+- each game's table picture at its most seats (`picture_figures`, in the bench process):
+  render time p50 / p99 and PNG size.
 """
 
 from __future__ import annotations

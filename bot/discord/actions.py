@@ -31,6 +31,7 @@ from bot.discord.views import AmountModal
 from bot.i18n import t
 from bot.render import get_renderer
 from bot.render.betting import BetSpot, RebuyOffer
+from bot.render.phrases import deal_word
 from bot.render.text import move_cards
 from bot.render.words import say_move
 from bot.runtime import Player, Table, TableSnapshot, errors
@@ -211,15 +212,20 @@ class Controls(host.Controls):
         hint: bool = False,
         turn: int | None = None,
         note: str = "",
+        autopass: bool | None = None,
     ) -> None:
         """Answer with the clicker's hand and controls: a new ephemeral message, or (`edit`) an
-        update of the ephemeral hand the click came from."""
+        update of the ephemeral hand the click came from; `autopass` first sets the clicker's
+        auto-pass (the note says it)."""
         lang = self._bot.language(interaction)
         async with answering(interaction, lang, app_commands.CommandOnCooldown):
             found = await self._seated(interaction, table_id, lang)
             if found is None:
                 return
             table, seat = found
+            if autopass is not None:
+                table.set_autopass(str(interaction.user.id), autopass)
+                note = t(f"discord.autopass.set_{'on' if autopass else 'off'}", lang)
             shown = table.snapshot(seat)
             if shown.view(seat) is None:
                 raise errors.match_not_started()
@@ -240,6 +246,12 @@ class Controls(host.Controls):
                 await _edit_hand(interaction, message)
             else:
                 await _send_hand(interaction, message)
+
+    async def set_autopass(
+        self, interaction: discord.Interaction, table_id: int, sort: str, on: bool
+    ) -> None:
+        """Turn the clicker's auto-pass `on` or off and redraw their hand."""
+        await self.show_hand(interaction, table_id, sort, edit=True, autopass=on)
 
     def _charge_hint(self, interaction: discord.Interaction) -> Callable[[], None]:
         """/hint and the Hint button share one cooldown."""
@@ -278,6 +290,7 @@ class Controls(host.Controls):
                         "discord.done_new_deal",
                         lang,
                         action=action,
+                        unit=deal_word(shown.game, lang),
                         deal=shown.deal,
                     )
                     note += "\n" + after if after else ""

@@ -22,6 +22,7 @@ from bot.discord.replies import frozen_view
 from bot.discord.table_setup import options_in_force
 from bot.discord.views import (
     ActButton,
+    AutoPassButton,
     CardSelect,
     CaveSelect,
     HandButton,
@@ -37,6 +38,7 @@ from bot.i18n import t
 from bot.pictures import Facts, Picture, hand_picture, result_picture, table_key, table_picture
 from bot.render import get_renderer
 from bot.render.betting import CardPick, RebuyOffer, bet_choices
+from bot.render.phrases import deal_word
 from bot.render.words import say_move
 from bot.runtime import TableSnapshot
 from engines.cards import Card
@@ -142,9 +144,7 @@ def board_message(
     if table.status == "stopped":
         embed.set_footer(text=t("discord.board.stopped", lang, table=table.id))
     else:
-        embed.set_footer(
-            text=t("discord.board.footer", lang, table=table.id, deal=table.deal, turn=table.turn)
-        )
+        embed.set_footer(text=footer(table, lang))
     embed.add_field(
         name=t("discord.setup.title", lang), value=options_in_force(table, lang), inline=False
     )
@@ -305,6 +305,14 @@ def last_play_key(table: TableSnapshot) -> tuple[str, ...]:
     return (name,) if name else ()
 
 
+def footer(table: TableSnapshot, lang: str) -> str:
+    """The board's and the hand's footer: table, deal (hold'em: hand) and turn."""
+    unit = deal_word(table.game, lang)
+    return t(
+        "discord.board.footer", lang, table=table.id, unit=unit, deal=table.deal, turn=table.turn
+    )
+
+
 def hand_message(
     table: TableSnapshot,
     seat: int,
@@ -324,10 +332,8 @@ def hand_message(
     embed = discord.Embed(
         colour=HAND_COLOUR, title=t("discord.hand.title", lang, game=table.spec.title)
     )
-    embed.description = renderer.hand(view, lang, cards)[:4000]
-    embed.set_footer(
-        text=t("discord.board.footer", lang, table=table.id, deal=table.deal, turn=table.turn)
-    )
+    embed.description = renderer.hand(view, lang, cards, menu=controls)[:4000]
+    embed.set_footer(text=footer(table, lang))
     message: dict[str, Any] = {"content": note, "embed": embed}
     if cards:
         # The name says which cards are drawn, so an edit can keep an unchanged picture.
@@ -376,12 +382,22 @@ def hand_message(
         PassButton(table.id, table.turn, sort, t("discord.button.pass", lang)),
         HintButton(table.id, table.turn, sort, t("discord.button.hint", lang)),
         SortButton(table.id, table.turn, sort, t("discord.button.sort", lang)),
+        _autopass_toggle(table, seat, lang, sort),
     ]
     for button in buttons:
         button.row = 1
     items.extend(buttons)
     message["view"] = frozen_view(*items)
     return message
+
+
+def _autopass_toggle(table: TableSnapshot, seat: int, lang: str, sort: str) -> AutoPassButton:
+    """The seat owner's auto-pass toggle, saying its state ("Auto-pass: off")."""
+    owner = table.seats[seat].owner
+    on = owner is not None and owner.id in table.autopass
+    state = t(f"discord.autopass.{'on' if on else 'off'}", lang)
+    label = t("discord.button.autopass", lang, state=state)
+    return AutoPassButton(table.id, table.turn, sort, "off" if on else "on", label)
 
 
 def split_warning(table: TableSnapshot, view: Any, discards: Sequence[Card], lang: str) -> str:

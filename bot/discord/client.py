@@ -52,6 +52,7 @@ COGS = (
     "bot.discord.cogs.play",
     "bot.discord.cogs.info",
     "bot.discord.cogs.history",
+    "bot.discord.cogs.ratings",
     "bot.discord.cogs.prefs",
 )
 

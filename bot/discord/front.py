@@ -75,6 +75,7 @@ from bot.discord.tokens import InteractionTokens, LostAnswer, expired, post_once
 from bot.i18n import t
 from bot.render import GameRenderer, get_renderer
 from bot.render.fair import fair_line
+from bot.render.phrases import deal_word
 from bot.runtime import (
     MatchStarted,
     Player,
@@ -95,6 +96,8 @@ RECENT_LINES = 5
 KEEP_DEALS = 3
 """Snapshots of the last few deals kept per table (to draw a late board of its own deal)."""
 DM_CLOSED = "dm_closed"
+KNOCKED_OUT = "knocked_out"
+"""The notice told once to a member knocked out of a match (`:<match>` follows)."""
 REDRAW_AFTER = 5.0
 """Seconds before a board edit that failed (after its retries) is tried again."""
 BOARD_FIRST = 10.0
@@ -208,6 +211,9 @@ class DiscordFront:
         self._boxes: dict[int, _Outbox] = {}
         self._dm_channels: dict[int, int] = {}
         self._dm_closed_said: dict[int, bool] = {}
+        self._said: set[tuple[int, str]] = set()
+        """(member, notice) said by this process (the database remembers across restarts)."""
+        self._notices: set[asyncio.Task[None]] = set()
         """Whether the "DMs are closed" notice stands said for a member (the database's
         record, read once per member and process: not once per DM)."""
         self._closed = False
@@ -234,7 +240,9 @@ class DiscordFront:
         if any(effect.kind == "board" for effect in found):
             box.recent.clear()
             for event in events:  # the commitment, on the new board before any card
-                committed = fair_line(event, lang) if isinstance(event, DealStarted) else None
+                committed = (
+                    fair_line(event, lang, table.game) if isinstance(event, DealStarted) else None
+                )
                 if committed is not None and isinstance(event, DealStarted):
                     box.commitments[event.deal] = committed
                     for old in [d for d in box.commitments if d <= event.deal - KEEP_DEALS]:
@@ -250,6 +258,7 @@ class DiscordFront:
             changed = renderer.hand_changed(event) if renderer else None
             if changed is not None and _played_for(table, changed):
                 self._queue_dm(table, changed, None)
+        self._tell_knocked_out(table, events)
         if any(isinstance(event, TableStopped) for event in events):
             box.dirty = True
         box.wake.set()
@@ -293,6 +302,8 @@ class DiscordFront:
     async def close(self) -> None:
         """Stop the outbox tasks (shutdown); later events are not sent."""
         self._closed = True
+        for notice in list(self._notices):
+            notice.cancel()
         for box in self._boxes.values():
             for task in (box.task, box.dm_task):
                 if task is not None:
@@ -632,8 +643,13 @@ class DiscordFront:
             title=t("discord.board.title", lang, game=table.spec.title, deal=deal),
             description=result_text(table, result, lang) if result else None,
         )
-        embed.set_footer(text=t("discord.board.footer", lang, table=table.id, deal=deal, turn=0))
-        content = t("discord.board.deal_over", lang, deal=deal)
+        unit = deal_word(table.game, lang)
+        embed.set_footer(
+            text=t("discord.board.footer", lang, table=table.id, unit=unit, deal=deal, turn=0)
+        )
+        content = t(
+            "discord.board.deal_over", lang, deal=deal, unit=unit, unit_title=unit.capitalize()
+        )
         return fit_message({"content": content, "embed": embed})
 
     async def _post_board(
@@ -658,7 +674,14 @@ class DiscordFront:
             else:
                 message = board_message(shown, lang, recent, with_image=True)
                 if over:
-                    message["content"] = t("discord.board.deal_over", lang, deal=effect.deal)
+                    unit = deal_word(box.snapshot.game, lang)
+                    message["content"] = t(
+                        "discord.board.deal_over",
+                        lang,
+                        deal=effect.deal,
+                        unit=unit,
+                        unit_title=unit.capitalize(),
+                    )
                     message["view"] = None
                 kwargs = _send_kwargs(message)
             drawn[0] = kwargs["embed"].footer.text
@@ -686,7 +709,13 @@ class DiscordFront:
         title = (
             t("discord.result.match_title", lang, game=table.spec.title)
             if effect.kind == fx.MATCH_RESULT
-            else t("discord.result.deal_title", lang, game=table.spec.title, deal=effect.deal)
+            else t(
+                "discord.result.deal_title",
+                lang,
+                game=table.spec.title,
+                unit=deal_word(table.game, lang),
+                deal=effect.deal,
+            )
         )
 
         shown = box.deal_snaps.get(effect.deal)
@@ -840,17 +869,8 @@ class DiscordFront:
             return  # nothing in hand (the deal is over for them): no "Your hand (0)"
         lang = self.host.locales.get(user) or self.language(shown)
         deck = await self.host.decks.of(user)
-        channel_id = self._dm_channels.get(user)
         try:
-            if channel_id is None:
-                data = await self._retry(
-                    "DM channel", lambda: self.client.http.start_private_message(user)
-                )
-                channel_id = self._dm_channels[user] = int(data["id"])
-                self.rest_calls += 1
-            channel = self.client.get_partial_messageable(
-                channel_id, type=discord.ChannelType.private
-            )
+            channel = await self._dm_channel(user)
 
             nonce = _nonce()  # one for every try: a try Discord stored is not sent twice
 
@@ -871,6 +891,54 @@ class DiscordFront:
             box.wake.set()
             return
         await self._closed_notice_said(user, False)
+
+    async def _dm_channel(self, user: int) -> discord.PartialMessageable:
+        """The DM channel with `user` (opened once per member and process)."""
+        channel_id = self._dm_channels.get(user)
+        if channel_id is None:
+            data = await self._retry(
+                "DM channel", lambda: self.client.http.start_private_message(user)
+            )
+            channel_id = self._dm_channels[user] = int(data["id"])
+            self.rest_calls += 1
+        return self.client.get_partial_messageable(channel_id, type=discord.ChannelType.private)
+
+    def _tell_knocked_out(self, table: TableSnapshot, events: Sequence[Event]) -> None:
+        """A member knocked out of a match that goes on is told once, privately, what they
+        can do (watch, restart when it ends, leave)."""
+        renderer = _renderer(table)
+        if renderer is None or table.finished or table.match is None or self._closed:
+            return
+        for event in events:
+            seat = renderer.knocked_out(event)
+            owner = table.seats[seat].owner if seat is not None else None
+            if owner is None or not owner.id.isdigit():
+                continue
+            task = asyncio.get_running_loop().create_task(
+                self._send_knocked_out(int(owner.id), table)
+            )
+            self._notices.add(task)
+            task.add_done_callback(self._notices.discard)
+
+    async def _send_knocked_out(self, user: int, table: TableSnapshot) -> None:
+        notice = f"{KNOCKED_OUT}:{table.match}"
+        if (user, notice) in self._said or (
+            self.deliveries is not None and await self.deliveries.said(str(user), notice)
+        ):
+            return
+        self._said.add((user, notice))
+        lang = self.host.locales.get(user) or self.language(table)
+        place = f"<#{table.place}>" if table.place.isdigit() else table.place
+        text = t("discord.knocked_out", lang, channel=place)
+        try:
+            channel = await self._dm_channel(user)
+            await self._retry("DM", lambda: channel.send(content=text))
+            self.rest_calls += 1
+        except discord.HTTPException:
+            log.info("could not tell member %s they are out of table %s", user, table.id)
+            return
+        if self.deliveries is not None:
+            await self.deliveries.remember_said(str(user), notice, True)
 
     async def _closed_notice_said(self, user: int, closed: bool) -> bool:
         """Record whether `user`'s DMs are `closed` (said once across restarts, said again
@@ -957,7 +1025,7 @@ def result_text(table: TableSnapshot, effect: Effect, lang: str) -> str:
             lines.append(line)
     if settled:
         lines.append(_settled_line(settled, names, lang))
-    lines += [line for e in settled if (line := fair_line(e, lang)) is not None]  # the reveal
+    lines += [line for e in settled if (line := fair_line(e, lang, table.game)) is not None]
     for end in ended:
         line = renderer.event(end, names, lang) if renderer else None
         if line is not None:

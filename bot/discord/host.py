@@ -34,6 +34,12 @@ class Controls(Protocol):
         """Answer with the clicker's hand (new ephemeral message, or `edit` the clicked one)."""
         ...
 
+    async def set_autopass(
+        self, interaction: discord.Interaction, table_id: int, sort: str, on: bool
+    ) -> None:
+        """Turn the clicker's auto-pass `on` or off and redraw their hand."""
+        ...
+
     async def act_from_hand(
         self,
         interaction: discord.Interaction,

@@ -16,7 +16,7 @@ from discord import app_commands
 
 from bot.discord.translator import tr
 from bot.i18n import catalog
-from engines.registry import available_games, get_game
+from engines.registry import LEVELS, available_games, get_game
 
 T = TypeVar("T")
 
@@ -48,9 +48,27 @@ def _formats() -> list[app_commands.Choice[str]]:
     ]
 
 
+def _ranked_by() -> list[app_commands.Choice[str]]:
+    return [
+        app_commands.Choice(name=tr("totals", "discord.by.totals"), value="totals"),
+        app_commands.Choice(name=tr("rating", "discord.by.rating"), value="rating"),
+    ]
+
+
+def _levels() -> list[app_commands.Choice[str]]:
+    return [
+        app_commands.Choice(
+            name=tr(catalog("en")[f"levels.{level}"], f"levels.{level}"), value=level
+        )
+        for level in LEVELS
+    ]
+
+
 CHOICES: Mapping[str, Callable[[], list[app_commands.Choice[str]]]] = {
     "game": game_choices,
+    "ai": _levels,
     "history_format": _formats,
+    "by": _ranked_by,
 }
 """The options (by catalog key) that offer a fixed list of choices."""
 

@@ -18,6 +18,7 @@ from annotated_types import Ge, Gt, Le, Lt
 from pydantic import BaseModel
 
 from bot.i18n import catalog, t
+from bot.levels import level_text
 from bot.runtime import TableSnapshot
 from bot.runtime.errors import TableError
 from bot.runtime.options import TableOptions
@@ -206,4 +207,5 @@ def options_in_force(table: TableSnapshot, lang: str) -> str:
         if seconds
         else t("discord.setup.turn_seconds.none", lang)
     )
+    parts.append(level_text(table.options, lang))
     return " · ".join(parts)

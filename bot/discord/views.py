@@ -13,6 +13,7 @@ Custom ids:
 - ``db:pass:T:N``       pass
 - ``db:hint:T:N:S``     suggest a play (selects it in the menu)
 - ``db:sort:T:N:S``     show the hand in the other order
+- ``db:autopass:T:N:S:O`` turn the clicker's auto-pass on (O ``on``) or off (``off``)
 - ``db:act:T:N:S:TEXT`` play the action TEXT (games played with buttons: hold'em, draw, duel)
 - ``db:raise:T:N:S``    "Raise...": opens `AmountModal` for any bet or raise in the legal range
 - ``db:duel:A:C:D:E``  answer (``yes``/``no``) member D's challenge from member C to a duel;
@@ -227,6 +228,29 @@ class SortButton(_Control, template=r"db:sort:(?P<table>\d+):(?P<turn>\d+):(?P<s
         await _controls(interaction).show_hand(interaction, self.table, other, edit=True)
 
 
+class AutoPassButton(
+    _Control,
+    template=r"db:autopass:(?P<table>\d+):(?P<turn>\d+):(?P<sort>[rs]):(?P<turn_to>on|off)",
+):
+    """The member's auto-pass toggle: the click turns it `turn_to`."""
+
+    kind, emoji = "autopass", "⏭️"
+
+    def __init__(
+        self, table: int, turn: int, sort: str, turn_to: str, label: str = "Auto-pass"
+    ) -> None:
+        """A toggle for `table`; `turn_to` is what a click sets (``on`` or ``off``)."""
+        self.table, self.turn, self.sort, self.turn_to = table, turn, sort, turn_to
+        style = discord.ButtonStyle.success if turn_to == "off" else None
+        self._button(label, table, turn, sort, turn_to, style=style)
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        """Set the clicker's auto-pass and redraw their hand."""
+        await _controls(interaction).set_autopass(
+            interaction, int(self.table), self.sort, self.turn_to == "on"
+        )
+
+
 class ActButton(
     _Control,
     template=r"db:act:(?P<table>\d+):(?P<turn>\d+):(?P<sort>[rs]):(?P<action>[^:]{1,80})",
@@ -434,5 +458,6 @@ DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
     PassButton,
     HintButton,
     SortButton,
+    AutoPassButton,
 )
 """Registered with `Bot.add_dynamic_items` at start-up."""

@@ -19,7 +19,7 @@ from pydantic import ValidationError
 from bot.history.build import HistoryError
 from bot.history.events import decode_event, event_classes
 from bot.history.model import DealHistory, HistoryFile, MatchHistory
-from bot.i18n import t
+from bot.i18n import Addressee, t
 from bot.render import GameRenderer, get_renderer
 from bot.runtime.replay import match_state
 from engines.base import IllegalAction
@@ -73,6 +73,21 @@ def pick(
     return match, deals[0]
 
 
+def viewer_names(match: MatchHistory, seat: int | None, lang: str) -> list[str]:
+    """The seats' names as `seat` reads them: that seat is "you" (an `Addressee`, so lines
+    take their second-person forms), and another seat stored under the terminal's default
+    name "You" is called by its number, so only one seat is ever "you"."""
+    names: list[str] = []
+    for index, entry in enumerate(match.seats):
+        if index == seat:
+            names.append(Addressee(entry.name))
+        elif entry.name == "You" and seat is not None:
+            names.append(t("history.replay.seat", lang, seat=index + 1))
+        else:
+            names.append(entry.name)
+    return names
+
+
 @dataclass(frozen=True)
 class Frame:
     """One step: the lines up to it (`new` of them caused by this step) and the board."""
@@ -95,7 +110,7 @@ def _boards(
         match.match_id, match.table_id, match.number, int(match.seed), match.config, 0, 0.0
     )
     state = match_state(spec, record)
-    names = [s.name for s in match.seats]
+    names = viewer_names(match, seat, lang)
 
     def show() -> str:
         text = renderer.board(state.view(None), names, lang)
@@ -140,7 +155,7 @@ def frames(match: MatchHistory, deal: DealHistory, seat: int | None, lang: str) 
         )
     renderer = get_renderer(match.game)
     classes = event_classes(match.game)
-    names = [s.name for s in match.seats]
+    names = viewer_names(match, seat, lang)
     seqs = [a.seq for a in deal.actions]
     steps: list[list[str]] = [[] for _ in range(len(seqs) + 1)]
     for entry in deal.events:

@@ -55,15 +55,13 @@ def stakes(view: DrawView, facts: Facts, lang: str) -> tuple[str, ...]:
     jackpot level and carried pot, the opener once known."""
     lines = []
     if view.deal_kind != "jackpot":
-        lines.append(
-            word(
-                "draw.stakes",
-                lang,
-                blind=view.blind_unit,
-                surblind=2 * view.blind_unit,
-                entry=view.entry,
-            )
-        )
+        # As they stand: the surblind once posted, the entry price once there is one.
+        parts = [word("draw.blind", lang, blind=view.blind_unit)]
+        if view.surblind_seat is not None:
+            parts.append(word("draw.surblind", lang, surblind=2 * view.blind_unit))
+        if view.entry > 0:
+            parts.append(word("draw.entry", lang, entry=view.entry))
+        lines.append(" · ".join(parts))
     else:
         lines.append(word("draw.level", lang, n=view.unopened))
     if view.carried:

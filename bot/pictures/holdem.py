@@ -11,7 +11,7 @@ from bot.i18n import join_names, t
 from bot.pictures.model import Facts, pot_text, word
 from bot.pictures.poker import PokerSeat, PokerTable
 from bot.pictures.sheet import Sheet, SheetRow
-from bot.render.holdem import hand_label
+from bot.render.phrases import hand_name
 from engines.base import Event
 from engines.cards import Card
 from engines.holdem import BoardDealt, HoldemView, PotAwarded, Showdown
@@ -101,7 +101,7 @@ def result(events: Sequence[Event], view: Any, facts: Facts, lang: str) -> Sheet
             board_cards = tuple(event.board)
         elif isinstance(event, Showdown):
             for hand in event.hands:
-                shown[hand.seat] = (tuple(hand.cards), hand_label(hand.value, lang))
+                shown[hand.seat] = (tuple(hand.cards), hand_name(hand.value, lang))
         elif isinstance(event, PotAwarded):
             names = join_names(facts.name(s) for s in event.winners)
             pot = pot_text(_pot_label(event.pot, lang), event.amount)

@@ -139,14 +139,30 @@ def _mark_point(seat: tuple[float, float], index: int, width: int) -> tuple[floa
     return x, y
 
 
+def frame(count: int) -> tuple[int, int]:
+    """The part of the layout's width a table of `count` seats uses (left, right): heads-up
+    leaves the sides empty, so its picture is cut narrower (it reads larger on a phone)."""
+    return (90, WIDTH - 90) if count <= 2 else (0, WIDTH)
+
+
 def draw_table(table: PokerTable) -> Canvas:
     """The picture of `table`."""
     canvas = new_canvas(felt(WIDTH, HEIGHT, FELT_BOX))
     lang = table.lang
-    canvas.text((14, HEIGHT - 12), table.header, 20, TEXT, anchor="ls", condensed=True, width=330)
+    shown = frame(len(table.seats))
+    header_width = 330 if shown[0] == 0 else 280
+    canvas.text(
+        (shown[0] + 14, HEIGHT - 12),
+        table.header,
+        20,
+        TEXT,
+        anchor="ls",
+        condensed=True,
+        width=header_width,
+    )
     for i, line in enumerate(reversed(table.stakes)):
         canvas.text(
-            (WIDTH - 14, HEIGHT - 12 - i * 26),
+            (shown[1] - 14, HEIGHT - 12 - i * 26),
             line,
             20,
             TEXT,
@@ -201,6 +217,8 @@ def draw_table(table: PokerTable) -> Canvas:
             chips(canvas, _bet_point(centre, width), seat.bet, below=centre[1] < CENTRE[1])
         for i, mark in enumerate(seat.marks):
             disc(canvas, _mark_point(centre, i, width), word(f"mark.{mark}", lang))
+    if shown != (0, WIDTH):
+        canvas.image = canvas.image.crop((shown[0], 0, shown[1], HEIGHT))
     return canvas
 
 

@@ -16,6 +16,7 @@ import importlib
 from collections.abc import Sequence
 from typing import Any, Protocol
 
+from bot.i18n import t
 from bot.render.betting import BetSpot, CardPick, RebuyOffer
 from engines.base import Event, IllegalAction
 from engines.cards import Card
@@ -41,11 +42,14 @@ class GameRenderer(Protocol):
         Built from a spectator's view, so it is safe to post publicly."""
         ...
 
-    def hand(self, view: Any, lang: str, order: Sequence[Card] | None = None) -> str:
+    def hand(
+        self, view: Any, lang: str, order: Sequence[Card] | None = None, *, menu: bool = False
+    ) -> str:
         """The private part of a seat's view (its cards, its options), for its owner only.
         `order` is the order the hand's picture and menu show the cards in (after Sort):
         the text lists them in that order too, each with the position people type for it
-        (`bot.render.text.numbered_cards`)."""
+        (`bot.render.text.numbered_cards`). `menu`: shown beside Discord's card menu and
+        buttons, so it speaks of them instead of the words typed in the terminal."""
         ...
 
     def event(self, event: Event, names: Sequence[str], lang: str) -> str | None:
@@ -107,6 +111,20 @@ class GameRenderer(Protocol):
         deal, chips still in hand), or None."""
         ...
 
+    def standings(self, view: Any, names: Sequence[str], lang: str) -> str:
+        """One line: where every seat stands as the deal `view` starts (chips each seat held
+        when the previous deal ended, or the penalties so far), for a deal's end."""
+        ...
+
+    def eliminated(self, view: Any) -> bool:
+        """True when the view's seat is out of the match for good (hold'em: no chips left),
+        while the others play on."""
+        ...
+
+    def knocked_out(self, event: Event) -> int | None:
+        """The seat this event puts out of the match for good, or None."""
+        ...
+
 
 class _WithLegal(Protocol):
     @property
@@ -154,6 +172,22 @@ class ViewAccessors:
     def rebuy_refusal(self, view: Any) -> IllegalAction | None:
         """No rebuys in this game."""
         return IllegalAction("there is no rebuy in this game", code="no_rebuy")
+
+    def eliminated(self, view: Any) -> bool:
+        """Nobody is knocked out before the match ends."""
+        return False
+
+    def knocked_out(self, event: Event) -> int | None:
+        """No event knocks a seat out."""
+        return None
+
+
+def chip_standings(chips: Sequence[int], names: Sequence[str], lang: str) -> str:
+    """The standings line of a chip game: every seat's chips, in seat order."""
+    seats = ", ".join(
+        f"{names[s] if s < len(names) else f'#{s + 1}'} {n}" for s, n in enumerate(chips)
+    )
+    return t("phrase.standings.chips", lang, seats=seats)
 
 
 def get_renderer(game: str) -> GameRenderer:

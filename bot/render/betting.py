@@ -12,6 +12,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from engines.base import IllegalAction
+
 BETTING_VERBS = frozenset({"fold", "check", "call", "bet", "raise", "allin"})
 """The verbs of the shared betting actions (`engines.poker.actions`)."""
 
@@ -135,3 +137,40 @@ def bet_choices(spot: BetSpot) -> list[BetChoice]:
     if "allin" in spot.legal:
         choices.append(BetChoice("allin", "allin", spot.high))
     return choices
+
+
+SHORTCUTS = ("min", "half", "pot")
+"""The sized raises people type as the buttons name them (canonical words; each language's
+forms are the catalogs' ``poker.word.<shortcut>``)."""
+
+
+def typed_bet(text: str, spot: BetSpot | None) -> str:
+    """`text` (canonical words, `bot.render.words.read_move`) with the buttons' forms made
+    the engine's: ``min``, ``half``, ``pot`` become the raise to the total the button offers
+    (``half`` and ``pot`` capped by the minimum and all-in), and ``call N`` the call when N
+    is the chips it adds. Other text is returned unchanged (the engine reads it)."""
+    words = text.strip().lower().split()
+    if spot is None or not words:
+        return text
+    if words[0] in SHORTCUTS and len(words) <= 2 and words[1:] in ([], ["pot"]):
+        verb = spot.raise_verb
+        if verb is None:
+            raise IllegalAction(
+                f"{text.strip()!r}: there is no raise now", code="no_raise_now", text=text.strip()
+            )
+        if words[0] == "min":
+            return f"{verb} {spot.low}"
+        total = pot_raise_to(spot, 0.5 if words[0] == "half" else 1.0)
+        return "allin" if total >= spot.high else f"{verb} {max(total, spot.low)}"
+    if words[0] == "call" and len(words) == 2 and words[1].isdigit() and "call" in spot.legal:
+        owed = min(spot.to_call, spot.high)
+        if int(words[1]) == owed:
+            return "call"
+        raise IllegalAction(
+            f"call {words[1]} refused: calling adds {owed}; type call",
+            code="call_amount",
+            amount=int(words[1]),
+            owed=owed,
+            total=spot.current_bet - spot.to_call + owed,
+        )
+    return text

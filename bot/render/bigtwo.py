@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from bot.i18n import join_names, t
 from bot.render import GameRenderer, ViewAccessors
 from bot.render.text import numbered_cards
-from bot.render.words import read_move, words_help
+from bot.render.words import read_move, suggest, words_help
 from engines.base import DealSettled, DealStarted, Event, IllegalAction, MatchEnded
 from engines.bigtwo import (
     PASS,
@@ -27,7 +27,7 @@ from engines.bigtwo import (
     TableCleared,
 )
 from engines.bigtwo_combos import Combo
-from engines.cards import Card, parse_card
+from engines.cards import Card, CardParseError, parse_card
 
 _PASS_WORDS = {"pass", "p", "passe", "passer", "пас"}
 _PLAY_WORDS = {"play", "jouer", "joue", "хід"}
@@ -99,7 +99,14 @@ class BigTwoRenderer(ViewAccessors):
             lines.append(t("bigtwo.board.turn", lang, name=_name(names, view.to_act)))
         return "\n".join(lines)
 
-    def hand(self, view: BigTwoView, lang: str, order: Sequence[Card] | None = None) -> str:
+    def hand(
+        self,
+        view: BigTwoView,
+        lang: str,
+        order: Sequence[Card] | None = None,
+        *,
+        menu: bool = False,
+    ) -> str:
         """The seat's cards sorted low to high and numbered, and what it may do now."""
         numbered = numbered_cards(view.hand, order, "{n}:{card}")
         lines = [t("bigtwo.hand.cards", lang, count=len(view.hand), cards=numbered)]
@@ -177,7 +184,16 @@ class BigTwoRenderer(ViewAccessors):
                 )
         chosen: list[Card] = []
         for word in words:
-            chosen.append(self._card_of(word, view))
+            try:
+                chosen.append(self._card_of(word, view))
+            except CardParseError:
+                if chosen:  # a bad card among cards: the card parser's message says which
+                    raise
+                unread = IllegalAction(text, code="bigtwo.unknown_action")
+                refusal = suggest(unread, text, self.move_areas)
+                if refusal is unread:
+                    raise
+                raise refusal from None
         return Play(tuple(chosen))
 
     @staticmethod
@@ -197,6 +213,11 @@ class BigTwoRenderer(ViewAccessors):
                 "'pass' cannot be combined with cards", code="bigtwo.pass_with_cards"
             )
         return parse_card(word)
+
+    def standings(self, view: BigTwoView, names: Sequence[str], lang: str) -> str:
+        """The penalties so far, in seat order."""
+        seats = ", ".join(f"{_name(names, s)} {total}" for s, total in enumerate(view.totals))
+        return t("phrase.standings.penalties", lang, seats=seats)
 
     def input_help(self, lang: str) -> str:
         """How to type a Big Two action."""

@@ -11,10 +11,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from bot.i18n import join_names, t
-from bot.render import GameRenderer, ViewAccessors
-from bot.render.betting import BetSpot, CardPick, RebuyOffer, spot_if_betting
+from bot.render import GameRenderer, ViewAccessors, chip_standings
+from bot.render.betting import BetSpot, CardPick, RebuyOffer, spot_if_betting, typed_bet
+from bot.render.phrases import acted, buttons_line, hand_name, returned, seat_status
 from bot.render.text import numbered_cards
-from bot.render.words import read_move, say_move, words_help
+from bot.render.words import read_move, say_move, suggest, words_help
 from engines.base import ChipsBought, DealSettled, DealStarted, Event, IllegalAction, MatchEnded
 from engines.cards import Card, CardParseError, parse_card
 from engines.draw.actions import STAND, Draw, DrawAction, Open, Rebuy, parse_action
@@ -37,6 +38,7 @@ from engines.draw.state import rebuy_refusal, split_openers
 from engines.draw.view import DrawView
 from engines.poker.actions import Bet, Raise
 from engines.poker.events import UncalledReturned
+from engines.poker.ranking import hand_value
 
 
 def _cards(cards: Sequence[Card]) -> str:
@@ -84,29 +86,38 @@ class DrawRenderer(ViewAccessors):
             kind = t("draw.board.blind", lang, blind=view.blind_unit)
         lines = [
             t(
-                "draw.board.title",
+                "draw.board.title" if view.deal_limit is None else "draw.board.title_of",
                 lang,
                 deal=view.deal,
+                deals=view.deal_limit,
                 kind=kind,
                 dealer=_name(names, view.dealer),
             ),
-            t("draw.board.pot", lang, pot=view.pot, carried=view.carried),
+            t(
+                "draw.board.pot" if view.carried else "draw.board.pot_only",
+                lang,
+                pot=view.pot,
+                carried=view.carried,
+            ),
         ]
+        if view.deal == 1 and not view.finished:
+            end = "draw.match_end" if view.deal_limit is not None else "draw.match_end_open"
+            lines.append(t(end, lang, deals=view.deal_limit))
         if view.deal_kind != "jackpot" and not view.finished:
+            # The stakes as they stand: the surblind once posted, the entry once there is one.
             surblind = (
-                t("draw.board.surblind_by", lang, name=_name(names, view.surblind_seat))
+                t(
+                    "draw.board.surblind_by",
+                    lang,
+                    surblind=2 * view.blind_unit,
+                    name=_name(names, view.surblind_seat),
+                )
                 if view.surblind_seat is not None
                 else ""
             )
+            entry = t("draw.board.entry", lang, entry=view.entry) if view.entry > 0 else ""
             lines.append(
-                t(
-                    "draw.board.stakes",
-                    lang,
-                    blind=view.blind_unit,
-                    surblind=2 * view.blind_unit,
-                    by=surblind,
-                    entry=view.entry,
-                )
+                t("draw.board.stakes", lang, blind=view.blind_unit, surblind=surblind, entry=entry)
             )
         for seat in range(view.seats):
             marker = "▶ " if view.to_act == seat else "  "
@@ -120,7 +131,7 @@ class DrawRenderer(ViewAccessors):
                     chips=view.stacks[seat],
                     bought=view.bought[seat],
                     stake=view.stakes[seat] + view.put_in[seat],
-                    tags=" · ".join(tags),
+                    tags=seat_status(tags),
                 )
             )
         if view.finished:
@@ -156,7 +167,9 @@ class DrawRenderer(ViewAccessors):
             )
         return tags
 
-    def hand(self, view: DrawView, lang: str, order: Sequence[Card] | None = None) -> str:
+    def hand(
+        self, view: DrawView, lang: str, order: Sequence[Card] | None = None, *, menu: bool = False
+    ) -> str:
         """The seat's five numbered cards, its chips and its options when it is to act."""
         if view.seat is None:
             return ""
@@ -180,9 +193,14 @@ class DrawRenderer(ViewAccessors):
                 net=view.stacks[view.seat] - view.bought[view.seat],
             )
         )
-        if view.legal:
-            # "to call" only when something is owed in a betting round (not at the draw).
-            owed = view.phase in ("bet1", "bet2") and view.to_call > 0
+        # "to call" only when something is owed in a betting round (not at the draw).
+        owed = view.phase in ("bet1", "bet2") and view.to_call > 0
+        if view.legal and menu:
+            if view.phase == "draw":
+                lines.append(t("draw.hand.draw_menu", lang))
+            else:
+                lines.append(buttons_line(view.to_call if owed else 0, view.pot, lang))
+        elif view.legal:
             lines.append(
                 t(
                     "draw.hand.options" if owed else "draw.hand.options_no_call",
@@ -199,7 +217,7 @@ class DrawRenderer(ViewAccessors):
     @staticmethod
     def _options(view: DrawView) -> list[str]:
         if view.phase == "draw":
-            return ["draw 1 3 4", "stand"]
+            return ["draw N…", "stand"]
         if view.phase == "rebuy":
             return [f"rebuy 1-{view.max_rebuy_units}", "sitout"]
         options: list[str] = []
@@ -234,15 +252,26 @@ class DrawRenderer(ViewAccessors):
             return t("draw.event.blind_deal", lang)
         if isinstance(event, Posted):
             line = t(f"draw.event.posted_{event.what}", lang, name=name, amount=event.amount)
-            return line + (t("draw.event.all_in", lang) if event.all_in else "")
+            return line + (t("phrase.poker.all_in", lang) if event.all_in else "")
         if isinstance(event, CardsDealt):
             return t("draw.event.your_cards", lang, cards=_cards(event.cards))
         if isinstance(event, Acted):
             verb = event.action.split()[0]
-            line = t(f"draw.event.{verb}", lang, name=name, stake=event.stake)
-            return line + (t("draw.event.all_in", lang) if event.all_in else "")
+            if verb == "surblind":
+                return None  # the surblind's Posted line says it
+            if verb in ("open", "no") or not event.moved:
+                line = t(f"draw.event.{verb}", lang, name=name, stake=event.stake)
+                return line + (t("phrase.poker.all_in", lang) if event.all_in else "")
+            return acted(
+                event.moved,
+                name,
+                lang,
+                added=event.added,
+                total=event.stake,
+                all_in=event.all_in,
+            )
         if isinstance(event, UncalledReturned):
-            return t("draw.event.returned", lang, name=name, amount=event.amount)
+            return returned(name, event.amount, lang)
         if isinstance(event, Drew):
             key = "draw.event.stood_pat" if event.count == 0 else "draw.event.drew"
             line = t(key, lang, name=name, n=event.count)
@@ -260,9 +289,8 @@ class DrawRenderer(ViewAccessors):
         if isinstance(event, StockRenewed):
             return t("draw.event.stock_renewed", lang, n=event.cards)
         if isinstance(event, Shown):
-            return t(
-                "draw.event.shown", lang, name=name, cards=_cards(event.cards), hand=event.hand_name
-            )
+            hand = hand_name(hand_value(event.cards), lang)
+            return t("draw.event.shown", lang, name=name, cards=_cards(event.cards), hand=hand)
         if isinstance(event, OpenerProof):
             line = t(
                 "draw.event.proof",
@@ -301,17 +329,38 @@ class DrawRenderer(ViewAccessors):
         """The canonical texts, plus "pat" for stand and cards instead of positions at the draw
         ("draw AS 3D"); a bare number at the draw is a position. Move words are read in any
         catalog language (`read_move`)."""
-        text = read_move(text, self.move_areas)
+        typed = text
+        text = typed_bet(read_move(text, self.move_areas), self.bet_spot(view))
         words = text.strip().lower().split()
         if words in (["pat"], ["keep"]):
             return STAND
+        if words == ["rebuy"]:
+            offer = self.rebuy_offer(view)
+            most = offer.most if offer is not None else view.max_rebuy_units
+            raise IllegalAction(
+                f"rebuy how many cave units? type rebuy N (1 to {most}); "
+                f"rebuy 1 buys {view.cave_unit} chips",
+                code="rebuy_how_many",
+                most=most,
+                cave=view.cave_unit,
+            )
+        if view.phase == "draw" and words == ["draw"]:
+            # A bare "draw" would stand pat and lose the draw: ask which cards instead.
+            raise IllegalAction(
+                "draw which cards? type draw and their positions (draw 1 2) or the cards "
+                "(draw AS 3D), or stand to keep all five",
+                code="draw_which_cards",
+            )
         if view.phase == "draw" and words and (words[0] == "draw" or _all_cards(words)):
             rest = words[1:] if words[0] == "draw" else words
             if rest and not all(w.isdigit() for w in rest):
                 return Draw(tuple(sorted(self._positions(rest, view))))
             return parse_action("draw " + " ".join(rest))
         # Anything else (check, fold ...) goes to the engine, which names the step it is.
-        return parse_action(text)
+        try:
+            return parse_action(text)
+        except IllegalAction as error:
+            raise suggest(error, typed, self.move_areas) from None
 
     @staticmethod
     def _positions(words: Sequence[str], view: DrawView) -> list[int]:
@@ -384,6 +433,14 @@ class DrawRenderer(ViewAccessors):
             low=view.min_raise_to,
             high=view.max_to,
         )
+
+    def standings(self, view: DrawView, names: Sequence[str], lang: str) -> str:
+        """Every seat's chips as the deal starts (what it posted counted back in)."""
+        chips = [
+            stack + put + stake
+            for stack, put, stake in zip(view.stacks, view.put_in, view.stakes, strict=True)
+        ]
+        return chip_standings(chips, names, lang)
 
     def input_help(self, lang: str) -> str:
         """How to type actions in draw poker."""

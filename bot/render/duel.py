@@ -9,11 +9,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from bot.i18n import join_names, t
-from bot.render import GameRenderer, ViewAccessors
-from bot.render.betting import BetSpot, CardPick, spot_if_betting
+from bot.i18n import Addressee, join_names, t
+from bot.render import GameRenderer, ViewAccessors, chip_standings
+from bot.render.betting import BetSpot, CardPick, spot_if_betting, typed_bet
+from bot.render.phrases import acted, buttons_line, returned
 from bot.render.text import numbered_cards
-from bot.render.words import read_move, say_move, words_help
+from bot.render.words import read_move, say_move, suggest, words_help
 from engines.base import ChipsBought, DealStarted, Event, IllegalAction, MatchEnded
 from engines.cards import Card, CardParseError, parse_card
 from engines.duel import (
@@ -132,11 +133,13 @@ class DuelRenderer(ViewAccessors):
             return t("duel.result.tie", lang, pot=pot)
         return t("duel.result.win", lang, winner=_name(names, winners[0]), pot=pot)
 
-    def hand(self, view: DuelView, lang: str, order: Sequence[Card] | None = None) -> str:
+    def hand(
+        self, view: DuelView, lang: str, order: Sequence[Card] | None = None, *, menu: bool = False
+    ) -> str:
         """The seat's two cards (numbered for locking), its locked card and its options."""
         if view.seat is None:
             return ""
-        cards = numbered_cards(view.hand, order)
+        cards = numbered_cards(view.hand, order, "#{n} {card}")
         lines = [
             t("duel.hand.cards", lang, cards=cards, signal=_signal(view.signals[view.seat], lang))
         ]
@@ -144,7 +147,9 @@ class DuelRenderer(ViewAccessors):
             lines.append(t("duel.hand.locked", lang, card=view.my_lock.pretty))
         if view.legal:
             if view.phase == "lock":
-                lines.append(t("duel.hand.lock_prompt", lang))
+                lines.append(t("duel.hand.lock_menu" if menu else "duel.hand.lock_prompt", lang))
+            elif menu:
+                lines.append(buttons_line(view.to_call, view.pot, lang))
             else:
                 options = []
                 for action in view.legal:
@@ -155,7 +160,7 @@ class DuelRenderer(ViewAccessors):
                     options.append(say_move(text, self.move_areas, lang))
                 lines.append(
                     t(
-                        "duel.hand.options",
+                        "duel.hand.options" if view.to_call > 0 else "duel.hand.options_no_call",
                         lang,
                         options=", ".join(options),
                         to_call=view.to_call,
@@ -183,25 +188,25 @@ class DuelRenderer(ViewAccessors):
             )
             return t("duel.event.signals", lang, signals=parts)
         if isinstance(event, Locked):
-            return t("duel.event.locked", lang, name=_name(names, event.seat))
+            name = _name(names, event.seat)
+            # Your own lock is said once, by the private line naming the card.
+            return None if isinstance(name, Addressee) else t("duel.event.locked", lang, name=name)
         if isinstance(event, YouLocked):
             return t("duel.event.you_locked", lang, card=event.card.pretty)
         if isinstance(event, BettingSkipped):
             who = join_names(_name(names, s) for s in event.all_in)
             return t("duel.event.no_betting", lang, names=who)
         if isinstance(event, Acted):
-            line = t(
-                f"duel.event.{event.action}",
+            return acted(
+                event.action,
+                _name(names, event.seat),
                 lang,
-                name=_name(names, event.seat),
+                added=event.put_in,
                 total=event.total,
-                put=event.put_in,
+                all_in=event.all_in,
             )
-            return line + (t("duel.event.all_in", lang) if event.all_in else "")
         if isinstance(event, UncalledReturned):
-            return t(
-                "duel.event.returned", lang, name=_name(names, event.seat), amount=event.amount
-            )
+            return returned(_name(names, event.seat), event.amount, lang)
         if isinstance(event, Showdown):
             shown = ", ".join(
                 f"{_name(names, seat)} {card.pretty}" for seat, card in enumerate(event.locked)
@@ -217,6 +222,7 @@ class DuelRenderer(ViewAccessors):
     def parse_input(self, text: str, view: DuelView) -> DuelAction:
         """Read "lock 1" / "1" / "lock 7s" / "7s" while locking, else a betting action (the
         move words in any catalog language, `read_move`)."""
+        typed = text
         text = read_move(text, self.move_areas)
         words = text.strip().lower().split()
         if view.phase == "lock" and words and words[0] not in BETTING_WORDS:
@@ -235,21 +241,48 @@ class DuelRenderer(ViewAccessors):
                     code="duel_bad_lock",
                     text=text.strip(),
                 )
-        elif words and words[0] == "lock":
+        elif words and (words[0] == "lock" or words[0].startswith("#")):
             raise IllegalAction(
                 f"{text.strip()!r} refused: your card is already locked for this deal and "
                 "cannot be changed",
                 code="duel_already_locked",
                 action=text.strip(),
             )
-        return parse_betting_action(text)
+        try:
+            return parse_betting_action(typed_bet(text, self.bet_spot(view)))
+        except IllegalAction as error:
+            raise suggest(error, typed, self.move_areas) from None
 
     @staticmethod
     def _lock_choice(word: str, view: DuelView) -> DuelAction:
-        if word in ("1", "2"):
-            if len(view.hand) < int(word):
-                raise IllegalAction("you have no cards to lock", code="duel_bad_lock", text=word)
-            return Lock(view.hand[int(word) - 1])
+        """A card by its position (``#2``), by itself (``2d``, ``K♣``), or a bare number or
+        rank when it can mean one card only: ``2`` with "[1] 2♦ [2] K♣" could be the deuce
+        or position 2, so it is asked back, never guessed."""
+        if not view.hand:
+            raise IllegalAction("you have no cards to lock", code="duel_bad_lock", text=word)
+        position = word.removeprefix("#")
+        same_rank = [c for c in view.hand if word.upper() in (c.rank.label, c.rank.char)]
+        if position.isdigit() and (word.startswith("#") or not same_rank):
+            if not 1 <= int(position) <= len(view.hand):
+                raise IllegalAction(
+                    f"there is no card #{position}: type #1 or #2",
+                    code="duel_bad_lock",
+                    text=word,
+                )
+            return Lock(view.hand[int(position) - 1])
+        if position.isdigit() and 1 <= int(position) <= len(view.hand):
+            at = view.hand[int(position) - 1]
+            raise IllegalAction(
+                f"{word!r} could be card #{position} ({at}) or your {same_rank[0]}: "
+                f"type #{position} or {same_rank[0]}",
+                code="duel_which_card",
+                text=word,
+                position=f"#{position}",
+                at=at.pretty,
+                card=same_rank[0].pretty,
+            )
+        if len(same_rank) == 1:
+            return Lock(same_rank[0])
         try:
             card = parse_card(word)
         except CardParseError as error:
@@ -286,6 +319,11 @@ class DuelRenderer(ViewAccessors):
             low=view.min_raise_to,
             high=view.max_total,
         )
+
+    def standings(self, view: DuelView, names: Sequence[str], lang: str) -> str:
+        """Both seats' chips as the deal starts (antes and bets counted back in)."""
+        chips = [c + b + a for c, b, a in zip(view.chips, view.bets, view.antes, strict=True)]
+        return chip_standings(chips, names, lang)
 
     def input_help(self, lang: str) -> str:
         """How to type actions in the duel."""

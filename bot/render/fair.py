@@ -1,23 +1,31 @@
 """The lines every game shows for provably fair deals: the commitment when a deal starts
-(before any card is seen, shortened), then the seed and the whole commitment in the
-deal's result."""
+(before any card is seen), then the seed in the deal's result, both in a short form with
+where to check them (`deucebot verify`); the full values are in the hand history."""
 
 from __future__ import annotations
 
 from bot.i18n import t
+from bot.render.phrases import deal_word
 from engines.base import DealSettled, DealStarted, Event
 
 SHORT = 16
-"""Hex digits of a commitment shown when a deal starts (the result shows all 64)."""
+"""Hex digits of a commitment or seed shown (the history holds all 64)."""
 
 
-def fair_line(event: Event, lang: str) -> str | None:
+def fair_line(event: Event, lang: str, game: str = "") -> str | None:
     """The commitment line of a `DealStarted`, the reveal line of a `DealSettled` that
-    reveals a seed; None for any other event."""
+    reveals a seed; None for any other event. `game` names the deal ("Hand 3" in hold'em)."""
+    unit = deal_word(game, lang, title=True)
     if isinstance(event, DealStarted) and event.commitment:
-        return t("fair.committed", lang, deal=event.deal, short=event.commitment[:SHORT])
+        short = event.commitment[:SHORT]
+        return t("fair.committed", lang, unit=unit, deal=event.deal, short=short)
     if isinstance(event, DealSettled) and event.seed:
         return t(
-            "fair.revealed", lang, deal=event.deal, seed=event.seed, commitment=event.commitment
+            "fair.revealed",
+            lang,
+            unit=unit,
+            deal=event.deal,
+            seed=event.seed[:SHORT],
+            short=(event.commitment or "")[:SHORT],
         )
     return None

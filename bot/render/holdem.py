@@ -11,9 +11,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from bot.i18n import join_names, t
-from bot.render import GameRenderer, ViewAccessors
-from bot.render.betting import BetSpot, spot_if_betting
-from bot.render.words import read_move, say_move, words_help
+from bot.render import GameRenderer, ViewAccessors, chip_standings
+from bot.render.betting import BetSpot, spot_if_betting, typed_bet
+from bot.render.phrases import acted, buttons_line, hand_name, pot_name, returned, seat_status
+from bot.render.words import read_move, say_move, suggest, words_help
 from engines.base import ChipsBought, DealStarted, Event, IllegalAction, MatchEnded
 from engines.cards import Card
 from engines.holdem import (
@@ -28,7 +29,7 @@ from engines.holdem import (
     UncalledReturned,
 )
 from engines.poker.actions import Bet, BettingAction, Raise, parse_betting_action
-from engines.poker.ranking import Category, describe, hand_value
+from engines.poker.ranking import hand_value
 
 
 def _cards(cards: Sequence[Card]) -> str:
@@ -37,17 +38,6 @@ def _cards(cards: Sequence[Card]) -> str:
 
 def _name(names: Sequence[str], seat: int) -> str:
     return names[seat] if 0 <= seat < len(names) else f"#{seat + 1}"
-
-
-_NAMED_BY = {Category.TWO_PAIR: 2, Category.FULL_HOUSE: 2}
-
-
-def hand_label(value: int, lang: str) -> str:
-    """A hand value in words of `lang`: the category and the ranks that name it."""
-    category, ranks = describe(value)
-    shown = ranks[: _NAMED_BY.get(category, 1)]
-    key = Category(category).name.lower()
-    return t(f"holdem.category.{key}", lang, ranks="-".join(r.label for r in shown))
 
 
 class HoldemRenderer(ViewAccessors):
@@ -76,8 +66,7 @@ class HoldemRenderer(ViewAccessors):
         if view.pots:
             parts = []
             for index, pot in enumerate(view.pots):
-                key = "holdem.pot.main" if index == 0 else "holdem.pot.side"
-                parts.append(t(key, lang, n=index, amount=pot.amount))
+                parts.append(f"{pot_name(index, lang)} {pot.amount}")
             lines.append(t("holdem.board.pots", lang, pots=", ".join(parts)))
         for seat in view.seats:
             tags = []
@@ -103,7 +92,7 @@ class HoldemRenderer(ViewAccessors):
                     name=_name(names, seat.seat),
                     stack=seat.stack,
                     bet=bet,
-                    tags=(" " + " ".join(tags)) if tags else "",
+                    tags=seat_status(tags),
                 )
             )
         if view.finished:
@@ -113,15 +102,24 @@ class HoldemRenderer(ViewAccessors):
             lines.append(t("holdem.board.turn", lang, name=_name(names, view.to_act)))
         return "\n".join(lines)
 
-    def hand(self, view: HoldemView, lang: str, order: Sequence[Card] | None = None) -> str:
+    def hand(
+        self,
+        view: HoldemView,
+        lang: str,
+        order: Sequence[Card] | None = None,
+        *,
+        menu: bool = False,
+    ) -> str:
         """The seat's two cards, its best hand so far, and its options when it is to act."""
         if view.seat is None or not view.hole:
             return ""
         lines = [t("holdem.hand.cards", lang, cards=_cards(view.hole))]
         if len(view.board) >= 3:
             value = hand_value([*view.hole, *view.board])
-            lines.append(t("holdem.hand.made", lang, hand=hand_label(value, lang)))
-        if view.legal:
+            lines.append(t("holdem.hand.made", lang, hand=hand_name(value, lang)))
+        if view.legal and menu:
+            lines.append(buttons_line(view.to_call, view.pot_total, lang))
+        elif view.legal:
             lines.append(
                 t(
                     "holdem.hand.options",
@@ -161,18 +159,16 @@ class HoldemRenderer(ViewAccessors):
         if isinstance(event, HoleCards):
             return t("holdem.event.hole", lang, cards=_cards(event.cards))
         if isinstance(event, PlayerActed):
-            line = t(
-                f"holdem.event.{event.verb}",
+            return acted(
+                event.verb,
+                _name(names, event.seat),
                 lang,
-                name=_name(names, event.seat),
-                total=event.total,
                 added=event.added,
+                total=event.total,
+                all_in=event.all_in,
             )
-            return line + (t("holdem.event.all_in", lang) if event.all_in else "")
         if isinstance(event, UncalledReturned):
-            return t(
-                "holdem.event.returned", lang, name=_name(names, event.seat), amount=event.amount
-            )
+            return returned(_name(names, event.seat), event.amount, lang)
         if isinstance(event, BoardDealt):
             return t(
                 f"holdem.event.{event.street}",
@@ -187,18 +183,13 @@ class HoldemRenderer(ViewAccessors):
                     lang,
                     name=_name(names, hand.seat),
                     cards=_cards(hand.cards),
-                    hand=hand_label(hand.value, lang),
+                    hand=hand_name(hand.value, lang),
                 )
                 for hand in event.hands
             ]
             return t("holdem.event.showdown", lang, hands="; ".join(parts))
         if isinstance(event, PotAwarded):
-            pot = t(
-                "holdem.pot.main" if event.pot == 0 else "holdem.pot.side",
-                lang,
-                n=event.pot,
-                amount=event.amount,
-            )
+            pot = f"{pot_name(event.pot, lang)} {event.amount}"
             winners = ", ".join(
                 f"{_name(names, seat)} +{share}"
                 for seat, share in zip(event.winners, event.shares, strict=True)
@@ -223,12 +214,30 @@ class HoldemRenderer(ViewAccessors):
             raise IllegalAction(
                 "spectators cannot act: take a seat first", code="not_seated", text=text
             )
-        action = parse_betting_action(read_move(text, self.move_areas))
+        typed = typed_bet(read_move(text, self.move_areas), self.bet_spot(view))
+        try:
+            action = parse_betting_action(typed)
+        except IllegalAction as error:
+            raise suggest(error, text, self.move_areas) from None
         if isinstance(action, Bet) and view.current_bet > 0:
             return Raise(action.amount)
         if isinstance(action, Raise) and view.current_bet == 0:
             return Bet(action.amount)
         return action
+
+    def standings(self, view: HoldemView, names: Sequence[str], lang: str) -> str:
+        """Every seat's chips as the hand starts (the blinds it posted counted back in)."""
+        return chip_standings([s.stack + s.invested for s in view.seats], names, lang)
+
+    def eliminated(self, view: HoldemView) -> bool:
+        """True when the view's seat has no chips left and the match goes on without it."""
+        if view.seat is None or view.finished:
+            return False
+        return any(s.seat == view.seat and s.eliminated for s in view.seats)
+
+    def knocked_out(self, event: Event) -> int | None:
+        """The seat an `Eliminated` event puts out."""
+        return event.seat if isinstance(event, Eliminated) else None
 
     def input_help(self, lang: str) -> str:
         """How to type actions in hold'em."""

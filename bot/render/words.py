@@ -12,12 +12,14 @@ with cards as hands show them (10♠).
 
 from __future__ import annotations
 
+import difflib
 import functools
 import re
 from collections.abc import Sequence
 
 from bot.i18n import LANGUAGES, catalog, t
 from bot.render.text import describe
+from engines.base import IllegalAction
 
 
 @functools.cache
@@ -78,3 +80,40 @@ def words_help(areas: Sequence[str], lang: str) -> str:
         " / ".join(forms[:2]) for forms in move_words(tuple(areas), lang).values() if forms
     )
     return t("common.words_help", lang, words=listed)
+
+
+UNREAD = frozenset(
+    {"bad_input", "draw_bad_input", "bigtwo.bad_action_text", "bigtwo.unknown_action"}
+)
+"""Codes of refusals for text that was not read as a move at all (a near miss may be
+suggested instead)."""
+
+
+def near_miss(text: str, areas: Sequence[str]) -> str | None:
+    """`text` with its first word replaced by the move word it nearly is (``rasie 60`` ->
+    ``raise 60``, ``relacner 40`` -> ``relancer 40``), in the language it was typed in; None
+    when no move word is close enough."""
+    typed = text.strip().split()
+    if not typed:
+        return None
+    forms = [form for form, _ in _readings(tuple(areas)) if " " not in form]
+    found = difflib.get_close_matches(typed[0].lower(), forms, n=1, cutoff=0.75)
+    if not found or found[0] == typed[0].lower():
+        return None
+    return " ".join([found[0], *typed[1:]])
+
+
+def suggest(error: IllegalAction, text: str, areas: Sequence[str]) -> IllegalAction:
+    """`error`, or, when it refuses text not read as a move whose first word is a near miss,
+    a refusal asking "did you mean ...?" (code ``did_you_mean``)."""
+    if error.code not in UNREAD:
+        return error
+    meant = near_miss(text, areas)
+    if meant is None:
+        return error
+    return IllegalAction(
+        f"{text.strip()!r} is not a move: did you mean {meant}?",
+        code="did_you_mean",
+        text=text.strip(),
+        meant=meant,
+    )

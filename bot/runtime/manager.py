@@ -178,7 +178,7 @@ class TableManager:
             count = opts.seats or spec.default_seats
         if spec.seats_refusal(count):
             raise errors.bad_seats(spec.name, spec.seat_range, count)
-        policy = opts.ai_policy or spec.default_policy
+        policy = opts.ai_policy or spec.level_policy(opts.ai_level)
         if policy not in spec.policies:
             known = ", ".join(sorted(spec.policies))
             raise errors.bad_settings(spec.name, f"no AI policy {policy!r}; choose one of: {known}")

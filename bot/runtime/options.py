@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -16,7 +17,14 @@ class TableOptions(BaseModel):
 
     seats: int | None = Field(default=None, ge=1, description="players; None: the game's default")
     turn_seconds: int = Field(default=60, ge=0, description="turn timer for humans; 0: off")
-    ai_policy: str | None = Field(default=None, description="AI for empty seats; None: default")
+    ai_policy: str | None = Field(
+        default=None, description="AI policy for empty seats; None: the one of `ai_level`"
+    )
+    ai_level: Literal["easy", "normal", "hard"] = Field(
+        default="normal",
+        description="AI level for empty seats (`GameSpec.level_policy`); tables stored before "
+        "the levels read as normal",
+    )
     lang: str = "en"
     creator: str | None = Field(
         default=None, description="player id of who created the table (may stop/restart it)"

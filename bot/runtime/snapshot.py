@@ -46,6 +46,8 @@ class TableSnapshot(NamedTuple):
     match: int | None = None
     """The id of the match being played (None before the first match)."""
     settings: Mapping[str, Any] = MappingProxyType({})
+    autopass: frozenset[str] = frozenset()
+    """Players who chose auto-pass (`Table.set_autopass`)."""
     """The game's settings the table was created with (its config fields; defaults omitted)."""
 
     @property

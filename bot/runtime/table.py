@@ -120,6 +120,11 @@ class Table:
         self._ai = ai
         self._lock = asyncio.Lock()
         self._ai_task: asyncio.Task[None] | None = None
+        self._autopass: set[str] = set()
+        """Players who chose to pass automatically when passing is their only move (Big Two);
+        kept in memory only: a restart turns it off, the safe side of a choice never on by
+        default."""
+        self._autopass_task: asyncio.Task[None] | None = None
         self._timer = TurnTimer(clock, self.expire)
 
     # ----------------------------------------------------------------- reading
@@ -171,6 +176,7 @@ class Table:
             seat_view=None if seat is None else self.view(seat),
             match=None if self.match is None else self.match.id,
             settings=self.settings,
+            autopass=frozenset(self._autopass),
         )
 
     async def committed(self, seat: int | None = None) -> TableSnapshot:
@@ -369,7 +375,7 @@ class Table:
         while True:
             for _ in range(3):
                 await asyncio.sleep(0)
-            tasks = (self._ai_task, *self._timer.pending())
+            tasks = (self._ai_task, self._autopass_task, *self._timer.pending())
             pending = [t for t in tasks if t is not None and not t.done()]
             if not pending:
                 return
@@ -609,6 +615,52 @@ class Table:
         armed = self._config.timers and self.status == "playing"
         self._timer.arm(self.deadline if armed else None, self.deadline_turn)
         self._kick_ai()
+        self._kick_autopass()
+
+    # ------------------------------------------------------------------ auto-pass
+
+    def set_autopass(self, player_id: str, on: bool) -> None:
+        """`player_id`'s choice to pass automatically whenever passing is the only move
+        (nothing beats the table); never when leading, where passing is not a move. Refuses
+        `not_seated`."""
+        self._seat_or_raise(player_id)
+        if on:
+            self._autopass.add(player_id)
+            self._kick_autopass()
+        else:
+            self._autopass.discard(player_id)
+
+    def autopasses(self, player_id: str) -> bool:
+        """Whether `player_id` chose auto-pass."""
+        return player_id in self._autopass
+
+    def will_autopass(self, seat: int) -> bool:
+        """True when `seat` is to act, chose auto-pass, and passing is its only move."""
+        owner = self.seats[seat].owner if 0 <= seat < len(self.seats) else None
+        if owner is None or owner.id not in self._autopass or self.to_act != seat:
+            return False
+        if self.state is None or self.seats[seat].ai_plays or self.status != "playing":
+            return False
+        return [str(a) for a in self.state.legal_actions(seat)] == ["pass"]
+
+    def _kick_autopass(self) -> None:
+        index = self.to_act
+        if index is None or not self.will_autopass(index):
+            return
+        if self._autopass_task is not None and not self._autopass_task.done():
+            return
+        self._autopass_task = asyncio.get_running_loop().create_task(
+            self._autopass_turn(index, self.turn)
+        )
+        self._autopass_task.add_done_callback(self._log_failure)
+
+    async def _autopass_turn(self, index: int, turn: int) -> None:
+        """Pass for the seat that chose it (its own move: logged as the person's)."""
+        await asyncio.sleep(0)
+        async with self._lock:
+            if self.turn != turn or not self.will_autopass(index) or self.state is None:
+                return
+            await self._accept(index, self.spec.parse_action("pass"), "human")
 
     def _kick_ai(self) -> None:
         if self._ai_task is not None and not self._ai_task.done():
@@ -659,5 +711,8 @@ class Table:
         if self._ai_task is not None and self._ai_task is not asyncio.current_task():
             self._ai_task.cancel()
         self._ai_task = None
+        if self._autopass_task is not None and self._autopass_task is not asyncio.current_task():
+            self._autopass_task.cancel()
+        self._autopass_task = None
         self._timer.cancel()
         self._ai.forget(self.id)  # stopped, closing, or a new match with new seeds

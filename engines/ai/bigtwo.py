@@ -4,7 +4,12 @@
 - `greedy`: plays the lowest combination that beats the table and never passes
   when it can play; when leading, plays its lowest card in the largest
   combination that contains it (five cards, then triple, pair, single);
-- `strong`: see `engines.ai.bigtwo_strong`.
+- `strong`: see `engines.ai.bigtwo_strong`;
+- `easy`: the rule-based player with human-looking slips (`EasyPolicy`);
+- `strong1`: the first `strong`, frozen (as shipped before the levels, without its time
+  cut-off): a sparring partner for its successors;
+- `net`: the trained sparring partner, see `engines.ai.bigtwo_net`;
+- `hard`: the network's proposals checked by `strong`'s search, see `engines.ai.bigtwo_hard`.
 """
 
 from __future__ import annotations
@@ -14,7 +19,8 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from engines.ai.bigtwo_fast import greedy_move
-from engines.bigtwo import PASS, Action, BigTwoView, Pass, play_of_mask
+from engines.bigtwo import PASS, Action, BigTwoView, Pass, Play, play_of_mask
+from engines.bigtwo_combos import mask_of_cards
 
 
 class RandomPolicy:
@@ -46,10 +52,70 @@ class GreedyPolicy:
         return play_of_mask(move) if move else PASS
 
 
+class EasyPolicy:
+    """The `easy` level: the rule-based player (`heuristic`) with human-looking slips.
+
+    About one decision in three (`slips`) it plays another sensible move instead: a
+    lower or higher answer, a pass, another lead. A slip never spends a 2 (a 2 is played
+    only when the heuristic itself plays it), and it never misses going out with its
+    whole hand; so it plays loosely but never absurdly."""
+
+    name = "easy"
+
+    def __init__(self, rng: random.Random, slips: float = 0.3) -> None:
+        """`rng` draws the slips and the moves they play."""
+        from engines.ai.bigtwo_strong import HeuristicPolicy
+
+        self.rng = rng
+        self.slips = slips
+        self.heuristic = HeuristicPolicy(rng)
+
+    def decide(self, view: BigTwoView) -> Action:
+        """The heuristic's choice, or now and then a sensible other one."""
+        chosen = self.heuristic.decide(view)
+        legal = view.legal
+        if len(legal) == 1 or self.rng.random() >= self.slips:
+            return chosen
+        if any(isinstance(a, Play) and len(a.cards) == len(view.hand) for a in legal):
+            return chosen
+        sensible = [a for a in legal if a != chosen and _no_two(a)]
+        if view.table is not None:
+            sensible = sensible[:3] + ([PASS] if PASS in sensible[3:] else [])
+        else:
+            sensible = sensible[:6]
+        return self.rng.choice(sensible) if sensible else chosen
+
+
+def _no_two(action: Action) -> bool:
+    return not isinstance(action, Play) or not mask_of_cards(action.cards) & _TWOS
+
+
+_TWOS = 0xF << 48
+"""The four 2s as Big Two keys (rank 12, the highest)."""
+
+
 def _strong(rng: random.Random) -> Any:
     from engines.ai.bigtwo_strong import StrongPolicy
 
     return StrongPolicy(rng)
+
+
+def _strong1(rng: random.Random) -> Any:
+    from engines.ai.bigtwo_strong import StrongPolicy
+
+    return StrongPolicy(rng, budget_ms=None)
+
+
+def _hard(rng: random.Random) -> Any:
+    from engines.ai.bigtwo_hard import HardPolicy
+
+    return HardPolicy(rng)
+
+
+def _net(rng: random.Random) -> Any:
+    from engines.ai.bigtwo_net import NetPolicy
+
+    return NetPolicy(rng)
 
 
 def _heuristic(rng: random.Random) -> Any:
@@ -63,6 +129,10 @@ POLICIES: Mapping[str, Callable[[random.Random], Any]] = {
     "greedy": GreedyPolicy,
     "strong": _strong,
     "heuristic": _heuristic,
+    "strong1": _strong1,
+    "easy": EasyPolicy,
+    "net": _net,
+    "hard": _hard,
 }
 """Policy name -> factory taking the policy's own `random.Random`."""
 

@@ -379,9 +379,10 @@ class StrongPolicy:
     past plays say they cannot hold, see `_Reads`), every candidate is played out
     to the end of the deal with greedy players; the candidate with the lowest
     average penalty for this seat wins (a won deal counts as `-win_bonus`). The
-    same sampled deals serve every candidate, so their comparison is fair. On a
-    busy machine sampling stops after `budget_ms` (at least 6 samples), which
-    bounds the decision time; the choice then depends on the machine's speed.
+    same sampled deals serve every candidate, so their comparison is fair. The
+    number of samples is fixed, so the choice never depends on the machine's speed;
+    with a `budget_ms`, sampling stops after that time (at least 6 samples), which
+    bounds the decision time but makes the choice depend on the machine's load.
     """
 
     name = "strong"
@@ -392,13 +393,14 @@ class StrongPolicy:
         rollouts: int = 480,
         max_candidates: int = 10,
         win_bonus: float = 8.0,
-        budget_ms: float = 60.0,
+        budget_ms: float | None = None,
     ) -> None:
         """`rollouts` play-outs per decision in total, spread over the candidates; a won deal
-        counts as a penalty of `-win_bonus` (winning matters beyond the penalty it saves)."""
+        counts as a penalty of `-win_bonus` (winning matters beyond the penalty it saves).
+        `budget_ms` None: no time cut-off (the choice never depends on the machine's speed)."""
         self.rng = rng
         self.win_bonus = win_bonus
-        self.budget = budget_ms / 1000
+        self.budget = budget_ms / 1000 if budget_ms is not None else None
         self.rollouts = rollouts
         self.max_candidates = max_candidates
         self.fallback = HeuristicPolicy(rng)
@@ -423,6 +425,17 @@ class StrongPolicy:
         candidates = self._candidates(view, hand)
         if len(candidates) == 1:
             return _action(candidates[0])
+        totals = self.values(view, seat, candidates)
+        return _action(candidates[self._pick(candidates, totals)])
+
+    def _pick(self, candidates: list[int], totals: list[float]) -> int:
+        """The index of the candidate to play, given their total sampled penalties."""
+        return min(range(len(candidates)), key=lambda i: (totals[i], i))
+
+    def values(self, view: BigTwoView, seat: int, candidates: list[int]) -> list[float]:
+        """Each candidate's total penalty over the sampled deals (a win counts as
+        `-win_bonus`); lower is better. The same deals serve every candidate."""
+        hand = view.hand_mask
         unseen_mask = ALL_CARDS & ~hand & ~mask_of_cards(view.played)
         unseen = keys_of_mask(unseen_mask)
         counts = list(view.cards_left)
@@ -440,10 +453,10 @@ class StrongPolicy:
         totals = [0.0] * len(candidates)
         table = view.table
         table_seat = view.table_seat if view.table_seat is not None else seat
-        deadline = time.perf_counter() + self.budget
+        deadline = time.perf_counter() + self.budget if self.budget is not None else None
         dead_ends = 0
         for done in range(samples):
-            if done >= _MIN_SAMPLES and time.perf_counter() > deadline:
+            if deadline is not None and done >= _MIN_SAMPLES and time.perf_counter() > deadline:
                 break  # a busy machine: decide on the samples so far
             dealt = None
             if reading and dealer is not None:
@@ -472,8 +485,7 @@ class StrongPolicy:
             for i, move in enumerate(candidates):
                 result = _after(dealt, seat, move, table, table_seat, view.passes)
                 totals[i] += result if result else -self.win_bonus
-        best = min(range(len(candidates)), key=lambda i: (totals[i], i))
-        return _action(candidates[best])
+        return totals
 
     def _candidates(self, view: BigTwoView, hand: int) -> list[int]:
         """A few sensible moves as masks (0 = pass), the heuristic's favourite first."""
@@ -518,8 +530,11 @@ def _after(
         hands[seat] &= ~move
         if not hands[seat]:
             return 0
-        return play_out(hands, (seat + 1) % 4, classify_mask(move), seat, 0)[seat]
-    passes += 1
-    if passes == 3:
-        return play_out(hands, table_seat, None, table_seat, 0)[seat]
-    return play_out(hands, (seat + 1) % 4, table, table_seat, passes)[seat]
+        turn, table, table_seat, passes = (seat + 1) % 4, classify_mask(move), seat, 0
+    else:
+        passes += 1
+        if passes == 3:
+            turn, table, passes = table_seat, None, 0
+        else:
+            turn = (seat + 1) % 4
+    return play_out(hands, turn, table, table_seat, passes)[seat]

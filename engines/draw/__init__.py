@@ -15,13 +15,21 @@ from typing import Any
 
 from engines.base import DealSettled, Event
 from engines.draw.actions import DrawAction, parse_action
-from engines.draw.config import DrawConfig
+from engines.draw.config import DEFAULT_DEALS, DrawConfig
 from engines.draw.state import DrawState, restore, timeout_action
 from engines.draw.view import DrawView
 from engines.fair import DealSource
 from engines.registry import GameSpec, LazyPolicies, SimHooks
 
-__all__ = ["SPEC", "DrawAction", "DrawConfig", "DrawState", "DrawView", "parse_action"]
+__all__ = [
+    "DEFAULT_DEALS",
+    "SPEC",
+    "DrawAction",
+    "DrawConfig",
+    "DrawState",
+    "DrawView",
+    "parse_action",
+]
 
 
 def new_state(
@@ -55,5 +63,6 @@ SPEC = GameSpec(
     owner_decides=lambda view: view.phase == "rebuy",
     policies=LazyPolicies("engines.ai.draw"),
     default_policy="strong",
+    levels={"easy": "calling", "normal": "strong", "hard": "strong"},
     sim=SimHooks(unit="deal", unit_event=DealSettled, figures=_figures, config=_sim_config),
 )

@@ -4,13 +4,19 @@ from __future__ import annotations
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+DEFAULT_DEALS = 20
+"""The match length a new table gets when it names none: the rules leave it open, and
+without a limit a human at a table of AI players (who buy back in) has no natural end.
+Stored matches keep their own `deals` (the whole config is stored), so old ones replay
+as they were played."""
+
 
 class DrawConfig(BaseModel):
     """Seats, the three units of the cave game, and the match length.
 
-    `deals` is the number of deals in the match; None plays on until fewer than
-    two players have chips. Chips still carried on the table when the match
-    ends go back to the players who put them in (event `PotReturned`).
+    `deals` is the number of deals in the match (`DEFAULT_DEALS` unless named); None
+    plays on until fewer than two players have chips. Chips still carried on the table
+    when the match ends go back to the players who put them in (event `PotReturned`).
     """
 
     model_config = ConfigDict(frozen=True, extra="forbid")
@@ -19,7 +25,9 @@ class DrawConfig(BaseModel):
     cave_unit: int = Field(default=200, ge=1, description="chips in one cave unit (buy-in)")
     blind_unit: int = Field(default=2, ge=1, description="the blind; the minimum bet")
     pot_unit: int = Field(default=2, ge=1, description="the ante of a jackpot deal")
-    deals: int | None = Field(default=None, ge=1, description="deals in the match (None: no limit)")
+    deals: int | None = Field(
+        default=DEFAULT_DEALS, ge=1, description="deals in the match (None: no limit)"
+    )
     max_rebuy_units: int = Field(
         default=10, ge=1, description="most cave units one rebuy may buy at once"
     )

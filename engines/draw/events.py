@@ -45,13 +45,17 @@ class CardsDealt(Event):
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class Acted(Event):
-    """A seat's public action (surblind or not, betting). `stake` is its total for the round."""
+    """A seat's public action (surblind or not, betting). `stake` is its total for the round,
+    `added` the chips it put in now, `moved` what a betting action did to the chips (fold,
+    check, call, bet or raise: an all-in or an opening says which; "" for surblind or not)."""
 
     kind: ClassVar[str] = "draw_acted"
     seat: int
     action: str
     stake: int
     all_in: bool
+    added: int = 0
+    moved: str = ""
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)

@@ -91,6 +91,13 @@ def rebuy_refusal(phase: str, stack: int, action: DrawAction) -> IllegalAction |
     """Why a seat holding `stack` chips may not make `action` (a rebuy or sitting out) in
     `phase`, or None: only between deals (phase "rebuy"), and only by a player with no
     chips. Checked before the turn, so the reason is the rule, not "not your turn"."""
+    if phase != "rebuy" and isinstance(action, SitOut):
+        return IllegalAction(
+            f"{action}: you can only sit out between deals, with no chips; finish this deal "
+            "(fold to leave it now) or leave the table",
+            code="sit_out_during_deal",
+            action=str(action),
+        )
     if phase != "rebuy":
         return IllegalAction(
             f"{action}: you can only buy back in between deals, not during one",
@@ -463,7 +470,16 @@ class DrawState:
         if move.verb == "fold":
             self.folded[seat] = True
         self.history.append((seat, str(action)))
-        events.append(Acted(seat=seat, action=str(action), stake=move.total, all_in=move.all_in))
+        events.append(
+            Acted(
+                seat=seat,
+                action=str(action),
+                stake=move.total,
+                all_in=move.all_in,
+                added=move.added,
+                moved=move.verb,
+            )
+        )
         if rnd.done:
             self._round_over(events)
 

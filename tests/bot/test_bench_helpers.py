@@ -90,6 +90,17 @@ def test_replay_cost_rebuilds_the_match_it_played_and_honours_the_cap() -> None:
     assert capped.actions == 40
 
 
+def test_the_levels_table_has_a_row_per_level_and_sparring_partner() -> None:
+    from bot.bench.bigtwo import POOL, levels_table
+
+    table = levels_table({"easy": 2, "hard": 2}, seed=1).splitlines()
+    rows = table[2:]
+    assert len(rows) == 2 * len(POOL)
+    assert [row.split(" | ")[1] for row in rows] == list(POOL) * 2
+    assert rows[0].startswith("| easy (easy) | greedy | 2 |")
+    assert rows[-1].startswith("| hard (hard) | net | 2 |")
+
+
 def test_the_discord_bench_reports_each_games_picture_render_time_and_size() -> None:
     from bot.bench.discord import _pictures_section, picture_figures
 

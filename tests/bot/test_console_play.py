@@ -95,7 +95,8 @@ async def test_without_db_a_temporary_database_is_used(
     args = build_parser().parse_args(["play", "bigtwo", "--seed", "1", "--ai-delay", "0"])
     console = Console(args, io.StringIO("quit\n"), out)
     assert await console.run() == 0
-    assert "Your hand (13)" in out.getvalue()
+    # The match was played (your cards dealt) and quit typed at once is answered at once.
+    assert "You are dealt: " in out.getvalue()
     assert list(tmp_path.iterdir()) == []
     # Nothing was kept, so the goodbye must not promise a resume.
     assert "not saved: play with --db FILE" in out.getvalue()
@@ -193,3 +194,18 @@ async def test_a_resumed_match_names_the_flags_it_does_not_follow(tmp_path: Path
     # Flags that agree with the saved match (or are not given) are not named.
     again = await play(db, "quit\n", "--deals", "3", "--ai", "greedy")
     assert "keeps its own settings" not in again
+
+
+async def test_the_ai_level_is_chosen_with_dash_dash_ai_and_shown_with_the_board(
+    tmp_path: Path,
+) -> None:
+    db = tmp_path / "level.sqlite3"
+    output = await play(db, "quit\n", "--ai", "easy")
+    assert "AI: easy" in output
+    with sqlite3.connect(db) as conn:
+        (options,) = conn.execute("SELECT options FROM tables").fetchone()
+        policies = {row[0] for row in conn.execute("SELECT policy FROM seats WHERE seat > 0")}
+    assert '"ai_level": "easy"' in options or '"ai_level":"easy"' in options
+    assert policies == {"easy"}
+    default = await play(tmp_path / "normal.sqlite3", "quit\n", "--ai", "normal")
+    assert "AI: normal" in default

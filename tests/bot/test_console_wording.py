@@ -79,16 +79,17 @@ class _Table:
     """The little of a `Table` the console front reads: names and who you are."""
 
     names: ClassVar[list[str]] = ["You", "strong AI 2"]
+    game = "holdem"
 
     def seat_of(self, player_id: str) -> int | None:
         return 0 if player_id == HUMAN_ID else None
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
-def test_after_two_timeouts_you_are_told_to_type_back(lang: str) -> None:
+async def test_after_two_timeouts_you_are_told_to_type_back(lang: str) -> None:
     out = io.StringIO()
     front = ConsoleFront(get_renderer("holdem"), out, lang, colour=False)
-    front.show(
+    await front.show(
         _Table(),  # type: ignore[arg-type]
         [
             TurnTimedOut(seat=0, action="check", in_a_row=2),

@@ -42,9 +42,9 @@ def test_counts_agree_with_their_noun() -> None:
 
 def test_an_addressee_gets_the_second_person_form() -> None:
     you = Addressee("You")
-    assert t("holdem.event.fold", "en", name="Bob") == "Bob folds."
-    assert t("holdem.event.fold", "en", name=you) == "You fold."
-    assert t("holdem.event.fold", "fr", name=you) == "Vous vous couchez."
+    assert t("phrase.poker.fold", "en", name="Bob") == "Bob folds."
+    assert t("phrase.poker.fold", "en", name=you) == "You fold."
+    assert t("phrase.poker.fold", "fr", name=you) == "Vous vous couchez."
     # Two people in one line: the form for the parameter that is the reader.
     both = {"sb": 10, "bb": 20}
     assert t("holdem.event.blinds", "en", sb_name=you, bb_name="Bob", **both).startswith(

@@ -102,6 +102,21 @@ def test_cli_prints_json(capsys: pytest.CaptureFixture[str]) -> None:
     assert data["n"] == 2 and len(data["seats"]) == 2
 
 
+def test_against_a_pool_plays_paired_line_ups(capsys: pytest.CaptureFixture[str]) -> None:
+    argv = ["simulate", "bigtwo", "-n", "6", "--seed", "3", "--players", "greedy"]
+    assert main([*argv, "--against", "random,greedy,greedy", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert [lineup["opponent"] for lineup in data["lineups"]] == ["random", "greedy", "greedy"]
+    against_random, once, again = data["lineups"]
+    assert against_random["penalty_ratio"]["mean"] < 1  # greedy beats random
+    low, high = against_random["penalty_ratio"]["low"], against_random["penalty_ratio"]["high"]
+    assert low < against_random["penalty_ratio"]["mean"] < high
+    # Every line-up plays the same deals: the same line-up twice gives the same figures.
+    for figure in ("penalty_ratio", "penalty_per_deal", "win_rate", "edge"):
+        assert once[figure] == again[figure]
+    assert against_random["decision_ms"]["decisions"] > 0
+
+
 @pytest.mark.parametrize(
     ("argv", "message"),
     [
@@ -115,6 +130,18 @@ def test_cli_prints_json(capsys: pytest.CaptureFixture[str]) -> None:
         (
             ["simulate", "holdem", "-n", "1", "--players", "strong"],
             "holdem takes 2-9 players, not 1",
+        ),
+        (
+            ["simulate", "holdem", "-n", "1", "--players", "strong", "--against", "calling"],
+            "--against measures penalties per deal: Big Two only",
+        ),
+        (
+            ["simulate", "bigtwo", "-n", "1", "--players", "strong,hard", "--against", "net"],
+            "--against needs one candidate",
+        ),
+        (
+            ["simulate", "bigtwo", "-n", "1", "--players", "hard", "--against", "net,wizard"],
+            "no AI policy 'wizard'",
         ),
     ],
 )

@@ -10,8 +10,8 @@ from typing import Any
 from bot.devtools.discord_standin import FakeDiscord, Message
 from tests.e2e.helpers import BOARD_COLOUR
 
-_FOOTER = re.compile(r"Table #(\d+) · deal (\d+) · turn (\d+)")
-_RESULT = re.compile(r" · deal (\d+): result$")
+_FOOTER = re.compile(r"Table #(\d+) · (?:deal|hand) (\d+) · turn (\d+)")  # hand: hold'em
+_RESULT = re.compile(r" · (?:deal|hand) (\d+): result$")
 
 
 @dataclass

@@ -81,7 +81,7 @@ def privacy_hook(bot: Deucebot) -> Any:
         shown = cards_in_text(text)
         if not shown:
             return
-        stamp = re.search(r"deal (\d+) · turn (\d+)", text)
+        stamp = re.search(r"(?:deal|hand) (\d+) · turn (\d+)", text)
         if stamp:
             seen = played.get(int(stamp.group(1)), {})
             allowed = {c for c, t in seen.items() if t <= int(stamp.group(2))}

@@ -23,7 +23,7 @@ from engines.cards import Card
 from tests.e2e.helpers import BOARD_COLOUR
 
 SIZES = (HAND, TABLE, SMALL)
-DEALT = re.compile(r"deal (\d+) · turn")
+DEALT = re.compile(r"(?:deal|hand) (\d+) · turn")
 
 
 def _index_box(size: CardSize) -> tuple[int, int, int, int]:

@@ -27,8 +27,8 @@ from tests.e2e.deliveries import Shown, check_match
 from tests.e2e.helpers import MENTION, boards, cards_in_text
 from tests.e2e.poker_helpers import buttons, form_input
 
-FOOTER = re.compile(r"Table #(\d+) · deal (\d+) · turn (\d+)")
-RESULT_TITLE = re.compile(r" · deal (\d+): result$")
+FOOTER = re.compile(r"Table #(\d+) · (?:deal|hand) (\d+) · turn (\d+)")
+RESULT_TITLE = re.compile(r" · (?:deal|hand) (\d+): result$")
 
 Choose = Callable[[FakeDiscord, User, Message, int], Awaitable[None]]
 """Plays one turn from an open hand (the user, the hand, how many moves were made so far)."""

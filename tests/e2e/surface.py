@@ -26,8 +26,8 @@ from tests.e2e.process_play import private_cards, revealed_cards
 
 SUB_COMMAND, GROUP = 1, 2
 STRING, INTEGER, BOOLEAN, USER, NUMBER = 3, 4, 5, 6, 10
-FOOTER = re.compile(r"Table #(\d+) · deal (\d+) · turn \d+")
-RESULT = re.compile(r" · deal (\d+): result$", re.MULTILINE)
+FOOTER = re.compile(r"Table #(\d+) · (?:deal|hand) (\d+) · turn \d+")
+RESULT = re.compile(r" · (?:deal|hand) (\d+): result$", re.MULTILINE)
 """A deal's result's title (it has no footer)."""
 
 

@@ -143,5 +143,5 @@ async def test_a_fold_that_ends_the_deal_says_so_above_the_next_hand(
             if after == before:
                 assert note == "✅ Done: fold.", note
             else:  # the fold ended the deal: the hand shown is the next deal's
-                assert f"deal {after} has begun" in note, note
+                assert f"hand {after} has begun" in note, note  # hold'em deals hands
         assert [after - before for before, after, _ in notes] == [0, 0, 1, 0]

@@ -56,8 +56,11 @@ async def test_draw_discards_are_chosen_by_card_even_sorted_by_suit(
         table = bot.tables.find(str(standin.channel_id))
         assert table is not None
         # The outbox posts the deal's board on its own time (after recording its intent).
-        await standin.wait_for(lambda: "surblind 4" in board(standin).text())
-        assert "entry" in board(standin).text()
+        await standin.wait_for(lambda: "Blind 2" in board(standin).text())
+        # The board text's stakes as they stand before the surblind is settled: the blind
+        # only (no unposted surblind, no "entry 0").
+        text = str(board(standin).embeds[0].get("description", ""))
+        assert "Blind 2" in text and "surblind 4" not in text and "entry 0" not in text
         drew = False
         for _ in range(60):
             if await wait_turn(standin, bot, table, [ana]) is None:

@@ -36,10 +36,10 @@ async def test_commitment_before_the_cards_and_the_seed_in_the_result(
     assert shown, "no board showed deal 1's commitment"
     cards = standin.dms(ana)
     assert cards and min(m.id for m in cards) > shown[0].id, "a card was sent before"
-    revealed = [
-        m for m in standin.public_messages() if f"Deal 1 seed: {seed}, committed as {committed}"
-        in m.text()
-    ]  # fmt: skip
+    # The short forms and where to check them (the full values are in the history).
+    line = f"Hand 1 seed {seed[:16]}… for commitment {committed[:16]}…: check it with"
+    revealed = [m for m in standin.public_messages() if line in m.text()]
     assert revealed
+    assert "`deucebot verify`" in revealed[0].text()
     before = [m for m in standin.messages.values() if m.id < revealed[0].id]
-    assert all(seed not in version_text(v) for m in before for v in m.history)
+    assert all(seed[:16] not in version_text(v) for m in before for v in m.history)

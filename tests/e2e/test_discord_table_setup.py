@@ -74,3 +74,17 @@ async def test_an_option_a_game_lacks_or_a_value_out_of_range_is_refused_plainly
         assert "Extra inputs" not in refused.content and "validation" not in refused.content
         assert bot.tables.find(str(standin.channel_id)) is None
         assert not standin.public_messages()
+
+
+async def test_the_ai_level_is_chosen_at_creation_and_shown_on_the_board(
+    standin: FakeDiscord, tmp_path: Path
+) -> None:
+    member = standin.add_user("Membre", locale="fr")
+    async with bot_running(standin, tmp_path / "db.sqlite3") as bot:
+        created = await standin.command(member, "table create", game="bigtwo", ai="hard")
+        table = bot.tables.find(str(standin.channel_id))
+        assert table is not None and table.options.ai_level == "hard"
+        assert [seat.policy for seat in table.seats[1:]] == ["hard"] * 3
+        await settle(bot)
+        assert "AI: hard" in board(standin).text()  # the channel's language: English
+        assert "IA : difficile" in created.message.content  # the creator's language

@@ -138,6 +138,8 @@ async def test_a_non_empty_target_is_refused_unless_appending(tmp_path: Path, pg
         "matches": 3,
         "chip_ledger": once["chip_ledger"],
         "penalty_ledger": once["penalty_ledger"],
+        "rating_updates": once["rating_updates"],
+        "seasons": once["seasons"],
     }
     added = sqlite_counts(second)
     assert await pg_counts(pg_url) == {n: once[n] + added[n] for n in COPY_ORDER}

@@ -10,9 +10,11 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.discord.cogs.ratings import rating_embed, stats_chart_file
 from bot.discord.cogs.tables import game_choices, playable_games
 from bot.discord.cooldowns import cooldown
 from bot.discord.replies import answer_privately, in_time, say
+from bot.discord.slash_options import slash_options
 from bot.discord.translator import tr
 from bot.i18n import t
 from bot.render import get_renderer
@@ -87,6 +89,7 @@ class Info(commands.Cog):
     @app_commands.rename(
         game=tr("game", "discord.opt.game"), period=tr("period", "discord.opt.period")
     )
+    @slash_options("by", "season")
     @app_commands.choices(
         game=game_choices(),
         period=[
@@ -102,9 +105,18 @@ class Info(commands.Cog):
         interaction: discord.Interaction,
         game: app_commands.Choice[str],
         period: app_commands.Choice[str] | None = None,
+        by: app_commands.Choice[str] | None = None,
+        season: str | None = None,
     ) -> None:
-        """Humans and AI seats listed apart; players with few deals are unranked."""
+        """Humans and AI seats listed apart; players with few deals are unranked. `by`
+        rating: people by conservative rating on the all-time track or a `season`'s."""
         lang = self.bot.language(interaction)
+        if by is not None and by.value == "rating":
+            guild = str(interaction.guild_id)
+            work = rating_embed(self.bot.storage, guild, game.value, season, lang)
+            embed = await in_time(interaction, work, public=True)
+            await say(interaction, "", embed=embed, ephemeral=False)
+            return
         span = _period(period.value if period else "all")
         board = await in_time(
             interaction,
@@ -144,15 +156,21 @@ class Info(commands.Cog):
     )
     @app_commands.describe(user=tr("Whose results (you by default)", "discord.opt.user.desc"))
     @app_commands.rename(user=tr("user", "discord.opt.user"))
+    @slash_options(chart="game")
     @app_commands.guild_only()
     @cooldown("stats")
     async def stats(
-        self, interaction: discord.Interaction, user: discord.User | None = None
+        self,
+        interaction: discord.Interaction,
+        user: discord.User | None = None,
+        chart: app_commands.Choice[str] | None = None,
     ) -> None:
-        """One line per game the player has played here."""
+        """One line per game the player has played here, their rating, and a chart of
+        their rating and results per deal in `chart` (else the first game they played)."""
         lang = self.bot.language(interaction)
         who = user or interaction.user
         lines = []
+        files: list[discord.File] = []
         for game in playable_games():
             board = await in_time(
                 interaction,
@@ -163,6 +181,7 @@ class Info(commands.Cog):
                     period="all",
                     now=time.time(),
                     min_deals=0,
+                    player_id=str(who.id),
                 ),
             )
             for row in [*board.humans, *board.unranked]:
@@ -177,12 +196,33 @@ class Info(commands.Cog):
                         )
                         if ledger.matches:
                             lines.append("↳ " + cave_line(ledger, lang))
+            if files or (chart is not None and chart.value != game):
+                continue
+            rating, picture = await in_time(
+                interaction,
+                stats_chart_file(
+                    self.bot.storage,
+                    guild=str(interaction.guild_id),
+                    game=game,
+                    player_id=str(who.id),
+                    name=who.display_name,
+                    lang=lang,
+                ),
+            )
+            if rating is not None:
+                lines.append("↳ " + rating)
+            if picture is not None:
+                files.append(picture)
         embed = discord.Embed(
             title=t("discord.stats.title", lang, name=who.display_name),
             description="\n".join(lines) or t("discord.stats.none", lang),
             colour=discord.Colour.blurple(),
         )
-        await say(interaction, "", embed=embed)
+        if files:
+            embed.set_image(url=f"attachment://{files[0].filename}")
+            await say(interaction, "", embed=embed, files=files)
+        else:
+            await say(interaction, "", embed=embed)
 
     @app_commands.command(
         name=tr("rules", "discord.cmd.rules"),

@@ -76,7 +76,7 @@ class Tables(commands.Cog):
         name=tr("create", "discord.cmd.table.create"),
         description=tr("Open a table in this channel", "discord.cmd.table.create.desc"),
     )
-    @slash_options("game", *OPTION_ORDER, "turn_seconds")
+    @slash_options("game", *OPTION_ORDER, "turn_seconds", "ai")
     @cooldown("create")
     async def create(
         self,
@@ -90,6 +90,7 @@ class Tables(commands.Cog):
         ante: app_commands.Range[int, 1, AMOUNT_MAX] | None = None,
         deals: app_commands.Range[int, 1, 1000] | None = None,
         turn_seconds: app_commands.Range[int, 0, 3600] | None = None,
+        ai: app_commands.Choice[str] | None = None,
     ) -> None:
         """Create the channel's table with the options given (each checked for the game by
         `table_setup`: an option the game lacks is refused by name); the creator takes
@@ -114,6 +115,8 @@ class Tables(commands.Cog):
             "lang": self.bot.guild_language(interaction.guild),
             **setup.options,
         }
+        if ai is not None:
+            options["ai_level"] = ai.value
         table = await in_time(
             interaction,
             self.bot.tables.create(

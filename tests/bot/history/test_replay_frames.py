@@ -42,3 +42,20 @@ def test_a_members_file_shows_only_their_lines_and_refuses_another_seat() -> Non
     with pytest.raises(HistoryError) as refused:
         frames(mine, deal, 5, "en")
     assert refused.value.code == "history_no_seat"
+
+
+def test_replaying_another_seat_calls_only_that_seat_you() -> None:
+    log = engine_match("holdem", GAMES["holdem"], 8, random_legal)
+    match = build_match_history(log)
+    # The terminal stores its human under the default name "You" (seat 1).
+    seats = [s.model_copy(update={"name": "You" if s.seat == 0 else s.name}) for s in match.seats]
+    match = match.model_copy(update={"seats": seats})
+    deal = match.deals[0]
+    lines = frames(match, deal, 1, "en")[-1].lines
+    you = [line for line in lines if line.startswith(("You ", "Your "))]
+    others = [line for line in lines if line.startswith("Seat 1 ")]
+    assert you, lines  # seat 2 is "you" (second-person lines)
+    assert not any(line.startswith("You ") and "Seat" in line for line in you)
+    board = frames(match, deal, 1, "en")[-1].board or ""
+    assert "Seat 1:" in board and "\n  You:" not in board and "▶ You:" not in board, board
+    assert others or "Seat 1" in board

@@ -115,8 +115,16 @@ def _draw_step() -> tuple[DrawState, int]:
             "draw_position_twice",
             "Card 5 is named twice: name each card to change once.",
         ),
-        ("check", "draw_now", "It is the draw: change cards with draw 1 3 4, or stand."),
-        ("fold", "draw_now", "It is the draw: change cards with draw 1 3 4, or stand."),
+        (
+            "check",
+            "draw_now",
+            "It is the draw: change cards with draw and their positions (draw 1 2), or stand.",
+        ),
+        (
+            "fold",
+            "draw_now",
+            "It is the draw: change cards with draw and their positions (draw 1 2), or stand.",
+        ),
     ],
 )
 def test_draw_step_refusals_name_the_mistake(text: str, code: str, english: str) -> None:
@@ -220,7 +228,7 @@ def test_a_seat_sitting_out_shows_no_role() -> None:
         for line in RENDERER.board(view, NAMES[:3], "en").splitlines():
             if "sitting out" in line:
                 seen += 1
-                assert line.rstrip().endswith("  sitting out"), line
+                assert line.rstrip().endswith(" (sitting out)"), line
     assert seen, "no seat sat out: the test proved nothing"
 
 

@@ -104,7 +104,7 @@ def test_board_shows_signals_and_locks_but_no_hidden_card(lang: str) -> None:
 def test_hand_shows_own_cards_lock_and_options(lang: str) -> None:
     state = locked_state()
     text = RENDERER.hand(state.view(0), lang)
-    assert "[1] K♠" in text and "[2] 4♣" in text
+    assert "#1 K♠" in text and "#2 4♣" in text
     # The options in the reader's move words (the words they may type).
     check, bet, allin = {
         "en": ("check", "bet", "all-in"),

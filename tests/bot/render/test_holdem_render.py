@@ -107,7 +107,9 @@ def test_event_lines_for_a_hand() -> None:
     assert "Ann posts the small blind 10, Bob the big blind 20." in lines
     events = state.apply(0, AllIn()) + state.apply(1, Call())
     text = "\n".join(filter(None, (renderer.event(e, NAMES, "en") for e in events)))
-    assert "Ann raises to 1000. (all-in)" in text
+    assert "Ann raises to 1000. All-in." in text
+    # "call N" is the chips added; the round's total when the caller had chips in already.
+    assert "Bob calls 980 (to 1000). All-in." in text
     assert "Showdown:" in text and "River:" in text
 
 

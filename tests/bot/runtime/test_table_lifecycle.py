@@ -11,6 +11,7 @@ import pytest
 
 from bot.i18n import explain
 from bot.runtime import Player, Table, TableError, replay
+from bot.runtime.options import TableOptions
 from engines.base import DealSettled, IllegalAction, MatchEnded
 from engines.bigtwo import Play, penalty
 
@@ -355,3 +356,27 @@ async def test_taking_an_ai_seat_mid_match_credits_the_human(env: Any) -> None:
         turn = table.turn
         await table.idle()
         assert table.turn == turn, "the AI played Bo's seat"
+
+
+@pytest.mark.parametrize(("level", "policy"), [("easy", "easy"), ("hard", "hard")])
+async def test_the_ai_level_is_stored_with_the_table_and_plays_its_seats(
+    env: Any, level: str, policy: str
+) -> None:
+    table = await env.manager.create(
+        guild="g1", place="chan-1", game="bigtwo", options={"ai_level": level}, owner=ANA
+    )
+    assert [seat.policy for seat in table.seats[1:]] == [policy] * 3
+    manager = await env.reopen()
+    restored = manager.get("chan-1")
+    assert restored.options.ai_level == level
+    assert [seat.policy for seat in restored.seats[1:]] == [policy] * 3
+
+
+async def test_a_table_stored_before_the_levels_reads_as_normal(env: Any) -> None:
+    table = await env.manager.create(guild="g1", place="chan-1", game="bigtwo", owner=ANA)
+    assert table.options.ai_level == "normal"
+    assert [seat.policy for seat in table.seats[1:]] == ["strong"] * 3
+    old = {"seats": None, "turn_seconds": 60, "ai_policy": None, "lang": "en", "creator": "u"}
+    assert TableOptions(**old).ai_level == "normal"
+    with pytest.raises(ValueError, match="ai_level"):
+        TableOptions(ai_level="expert")  # type: ignore[arg-type]

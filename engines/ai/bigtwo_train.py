@@ -1,0 +1,226 @@
+"""Self-play training of the `net` Big Two player (`deucebot train bigtwo`).
+
+REINFORCE with a running baseline: every learner seat samples its actions from the
+softmax of the network's scores, and at the end of the deal each of its decisions is
+pushed towards the chosen action in proportion to how much better than usual the seat
+did (its edge: the other seats' average penalty minus its own). Opponents are, deal by
+deal, copies of the learner (self-play), frozen earlier versions of it (one kept every
+`snapshot_every` updates) and `greedy`. Deals are played on bitmasks (`FastDeal`), not
+through the engine, for speed; the rules are the engine's (3♦ opens, three passes clear
+the table, penalties by cards left).
+
+Training is a tool, not part of the test suite. Everything random comes from `seed`, so a
+run reproduces its weights exactly (on the same numpy version).
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from engines.ai.bigtwo_fast import greedy_move
+from engines.ai.bigtwo_net import Array, Net, action_features, choose
+from engines.bigtwo_combos import ALL_CARDS, Combo, classify_mask, combos_of_size, penalty
+
+Agent = Callable[[int, int, list[int], Combo | None, tuple[int, int, int, int], int], int]
+"""(seat, hand, moves, table, counts from the seat on, unseen) -> index of the chosen move."""
+
+
+def legal_moves(hand: int, table: Combo | None, opening: bool) -> list[int]:
+    """The legal moves as masks, 0 = pass (answering only), as the engine lists them."""
+    if table is None:
+        moves = [c.mask for size in (1, 2, 3, 5) for c in combos_of_size(hand, size)]
+        return [m for m in moves if m & 1] if opening else moves
+    moves = [c.mask for c in combos_of_size(hand, table.size) if c.power > table.power]
+    moves.append(0)
+    return moves
+
+
+def play_deal(rng: random.Random, agents: list[Agent]) -> list[int]:
+    """One deal of freshly shuffled cards, seat `s` played by `agents[s]`; the penalties."""
+    deck = list(range(52))
+    rng.shuffle(deck)
+    hands = [sum(1 << k for k in deck[s::4]) for s in range(4)]
+    turn = next(s for s in range(4) if hands[s] & 1)
+    table: Combo | None = None
+    table_seat = turn
+    passes = 0
+    opening = True
+    played = 0
+    while True:
+        hand = hands[turn]
+        moves = legal_moves(hand, table, opening)
+        counts = (
+            hand.bit_count(),
+            hands[(turn + 1) % 4].bit_count(),
+            hands[(turn + 2) % 4].bit_count(),
+            hands[(turn + 3) % 4].bit_count(),
+        )
+        unseen = ALL_CARDS & ~hand & ~played
+        move = moves[agents[turn](turn, hand, moves, table, counts, unseen)]
+        if move:
+            opening = False
+            hands[turn] = hand & ~move
+            played |= move
+            if not hands[turn]:
+                return [penalty(h.bit_count()) for h in hands]
+            table = classify_mask(move)
+            table_seat = turn
+            passes = 0
+            turn = (turn + 1) % 4
+        else:
+            passes += 1
+            if passes == 3:
+                table, passes, turn = None, 0, table_seat
+            else:
+                turn = (turn + 1) % 4
+
+
+def greedy_agent(
+    seat: int, hand: int, moves: list[int], table: Combo | None, counts: object, unseen: int
+) -> int:
+    """The `greedy` player as an `Agent`."""
+    return moves.index(greedy_move(hand, table))
+
+
+def argmax_agent(net: Net) -> Agent:
+    """`net` playing its best-scored move (as `NetPolicy` does)."""
+
+    def agent(seat: int, *situation: Any) -> int:
+        return choose(net, *situation)
+
+    return agent
+
+
+@dataclass
+class _Learner:
+    """Samples from the softmax of `net` and records each decision of each seat."""
+
+    net: Net
+    rng: np.random.Generator
+    records: dict[int, list[tuple[Array, int]]] = field(default_factory=dict)
+
+    def agent(self) -> Agent:
+        def agent(seat: int, *situation: Any) -> int:
+            moves = situation[1]
+            if len(moves) == 1:
+                return 0
+            rows = action_features(*situation)
+            scores = self.net.scores(rows)
+            p = np.exp(scores - scores.max())
+            p /= p.sum()
+            index = int(self.rng.choice(len(moves), p=p))
+            self.records.setdefault(seat, []).append((rows, index))
+            return index
+
+        return agent
+
+
+def _grad(net: Net, rows: Array, index: int, weight: float, g: list[Array]) -> None:
+    """Add `weight` x the gradient of log softmax(scores)[index] to `g` (w1, b1, w2)."""
+    h = net.hidden(rows)
+    s = h @ net.w2
+    p = np.exp(s - s.max())
+    p /= p.sum()
+    d = -p
+    d[index] += 1.0
+    d *= weight
+    g[2] += h.T @ d
+    dh = np.outer(d, net.w2) * (1 - h * h)
+    g[0] += rows.T @ dh
+    g[1] += dh.sum(axis=0)
+
+
+@dataclass
+class TrainReport:
+    """What a run did: deals played, seconds, and the argmax net's edge against greedy at
+    each check (the other seats' penalty per deal minus its own, one net vs three greedy)."""
+
+    deals: int
+    seconds: float
+    checks: list[tuple[int, float]]
+
+
+def evaluate_vs_greedy(net: Net, deals: int, seed: int) -> float:
+    """The argmax net's average edge in each seat in turn against three greedy players."""
+    rng = random.Random(seed)
+    total = 0.0
+    me = argmax_agent(net)
+    for i in range(deals):
+        seat = i % 4
+        agents: list[Agent] = [greedy_agent] * 4
+        agents[seat] = me
+        pens = play_deal(rng, agents)
+        total += sum(pens[s] for s in range(4) if s != seat) / 3 - pens[seat]
+    return total / deals
+
+
+def train(
+    seed: int,
+    deals: int,
+    hidden: int = 24,
+    batch: int = 32,
+    lr: float = 0.01,
+    snapshot_every: int = 50,
+    check_every: int = 5000,
+    log: Callable[[str], None] = print,
+) -> tuple[Net, TrainReport]:
+    """Train a fresh network for `deals` deals from `seed`; return it and a report."""
+    rng = random.Random(seed)
+    nrng = np.random.default_rng(seed)
+    net = Net.fresh(hidden, nrng)
+    learner = _Learner(net, nrng)
+    frozen: list[Net] = [net.copy()]
+    baseline = 0.0
+    moments = [[np.zeros_like(w) for w in (net.w1, net.b1, net.w2)] for _ in range(2)]
+    step = 0
+    grads = [np.zeros_like(w) for w in (net.w1, net.b1, net.w2)]
+    checks: list[tuple[int, float]] = []
+    started = time.perf_counter()
+    for played in range(1, deals + 1):
+        learner.records = {}
+        lineup = rng.random()
+        agents: list[Agent] = [learner.agent()] * 4
+        if lineup >= 0.4:
+            for s in range(4):
+                if s != played % 4 and rng.random() < 0.75:
+                    if lineup < 0.7:
+                        agents[s] = argmax_agent(rng.choice(frozen))
+                    else:
+                        agents[s] = greedy_agent
+        pens = play_deal(rng, agents)
+        for seat, decisions in learner.records.items():
+            edge = (sum(pens) - pens[seat]) / 3 - pens[seat]
+            reward = edge / 10
+            advantage = reward - baseline
+            baseline += 0.01 * (reward - baseline)
+            for rows, index in decisions:
+                _grad(net, rows, index, advantage, grads)
+        if played % batch == 0:
+            step += 1
+            for k, (w, g) in enumerate(zip((net.w1, net.b1, net.w2), grads, strict=True)):
+                g /= batch
+                m, v = moments[0][k], moments[1][k]
+                m *= 0.9
+                m += 0.1 * g
+                v *= 0.999
+                v += 0.001 * g * g
+                mhat = m / (1 - 0.9**step)
+                vhat = v / (1 - 0.999**step)
+                w += lr * mhat / (np.sqrt(vhat) + 1e-8)  # ascent: maximise the reward
+                g[...] = 0
+            if step % snapshot_every == 0:
+                frozen.append(net.copy())
+                frozen = frozen[-8:]
+        if played % check_every == 0 or played == deals:
+            edge = evaluate_vs_greedy(net, 400, seed + played)
+            checks.append((played, edge))
+            log(
+                f"{played} deals, {time.perf_counter() - started:.0f} s: edge vs greedy {edge:+.2f}"
+            )
+    return net, TrainReport(deals, time.perf_counter() - started, checks)

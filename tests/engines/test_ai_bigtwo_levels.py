@@ -1,0 +1,129 @@
+"""Big Two AI levels and sparring partners: the trained `net` (shipped weights load, play
+legal moves, beat greedy; training reproduces from a seed), `easy`'s slips are never
+absurd, `hard` and the levels of every game."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+
+from bot.pool import ratio_of_means
+from engines.ai.bigtwo import POLICIES, EasyPolicy, GreedyPolicy
+from engines.ai.bigtwo_net import WEIGHTS_PATH, NetPolicy, shipped_net
+from engines.ai.bigtwo_strong import HeuristicPolicy
+from engines.ai.bigtwo_train import train
+from engines.base import DealSettled
+from engines.bigtwo import BigTwoConfig, BigTwoState, Play
+from engines.bigtwo_combos import mask_of_cards
+from engines.play import play_out
+from engines.registry import LEVELS, UnknownName, available_games, get_game
+
+TWOS = 0xF << 48
+
+
+def penalties_against_greedy(make: type | object, deals: int, seed: int) -> tuple[float, float]:
+    """(the player's penalty per deal, greedy's) with the player in each seat in turn."""
+    rng = random.Random(seed)
+    mine = theirs = 0.0
+    for deal in range(deals):
+        seat = deal % 4
+        players = [GreedyPolicy(random.Random(0)) for _ in range(4)]
+        players[seat] = make(random.Random(deal))  # type: ignore[operator]
+        state = BigTwoState(BigTwoConfig(deals=1), random.Random(rng.getrandbits(32)))
+        for event in play_out(state, players).events:
+            if isinstance(event, DealSettled) and event.penalties is not None:
+                mine += event.penalties[seat]
+                theirs += sum(event.penalties) - event.penalties[seat]
+    return mine / deals, theirs / deals / 3
+
+
+def test_the_shipped_weights_are_small_versioned_and_loaded_at_import() -> None:
+    assert WEIGHTS_PATH.name.startswith("bigtwo_net_v") and WEIGHTS_PATH.suffix == ".npz"
+    assert WEIGHTS_PATH.stat().st_size < 1_000_000
+    net = shipped_net()
+    assert net.w1.shape[0] == 32 and np.isfinite(net.w1).all()
+    assert NetPolicy(random.Random(0)).net is net
+
+
+def test_the_trained_policy_plays_legal_moves_and_beats_greedy_on_fixed_seeds() -> None:
+    mine, greedy = penalties_against_greedy(NetPolicy, 120, seed=22)
+    assert mine < 0.85 * greedy, (mine, greedy)
+
+
+def test_training_reproduces_its_weights_from_the_seed() -> None:
+    first, report = train(seed=5, deals=64, batch=16, check_every=10_000, log=lambda _: None)
+    again, _ = train(seed=5, deals=64, batch=16, check_every=10_000, log=lambda _: None)
+    other, _ = train(seed=6, deals=64, batch=16, check_every=10_000, log=lambda _: None)
+    assert np.array_equal(first.w1, again.w1) and np.array_equal(first.w2, again.w2)
+    assert not np.array_equal(first.w1, other.w1)
+    assert report.deals == 64 and len(report.checks) == 1  # the final check
+
+
+def test_easy_slips_never_spend_a_two_and_never_miss_going_out() -> None:
+    rng = random.Random(3)
+    slips = 0
+    for _ in range(30):
+        players = [EasyPolicy(random.Random(rng.getrandbits(32)), slips=0.5) for _ in range(4)]
+        state = BigTwoState(BigTwoConfig(deals=1), random.Random(rng.getrandbits(32)))
+        while not state.finished:
+            seat = state.to_act
+            assert seat is not None
+            view = state.view(seat)
+            action = players[seat].decide(view)
+            assert action in view.legal
+            rules = HeuristicPolicy(random.Random(0)).decide(view)
+            if action != rules:
+                slips += 1
+                assert not (isinstance(action, Play) and mask_of_cards(action.cards) & TWOS)
+                assert not any(
+                    isinstance(a, Play) and len(a.cards) == len(view.hand) for a in view.legal
+                )
+            state.apply(seat, action)
+    assert slips > 50  # it does slip
+
+
+def test_easy_does_not_throw_a_two_on_a_three() -> None:
+    # A 2 and a lone 9 against a 3 on the table: easy plays the 9 or passes, never the 2.
+    hand = "5C 6D 7H 9S JD QC 2S"
+    for seed in range(40):
+        state = _answering(hand, table="3S")
+        action = EasyPolicy(random.Random(seed), slips=1.0).decide(state.view(0))
+        assert not (isinstance(action, Play) and mask_of_cards(action.cards) & TWOS), action
+
+
+def _answering(hand: str, table: str) -> BigTwoState:
+    from tests.engines.test_ai_bigtwo import complement, crafted
+
+    others = complement(hand, table).split()
+    hands = [hand, " ".join(others[:10]), " ".join(others[10:20]), " ".join(others[20:30])]
+    return crafted(hands, turn=0, table=table, table_seat=3, played=" ".join(others[30:]))
+
+
+def test_easy_is_weaker_than_normal() -> None:
+    easy, _ = penalties_against_greedy(EasyPolicy, 80, seed=9)
+    normal, _ = penalties_against_greedy(POLICIES["heuristic"], 80, seed=9)
+    assert easy > normal
+
+
+def test_every_game_names_a_policy_for_every_level() -> None:
+    for game in available_games():
+        spec = get_game(game)
+        for level in LEVELS:
+            assert spec.level_policy(level) in spec.policies
+        assert spec.level_policy("normal") == spec.default_policy
+    assert get_game("bigtwo").level_policy("hard") == "hard"
+    assert get_game("bigtwo").level_policy("easy") == "easy"
+    with pytest.raises(UnknownName, match="no AI level 'expert'"):
+        get_game("bigtwo").level_policy("expert")
+
+
+def test_penalty_ratio_interval() -> None:
+    mine = [1.0, 3.0, 2.0, 2.0] * 50
+    theirs = [2.0, 4.0, 4.0, 6.0] * 50
+    ratio = ratio_of_means(mine, theirs)
+    assert ratio.mean == pytest.approx(0.5)
+    assert ratio.low < 0.5 < ratio.high and ratio.high - ratio.low < 0.2
+    same = ratio_of_means([2.0, 4.0] * 50, [2.0, 4.0] * 50)
+    assert same.mean == pytest.approx(1.0) and same.high - same.low == pytest.approx(0.0)
