@@ -111,15 +111,20 @@ async def test_the_front_spaces_board_edits_further_while_requests_queue() -> No
     budget = RequestBudget(limit=1, window=60.0)
     client = SimpleNamespace(rest_budget=budget)
     front = DiscordFront(client, host=None, edit_interval=1.0)  # type: ignore[arg-type]
-    assert front._edit_backoff() == 1.0  # nothing waits: the configured spacing
+    person = SimpleNamespace(to_act=0, seats=[SimpleNamespace(ai_plays=False)])
+    ai = SimpleNamespace(to_act=0, seats=[SimpleNamespace(ai_plays=True)])
+    assert front._edit_backoff(person) == 1.0  # type: ignore[arg-type]
+    assert front._edit_backoff(ai) == 1.0  # type: ignore[arg-type]  # nothing waits
     await budget.acquire(Priority.POST)  # the window is full: the next ones queue
     waiting = [asyncio.ensure_future(budget.acquire(Priority.EDIT)) for _ in range(60)]
     await asyncio.sleep(0)
     assert budget.waiting == 60
-    assert front._edit_backoff() == 3.0  # 60 waiting: three intervals
+    assert front._edit_backoff(person) == 3.0  # type: ignore[arg-type]  # 60: three
+    assert front._edit_backoff(ai) == 5.0  # type: ignore[arg-type]  # nobody waits: twice more
     waiting += [asyncio.ensure_future(budget.acquire(Priority.DM)) for _ in range(500)]
     await asyncio.sleep(0)
-    assert front._edit_backoff() == 8.0  # at most eight
+    assert front._edit_backoff(person) == 8.0  # type: ignore[arg-type]  # at most eight
+    assert front._edit_backoff(ai) == 16.0  # type: ignore[arg-type]  # at most sixteen
     for future in waiting:
         future.cancel()
     await asyncio.gather(*waiting, return_exceptions=True)
