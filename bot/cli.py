@@ -151,9 +151,11 @@ def build_parser() -> argparse.ArgumentParser:
         help="copy into a database that already holds tables (ids are moved past its own)",
     )
 
+    from bot.backup import add_parser as add_backup
     from bot.verify import add_parser as add_verify
 
     add_verify(sub)
+    add_backup(sub)
     gallery = sub.add_parser(
         "gallery", help="draw every game's key moments (2, 4, 6, 9 seats) to PNG files in DIR"
     )
@@ -286,6 +288,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             from bot.verify import main as verify_main
 
             return verify_main(args)
+        if args.command == "backup":
+            from bot.backup import main as backup_main
+
+            return backup_main(args)
         if args.command == "leaderboard" and args.by == "rating":
             from bot.ratings_view import print_rating_board
 

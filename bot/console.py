@@ -149,7 +149,11 @@ class ConsoleFront:
             if text is None:
                 text = self.renderer.event(event, names, self.lang)
             fair = None if self.watching else fair_line(event, self.lang, table.game)
-            for line in (text, fair):
+            # Who you play against is said as the match starts, not only at your turn.
+            level = (
+                level_text(table.options, self.lang) if isinstance(event, MatchStarted) else None
+            )
+            for line in (text, level, fair):
                 if line:
                     self.line(line, DIM if event.to is not None else "")
         if settled and not table.finished and table.to_act is not None:

@@ -23,6 +23,10 @@ def _upper(value: object) -> object:
     return value.strip().upper() if isinstance(value, str) else value
 
 
+def _lower(value: object) -> object:
+    return value.strip().lower() if isinstance(value, str) else value
+
+
 def _ids(text: str) -> tuple[int, ...]:
     """The shard ids of a checked DEUCEBOT_SHARD_IDS value ("0,2-3" -> (0, 2, 3))."""
     out: set[int] = set()
@@ -89,6 +93,11 @@ LogLevel = Annotated[
     BeforeValidator(_upper),
     Field(description="one of DEBUG, INFO, WARNING, ERROR, CRITICAL"),
 ]
+LogFormat = Annotated[
+    Literal["text", "json"],
+    BeforeValidator(_lower),
+    Field(description="text (one readable line per event) or json (one JSON object per line)"),
+]
 Synchronous = Annotated[
     Literal["NORMAL", "FULL"],
     BeforeValidator(_upper),
@@ -119,6 +128,8 @@ class Settings(BaseSettings):
     ai_delay: AiDelay = Field(default=1.0, validation_alias="DEUCEBOT_AI_DELAY")
     turn_seconds: TurnSeconds = Field(default=60, validation_alias="DEUCEBOT_TURN_SECONDS")
     log_level: LogLevel = Field(default="INFO", validation_alias="DEUCEBOT_LOG_LEVEL")
+    log_format: LogFormat = Field(default="text", validation_alias="DEUCEBOT_LOG_FORMAT")
+    """Logs as readable text or as JSON lines with guild, table and match ids (`bot.jsonlog`)."""
     board_edit_seconds: float = bounded(
         float, 0, 60, unit="seconds", default=1.0, env="DEUCEBOT_BOARD_EDIT_SECONDS"
     )
@@ -144,6 +155,15 @@ class Settings(BaseSettings):
         float, 0, 3600, unit="seconds", default=10.0, env="DEUCEBOT_CREATE_COOLDOWN"
     )
     """Seconds before a member may run /table create again."""
+    http_port: int | None = bounded(
+        int, 0, 65535, zero="any free port", default=None, env="DEUCEBOT_HTTP_PORT"
+    )
+    """The health and metrics endpoint's port on 127.0.0.1 (`/healthz`, `/metrics`); unset:
+    no endpoint."""
+    health_max_lag: float = bounded(
+        float, 1, 3600, unit="seconds", default=60.0, env="DEUCEBOT_HEALTH_MAX_LAG"
+    )
+    """`/healthz` answers 503 when a table's oldest undelivered channel message waited longer."""
     shard_count: int | None = bounded(
         int,
         1,

@@ -272,6 +272,19 @@ def period_start(period: Period, now: float) -> float | None:
     return start.timestamp()
 
 
+@dataclass(frozen=True, slots=True)
+class SettingChange:
+    """One change of a server's setting (`/config`): the new value (None: cleared), who
+    made it and when (the value is anything JSON can hold)."""
+
+    guild: str
+    name: str
+    value: Any
+    member_id: str
+    member_name: str
+    at: float
+
+
 class Storage(Protocol):
     """What the runtime needs from a database. All methods are coroutines; writes that
     belong together happen in one transaction inside one method."""
@@ -419,6 +432,19 @@ class Storage(Protocol):
     async def caves(self, *, guild: str, game: str, player_id: str) -> CaveLedger:
         """`player_id`'s caves bought and net result in `game` in `guild` (see `CaveLedger`);
         seats the AI played are not theirs."""
+        ...
+
+    async def guild_settings(self) -> dict[str, dict[str, Any]]:
+        """Every server's settings (`/config`): guild -> setting name -> value."""
+        ...
+
+    async def set_guild_setting(self, change: SettingChange) -> None:
+        """Store (or clear: value None) a server's setting and log the change, in one
+        transaction."""
+        ...
+
+    async def guild_settings_log(self, guild: str, limit: int = 10) -> list[SettingChange]:
+        """The server's latest setting changes, newest first."""
         ...
 
     async def member_pref(self, player_id: str, name: str) -> str | None:

@@ -26,6 +26,7 @@ from storage.base import (
     PenaltyRow,
     Period,
     SeatRecord,
+    SettingChange,
     TableRecord,
     period_start,
 )
@@ -159,6 +160,32 @@ class SqlReads:
             "SELECT 1 FROM notices_said WHERE player_id = ? AND notice = ?", (player_id, notice)
         )
         return bool(rows)
+
+    async def guild_settings(self) -> dict[str, dict[str, Any]]:
+        """Every server's settings (`/config`): guild -> setting name -> value."""
+        out: dict[str, dict[str, Any]] = {}
+        for r in await self._all("SELECT guild, name, value FROM guild_settings"):
+            out.setdefault(str(r["guild"]), {})[str(r["name"])] = json.loads(r["value"])
+        return out
+
+    async def guild_settings_log(self, guild: str, limit: int = 10) -> list[SettingChange]:
+        """The server's latest setting changes, newest first."""
+        rows = await self._all(
+            "SELECT guild, name, value, member_id, member_name, at FROM guild_settings_log"
+            " WHERE guild = ? ORDER BY at DESC LIMIT ?",
+            (guild, limit),
+        )
+        return [
+            SettingChange(
+                str(r["guild"]),
+                str(r["name"]),
+                None if r["value"] is None else json.loads(r["value"]),
+                str(r["member_id"]),
+                str(r["member_name"]),
+                float(r["at"]),
+            )
+            for r in rows
+        ]
 
     async def member_pref(self, player_id: str, name: str) -> str | None:
         """What `player_id` chose for the preference `name` (None: never chosen)."""

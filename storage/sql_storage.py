@@ -25,6 +25,7 @@ from storage.base import (
     MatchPlayer,
     MatchRecord,
     SeatRecord,
+    SettingChange,
     TableRecord,
     TableStatus,
 )
@@ -34,6 +35,7 @@ from storage.leases import SqlLeases
 from storage.queries import SqlReads
 from storage.rating_reads import SqlRatings
 from storage.statements import (
+    DELETE_GUILD_SETTING,
     DELETE_SAID,
     INSERT_DELIVERY,
     INSERT_INTENT,
@@ -41,8 +43,10 @@ from storage.statements import (
     INSERT_SAID,
     INSERT_SEASON,
     INSERT_SECRET,
+    INSERT_SETTING_CHANGE,
     INSERT_TABLE,
     SET_TIMER_STATUS,
+    UPSERT_GUILD_SETTING,
     UPSERT_PLAYER,
     UPSERT_PREF,
     UPSERT_SEAT,
@@ -218,6 +222,17 @@ class SqlStorage(SqlReads, SqlRatings, SqlLeases):
         text = None if message_id is None else str(message_id)
         row = (match_id, effect, upto, text, time.time())
         await self._group.submit([(INSERT_DELIVERY, row)])
+
+    async def set_guild_setting(self, change: SettingChange) -> None:
+        """Store (or clear: value None) a server's setting and log the change, in one
+        transaction."""
+        value = None if change.value is None else json.dumps(change.value, sort_keys=True)
+        key = (change.guild, change.name)
+        write = (
+            (DELETE_GUILD_SETTING, key) if value is None else (UPSERT_GUILD_SETTING, (*key, value))
+        )
+        logged = (*key, value, change.member_id, change.member_name, change.at)
+        await self._group.submit([write, (INSERT_SETTING_CHANGE, logged)])
 
     async def intend(self, match_id: int, effect: str, upto: int, after: int | None) -> None:
         """Record an effect about to be posted after message `after` (`storage.deliveries`;

@@ -75,6 +75,15 @@ INSERT_SAID = (
     " ON CONFLICT (player_id, notice) DO NOTHING"
 )
 DELETE_SAID = "DELETE FROM notices_said WHERE player_id = ? AND notice = ?"
+UPSERT_GUILD_SETTING = (
+    "INSERT INTO guild_settings (guild, name, value) VALUES (?, ?, ?)"
+    " ON CONFLICT (guild, name) DO UPDATE SET value = excluded.value"
+)
+DELETE_GUILD_SETTING = "DELETE FROM guild_settings WHERE guild = ? AND name = ?"
+INSERT_SETTING_CHANGE = (
+    "INSERT INTO guild_settings_log (guild, name, value, member_id, member_name, at)"
+    " VALUES (?, ?, ?, ?, ?, ?)"
+)
 INSERT_SEASON = "INSERT INTO seasons (guild, name, starts_at, set_by) VALUES (?, ?, ?, ?)"
 UPSERT_PREF = (
     "INSERT INTO member_prefs (player_id, name, value, at) VALUES (?, ?, ?, ?)"

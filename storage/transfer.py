@@ -49,6 +49,8 @@ COPY_ORDER = (
     "seasons",
     "deliveries",
     "notices_said",
+    "guild_settings",
+    "guild_settings_log",
     "member_prefs",
 )
 """Every table of the schema with history, parents before the rows that refer to them."""
@@ -70,6 +72,8 @@ ID_COLUMNS: Mapping[str, Mapping[str, str]] = {
     "seasons": {"id": "seasons"},
     "deliveries": {"match_id": "matches"},
     "notices_said": {},
+    "guild_settings": {},
+    "guild_settings_log": {},
     "member_prefs": {},
 }
 """For each table, its columns holding an id of an identity table (what `append` shifts)."""

@@ -18,6 +18,13 @@ settings `DISCORD_API_BASE` and `DISCORD_GATEWAY_URL` point at it). It:
   (with its ephemeral flag) and every REST call;
 - records as an error every unknown route or malformed payload; a test calls
   `assert_clean()` to fail on them;
+- models channel kinds (`add_channel`: text, announcement, voice, stage, category, forum
+  and its posts, public and private threads) and the bot's permissions in each channel
+  (`deny_bot` / `allow_bot`; a thread takes its parent's unless set): interactions carry
+  them as `app_permissions`, and a post or edit without them is answered 403 as Discord
+  answers it (50001 Missing Access without View Channel, or in a private thread the bot
+  was not added to; 50013 Missing Permissions without Send Messages, Send Messages in
+  Threads in a thread, Embed Links for an embed, Attach Files for a file);
 - honours a message post's `nonce` with `enforce_nonce` as Discord does: the same nonce
   in the same channel within `nonce_window` seconds returns the message already created
   (no new one); lists a channel's recent messages (`GET /channels/{id}/messages`, empty
@@ -47,11 +54,32 @@ DISCORD_EPOCH_MS = 1420070400000
 EPHEMERAL = 64
 GUILD_TEXT = 0
 DM = 1
+GUILD_VOICE = 2
+GUILD_CATEGORY = 4
+GUILD_ANNOUNCEMENT = 5
+ANNOUNCEMENT_THREAD = 10
+PUBLIC_THREAD = 11
+PRIVATE_THREAD = 12
+GUILD_STAGE_VOICE = 13
+GUILD_FORUM = 15
+THREAD_KINDS = (ANNOUNCEMENT_THREAD, PUBLIC_THREAD, PRIVATE_THREAD)
+NO_MESSAGES = (GUILD_CATEGORY, GUILD_FORUM)
+"""Channel kinds that hold no messages (a forum holds posts, which are threads)."""
+PERMISSION_BITS = {
+    "view_channel": 1 << 10,
+    "send_messages": 1 << 11,
+    "embed_links": 1 << 14,
+    "attach_files": 1 << 15,
+    "manage_threads": 1 << 34,
+    "send_messages_in_threads": 1 << 38,
+}
+"""The permission bits the stand-in checks (Discord's values)."""
 ALL_PERMISSIONS = str((1 << 47) - 1)
 READ_MESSAGE_HISTORY = 1 << 16
 MEMBER_PERMISSIONS = str(0x0000000000000400 | 0x0000000000000800 | 0x80000000)
 """View channel, send messages, use application commands: what an ordinary member has."""
 MANAGE_CHANNELS = 0x10
+MANAGE_GUILD = 0x20
 
 
 @dataclass
@@ -64,6 +92,14 @@ class User:
     dms_open: bool = True
     manage_channels: bool = False
     bot: bool = False
+    manage_guild: bool = False
+    """Manage Server: sees commands whose default member permissions ask for it."""
+
+    @property
+    def permissions(self) -> int:
+        """The member's permission bits in the guild's channels."""
+        bits = int(MEMBER_PERMISSIONS) | (MANAGE_CHANNELS if self.manage_channels else 0)
+        return bits | (MANAGE_GUILD if self.manage_guild else 0)
 
     def payload(self) -> dict[str, Any]:
         """The user object as Discord sends it."""
@@ -76,6 +112,18 @@ class User:
             "public_flags": 0,
             "bot": self.bot,
         }
+
+
+@dataclass
+class Channel:
+    """A guild channel other than the default text channels (`FakeDiscord.add_channel`)."""
+
+    id: int
+    kind: int
+    parent: int | None = None
+    """A thread's parent channel (a forum for a forum post), a channel's category."""
+    members: set[int] = field(default_factory=set)
+    """A private thread's members (user ids; the bot's application id once it was added)."""
 
 
 @dataclass
@@ -214,6 +262,10 @@ def _check_modal(data: dict[str, Any]) -> None:
                 raise BotSideError(f"bad text input label {comp.get('label')!r}")
 
 
+class CommandHidden(AssertionError):
+    """A test ran a command Discord does not show that member (default member permissions)."""
+
+
 class Upload(str):
     """An uploaded file's name, as messages list their attachments; with `keep_files` on it
     also carries the file's content (`data`), so a check can read what a picture shows."""
@@ -305,7 +357,7 @@ class FakeDiscord:
         self.guild_ids = [self._guild_snowflake(i % shard_count) for i in range(guilds)]
         self.guild_id = self.guild_ids[0]
         """The first guild (the only one unless `guilds` > 1)."""
-        self.owner = User(self.snowflake(), "Owner", manage_channels=True)
+        self.owner = User(self.snowflake(), "Owner", manage_channels=True, manage_guild=True)
         self.users: dict[int, User] = {self.owner.id: self.owner}
         self.guild_channels = {
             g: [self.snowflake() for _ in range(channels)] for g in self.guild_ids
@@ -319,6 +371,12 @@ class FakeDiscord:
         """DM channel id -> user id."""
         self.foreign_channels: dict[int, int] = {}
         """Text channels of other servers: channel id -> guild id (`add_foreign_channel`)."""
+        self.channels: dict[int, Channel] = {}
+        """Channels added by `add_channel` (the others are plain text channels)."""
+        self.bot_permissions: dict[int, int] = {}
+        """Channel id -> the bot's permission bits there (unset: all; a thread: its parent's)."""
+        self.forbidden: list[tuple[str, int, int]] = []
+        """Every post or edit refused for the bot's permissions: (method, channel, code)."""
         self.messages: dict[int, Message] = {}
         self.responses: dict[int, Response] = {}
         self.tokens: dict[str, int] = {}
@@ -456,9 +514,12 @@ class FakeDiscord:
         locale: str = "en-US",
         dms_open: bool = True,
         manage_channels: bool = False,
+        manage_guild: bool = False,
     ) -> User:
         """A new guild member."""
-        user = User(self.snowflake(), name, locale, dms_open, manage_channels)
+        user = User(
+            self.snowflake(), name, locale, dms_open, manage_channels, manage_guild=manage_guild
+        )
         self.users[user.id] = user
         return user
 
@@ -467,6 +528,80 @@ class FakeDiscord:
         channel_id = self.snowflake()
         self.foreign_channels[channel_id] = self.snowflake()
         return channel_id
+
+    def add_channel(self, kind: int, *, parent: int | None = None, bot_added: bool = True) -> int:
+        """A new channel of `kind` (a Discord channel type) in the first guild, under
+        `parent` (a thread's channel, a forum for a forum post); its id. A private thread
+        has the bot among its members unless `bot_added` is False. Add channels before the
+        bot connects to have them in its cache (else it reads them from each interaction)."""
+        channel_id = self.snowflake()
+        self.channels[channel_id] = Channel(channel_id, kind, parent)
+        if kind == PRIVATE_THREAD and bot_added:
+            self.channels[channel_id].members.add(self.app_id)
+        self.channel_ids.append(channel_id)
+        return channel_id
+
+    def deny_bot(self, channel_id: int, *names: str) -> None:
+        """Take the permissions `names` (``"embed_links"``...) from the bot in a channel."""
+        bits = self.bot_permissions_in(channel_id)
+        for name in names:
+            bits &= ~PERMISSION_BITS[name]
+        self.bot_permissions[channel_id] = bits
+
+    def allow_bot(self, channel_id: int, *names: str) -> None:
+        """Give the bot the permissions `names` in a channel again."""
+        bits = self.bot_permissions_in(channel_id)
+        for name in names:
+            bits |= PERMISSION_BITS[name]
+        self.bot_permissions[channel_id] = bits
+
+    def bot_permissions_in(self, channel_id: int) -> int:
+        """The bot's permission bits in a channel (a thread without its own: its parent's)."""
+        if channel_id in self.bot_permissions:
+            return self.bot_permissions[channel_id]
+        channel = self.channels.get(channel_id)
+        if channel is not None and channel.kind in THREAD_KINDS and channel.parent is not None:
+            return self.bot_permissions_in(channel.parent)
+        return int(ALL_PERMISSIONS)
+
+    def kind_of(self, channel_id: int) -> int:
+        """A channel's Discord type (a plain text channel unless `add_channel` said else)."""
+        channel = self.channels.get(channel_id)
+        if channel is not None:
+            return channel.kind
+        return DM if channel_id in self.dm_channels else GUILD_TEXT
+
+    def _refused_post(
+        self, channel_id: int, payload: dict[str, Any], files: list[str], *, edit: bool
+    ) -> web.Response | None:
+        """Discord's 403 for a post (or an edit) the bot's permissions do not allow."""
+        perms = self.bot_permissions_in(channel_id)
+        channel = self.channels.get(channel_id)
+        kind = self.kind_of(channel_id)
+        if kind in NO_MESSAGES:
+            raise BotSideError(f"a message to channel {channel_id}, of a kind ({kind}) without any")
+
+        def has(name: str) -> bool:
+            return bool(perms & PERMISSION_BITS[name])
+
+        access = has("view_channel")
+        if channel is not None and kind == PRIVATE_THREAD:
+            access = access and (self.app_id in channel.members or has("manage_threads"))
+        method = "PATCH" if edit else "POST"
+        if not access:
+            self.forbidden.append((method, channel_id, 50001))
+            return self._json({"message": "Missing Access", "code": 50001}, 403)
+        needed: list[str] = []
+        if not edit:
+            needed.append("send_messages_in_threads" if kind in THREAD_KINDS else "send_messages")
+        if payload.get("embeds"):
+            needed.append("embed_links")
+        if files:
+            needed.append("attach_files")
+        if not all(has(name) for name in needed):
+            self.forbidden.append((method, channel_id, 50013))
+            return self._json({"message": "Missing Permissions", "code": 50013}, 403)
+        return None
 
     @property
     def channel_id(self) -> int:
@@ -559,6 +694,11 @@ class FakeDiscord:
         r("GET", r"/channels/(?P<channel>\d+)/messages", self._list_messages)
         r("DELETE", r"/channels/(?P<channel>\d+)/messages/(?P<message>\d+)", self._delete_message)
         r("GET", r"/channels/(?P<channel>\d+)", self._get_channel)
+        r(
+            "GET",
+            r"/channels/(?P<channel>\d+)/thread-members/(?P<user>\d+)",
+            self._get_thread_member,
+        )
         r("POST", r"/users/@me/channels", self._open_dm)
         r("GET", r"/users/(?P<user>\d+)", self._get_user)
         r("GET", r"/guilds/(?P<guild>\d+)/members/(?P<user>\d+)", self._get_member)
@@ -914,23 +1054,78 @@ class FakeDiscord:
             name = f"cards-{position + 1}"
         else:
             raise BotSideError(f"unknown channel {channel_id}")
-        return {
+        kind = self.kind_of(channel_id)
+        channel = self.channels.get(channel_id)
+        parent = None if channel is None or channel.parent is None else str(channel.parent)
+        if kind in THREAD_KINDS:
+            metadata: dict[str, Any] = {
+                "archived": False,
+                "auto_archive_duration": 1440,
+                "archive_timestamp": "2026-01-01T00:00:00.000000+00:00",
+                "locked": False,
+            }
+            if kind == PRIVATE_THREAD:
+                metadata["invitable"] = True
+            return {
+                "id": str(channel_id),
+                "type": kind,
+                "guild_id": str(guild),
+                "parent_id": parent,
+                "owner_id": str(self.owner.id),
+                "name": name,
+                "last_message_id": None,
+                "message_count": 0,
+                "member_count": len(channel.members) if channel is not None else 0,
+                "total_message_sent": 0,
+                "rate_limit_per_user": 0,
+                "thread_metadata": metadata,
+                "flags": 0,
+            }
+        data: dict[str, Any] = {
             "id": str(channel_id),
-            "type": GUILD_TEXT,
+            "type": kind,
             "guild_id": str(guild),
             "name": name,
             "position": position,
             "permission_overwrites": [],
             "nsfw": False,
-            "parent_id": None,
+            "parent_id": parent,
             "topic": None,
             "last_message_id": None,
             "rate_limit_per_user": 0,
             "flags": 0,
         }
+        if kind in (GUILD_VOICE, GUILD_STAGE_VOICE):
+            data.update(bitrate=64000, user_limit=0, rtc_region=None, video_quality_mode=1)
+        if kind == GUILD_FORUM:
+            data.update(
+                available_tags=[],
+                default_reaction_emoji=None,
+                default_thread_rate_limit_per_user=0,
+                default_sort_order=None,
+                default_forum_layout=0,
+            )
+        return data
 
     async def _get_channel(self, request: web.Request, channel: str) -> web.Response:
         return self._json(self._channel_payload(int(channel)))
+
+    async def _get_thread_member(
+        self, request: web.Request, channel: str, user: str
+    ) -> web.Response:
+        thread = self.channels.get(int(channel))
+        if thread is None or thread.kind not in THREAD_KINDS:
+            raise BotSideError(f"thread members of channel {channel}, which is not a thread")
+        if thread.kind == PRIVATE_THREAD and int(user) not in thread.members:
+            return self._json({"message": "Unknown Member", "code": 10007}, 404)
+        return self._json(
+            {
+                "id": channel,
+                "user_id": user,
+                "join_timestamp": "2026-01-01T00:00:00.000000+00:00",
+                "flags": 0,
+            }
+        )
 
     async def _open_dm(self, request: web.Request) -> web.Response:
         payload = await request.json()
@@ -964,6 +1159,8 @@ class FakeDiscord:
                 )
         elif cid not in self.channel_ids:
             raise BotSideError(f"message to an unknown channel {cid}")
+        elif (refused := self._refused_post(cid, payload, files, edit=False)) is not None:
+            return refused
         if not (payload.get("content") or payload.get("embeds") or files):
             raise BotSideError("empty message")
         nonce = None if payload.get("nonce") is None else _check_nonce(payload["nonce"])
@@ -990,6 +1187,10 @@ class FakeDiscord:
         if msg is None or msg.channel_id != int(channel):
             return self._json({"message": "Unknown Message", "code": 10008}, 404)
         payload, files = await self._payload(request)
+        if msg.channel_id in self.channel_ids:
+            refused = self._refused_post(msg.channel_id, payload, files, edit=True)
+            if refused is not None:
+                return refused
         self._apply_edit(msg, payload, files)
         return self._json(self._message_payload(msg))
 
@@ -1338,9 +1539,13 @@ class FakeDiscord:
             "channels": [
                 self._channel_payload(cid)
                 for cid in self.channel_ids
-                if self.guild_of(cid) == guild
+                if self.guild_of(cid) == guild and self.kind_of(cid) not in THREAD_KINDS
             ],
-            "threads": [],
+            "threads": [
+                self._channel_payload(cid)
+                for cid in self.channel_ids
+                if self.guild_of(cid) == guild and self.kind_of(cid) in THREAD_KINDS
+            ],
             "presences": [],
             "stage_instances": [],
             "guild_scheduled_events": [],
@@ -1364,7 +1569,7 @@ class FakeDiscord:
         cid = channel_id if channel_id is not None else self.channel_id
         in_guild = cid in self.channel_ids or cid in self.foreign_channels
         guild_id = self.guild_of(cid) or self.guild_id
-        perms = int(MEMBER_PERMISSIONS) | (MANAGE_CHANNELS if user.manage_channels else 0)
+        perms = user.permissions
         payload: dict[str, Any] = {
             "id": str(iid),
             "application_id": str(self.app_id),
@@ -1375,9 +1580,10 @@ class FakeDiscord:
             "token": token,
             "version": 1,
             "locale": user.locale,
-            "app_permissions": ALL_PERMISSIONS
-            if self.history_readable
-            else str(int(ALL_PERMISSIONS) & ~READ_MESSAGE_HISTORY),
+            "app_permissions": str(
+                self.bot_permissions_in(cid)
+                & (~0 if self.history_readable else ~READ_MESSAGE_HISTORY)
+            ),
             "entitlements": [],
             "authorizing_integration_owners": {"0": str(guild_id)},
             "context": 0 if in_guild else 1,
@@ -1425,14 +1631,30 @@ class FakeDiscord:
             self.late.append(response.at - sent)
         return response
 
+    def sees(self, user: User, command: str) -> bool:
+        """Whether Discord lists the synced command `command` (its top name) for `user`:
+        always for the server's owner, else when they have its default member permissions."""
+        top = next((c for c in self.commands if c["name"] == command.split()[0]), None)
+        if top is None or top.get("default_member_permissions") is None or user is self.owner:
+            return True
+        wanted = int(top["default_member_permissions"])
+        return user.permissions & wanted == wanted
+
     def _command_data(
-        self, path: list[str], options: dict[str, Any], focused: str | None
+        self,
+        path: list[str],
+        options: dict[str, Any],
+        focused: str | None,
+        user: User | None = None,
     ) -> dict[str, Any]:
         """Build the `data` of a slash command from the synced definitions (fails on unknown
         ones)."""
         top = next((c for c in self.commands if c["name"] == path[0]), None)
         if top is None:
             raise AssertionError(f"/{path[0]} was not synced: {[c['name'] for c in self.commands]}")
+        if user is not None and not self.sees(user, path[0]):
+            # Discord does not even list the command for this member.
+            raise CommandHidden(f"/{path[0]} is not shown to {user.name}")
         node: dict[str, Any] = top
         chain: list[dict[str, Any]] = []
         for name in path[1:]:
@@ -1490,7 +1712,7 @@ class FakeDiscord:
     ) -> Response:
         """Run a slash command as `user`, e.g. ``command(alice, "table create", game="bigtwo")``
         (`values`: options whose names clash with these parameters, such as ``user``)."""
-        data = self._command_data(line.split(), {**(values or {}), **options}, None)
+        data = self._command_data(line.split(), {**(values or {}), **options}, None, user)
         iid, payload = self._interaction_payload(user, 2, data, channel_id)
         return await self._send_interaction(iid, payload, wait)
 

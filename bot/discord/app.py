@@ -24,6 +24,7 @@ import yarl
 from discord.gateway import DiscordWebSocket
 from discord.http import Route
 
+from bot.jsonlog import JsonLines
 from bot.runtime.shard_lease import ShardsTaken
 from bot.settings import Settings, load_settings
 from storage.base import CannotOpenDatabase
@@ -78,9 +79,12 @@ class _TokenFilter(logging.Filter):
 
 
 def setup_logging(settings: Settings) -> None:
-    """Log to stderr at the configured level, never showing the token."""
+    """Log to stderr at the configured level and format, never showing the token."""
     handler = logging.StreamHandler(sys.stderr)
-    handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
+    if settings.log_format == "json":
+        handler.setFormatter(JsonLines())
+    else:
+        handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
     if settings.discord_token:
         handler.addFilter(_TokenFilter(settings.discord_token))
     root = logging.getLogger()

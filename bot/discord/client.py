@@ -29,11 +29,15 @@ from bot.discord.cooldowns import Cooldowns
 from bot.discord.crashpoints import watch_answers
 from bot.discord.decks import MemberDecks
 from bot.discord.front import DiscordFront
+from bot.discord.health import HealthServer, Probes
+from bot.discord.metrics import BotMetrics, Live, timed
 from bot.discord.replies import reply_error
 from bot.discord.rest_budget import RequestBudget, budget_trace
+from bot.discord.server_config import ServerConfig
 from bot.discord.translator import CatalogTranslator
 from bot.discord.views import DYNAMIC_ITEMS
 from bot.i18n import normalise_language
+from bot.jsonlog import bind_ids
 from bot.runtime import RuntimeConfig, TableManager, tune_gc
 from bot.runtime.shard_lease import ShardLeaseKeeper
 from bot.runtime.shards import Shards
@@ -52,6 +56,7 @@ COGS = (
     "bot.discord.cogs.play",
     "bot.discord.cogs.info",
     "bot.discord.cogs.history",
+    "bot.discord.cogs.admin",
     "bot.discord.cogs.ratings",
     "bot.discord.cogs.prefs",
 )
@@ -86,9 +91,15 @@ class Deucebot(commands.Bot):
         self.edit_interval = settings.board_edit_seconds if edit_interval is None else edit_interval
         self.rest_budget = RequestBudget(settings.rest_per_second)
         """Every counted REST request waits here for its place under Discord's global limit."""
-        options.setdefault("http_trace", budget_trace(self.rest_budget))
-        watch_answers(options["http_trace"])
+        trace = options.setdefault("http_trace", budget_trace(self.rest_budget))
+        watch_answers(trace)
+        self.metrics = BotMetrics(self._live)
+        """The process's Prometheus metrics (served by the health endpoint)."""
+        self.metrics.trace(trace)
         self.latency_sink = latency_sink
+        self.health: HealthServer | None = None
+        """The health and metrics endpoint (`DEUCEBOT_HTTP_PORT`), once started."""
+        self.started_at = time.time()
         super().__init__(
             command_prefix=commands.when_mentioned,
             intents=intents(),
@@ -102,6 +113,7 @@ class Deucebot(commands.Bot):
         self.cooldowns = Cooldowns.from_settings(settings)
         """Per-member cooldowns on costly commands and buttons."""
         self._storage: AnyStorage | None = None
+        self._server_config: ServerConfig | None = None
         self._tables: TableManager | None = None
         self._front: DiscordFront | None = None
         self._lease: ShardLeaseKeeper | None = None
@@ -117,6 +129,13 @@ class Deucebot(commands.Bot):
         if self._storage is None:
             raise RuntimeError("the bot is not set up yet")
         return self._storage
+
+    @property
+    def server_config(self) -> ServerConfig:
+        """Every server's own settings (`/config`; read by `setup_hook`)."""
+        if self._server_config is None:
+            raise RuntimeError("the bot is not set up yet")
+        return self._server_config
 
     @property
     def tables(self) -> TableManager:
@@ -172,18 +191,32 @@ class Deucebot(commands.Bot):
             edit_interval=self.edit_interval,
             deliveries=storage if DELIVERY_RECORDS else None,
         )
+        front.delivered_sink = self.metrics.delivery.observe
+        config = self._server_config = ServerConfig(storage, self.settings)
+        await config.load()
+        self.cooldowns.guild_seconds = config.cooldown
         await self._lease_shards()
         tables = self._tables = TableManager(
             storage,
             front,
             config=RuntimeConfig(
                 ai_delay=self.settings.ai_delay,
-                latency_sink=self.latency_sink,
+                latency_sink=self._action_done,
                 ai_processes=self.settings.ai_processes,
                 max_tables_per_guild=self.settings.max_tables_per_server,
+                guild_table_cap=config.table_cap,
             ),
             shards=self.owned_shards,
         )
+        storage.commit_action = timed(  # type: ignore[method-assign]
+            storage.commit_action, self.metrics.storage_commit.observe
+        )
+        tables.ai.decide = timed(  # type: ignore[method-assign]
+            tables.ai.decide, self.metrics.ai_decision.observe
+        )
+        if self.settings.http_port is not None:
+            self.health = HealthServer(self._probes(), self.metrics, self.settings.http_port)
+            await self.health.start()
         self.add_dynamic_items(*DYNAMIC_ITEMS)
         pictures.warm()
         for cog in COGS:
@@ -197,6 +230,49 @@ class Deucebot(commands.Bot):
             await self.tree.sync()
         await tables.restore()
         tune_gc()  # after restoring: freeze start-up objects, rarer full collections
+
+    def _action_done(self, seconds: float) -> None:
+        """Each accepted action: counted, and passed on to the benchmark's sink if any."""
+        self.metrics.action_done(seconds)
+        if self.latency_sink is not None:
+            self.latency_sink(seconds)
+
+    def gateway_open(self) -> bool:
+        """Whether the bot is logged in and every gateway connection is open."""
+        if self.is_closed() or not self.is_ready():
+            return False
+        if isinstance(self, commands.AutoShardedBot):
+            return all(not shard.is_closed() for shard in self.shards.values())
+        ws = self.ws
+        return ws is not None and not ws.socket.closed
+
+    def _live(self) -> Live:
+        """What the metrics read at each scrape."""
+        games: dict[str, int] = {}
+        tables = self._tables.tables.values() if self._tables is not None else ()
+        for table in tables:
+            if table.status != "stopped":
+                games[table.game] = games.get(table.game, 0) + 1
+        front = self._front
+        return Live(
+            tables_by_game=games,
+            outbox_lag=front.lag() if front is not None else {},
+            paused=len(front.paused()) if front is not None else 0,
+            gateway_latency=self.latency,
+        )
+
+    def _probes(self) -> Probes:
+        """What `/healthz` checks."""
+
+        async def storage_writes() -> None:
+            await self.storage.remember_said("healthz", "healthz", True)
+
+        def lag() -> float:
+            paused = self.front.paused()
+            waits = [s for tid, s in self.front.lag().items() if tid not in paused]
+            return max(waits, default=0.0)
+
+        return Probes(self.gateway_open, storage_writes, lag, self.settings.health_max_lag)
 
     async def _lease_shards(self) -> None:
         """Claim this process's shards in the database (`ShardLeaseKeeper`): a sharded bot,
@@ -240,6 +316,8 @@ class Deucebot(commands.Bot):
             return
         started = time.perf_counter()
         log.info("shutting down")
+        if self.health is not None:
+            await self.health.close()
         if self._front is not None:
             await self._front.close()
         if self._tables is not None:
@@ -260,6 +338,7 @@ class Deucebot(commands.Bot):
     def language(self, interaction: discord.Interaction) -> str:
         """The language to answer `interaction` in: the user's locale, else the guild's, else
         the configured default. Remembered for the user's DMs."""
+        self._bind_log_ids(interaction)
         default = self.guild_language(interaction.guild)
         lang = normalise_language(interaction.locale.value, default="")
         if not lang:
@@ -267,11 +346,27 @@ class Deucebot(commands.Bot):
         self._locales[interaction.user.id] = lang
         return lang
 
+    def _bind_log_ids(self, interaction: discord.Interaction) -> None:
+        """Name the guild, and the channel's table and match, in this handler's log lines."""
+        table = None
+        if self._tables is not None and interaction.channel_id is not None:
+            table = self._tables.find(str(interaction.channel_id))
+        bind_ids(
+            guild=interaction.guild_id,
+            table=table.id if table is not None else None,
+            match=table.match.id if table is not None and table.match is not None else None,
+        )
+
     def guild_language(self, guild: discord.Guild | None) -> str:
-        """A guild's language for public messages: its preferred locale if we speak it."""
+        """A guild's language for public messages: the one its admins chose (`/config`),
+        else its preferred locale if we speak it."""
         default = normalise_language(self.settings.language)
         if guild is None:
             return default
+        if self._server_config is not None:
+            chosen = self._server_config.language(str(guild.id))
+            if chosen is not None:
+                return chosen
         return normalise_language(guild.preferred_locale.value, default=default)
 
     async def _on_tree_error(

@@ -31,6 +31,8 @@ class Cooldowns:
         """Cooldowns of `seconds` per kind (a kind missing or at 0 has none)."""
         self.seconds = dict(seconds)
         self._buckets: dict[tuple[str, int], app_commands.Cooldown] = {}
+        self.guild_seconds: Callable[[str, str], float | None] | None = None
+        """A server's own seconds for a kind (its `/config`), None: the process's."""
 
     @classmethod
     def from_settings(cls, settings: Settings) -> Cooldowns:
@@ -48,6 +50,9 @@ class Cooldowns:
         """Count one use of `kind` by the interaction's user, at the interaction's time;
         raises `app_commands.CommandOnCooldown` (nothing counted) if it comes too soon."""
         per = self.seconds.get(kind, 0.0)
+        if self.guild_seconds is not None and interaction.guild_id is not None:
+            own = self.guild_seconds(str(interaction.guild_id), kind)
+            per = per if own is None else own
         if per <= 0:
             return
         now = interaction.created_at.timestamp()
@@ -58,6 +63,8 @@ class Cooldowns:
         bucket = self._buckets.setdefault(
             (kind, interaction.user.id), app_commands.Cooldown(1, per)
         )
+        if bucket.per != per:  # the server changed its cooldown meanwhile
+            bucket = self._buckets[(kind, interaction.user.id)] = app_commands.Cooldown(1, per)
         retry_after = bucket.update_rate_limit(now)
         if retry_after is not None:
             raise app_commands.CommandOnCooldown(bucket, retry_after)

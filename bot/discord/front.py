@@ -24,6 +24,10 @@ the turn it was committed up to, and delivered by one outbox task per table in l
   `edit_interval` seconds) and only ever show the board's own deal;
 - 429 and 5xx answers are retried with backoff for up to `retry_for` seconds (logged;
   an effect given up on stays unrecorded, so the next start delivers it);
+- a 403 for a lost permission (50001 Missing Access, 50013 Missing Permissions) pauses the
+  table's outbox (`Pause`) instead: nothing is dropped or retried in a loop; it is tried
+  again by `resume` (a member's click where the permissions are back) or every
+  `pause_retry` seconds, and then delivers what waited, in log order;
 - DMs (own task per table so a slow DM never holds up the board): the hand once per deal,
   when it is dealt (`GameRenderer.dealing`), and after a move the owner did not make
   themselves (a timeout, an away seat played for them); after their own move (a play, a
@@ -73,6 +77,7 @@ from bot.discord.rest_budget import Priority, priority
 from bot.discord.textlimits import fit_message
 from bot.discord.tokens import InteractionTokens, LostAnswer, expired, post_once
 from bot.i18n import t
+from bot.jsonlog import bind_ids
 from bot.render import GameRenderer, get_renderer
 from bot.render.fair import fair_line
 from bot.render.phrases import deal_word
@@ -114,8 +119,28 @@ is then edited through it while it lives, through the bot's REST after)."""
 EDIT_MARGIN = 5.0
 """Seconds a token must still live to edit through it (else: the bot's REST routes)."""
 
+LOST_ACCESS = frozenset({50001, 50013})
+"""Discord's codes of a 403 for a permission the bot lacks in the channel."""
+PAUSE_RETRY = 60.0
+"""Seconds between two attempts of a paused outbox (besides members' clicks)."""
+
 T = TypeVar("T")
 Board = discord.Message | discord.PartialMessage
+
+
+@dataclass(frozen=True)
+class Pause:
+    """Why a table's channel delivery is paused: Discord's 403 `code` (50001 or 50013) to
+    `what` ("board", "board edit"...), since `since` (`time.time()`)."""
+
+    code: int
+    what: str
+    since: float
+
+
+def lost_access(error: BaseException) -> bool:
+    """Whether `error` is Discord's 403 for a permission the bot lacks (not a closed DM)."""
+    return isinstance(error, discord.Forbidden) and error.code in LOST_ACCESS
 
 
 @dataclass
@@ -171,13 +196,23 @@ class _Outbox:
     """Member -> the deal whose hand their closed DMs refused: not tried again that deal,
     tried again at the next (they may have opened their DMs meanwhile)."""
     dm_sending: bool = False
+    paused: Pause | None = None
+    """Set while Discord refuses the channel's posts for a lost permission."""
+    unreplaced: list[tuple[Board, datetime | None]] = field(default_factory=list)
+    """Earlier boards (and their tokens' expiry) still to be marked replaced (a refusal
+    came between post and edit)."""
+    queued: dict[str, float] = field(default_factory=dict)
+    """Effect key -> when it was handed over (`time.monotonic()`), until delivered."""
     drawing: int = 0
     """Pictures being drawn in a worker thread for this table's next post or edit."""
 
     def busy(self) -> bool:
-        """True while something is queued or a DM is on its way."""
+        """True while something is queued or a DM is on its way (a paused outbox waits)."""
+        if self.paused is not None:
+            return bool(self.dms or self.dm_sending or self.drawing)
         return bool(
             self.effects
+            or self.unreplaced
             or self.notices
             or self.dirty
             or self.dms
@@ -198,12 +233,14 @@ class DiscordFront:
         edit_interval: float = 1.0,
         deliveries: Deliveries | None = None,
         retry_for: float = 120.0,
+        pause_retry: float = PAUSE_RETRY,
     ) -> None:
         """A front posting through `client`, with the bot's languages and tables from `host`;
         `edit_interval` spaces board edits (seconds); `deliveries` records what was
         delivered (None: nothing survives a restart); 429/5xx answers are retried for up
-        to `retry_for` seconds."""
+        to `retry_for` seconds; a paused outbox is tried again every `pause_retry` seconds."""
         self.client = client
+        self.pause_retry = pause_retry
         self.host = host
         self.edit_interval = edit_interval
         self.deliveries = deliveries
@@ -227,6 +264,8 @@ class DiscordFront:
         self.retries = 0
         """REST calls retried after a 429 or 5xx."""
         self.crash = CrashPoints.from_env()
+        self.delivered_sink: Callable[[float], None] | None = None
+        """Called with each delivered effect's delay (seconds from hand-over; metrics)."""
 
     # ----------------------------------------------------------------- Front protocol
 
@@ -248,6 +287,9 @@ class DiscordFront:
                     for old in [d for d in box.commitments if d <= event.deal - KEEP_DEALS]:
                         del box.commitments[old]
         box.effects.extend(found)
+        now = time.monotonic()
+        for effect in found:
+            box.queued.setdefault(effect.key, now)
         for event in loose:
             line = renderer.event(event, names, lang) if renderer else None
             if line is None:
@@ -294,6 +336,40 @@ class DiscordFront:
         box.dirty = True
         box.wake.set()
 
+    def paused(self) -> dict[int, Pause]:
+        """Table id -> why its channel delivery is paused (only the paused tables)."""
+        return {tid: box.paused for tid, box in self._boxes.items() if box.paused is not None}
+
+    def lag(self) -> dict[int, float]:
+        """Table id -> seconds its oldest undelivered effect has waited (0: none waits)."""
+        now = time.monotonic()
+        return {
+            tid: now - min(box.queued.values()) if box.queued else 0.0
+            for tid, box in self._boxes.items()
+        }
+
+    def resume(self, table_id: int) -> None:
+        """Try a paused table's delivery again now (its permissions may be back); paused
+        again if Discord still refuses."""
+        box = self._boxes.get(table_id)
+        if box is not None and box.paused is not None:
+            log.info("table %s: trying its paused channel delivery again", table_id)
+            box.paused = None
+            box.wake.set()
+
+    def _pause(self, box: _Outbox, error: discord.Forbidden, what: str) -> None:
+        """Pause `box` after Discord's 403 (lost permission); try again in `pause_retry` s."""
+        first = box.paused is None
+        box.paused = Pause(error.code, what, time.time())
+        log.warning(
+            "table %s: Discord refused the %s (403, code %s): channel delivery paused",
+            box.snapshot.id,
+            what,
+            error.code,
+        )
+        if first and self.pause_retry > 0:
+            asyncio.get_running_loop().call_later(self.pause_retry, self.resume, box.snapshot.id)
+
     async def settle(self) -> None:
         """Wait until every outbox is empty (tests and the benchmark)."""
         while any(box.busy() for box in self._boxes.values()):
@@ -321,6 +397,7 @@ class DiscordFront:
             box.snapshot = table
         if table.match != box.match:
             box.match = table.match
+            box.queued.clear()
             box.done = set()
             box.intents.clear()
             box.deal_snaps.clear()
@@ -343,6 +420,7 @@ class DiscordFront:
 
     async def _run(self, box: _Outbox) -> None:
         while True:
+            bind_ids(guild=box.snapshot.guild, table=box.snapshot.id, match=box.match)
             if not box.recovered:
                 try:
                     await self._recover(box)
@@ -351,26 +429,43 @@ class DiscordFront:
                 except Exception:
                     log.exception("could not recover the deliveries of table %s", box.snapshot.id)
                 box.recovered = True
-            while box.effects or box.notices or box.dirty:
+            while box.paused is None and (
+                box.effects or box.unreplaced or box.notices or box.dirty
+            ):
+                what = "board"
                 try:
+                    if box.unreplaced:
+                        what = "replaced board"
+                        old, old_expires = box.unreplaced[0]
+                        await self._replace(box, old, old_expires, self.language(box.snapshot))
+                        box.unreplaced.pop(0)
+                        continue
                     if box.effects:
                         effect = box.effects[0]
+                        what = effect.kind
                         try:
                             await self._deliver(box, effect)
-                        finally:
-                            if box.effects and box.effects[0] is effect:
-                                box.effects.popleft()
+                        except BaseException as error:
+                            if not lost_access(error):
+                                _drop(box, effect)
+                            raise
+                        _drop(box, effect)
                         continue
                     if box.notices:
+                        what = "notice"
                         notice = {"content": box.notices[0]}
                         await self._send(box, "notice", partial(dict, notice), _nonce())
                         box.notices.popleft()
                         continue
+                    what = "board edit"
                     box.dirty = False
                     try:
                         with priority(Priority.EDIT):
                             through_token = await self._edit_board(box)
-                    except discord.HTTPException:
+                    except discord.HTTPException as error:
+                        if lost_access(error):
+                            box.dirty = True  # drawn again on resuming
+                            raise
                         # Not now (a storm outlasted the retries): try again in a while, so
                         # the board still converges without waiting for the next action.
                         asyncio.get_running_loop().call_later(REDRAW_AFTER, _redraw, box)
@@ -380,6 +475,11 @@ class DiscordFront:
                         await asyncio.sleep(self.edit_interval * backoff)
                 except asyncio.CancelledError:
                     raise
+                except discord.Forbidden as error:
+                    if not lost_access(error):
+                        log.exception("could not update the channel of table %s", box.snapshot.id)
+                        continue
+                    self._pause(box, error, what)
                 except Exception:
                     log.exception("could not update the channel of table %s", box.snapshot.id)
             await box.wake.wait()
@@ -552,6 +652,18 @@ class DiscordFront:
             change = {"content": t("discord.board.replaced", lang), "view": None}
             await self._edit_through(box, message, expires, "replaced board", change)
 
+    async def _replace_later(
+        self, box: _Outbox, message: Board, expires: datetime | None, lang: str
+    ) -> None:
+        """`_replace` the board a new one follows; if Discord refuses it for a lost
+        permission, it is done on resuming (the new board is out: it must not go again)."""
+        try:
+            await self._replace(box, message, expires, lang)
+        except discord.Forbidden as error:
+            if not lost_access(error):
+                raise
+            box.unreplaced.append((message, expires))
+
     async def _deliver(self, box: _Outbox, effect: Effect) -> None:
         """Deliver one effect (unless done): record the intent, post it (or adopt the post
         of an earlier process that died before its record), then record it."""
@@ -571,6 +683,9 @@ class DiscordFront:
             else:
                 message_id = await self._post_result(box, effect, nonce)
         box.done.add(effect.key)
+        queued = box.queued.pop(effect.key, None)
+        if queued is not None and self.delivered_sink is not None:
+            self.delivered_sink(time.monotonic() - queued)
         if effect.kind == "board":
             box.board_sent.set()
         if self.deliveries is not None:
@@ -699,7 +814,7 @@ class DiscordFront:
         previous, previous_expires = box.board, box.board_expires
         box.board, box.board_deal, box.board_expires = sent, effect.deal, expires
         if previous is not None:
-            await self._replace(box, previous, previous_expires, lang)
+            await self._replace_later(box, previous, previous_expires, lang)
         return sent.id
 
     async def _post_result(self, box: _Outbox, effect: Effect, nonce: str) -> int:
@@ -798,7 +913,7 @@ class DiscordFront:
         box.board_deal = shown.deal if shown.started else None
         box.image_key = last_play_key(shown)
         if previous is not None:
-            await self._replace(box, previous, previous_expires, lang)
+            await self._replace_later(box, previous, previous_expires, lang)
 
     # ----------------------------------------------------------------- DMs
 
@@ -819,6 +934,7 @@ class DiscordFront:
 
     async def _run_dms(self, box: _Outbox) -> None:
         while True:
+            bind_ids(guild=box.snapshot.guild, table=box.snapshot.id, match=box.match)
             await box.dm_wake.wait()
             box.dm_wake.clear()
             while box.dms:
@@ -950,6 +1066,13 @@ class DiscordFront:
             await self.deliveries.remember_said(str(user), DM_CLOSED, closed)
         self._dm_closed_said[user] = closed
         return said and closed
+
+
+def _drop(box: _Outbox, effect: Effect) -> None:
+    """Take `effect` off the front of `box`'s queue (delivered, or given up on)."""
+    if box.effects and box.effects[0] is effect:
+        box.effects.popleft()
+    box.queued.pop(effect.key, None)
 
 
 async def _drawn(box: _Outbox, drawing: Awaitable[None]) -> None:

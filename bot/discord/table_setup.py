@@ -38,6 +38,12 @@ FIELDS: Mapping[str, Mapping[str, str]] = {
 OPTION_ORDER = ("seats", "stack", "small_blind", "big_blind", "blind", "ante", "deals")
 
 
+def table_options(*values: int | None) -> dict[str, int | None]:
+    """The `/table create` options by name, from their values in `OPTION_ORDER` then
+    turn_seconds (None: not given), as the commands that take them receive them."""
+    return dict(zip((*OPTION_ORDER, "turn_seconds"), values, strict=True))
+
+
 def offered(game: str) -> list[str]:
     """The `/table create` options `game` has (besides `game` and `turn_seconds`)."""
     return [name for name in OPTION_ORDER if game in FIELDS[name]] + ["turn_seconds"]

@@ -151,6 +151,8 @@ class TableManager:
         if existing is not None and existing.status != "stopped":
             raise errors.table_exists(place, existing.game)
         limit = self.config.max_tables_per_guild
+        own = self.config.guild_table_cap(guild) if self.config.guild_table_cap else None
+        limit = limit if own is None else own
         live = [t for t in self.tables.values() if t.guild == guild and t.status != "stopped"]
         if limit > 0 and len(live) >= limit:
             raise errors.too_many_tables(guild, limit)

@@ -50,6 +50,9 @@ class RuntimeConfig:
     max_tables_per_guild: int = 0
     """Live (not stopped) tables one guild may have at once (`TableManager.create` refuses
     more with `too_many_tables`); 0: no cap."""
+    guild_table_cap: Callable[[str], int | None] | None = None
+    """A guild's own cap (its server settings), used instead of `max_tables_per_guild` when
+    it gives one (the front keeps it within the process's)."""
     ai_processes: int = 0
     """AI worker processes (`bot.runtime.ai_pool.AiPool`, owned by `AiSeats`); 0: decide
     in this process (a thread or inline, per `ai_in_thread`). Processes keep pure-Python AI

@@ -32,9 +32,12 @@ PREFER = ("Call", "Suivre", "Min", "Check", "Parole")
 
 
 def dm_deals(fake: FakeDiscord, user: User) -> list[int]:
-    """The deal of each hand DMed to `user`, in order (from the hand's footer)."""
+    """The deal of each hand DMed to `user`, in order (from the hand's footer). Notices
+    (plain text, no hand: "you are out of chips") are not hands."""
     found = []
     for message in fake.dms(user):
+        if not message.embeds:
+            continue
         stamp = DEAL.search(message.text())
         assert stamp, message.text()
         found.append(int(stamp.group(1)))

@@ -6,7 +6,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from bot.devtools.discord_standin import FakeDiscord
+import pytest
+
+from bot.devtools.discord_standin import CommandHidden, FakeDiscord
 from tests.e2e.conftest import bot_running, settle
 from tests.e2e.helpers import play_until
 
@@ -49,8 +51,9 @@ async def test_a_finished_match_is_rated_and_shown_by_rating_with_a_chart(
         nothing = (await standin.command(bo, "stats", game="bigtwo")).final()
         assert nothing is not None and nothing.attachments == []
 
-        refused = await standin.command(bo, "season", name="cup")
-        assert refused.ephemeral and "Gérer le serveur" in refused.message.content
+        # /season is for Manage Server: Discord does not even list it for Bo.
+        with pytest.raises(CommandHidden):
+            await standin.command(bo, "season", name="cup")
         assert await bot.storage.seasons(guild) == []
         bad = await standin.command(ana, "season", name="current")
         assert bad.ephemeral and "1 to 32" in bad.message.content
@@ -60,3 +63,15 @@ async def test_a_finished_match_is_rated_and_shown_by_rating_with_a_chart(
             await standin.command(ana, "leaderboard", game="bigtwo", by="rating", season="current")
         ).final()
         assert cup is not None and "season cup" in cup.text() and "No rated matches" in cup.text()
+        # A season that does not exist is refused privately, naming it (whatever was typed:
+        # card words included, which must not reach the channel); without `by`, a season
+        # means its rating board.
+        posted = len(standin.public_messages())
+        for typed, by in (("8D 8S", "rating"), ("cupp", None)):
+            options = {"game": "bigtwo", "season": typed} | ({"by": by} if by else {})
+            nope = (await standin.command(bo, "leaderboard", **options)).final()
+            assert nope is not None and nope.ephemeral, nope
+            assert "saison « " + typed + " »" in nope.content, nope.content
+        assert len(standin.public_messages()) == posted
+        named = (await standin.command(ana, "leaderboard", game="bigtwo", season="cup")).final()
+        assert named is not None and not named.ephemeral and "season cup" in named.text()

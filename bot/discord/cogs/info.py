@@ -13,7 +13,7 @@ from discord.ext import commands
 from bot.discord.cogs.ratings import rating_embed, stats_chart_file
 from bot.discord.cogs.tables import game_choices, playable_games
 from bot.discord.cooldowns import cooldown
-from bot.discord.replies import answer_privately, in_time, say
+from bot.discord.replies import answer_privately, answering, in_time, say
 from bot.discord.slash_options import slash_options
 from bot.discord.translator import tr
 from bot.i18n import t
@@ -109,13 +109,16 @@ class Info(commands.Cog):
         season: str | None = None,
     ) -> None:
         """Humans and AI seats listed apart; players with few deals are unranked. `by`
-        rating: people by conservative rating on the all-time track or a `season`'s."""
+        rating (or a `season`, which only ratings have): people by conservative rating on
+        the all-time track or a season's; a season that does not exist is refused
+        privately."""
         lang = self.bot.language(interaction)
-        if by is not None and by.value == "rating":
+        if (by is not None and by.value == "rating") or season is not None:
             guild = str(interaction.guild_id)
-            work = rating_embed(self.bot.storage, guild, game.value, season, lang)
-            embed = await in_time(interaction, work, public=True)
-            await say(interaction, "", embed=embed, ephemeral=False)
+            async with answering(interaction, lang):
+                work = rating_embed(self.bot.storage, guild, game.value, season, lang)
+                embed = await in_time(interaction, work, public=True)
+                await say(interaction, "", embed=embed, ephemeral=False)
             return
         span = _period(period.value if period else "all")
         board = await in_time(

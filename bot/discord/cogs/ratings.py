@@ -24,12 +24,16 @@ from bot.ratings_view import (
     stats_rating_line,
     track_name,
 )
+from bot.runtime.errors import TableError
 from engines.registry import get_game
 from storage.backend import AnyStorage
 from storage.ratings import ALL_TIME, season_of
 
 if TYPE_CHECKING:
     from bot.discord.client import Deucebot
+
+MONTH = re.compile(r"\d{4}-(0[1-9]|1[0-2])")
+"""A monthly season's name (``2026-12``)."""
 
 SEASON_NAME = re.compile(r"[\w .\-]{1,32}")
 RESERVED = frozenset({"all", "current"})
@@ -47,12 +51,16 @@ async def rating_embed(
 ) -> discord.Embed:
     """The rating leaderboard of `game` on `guild` for the `season` option."""
     now = time.time()
-    current = season_of(await storage.seasons(guild), now) if season == "current" else None
+    seasons = await storage.seasons(guild)
+    current = season_of(seasons, now) if season == "current" else None
+    track = resolve_season(season, now, current)
+    named = {record.name for record in seasons}
+    if track not in (ALL_TIME, current) and not MONTH.fullmatch(track) and track not in named:
+        raise TableError(
+            f"no season {season!r} on this server", code="ratings.unknown_season", text=season
+        )
     board = await storage.rating_board(
-        guild=guild,
-        game=game,
-        season=resolve_season(season, now, current),
-        min_matches=MIN_MATCHES,
+        guild=guild, game=game, season=track, min_matches=MIN_MATCHES
     )
     embed = discord.Embed(
         title=t(

@@ -14,9 +14,10 @@ from bot.discord import actions
 from bot.discord.actions import seat_for
 from bot.discord.board import board_message
 from bot.discord.cooldowns import cooldown
+from bot.discord.permissions import check_table_channel
 from bot.discord.replies import answer_privately, frozen_view, in_time, say
 from bot.discord.slash_options import game_choices, playable_games, slash_options
-from bot.discord.table_setup import OPTION_ORDER, options_in_force, table_setup
+from bot.discord.table_setup import OPTION_ORDER, options_in_force, table_options, table_setup
 from bot.discord.translator import tr
 from bot.discord.views import ChallengeButton
 from bot.i18n import t
@@ -68,6 +69,15 @@ class Tables(commands.Cog):
         self.bot = bot
         self._expiring: set[asyncio.Task[None]] = set()
 
+    def _check_allowed_here(self, interaction: discord.Interaction) -> None:
+        """Refuse if the server opens tables only in other channels (`/config channels`)."""
+        parent = getattr(interaction.channel, "parent_id", None)
+        self.bot.server_config.check_channel(
+            str(interaction.guild_id),
+            str(interaction.channel_id),
+            None if parent is None else str(parent),
+        )
+
     def _here(self, interaction: discord.Interaction) -> Table:
         table: Table = self.bot.tables.get(str(interaction.channel_id))
         return table
@@ -96,20 +106,14 @@ class Tables(commands.Cog):
         `table_setup`: an option the game lacks is refused by name); the creator takes
         seat 1."""
         lang = self.bot.language(interaction)
-        setup = table_setup(
-            get_game(game.value),
-            {
-                "seats": seats,
-                "stack": stack,
-                "small_blind": small_blind,
-                "big_blind": big_blind,
-                "blind": blind,
-                "ante": ante,
-                "deals": deals,
-                "turn_seconds": turn_seconds,
-            },
-            lang,
+        await check_table_channel(interaction, lang)
+        self._check_allowed_here(interaction)
+        given = table_options(
+            seats, stack, small_blind, big_blind, blind, ante, deals, turn_seconds
         )
+        defaults = self.bot.server_config.defaults(str(interaction.guild_id), game.value)
+        given = {**given, **{k: v for k, v in defaults.items() if given.get(k) is None}}
+        setup = table_setup(get_game(game.value), given, lang)
         options = {
             "turn_seconds": self.bot.settings.turn_seconds,
             "lang": self.bot.guild_language(interaction.guild),
@@ -164,6 +168,8 @@ class Tables(commands.Cog):
         """Challenge `member` (Accept / Decline for them; no answer in `actions.CHALLENGE_SECONDS`
         declines); without a member, a duel against the AI is dealt at once."""
         lang = self.bot.language(interaction)
+        await check_table_channel(interaction, lang)
+        self._check_allowed_here(interaction)
         if member is not None and member.id == interaction.user.id:
             raise TableError("you cannot challenge yourself", code="discord.challenge_self")
         if member is not None and member.bot:
@@ -254,6 +260,7 @@ class Tables(commands.Cog):
         lang = self.bot.language(interaction)
         table = self._here(interaction)
         seat_for(table, interaction)
+        await check_table_channel(interaction, lang)
         await in_time(interaction, table.start())
         await say(interaction, t("discord.table.started", lang))
 
