@@ -198,6 +198,10 @@ class _Outbox:
     dm_sending: bool = False
     paused: Pause | None = None
     """Set while Discord refuses the channel's posts for a lost permission."""
+    probing: bool = False
+    """Set by a pause, cleared by the next post or edit the bot's REST routes make in the
+    channel: meanwhile no token is used (a token's webhook is not held to the channel's
+    permissions, so it would hide that the channel still refuses the bot)."""
     unreplaced: list[tuple[Board, datetime | None]] = field(default_factory=list)
     """Earlier boards (and their tokens' expiry) still to be marked replaced (a refusal
     came between post and edit)."""
@@ -358,9 +362,12 @@ class DiscordFront:
             box.wake.set()
 
     def _pause(self, box: _Outbox, error: discord.Forbidden, what: str) -> None:
-        """Pause `box` after Discord's 403 (lost permission); try again in `pause_retry` s."""
+        """Pause `box` after Discord's 403 (lost permission); try again in `pause_retry` s,
+        through REST only until a REST call works there again (`probing`)."""
         first = box.paused is None
         box.paused = Pause(error.code, what, time.time())
+        box.probing = True
+        self.tokens.forget(int(box.snapshot.place))
         log.warning(
             "table %s: Discord refused the %s (403, code %s): channel delivery paused",
             box.snapshot.id,
@@ -512,6 +519,7 @@ class DiscordFront:
         channel = self._channel(box.snapshot)
         sent = await self._retry(what, lambda: channel.send(**build(), nonce=nonce))
         self.rest_calls += 1
+        box.probing = False
         box.last_message = max(box.last_message or 0, sent.id)
         return sent
 
@@ -538,7 +546,7 @@ class DiscordFront:
         `nonce`). Also the expiry of the token it went through (None: REST). A follow-up
         has no nonce: one whose answer was lost (5xx, a broken connection) is looked for in
         the channel before it goes again through REST."""
-        lent = self.tokens.usable(int(box.snapshot.place), POST_MARGIN)
+        lent = None if box.probing else self.tokens.usable(int(box.snapshot.place), POST_MARGIN)
         if lent is not None:
             before = box.last_message
             try:
@@ -583,7 +591,7 @@ class DiscordFront:
         through the bot's REST routes (budgeted). The handle to edit it by from now on, and
         whether the edit went through a token."""
         build = change if callable(change) else partial(dict, change)
-        if isinstance(message, discord.WebhookMessage) and expires is not None:
+        if isinstance(message, discord.WebhookMessage) and expires is not None and not box.probing:
             if expires - timedelta(seconds=EDIT_MARGIN) > discord.utils.utcnow():
                 hooked = message
                 try:
@@ -600,6 +608,7 @@ class DiscordFront:
         rest = message
         await self._retry(what, lambda: rest.edit(**build()))
         self.rest_calls += 1
+        box.probing = False
         return message, False
 
     async def _recover(self, box: _Outbox) -> None:

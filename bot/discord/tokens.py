@@ -13,7 +13,11 @@ Every interaction in a table's channel is lent here (`lend`), only in memory (a 
 not survive a restart; what was posted through it still can be edited through the bot's
 own REST routes, by the message id the front records). Only where the bot may read the
 channel's history (`app_permissions`): a follow-up carries no nonce, so a post a crash
-left unrecorded is found only there. The front asks for the newest
+left unrecorded is found only there. Never where the interaction shows the bot lacking a
+permission a table needs (`permissions.missing_permissions`): Discord does not hold a
+token's webhook to the channel's permissions, so a board edited through it would hide that
+the bot's own posts are refused; the channel's tokens are dropped then, the front's next
+REST call meets the 403 and pauses the table. The front asks for the newest
 usable one (`usable`): answered, not by a deferred thinking message or a modal, and with
 at least `margin` seconds to live.
 """
@@ -28,6 +32,8 @@ from typing import Any, cast
 import aiohttp
 import discord
 from discord.webhook.async_ import AsyncWebhookAdapter, async_context
+
+from bot.discord.permissions import is_thread, missing_permissions
 
 LIFETIME = timedelta(minutes=15)
 """How long Discord honours an interaction token (from the interaction's creation)."""
@@ -68,7 +74,15 @@ class InteractionTokens:
         """Remember `interaction` (a member's, in a guild channel) for its channel."""
         if interaction.guild_id is None or interaction.channel_id is None:
             return
-        if interaction.user.bot or not interaction.app_permissions.read_message_history:
+        if interaction.user.bot:
+            return
+        perms = interaction.app_permissions
+        if missing_permissions(perms, thread=is_thread(interaction.channel)):
+            # Discord answers a token's follow-ups and edits whatever the bot may do in the
+            # channel: lending one now would hide that its own posts are refused there.
+            self.forget(interaction.channel_id)
+            return
+        if not perms.read_message_history:
             return  # a follow-up has no nonce: only history finds one a crash left unrecorded
         kept = self._by_channel.setdefault(interaction.channel_id, collections.deque(maxlen=KEPT))
         kept.append(interaction)
