@@ -368,6 +368,7 @@ class DiscordFront:
         box.paused = Pause(error.code, what, time.time())
         box.probing = True
         self.tokens.forget(int(box.snapshot.place))
+        box.board_sent.set()  # the hands waiting for a board wait no more
         log.warning(
             "table %s: Discord refused the %s (403, code %s): channel delivery paused",
             box.snapshot.id,
@@ -968,14 +969,20 @@ class DiscordFront:
 
     async def _after_its_board(self, box: _Outbox, shown: TableSnapshot | None) -> None:
         """Wait until the board of the hand's deal is in the channel, so nobody sees a card
-        before the deal's commitment (at most `BOARD_FIRST` seconds: a board Discord keeps
-        refusing must not hold the hands back for good)."""
+        before the deal's commitment (at most `BOARD_FIRST` seconds, and not while the
+        table's delivery is paused: a board Discord keeps refusing must not hold the hands
+        back)."""
         if shown is None or not shown.started or box.match is None:
             return
         wanted = f"board:{shown.deal}"
         loop = asyncio.get_running_loop()
         until = loop.time() + BOARD_FIRST
-        while wanted not in box.done and box.match == shown.match and loop.time() < until:
+        while (
+            wanted not in box.done
+            and box.match == shown.match
+            and box.paused is None
+            and loop.time() < until
+        ):
             box.board_sent.clear()
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(box.board_sent.wait(), until - loop.time())
