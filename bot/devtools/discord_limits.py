@@ -62,7 +62,8 @@ class DiscordLimits:
     webhook_size: int = 5
     webhook_seconds: float = 2.0
     channel_buckets: bool = True
-    """Off: only the global limit (tests that play long matches in one channel quickly)."""
+    """Off: only the global limit, no per-route bucket (neither a channel's nor an
+    interaction webhook's): tests that play long matches in one channel quickly."""
     refused: list[tuple[str, str, bool]] = field(default_factory=list)
     """Every 429 answered: (method, path, global)."""
     _recent: deque[float] = field(default_factory=deque)
@@ -74,7 +75,7 @@ class DiscordLimits:
             return Verdict({})
         if EXEMPT.match(path):
             hook = WEBHOOK.match(path)
-            if hook is None or method == "GET":
+            if hook is None or method == "GET" or not self.channel_buckets:
                 return Verdict({})
             return self._take(
                 method, path, ("webhook", hook.group(1)), self.webhook_size, self.webhook_seconds

@@ -340,7 +340,10 @@ def check_select_options(select: dict[str, Any]) -> None:
 JSONResponse = Callable[..., Awaitable[web.StreamResponse]]
 
 
-_MESSAGE_PATH = re.compile(r"^/api/v10/channels/\d+/messages(/\d+)?$")
+_MESSAGE_PATH = re.compile(
+    r"^/api/v10/(channels/\d+/messages(/\d+)?|webhooks/\d+/[^/]+(/messages/\d+)?)$"
+)
+"""A message post or edit: in a channel, or through an interaction's webhook."""
 
 
 class FakeDiscord:
@@ -457,7 +460,8 @@ class FakeDiscord:
         return born is not None and time.monotonic() - born < self.token_lifetime
 
     def storm(self, seconds: float, status: int = 429) -> None:
-        """For the next `seconds`, answer every message post and edit (channels and DMs) with
+        """For the next `seconds`, answer every message post and edit (channels, DMs and
+        interaction webhooks' follow-ups and edits; not the interaction callbacks) with
         `status`: 429 (rate limited, retry after 0.2 s) or a 5xx (503: the bot's HTTP
         library does not retry it itself), as Discord does in an outage."""
         self.storm_until = time.monotonic() + seconds

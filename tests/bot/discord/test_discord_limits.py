@@ -39,3 +39,8 @@ def test_webhooks_never_count_against_the_global_limit() -> None:
         assert limits.check("GET", "/api/v10/users/@me").refusal is None
     refused = limits.check("GET", "/api/v10/users/@me").refusal
     assert refused is not None and refused["global"] is True
+
+
+def test_without_route_buckets_a_token_is_held_to_no_bucket() -> None:
+    limits = DiscordLimits(clock=_Clock(), channel_buckets=False)
+    assert all(limits.check("PATCH", f"{APP}/tokA/messages/5").refusal is None for _ in range(50))
