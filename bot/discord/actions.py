@@ -246,6 +246,7 @@ class Controls(host.Controls):
                 await _edit_hand(interaction, message)
             else:
                 await _send_hand(interaction, message)
+            self._bot.answers.watch_hand(interaction, table_id, seat, sort)
 
     async def set_autopass(
         self, interaction: discord.Interaction, table_id: int, sort: str, on: bool
@@ -279,7 +280,12 @@ class Controls(host.Controls):
                 return
             table, seat = found
             deal = table.deal
-            await in_time(interaction, table.act(str(interaction.user.id), text, turn))
+            with self._bot.answers.holding_board(interaction, table_id):
+                await in_time(interaction, table.act(str(interaction.user.id), text, turn))
+                if not _is_ephemeral_hand(
+                    interaction
+                ) and await self._bot.answers.answer_with_board(interaction, table_id):
+                    return
             action = said(table.game, spoken or text, lang)
             note = "✅ " + t("discord.done", lang, action=action)
             note += "\n" + after if after else ""
@@ -297,6 +303,7 @@ class Controls(host.Controls):
                 deck = await self._bot.decks.of(interaction.user.id)
                 message = hand_message(shown, seat, lang, sort, note=note, deck=deck)
                 await _edit_hand(interaction, message)
+                self._bot.answers.watch_hand(interaction, table_id, seat, sort)
             else:
                 await say(interaction, note)
 

@@ -169,6 +169,11 @@ class Deucebot(commands.Bot):
         """Discord user id -> the language of their last interaction (for DMs)."""
         return self._locales
 
+    @property
+    def answers(self) -> DiscordFront:
+        """The front, for what it does through members' own interactions."""
+        return self.front
+
     async def on_interaction(self, interaction: discord.Interaction) -> None:
         """Lend every interaction to the front: once answered, its token posts and edits
         the channel's boards outside the global request budget (`bot.discord.tokens`)."""

@@ -50,7 +50,7 @@ import logging
 import re
 import secrets
 import time
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from functools import partial
@@ -73,6 +73,8 @@ from bot.discord.board import (
 from bot.discord.crashpoints import CrashPoints
 from bot.discord.effects import Effect
 from bot.discord.host import Host
+from bot.discord.live_hands import LiveHands
+from bot.discord.permissions import is_thread, missing_permissions
 from bot.discord.rest_budget import Priority, priority
 from bot.discord.textlimits import fit_message
 from bot.discord.tokens import InteractionTokens, LostAnswer, expired, post_once
@@ -103,6 +105,8 @@ KEEP_DEALS = 3
 DM_CLOSED = "dm_closed"
 KNOCKED_OUT = "knocked_out"
 """The notice told once to a member knocked out of a match (`:<match>` follows)."""
+HOLD_FOR = 2.5
+"""Seconds the outbox's board edit waits at most for a click's answer showing the board."""
 REDRAW_AFTER = 5.0
 """Seconds before a board edit that failed (after its retries) is tried again."""
 BOARD_FIRST = 10.0
@@ -209,6 +213,15 @@ class _Outbox:
     """Effect key -> when it was handed over (`time.monotonic()`), until delivered."""
     drawing: int = 0
     """Pictures being drawn in a worker thread for this table's next post or edit."""
+    board_lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    """Held while the board is edited (by the outbox, or by a click's own answer)."""
+    holds: int = 0
+    """Clicks on the board being answered with it (`holding_board`)."""
+    released: asyncio.Event = field(default_factory=asyncio.Event)
+    """Set when the last hold ends."""
+    answered: str | None = None
+    """What a click's answer (`answer_with_board`) showed on the board (`_seen`): the
+    outbox's next edit is skipped if it would show the same."""
 
     def busy(self) -> bool:
         """True while something is queued or a DM is on its way (a paused outbox waits)."""
@@ -263,8 +276,12 @@ class DiscordFront:
         """Messages sent and edited through the budgeted REST routes (for the benchmark)."""
         self.token_calls = 0
         """Boards and results posted or edited through a member's interaction token."""
+        self.answer_updates = 0
+        """Boards brought up to date by the answer to a click on them (`answer_with_board`)."""
         self.tokens = InteractionTokens()
         """Members' recent interactions per channel (`lend` them as they come)."""
+        self.hands = LiveHands(host)
+        """Members' ephemeral hands, edited through their own interactions."""
         self.retries = 0
         """REST calls retried after a 429 or 5xx."""
         self.crash = CrashPoints.from_env()
@@ -308,6 +325,7 @@ class DiscordFront:
         if any(isinstance(event, TableStopped) for event in events):
             box.dirty = True
         box.wake.set()
+        self.hands.moved(table)
 
     async def private(
         self, table: TableSnapshot, seat: int, player: Player, events: Sequence[Event]
@@ -326,6 +344,7 @@ class DiscordFront:
         box = self._box(table)
         box.dirty = True
         box.wake.set()
+        self.hands.moved(table)
 
     # ----------------------------------------------------------------- helpers for others
 
@@ -386,6 +405,7 @@ class DiscordFront:
     async def close(self) -> None:
         """Stop the outbox tasks (shutdown); later events are not sent."""
         self._closed = True
+        self.hands.close()
         for notice in list(self._notices):
             notice.cancel()
         for box in self._boxes.values():
@@ -870,6 +890,43 @@ class DiscordFront:
                 return False  # the board of a deal whose record exists elsewhere: leave it
             await self._post_untracked(box)
             return False
+        if box.holds:
+            # A click on this board is being answered with it: its answer goes first.
+            box.released.clear()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(box.released.wait(), HOLD_FOR)
+            shown = box.snapshot
+            if box.board is None or box.board_deal != (shown.deal if shown.started else None):
+                box.dirty = True
+                return False
+        async with box.board_lock:
+            key = last_play_key(shown)
+            edit, seen = await self._board_change(box, shown)
+            if seen == box.answered:
+                box.answered = None
+                return True  # a click's own answer showed exactly this already
+            box.answered = None
+            board = box.board
+            self.crash.reached("edit")
+            try:
+                box.board, through_token = await self._edit_through(
+                    box, board, box.board_expires, "board edit", edit
+                )
+            except discord.NotFound:
+                box.board = None
+                await self._post_untracked(box)
+                return False
+            if not through_token:
+                box.board_expires = None
+            box.image_key = key
+            return through_token
+
+    async def _board_change(
+        self, box: _Outbox, shown: TableSnapshot
+    ) -> tuple[Callable[[], dict[str, Any]], str]:
+        """The edit bringing the board to `shown` (a function building its keyword
+        arguments for each try; its picture uploaded only when it changed) and what it shows
+        (`_seen`: to tell an edit that would change nothing)."""
         key = last_play_key(shown)
         image = key != box.image_key
         lines = box.lines(shown.deal)  # of this snapshot's turn: taken before any wait
@@ -885,8 +942,6 @@ class DiscordFront:
             kwargs["attachments"] = [message["file"]] if "file" in message else []
         elif box.image_key:
             message["embed"].set_image(url=f"attachment://{box.image_key[0]}")
-        board = box.board
-        self.crash.reached("edit")
 
         def edit() -> dict[str, Any]:
             if image and "file" in message:
@@ -894,18 +949,69 @@ class DiscordFront:
                 kwargs["attachments"] = [fresh["file"]]
             return fit_message(kwargs)
 
+        return edit, _seen(message, key)
+
+    @contextlib.contextmanager
+    def holding_board(self, interaction: discord.Interaction, table_id: int) -> Iterator[None]:
+        """Inside: a click on the table's current board is being acted on and answered
+        (`answer_with_board`); the outbox's board edits wait meanwhile (`HOLD_FOR` at
+        most), so that the answer, outside the budget, is what shows the change."""
+        box = self._boxes.get(table_id)
+        clicked = interaction.message
+        if box is None or clicked is None or box.board is None or box.board.id != clicked.id:
+            yield
+            return
+        box.holds += 1
         try:
-            box.board, through_token = await self._edit_through(
-                box, board, box.board_expires, "board edit", edit
-            )
-        except discord.NotFound:
-            box.board = None
-            await self._post_untracked(box)
+            yield
+        finally:
+            box.holds -= 1
+            if not box.holds:
+                box.released.set()
+
+    def watch_hand(
+        self, interaction: discord.Interaction, table_id: int, seat: int, sort: str
+    ) -> None:
+        """Keep the ephemeral hand `interaction` answered with up to date (`LiveHands`)."""
+        box = self._boxes.get(table_id)
+        if box is not None and not self._closed:
+            self.hands.watch(interaction, box.snapshot, seat, sort)
+
+    async def answer_with_board(self, interaction: discord.Interaction, table_id: int) -> bool:
+        """Answer a member's click on their table's current board, which the click changed,
+        with that board brought up to date: callback type 7 (UPDATE_MESSAGE), or an edit
+        of the original response once the click was deferred; both outside the global
+        budget. Whether it did: not when the clicked message is not the current board of
+        the deal the table is in, when a post (a result, the next deal's board) is on its
+        way first, while the outbox is editing it, or where the interaction shows the bot
+        lacking a permission (an answer is not held to them: it would hide the refusal).
+        The outbox's next edit is skipped if it would show the same."""
+        box = self._boxes.get(table_id)
+        clicked = interaction.message
+        if box is None or clicked is None or box.board is None or box.board.id != clicked.id:
             return False
-        if not through_token:
-            box.board_expires = None
-        box.image_key = key
-        return through_token
+        shown = box.snapshot
+        if not shown.started or box.board_deal != shown.deal or box.effects or box.unreplaced:
+            return False
+        perms = interaction.app_permissions
+        if box.paused is not None or box.probing:
+            return False
+        if missing_permissions(perms, thread=is_thread(interaction.channel)):
+            return False
+        async with box.board_lock:
+            shown = box.snapshot
+            if box.board_deal != shown.deal or box.effects:
+                return False
+            key = last_play_key(shown)
+            edit, seen = await self._board_change(box, shown)
+            kwargs = edit()
+            if interaction.response.is_done():
+                await interaction.edit_original_response(**kwargs)
+            else:
+                await interaction.response.edit_message(**kwargs)
+            self.answer_updates += 1
+            box.image_key, box.answered = key, seen
+            return True
 
     async def _post_untracked(self, box: _Outbox) -> None:
         """A board outside a match's effects (the lobby, a stopped table, a lost message)."""
@@ -1137,6 +1243,13 @@ def human_to_act(shown: TableSnapshot) -> bool:
     if seat is None or not 0 <= seat < len(shown.seats):
         return False
     return not shown.seats[seat].ai_plays
+
+
+def _seen(message: dict[str, Any], key: tuple[str, ...]) -> str:
+    """What a board message shows (its text, embed and picture), to compare two of them."""
+    embed = message["embed"].to_dict()
+    embed.pop("image", None)
+    return repr((message.get("content"), sorted(embed.items()), key))
 
 
 def _redraw(box: _Outbox) -> None:

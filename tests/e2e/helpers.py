@@ -136,7 +136,12 @@ async def play_turn(fake: FakeDiscord, bot: Deucebot, user: User, style: str) ->
         assert result.kind == 7 and "✅" in hand.content, hand.content
         return
     if style == "pass":
-        result = await fake.click(user, board(fake), "db:pass:")
+        shown = board(fake)
+        result = await fake.click(user, shown, "db:pass:")
+        if result.kind == 7:  # answered with the board itself, the pass on it
+            assert result.message is not None and result.message.id == shown.id
+            assert result.followups == [], result
+            return
         final = result.final()
         assert final is not None and final.ephemeral and final.content.startswith("✅"), final
         return

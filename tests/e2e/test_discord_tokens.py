@@ -11,10 +11,10 @@ from pathlib import Path
 
 import aiohttp
 
-from bot.devtools.discord_standin import INTERACTION, REST, FakeDiscord, Message
+from bot.devtools.discord_standin import INTERACTION, REST, FakeDiscord, Message, version_text
 from tests.e2e.conftest import bot_running, settle
 from tests.e2e.deliveries import check_match
-from tests.e2e.helpers import board, boards, play_until
+from tests.e2e.helpers import board, boards, open_hand, play_until
 
 
 def _footer(message: Message) -> list[int]:
@@ -131,3 +131,84 @@ async def test_the_standin_refuses_what_discord_refuses_of_an_interaction_webhoo
             late_edit = await http.patch(f"{hook}/messages/{mine}", json={"content": "y"})
             assert late_edit.status == 401
         assert lobby.content != "x" and standin.messages[int(mine)].content == "edited"
+
+
+def _to_act_following(bot: object, table: object, user: int) -> bool:
+    """Whether member `user` is to act at `table` with a play to beat (Pass is open)."""
+    seat = table.seat_of(str(user))  # type: ignore[attr-defined]
+    view = table.view(seat) if seat is not None else None  # type: ignore[attr-defined]
+    return view is not None and table.to_act == seat and view.table is not None  # type: ignore[attr-defined]
+
+
+async def test_a_pass_on_the_board_is_answered_with_the_board_itself(
+    standin: FakeDiscord, tmp_path: Path
+) -> None:
+    ana = standin.owner
+    async with bot_running(standin, tmp_path / "db.sqlite3", ai_delay=0.05) as bot:
+        await standin.command(ana, "table create", game="bigtwo", deals=1)
+        await standin.command(ana, "table start")
+        table = bot.tables.find(str(standin.channel_id))
+        assert table is not None and table.match is not None
+        styles = {ana.id: (ana, "menu")}
+        await play_until(standin, bot, styles, done=lambda: _to_act_following(bot, table, ana.id))
+        await settle(bot)
+        shown = board(standin)
+        rest_edits = _calls(standin, "PATCH", "/channels/(?P<channel>")
+        turn = table.turn
+        clicked = await standin.click(ana, shown, "db:pass:")
+        # The click's own answer is the board brought up to date (UPDATE_MESSAGE): Ana's
+        # pass is on it at once, outside the global budget; no private "done" besides.
+        assert clicked.kind == 7, clicked
+        assert clicked.message is not None and clicked.message.id == shown.id
+        assert clicked.followups == []
+        after = shown.history[-1] if shown.via == INTERACTION else None
+        assert after is not None
+        assert f"{ana.name} passed." in version_text(after)
+        assert _turn_of(after) == turn + 1
+        await settle(bot)
+        assert bot.front.answer_updates == 1
+        # The outbox does not edit the board again to show the same turn.
+        at_pass = [v for v in shown.history if _turn_of(v) == turn + 1]
+        assert len(at_pass) == 1, [_turn_of(v) for v in shown.history]
+        assert _calls(standin, "PATCH", "/channels/(?P<channel>") == rest_edits
+        await play_until(standin, bot, styles, done=lambda: table.status != "playing")
+        await settle(bot)
+        await check_match(standin, bot.storage, table.match.id, table.names)
+        assert not standin.errors, standin.errors
+
+
+def _turn_of(version: dict[str, object]) -> int:
+    embeds = version["embeds"]
+    assert isinstance(embeds, list)
+    return int(re.findall(r"\d+", embeds[0]["footer"]["text"])[2])
+
+
+async def test_the_hand_a_member_looks_at_follows_the_table_through_their_own_interaction(
+    standin: FakeDiscord, tmp_path: Path
+) -> None:
+    ana = standin.owner
+    async with bot_running(standin, tmp_path / "db.sqlite3", ai_delay=0.05) as bot:
+        await standin.command(ana, "table create", game="bigtwo", deals=2)
+        await standin.command(ana, "table start")
+        table = bot.tables.find(str(standin.channel_id))
+        assert table is not None and table.match is not None
+        seat = table.seat_of(str(ana.id))
+        styles = {ana.id: (ana, "menu")}
+        await play_until(standin, bot, styles, done=lambda: _to_act_following(bot, table, ana.id))
+        await settle(bot)
+        hand = await open_hand(standin, ana)
+        edits = bot.front.hands.edits
+        passed_at = table.turn
+        passed = await standin.click(ana, hand, "db:pass:")
+        assert passed.kind == 7
+        # The AI seats play on; when it is Ana's turn again, the hand she is looking at shows
+        # that turn and its controls, edited through her own interaction (never the budget).
+        await standin.wait_for(lambda: table.to_act == seat and table.status == "playing", 20)
+        await settle(bot)
+        assert hand.ephemeral and hand.via == INTERACTION
+        assert _turn_of(hand.history[-1]) == table.turn
+        assert any(
+            c.split(":")[3] == str(table.turn) for c in hand.custom_ids() if c.count(":") >= 3
+        )
+        assert table.turn > passed_at + 1 and bot.front.hands.edits > edits
+        assert not standin.errors, standin.errors
