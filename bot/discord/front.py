@@ -75,6 +75,7 @@ from bot.discord.effects import Effect
 from bot.discord.host import Host
 from bot.discord.live_hands import LiveHands
 from bot.discord.permissions import is_thread, missing_permissions
+from bot.discord.replies import edit_clicked_publicly
 from bot.discord.rest_budget import Priority, priority
 from bot.discord.textlimits import fit_message
 from bot.discord.tokens import InteractionTokens, LostAnswer, expired, post_once
@@ -1005,10 +1006,7 @@ class DiscordFront:
             key = last_play_key(shown)
             edit, seen = await self._board_change(box, shown)
             kwargs = edit()
-            if interaction.response.is_done():
-                await interaction.edit_original_response(**kwargs)
-            else:
-                await interaction.response.edit_message(**kwargs)
+            await edit_clicked_publicly(interaction, **kwargs)
             self.answer_updates += 1
             box.image_key, box.answered = key, seen
             return True

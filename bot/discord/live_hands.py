@@ -29,6 +29,7 @@ import discord
 
 from bot.discord.board import hand_message
 from bot.discord.host import Host
+from bot.discord.replies import redraw_answer_privately
 from bot.discord.textlimits import fit_message
 from bot.discord.tokens import LIFETIME
 from bot.runtime import TableSnapshot
@@ -165,6 +166,6 @@ class LiveHands:
         if name != watched.image:
             file = message.get("file")
             kwargs["attachments"] = [file] if file is not None else []
-        await watched.interaction.edit_original_response(**fit_message(kwargs))
+        await redraw_answer_privately(watched.interaction, **fit_message(kwargs))
         watched.image = name
         self.edits += 1
