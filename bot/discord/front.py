@@ -216,6 +216,8 @@ class _Outbox:
     """Pictures being drawn in a worker thread for this table's next post or edit."""
     board_lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     """Held while the board is edited (by the outbox, or by a click's own answer)."""
+    table_cards: tuple[str, ...] = ()
+    """The cards on the table the board last showed (`waited_for`)."""
     holds: int = 0
     """Clicks on the board being answered with it (`holding_board`)."""
     released: asyncio.Event = field(default_factory=asyncio.Event)
@@ -488,8 +490,9 @@ class DiscordFront:
                         continue
                     what = "board edit"
                     box.dirty = False
+                    urgent = waited_for(box.snapshot, box.table_cards)
                     try:
-                        with priority(Priority.EDIT):
+                        with priority(Priority.WAITED if urgent else Priority.EDIT):
                             through_token = await self._edit_board(box)
                     except discord.HTTPException as error:
                         if lost_access(error):
@@ -500,7 +503,7 @@ class DiscordFront:
                         asyncio.get_running_loop().call_later(REDRAW_AFTER, _redraw, box)
                         raise
                     if self.edit_interval > 0 and not box.effects:
-                        backoff = 1.0 if through_token else self._edit_backoff(box.snapshot)
+                        backoff = 1.0 if through_token else self._edit_backoff(urgent)
                         await asyncio.sleep(self.edit_interval * backoff)
                 except asyncio.CancelledError:
                     raise
@@ -545,15 +548,15 @@ class DiscordFront:
         box.last_message = max(box.last_message or 0, sent.id)
         return sent
 
-    def _edit_backoff(self, shown: TableSnapshot) -> float:
+    def _edit_backoff(self, urgent: bool) -> float:
         """How many edit intervals to wait after a board edit through REST: 1, and more
         while requests wait for the global budget (one more per 25 waiting, at most 8; twice
-        that for a table where no person is to act), so a busy bot coalesces more refreshes
-        into each edit and spends the budget where people wait."""
+        that after an edit nobody waited for, `waited_for`), so a busy bot coalesces more
+        refreshes into each edit and spends the budget where people wait."""
         budget = getattr(self.client, "rest_budget", None)
         waiting = int(getattr(budget, "waiting", 0) or 0)
-        more = waiting // 25 * (1 if human_to_act(shown) else 2)
-        return float(min(8 if human_to_act(shown) else 16, 1 + more))
+        more = waiting // 25 * (1 if urgent else 2)
+        return float(min(8 if urgent else 16, 1 + more))
 
     async def _post(
         self,
@@ -920,6 +923,7 @@ class DiscordFront:
             if not through_token:
                 box.board_expires = None
             box.image_key = key
+            box.table_cards = _table_cards(shown)
             return through_token
 
     async def _board_change(
@@ -1248,6 +1252,26 @@ def _seen(message: dict[str, Any], key: tuple[str, ...]) -> str:
     embed = message["embed"].to_dict()
     embed.pop("image", None)
     return repr((message.get("content"), sorted(embed.items()), key))
+
+
+def _table_cards(shown: TableSnapshot) -> tuple[str, ...]:
+    """The cards on the table at `shown` (Big Two's play to beat, poker's board)."""
+    renderer = _renderer(shown)
+    view = shown.view(None) if shown.started else None
+    if renderer is None or view is None:
+        return ()
+    return tuple(str(card) for card in renderer.table_cards(view))
+
+
+def waited_for(shown: TableSnapshot, before: tuple[str, ...]) -> bool:
+    """Whether a board edit to `shown` is one people wait for: a person is to act
+    (`human_to_act`), or the change is a new trick or street: the cards on the table were
+    cleared (a trick won, a new one to lead) or more were dealt to them (a poker street),
+    against `before`, the cards the board showed."""
+    if human_to_act(shown):
+        return True
+    now = _table_cards(shown)
+    return bool(before) and (not now or (set(before) < set(now)))
 
 
 def _redraw(box: _Outbox) -> None:
