@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import Any
 
 import aiohttp
 
@@ -140,18 +141,27 @@ def _to_act_following(bot: object, table: object, user: int) -> bool:
     return view is not None and table.to_act == seat and view.table is not None  # type: ignore[attr-defined]
 
 
+async def _until_ana_may_pass(standin: FakeDiscord, bot: Any, deals: int) -> Any:
+    """A Big Two table of Ana and three AIs, played (Ana through her hand's menu) until she
+    is to act with a play to beat; the table."""
+    ana = standin.owner
+    await standin.command(ana, "table create", game="bigtwo", deals=deals)
+    await standin.command(ana, "table start")
+    table = bot.tables.find(str(standin.channel_id))
+    assert table is not None and table.match is not None
+    styles = {ana.id: (ana, "menu")}
+    await play_until(standin, bot, styles, done=lambda: _to_act_following(bot, table, ana.id))
+    await settle(bot)
+    return table
+
+
 async def test_a_pass_on_the_board_is_answered_with_the_board_itself(
     standin: FakeDiscord, tmp_path: Path
 ) -> None:
     ana = standin.owner
+    styles = {ana.id: (ana, "menu")}
     async with bot_running(standin, tmp_path / "db.sqlite3", ai_delay=0.05) as bot:
-        await standin.command(ana, "table create", game="bigtwo", deals=1)
-        await standin.command(ana, "table start")
-        table = bot.tables.find(str(standin.channel_id))
-        assert table is not None and table.match is not None
-        styles = {ana.id: (ana, "menu")}
-        await play_until(standin, bot, styles, done=lambda: _to_act_following(bot, table, ana.id))
-        await settle(bot)
+        table = await _until_ana_may_pass(standin, bot, deals=1)
         shown = board(standin)
         rest_edits = _calls(standin, "PATCH", "/channels/(?P<channel>")
         turn = table.turn
@@ -188,14 +198,8 @@ async def test_the_hand_a_member_looks_at_follows_the_table_through_their_own_in
 ) -> None:
     ana = standin.owner
     async with bot_running(standin, tmp_path / "db.sqlite3", ai_delay=0.05) as bot:
-        await standin.command(ana, "table create", game="bigtwo", deals=2)
-        await standin.command(ana, "table start")
-        table = bot.tables.find(str(standin.channel_id))
-        assert table is not None and table.match is not None
+        table = await _until_ana_may_pass(standin, bot, deals=2)
         seat = table.seat_of(str(ana.id))
-        styles = {ana.id: (ana, "menu")}
-        await play_until(standin, bot, styles, done=lambda: _to_act_following(bot, table, ana.id))
-        await settle(bot)
         hand = await open_hand(standin, ana)
         edits = bot.front.hands.edits
         passed_at = table.turn
