@@ -246,7 +246,9 @@ class Controls(host.Controls):
                 await _edit_hand(interaction, message)
             else:
                 await _send_hand(interaction, message)
-            self._bot.answers.watch_hand(interaction, table_id, seat, sort)
+            self._bot.answers.watch_hand(
+                interaction, table_id, seat, sort, note=note, selected=tuple(selected or [])
+            )
 
     async def set_autopass(
         self, interaction: discord.Interaction, table_id: int, sort: str, on: bool
@@ -303,7 +305,7 @@ class Controls(host.Controls):
                 deck = await self._bot.decks.of(interaction.user.id)
                 message = hand_message(shown, seat, lang, sort, note=note, deck=deck)
                 await _edit_hand(interaction, message)
-                self._bot.answers.watch_hand(interaction, table_id, seat, sort)
+                self._bot.answers.watch_hand(interaction, table_id, seat, sort, note=note)
             else:
                 await say(interaction, note)
 

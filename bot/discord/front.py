@@ -975,12 +975,19 @@ class DiscordFront:
                 box.released.set()
 
     def watch_hand(
-        self, interaction: discord.Interaction, table_id: int, seat: int, sort: str
+        self,
+        interaction: discord.Interaction,
+        table_id: int,
+        seat: int,
+        sort: str,
+        *,
+        note: str = "",
+        selected: tuple[str, ...] = (),
     ) -> None:
         """Keep the ephemeral hand `interaction` answered with up to date (`LiveHands`)."""
         box = self._boxes.get(table_id)
         if box is not None and not self._closed:
-            self.hands.watch(interaction, box.snapshot, seat, sort)
+            self.hands.watch(interaction, box.snapshot, seat, sort, note=note, selected=selected)
 
     async def answer_with_board(self, interaction: discord.Interaction, table_id: int) -> bool:
         """Answer a member's click on their table's current board, which the click changed,

@@ -125,7 +125,14 @@ class Answers(Protocol):
         ...
 
     def watch_hand(
-        self, interaction: discord.Interaction, table_id: int, seat: int, sort: str
+        self,
+        interaction: discord.Interaction,
+        table_id: int,
+        seat: int,
+        sort: str,
+        *,
+        note: str = "",
+        selected: tuple[str, ...] = (),
     ) -> None:
         """Keep the ephemeral hand `interaction` showed (or answered with) up to date
         through that interaction while its token lives."""

@@ -1,14 +1,16 @@
 """Members' ephemeral hands kept up to date through their own interactions.
 
 A member's hand (the ephemeral answer to "My hand", or the hand they acted from) carries
-controls made for one turn. When the table moves on without them (the others play, a new
-deal is dealt), the hand they are looking at is edited through the interaction that showed
+controls made for one turn. When the table moves on without them (the others play), the
+hand they are looking at is edited through the interaction that showed
 it (`PATCH /webhooks/{app}/{token}/messages/@original`): outside the global request
-budget, seen only by them. It is edited when it becomes their turn and when a new deal
-gives them new cards; each edit shows the seat's committed view at that moment (the
+budget, seen only by them. It is edited when it becomes their turn (keeping its note and
+the cards chosen in its menu); each edit shows the seat's committed view at that moment (the
 newest one wins when several are waiting), only while the interaction's token lives
 (15 minutes from the interaction, less a margin), and never again once Discord refuses
-the token (expired, or the message dismissed). Only the member's own seat, only an
+the token (expired, or the message dismissed), nor after any later interaction of theirs
+(the answer to it is what they see; a handler showing a hand watches it again). Only the
+member's own seat, only an
 interaction whose original response *is* that ephemeral hand: a "My hand" answer (callback
 type 4, ephemeral), or an update of the ephemeral hand clicked (types 6 and 7); never an
 interaction on the board (its original response is the public board).
@@ -56,8 +58,11 @@ class _Watched:
     sort: str
     lang: str
     turn: int
-    deal: int
     expires: datetime
+    note: str = ""
+    """The note the hand showed (what the member's last move did): kept on the edits."""
+    selected: tuple[str, ...] = ()
+    """The cards chosen in its menu: kept on the edits."""
     image: str | None = None
     """The picture's file name the hand shows (None: unknown, upload it)."""
     pending: asyncio.Event = field(default_factory=asyncio.Event)
@@ -75,10 +80,18 @@ class LiveHands:
         """Hands edited through members' interactions (for the benchmark and tests)."""
 
     def watch(
-        self, interaction: discord.Interaction, table: TableSnapshot, seat: int, sort: str
+        self,
+        interaction: discord.Interaction,
+        table: TableSnapshot,
+        seat: int,
+        sort: str,
+        *,
+        note: str = "",
+        selected: tuple[str, ...] = (),
     ) -> None:
-        """Keep the hand `interaction` answered with (seat `seat` at `table`) up to date; no-op
-        unless the interaction's original response is that ephemeral hand."""
+        """Keep the hand `interaction` answered with (seat `seat` at `table`, showing `note`
+        and the cards `selected`) up to date; no-op unless the interaction's original
+        response is that ephemeral hand."""
         kind = interaction.response.type
         clicked = interaction.message
         own = kind is discord.InteractionResponseType.channel_message or (
@@ -96,13 +109,19 @@ class LiveHands:
             sort,
             self.host.language(interaction),
             table.turn,
-            table.deal,
             interaction.created_at + LIFETIME - MARGIN,
+            note,
+            selected,
         )
 
+    def touched(self, interaction: discord.Interaction) -> None:
+        """A member interacts: their hands are no longer edited from here (the answer to
+        this interaction is what they see; a handler showing a hand watches it again)."""
+        for table_id, user in [k for k in self._watched if k[1] == interaction.user.id]:
+            self._forget(table_id, user)
+
     def moved(self, table: TableSnapshot) -> None:
-        """`table` committed a new turn: edit the hands of the members now to act, and of
-        those dealt a new hand."""
+        """`table` committed a new turn: edit the hands of the members now to act."""
         for (table_id, user), watched in list(self._watched.items()):
             if table_id != table.id:
                 continue
@@ -111,7 +130,7 @@ class LiveHands:
                 continue
             if table.turn == watched.turn:
                 continue
-            if table.to_act != watched.seat and table.deal == watched.deal:
+            if table.to_act != watched.seat or table.status != "playing":
                 continue
             watched.pending.set()
             if watched.task is None or watched.task.done():
@@ -153,11 +172,19 @@ class LiveHands:
                 log.info("hand of %s at table %s not kept up (%s)", user, table_id, error.status)
                 self._forget(table_id, user)
                 return
-            watched.turn, watched.deal = shown.turn, shown.deal
+            watched.turn = shown.turn
 
     async def _edit(self, watched: _Watched, shown: TableSnapshot, user: int) -> None:
         deck = await self.host.decks.of(user)
-        message = hand_message(shown, watched.seat, watched.lang, watched.sort, deck=deck)
+        message = hand_message(
+            shown,
+            watched.seat,
+            watched.lang,
+            watched.sort,
+            selected=watched.selected,
+            note=watched.note,
+            deck=deck,
+        )
         kwargs: dict[str, Any] = {
             k: v for k, v in message.items() if k in ("content", "embed", "view")
         }
