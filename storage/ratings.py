@@ -147,10 +147,12 @@ def month_of(at: float) -> str:
 
 def season_of(seasons: Sequence[SeasonRecord], at: float) -> str:
     """The season a result at `at` counts for, given one server's `seasons` decisions:
-    the latest that started by then, else the month."""
-    started = [s for s in seasons if s.starts_at <= at]
+    the latest that started before then (of two decisions at one moment, the later one),
+    else the month. A result at the very moment a season starts still counts for the one
+    before: the bot rated it before the season existed, and a rebuild must agree."""
+    started = [s for s in seasons if s.starts_at < at]
     if started:
-        last = max(started, key=lambda s: s.starts_at)
+        last = sorted(started, key=lambda s: s.starts_at)[-1]
         if last.name is not None:
             return last.name
     return month_of(at)

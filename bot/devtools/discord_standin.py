@@ -52,6 +52,8 @@ from bot.devtools.discord_limits import DiscordLimits
 
 DISCORD_EPOCH_MS = 1420070400000
 EPHEMERAL = 64
+DEFERRED_PATIENCE = 30.0
+"""Seconds a member waits on a deferred answer's "thinking..." before the stand-in fails."""
 GUILD_TEXT = 0
 DM = 1
 GUILD_VOICE = 2
@@ -1633,7 +1635,21 @@ class FakeDiscord:
             ) from None
         if response.at - sent > self.window:
             self.late.append(response.at - sent)
+        if response.kind == 5:
+            # A member who sees "thinking..." waits for the answer before typing on.
+            await self._until_followed_up(response)
         return response
+
+    async def _until_followed_up(self, response: Response) -> None:
+        """Wait until a deferred answer (kind 5) got its first follow-up or edit."""
+        try:
+            async with asyncio.timeout(DEFERRED_PATIENCE):
+                while not response.followups:
+                    await asyncio.sleep(0.01)
+        except TimeoutError:
+            raise AssertionError(
+                f"a deferred answer still shows 'thinking...' after {DEFERRED_PATIENCE} s"
+            ) from None
 
     def sees(self, user: User, command: str) -> bool:
         """Whether Discord lists the synced command `command` (its top name) for `user`:

@@ -27,7 +27,7 @@ async def test_a_permission_lost_mid_match_in_the_bot_process_loses_nothing(
     env = env_for(standin, tmp_path, DEUCEBOT_AI_DELAY="0.05", DEUCEBOT_LOG_FORMAT="json")
     bot = await spawn_bot(env, tmp_path)
     try:
-        await standin.wait_ready(30)
+        await standin.wait_ready(60)
         await standin.command(ana, "table create", game="draw", deals=2)
         await standin.command(ana, "table start")
         standin.deny_bot(standin.channel_id, "embed_links")
@@ -62,7 +62,7 @@ async def test_backups_taken_while_a_match_is_played_verify_and_open(
     bot = await spawn_bot(env_for(standin, tmp_path, DEUCEBOT_AI_DELAY="0.1"), tmp_path)
     copies: list[Path] = []
     try:
-        await standin.wait_ready(30)
+        await standin.wait_ready(60)
         await standin.command(ana, "table create", game="draw", deals=30)
         await standin.command(ana, "table start")
         await standin.command(ana, "table leave")  # the AI plays on while we copy
@@ -118,7 +118,7 @@ async def test_the_bot_process_serves_health_and_metrics_on_loopback(
     bot = await spawn_bot(env, tmp_path)
     base = f"http://127.0.0.1:{port}"
     try:
-        await standin.wait_ready(30)
+        await standin.wait_ready(60)
         await standin.command(standin.owner, "table create", game="draw", deals=3)
         await standin.command(standin.owner, "table start")
         await standin.command(standin.owner, "table leave")

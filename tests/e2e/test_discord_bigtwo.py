@@ -226,11 +226,11 @@ async def test_slow_work_is_deferred_inside_the_window_and_answered_after(
     async with bot_running(standin, tmp_path / "db.sqlite3") as bot:
         created = await standin.command(ana, "table create", game="bigtwo", deals=1)
         assert created.kind == 5 and not created.ephemeral  # public "thinking"
-        await standin.wait_for(lambda: created.followups)
+        assert created.followups  # the member waited on "thinking..." before typing on
         assert not created.final().ephemeral and "Big Two" in created.final().content
         started = await standin.command(ana, "table start")
         assert started.kind == 5 and started.ephemeral
-        await standin.wait_for(lambda: started.followups)
+        assert started.followups
         assert started.final().ephemeral and "dealt" in started.final().content
         await settle(bot)
         await standin.wait_for(lambda: mentioned(standin) == ana.id)

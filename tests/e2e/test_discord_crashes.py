@@ -26,7 +26,7 @@ ANSWER_GRACE = 2.0
 """Seconds between the stand-in storing a post and the bot dying on its answer, at most."""
 
 
-async def _until_killed_or(bot: BotProcess, done: Callable[[], bool], timeout: float = 40) -> bool:
+async def _until_killed_or(bot: BotProcess, done: Callable[[], bool], timeout: float = 90) -> bool:
     """Wait until the process kills itself (True) or `done()` holds (False)."""
     async with asyncio.timeout(timeout):
         while True:
@@ -82,7 +82,7 @@ async def _run_chain(
             f"p{index}",
         )
         try:
-            await standin.wait_ready(30)
+            await standin.wait_ready(60)
             if index == 0:
                 await standin.command(ana, "table create", game=game, **options)
                 await standin.command(ana, "table start")
@@ -103,7 +103,7 @@ async def _run_chain(
         "last",
     )
     try:
-        await standin.wait_ready(30)
+        await standin.wait_ready(60)
         await standin.wait_for(lambda: _finished(standin), 60)
         await asyncio.sleep(0.5)  # anything more it would post
     finally:

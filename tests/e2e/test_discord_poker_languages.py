@@ -117,7 +117,7 @@ async def test_draw_poker_in_french_and_ukrainian(standin: FakeDiscord, tmp_path
     fr = standin.add_user("Anaïs", locale="fr")
     uk = standin.add_user("Оксана", locale="uk")
     async with bot_running(standin, tmp_path / "db.sqlite3") as bot:
-        await standin.command(fr, "table create", game="draw", seats=3)
+        await standin.command(fr, "table create", game="draw", seats=3, deals=200)
         await standin.command(uk, "table join")
         await standin.command(fr, "table start")
         table = bot.tables.find(str(standin.channel_id))

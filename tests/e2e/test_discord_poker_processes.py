@@ -188,7 +188,7 @@ async def _killed_match(
         extra = {"DEUCEBOT_KILL_AT": point} if point else {}
         bot = await spawn_bot(env_for(standin, tmp_path, **extra), tmp_path, f"p{index}")
         try:
-            await standin.wait_ready(30)
+            await standin.wait_ready(60)
             if index == 0:
                 await setup(standin, members)
             killed = await play_until_exit(standin, bot, members, choose)

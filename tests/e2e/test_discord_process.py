@@ -49,7 +49,7 @@ async def test_a_new_process_on_the_same_database_goes_on_with_the_old_board_but
     finally:
         second = await _killed_and_restarted(first, standin, env, tmp_path)
     try:
-        await standin.wait_ready(30)
+        await standin.wait_ready(60)
         # The restored table posts a fresh board; the old board's button still works.
         await standin.wait_for(lambda: len(boards(standin)) >= 2, 20)
         again = await standin.click(ana, old_board, "db:hand:")
@@ -84,7 +84,7 @@ async def _killed_and_restarted(
 
 async def _deal_one(standin: FakeDiscord, ana: User) -> None:
     """Once the bot is up: a one-deal Big Two table of Ana's, started, her turn."""
-    await standin.wait_ready(30)
+    await standin.wait_ready(60)
     await standin.command(ana, "table create", game="bigtwo", deals=1)
     await standin.command(ana, "table start")
     await standin.wait_for(lambda: mentioned(standin) == ana.id, 20)
@@ -128,7 +128,7 @@ async def test_a_board_a_killed_process_posted_through_a_token_is_edited_through
     finally:
         second = await _killed_and_restarted(first, standin, env, tmp_path)
     try:
-        await standin.wait_ready(30)
+        await standin.wait_ready(60)
         await _take_turn(standin, ana)
         await standin.wait_for(lambda: _turn(dealt) > turn, 20)
         assert dealt.via == REST  # the token went with the first process

@@ -252,6 +252,19 @@ async def test_an_admin_season_starts_fresh_while_all_time_stays(store: AnyStora
     assert await store.rebuild_ratings() == await store.current_ratings()
 
 
+async def test_a_season_started_at_the_instant_of_a_result_is_rebuilt_as_it_was_held(
+    store: AnyStorage,
+) -> None:
+    # Found by the random histories below: the result came first, then the season, at the
+    # same instant; the result was rated for the month and the rebuild must say so too.
+    await play(store, guild="g", game="bigtwo", players=["a", "b"], totals=[0, 30], at=NOW)
+    await store.start_season("g", "cup", "admin", now=NOW)
+    await play(store, guild="g", game="bigtwo", players=["a", "b"], totals=[30, 0], at=NOW + 1)
+    cup = await store.rating_board(guild="g", game="bigtwo", season="cup", min_matches=1)
+    assert {line.rating.matches for line in cup.ranked} == {1}
+    assert await store.rebuild_ratings() == await store.current_ratings()
+
+
 # --------------------------------------------------------- random histories
 
 POOL = ["a", "b", "c", "d", "ai:random", "ai:strong", "ai:greedy"]
