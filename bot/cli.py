@@ -114,7 +114,8 @@ def build_parser() -> argparse.ArgumentParser:
     bench.add_argument(
         "--db",
         default=None,
-        help="runtime: also measure on this postgresql:// database (its tables are added to)",
+        help="runtime: also measure on this postgresql:// database (its tables are added to);"
+        " ratings: also time the reads on a copy in this empty postgresql:// database",
     )
     bench.add_argument(
         "--tables",
@@ -287,8 +288,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.command == "bench":
             module = importlib.import_module(f"bot.bench.{args.target}")
             if args.db is not None:
-                if args.target != "runtime":
-                    raise UnknownName("--db only applies to `deucebot bench runtime`")
+                if args.target not in ("runtime", "ratings"):
+                    raise UnknownName("--db only applies to `deucebot bench runtime` and `ratings`")
                 return int(module.main(quick=args.quick, write=args.write, db=args.db))
             if args.tables is not None:
                 if args.target != "scale":

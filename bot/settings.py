@@ -139,6 +139,10 @@ class Settings(BaseSettings):
     interaction answers are not counted)."""
     ai_processes: int = bounded(int, 0, 64, zero="threads", default=1, env="DEUCEBOT_AI_PROCESSES")
     """Worker processes for AI decisions (0: threads in the bot process)."""
+    picture_processes: int = bounded(
+        int, 0, 1, zero="threads", default=1, env="DEUCEBOT_PICTURE_PROCESSES"
+    )
+    """A worker process drawing the pictures (1, the default) or threads of the bot (0)."""
     max_tables_per_server: int = bounded(
         int, 0, 10_000, zero="no cap", default=20, env="DEUCEBOT_MAX_TABLES_PER_SERVER"
     )

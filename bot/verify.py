@@ -426,6 +426,8 @@ async def check_database(
     try:
         ids = [match] if match is not None else None
         out = [str(p) for p in await storage.verify_chain(ids)]
+        if match is None:
+            out += await storage.board_problems()
         for facts in await load_matches(storage, match):
             if any(d.commitment is None for d in facts.deals):
                 continue  # dealt with the shuffle used before fair deals: nothing to check
@@ -437,8 +439,8 @@ async def check_database(
 
 def verify_database(db: str, *, match: int | None = None, deal: int | None = None) -> list[str]:
     """Every problem in the database `db` (a SQLite path or a postgresql:// URL, opened
-    read-only): its hash chains, then each match (see `check_match`). Matches dealt
-    before fair deals are skipped."""
+    read-only): its hash chains, the leaderboards' running sums (whole database only),
+    then each match (see `check_match`). Matches dealt before fair deals are skipped."""
     return asyncio.run(check_database(db, match=match, deal=deal))
 
 

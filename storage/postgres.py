@@ -29,6 +29,7 @@ from asyncpg.pool import PoolConnectionProxy
 
 from storage.backend import is_postgres_url
 from storage.base import CannotOpenDatabase, PlaceTaken, StaleWrite
+from storage.board import Dialect
 from storage.chain import GENESIS
 from storage.migrate import (
     MIGRATIONS_PG,
@@ -192,6 +193,8 @@ class PostgresStorage(SqlStorage):
     """`Storage` on a PostgreSQL database: one connection kept for the writes (group commit:
     one transaction at a time), a small pool for the reads."""
 
+    dialect: Dialect = "postgres"
+
     def __init__(
         self,
         url: str,
@@ -253,6 +256,8 @@ class PostgresStorage(SqlStorage):
             pool.terminate()
             raise
         self._pool, self._writer = pool, writer
+        if not self.read_only:
+            await self._rebuild_board_if_pending()
 
     async def close(self) -> None:
         """Wait for pending commits, then close the writer and the pool."""

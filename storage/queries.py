@@ -4,7 +4,8 @@
 backend supplies, `_all(sql, params)`: placeholders are `?` (SQLite's; `storage.postgres`
 rewrites them) and rows are read by column name. The SQL uses nothing either database
 lacks (JSON columns are parsed here, not in SQL), so both backends give the same answers
-from the same rows, leaderboards included.
+from the same rows, leaderboards included. The one exception is `storage.board`, whose
+sums of the raw rows read the matches' JSON in each backend's own dialect (`dialect`).
 """
 
 from __future__ import annotations
@@ -29,6 +30,15 @@ from storage.base import (
     SettingChange,
     TableRecord,
     period_start,
+)
+from storage.board import (
+    BOARD_SCHEMA,
+    KEPT,
+    Dialect,
+    board_query,
+    day_of,
+    days_select,
+    differences,
 )
 from storage.chain import HEAD_QUERY, ROW_QUERIES, ChainProblem, Kind, check_match
 from storage.deliveries import DeliveryRecord, PostIntent
@@ -85,11 +95,6 @@ def _display_name(key: tuple[str, bool], name: str) -> str:
     return name
 
 
-def _only(column: str, player_id: str | None) -> tuple[str, tuple[str, ...]]:
-    """The SQL condition (and its parameter) keeping one player's rows, or none."""
-    return ("", ()) if player_id is None else (f"AND {column} = ?", (player_id,))
-
-
 Fetch = Callable[[str, tuple[Any, ...]], Awaitable[Sequence[Any]]]
 """Rows of one portable query (`?` placeholders), as `SqlReads._all` returns them."""
 
@@ -113,8 +118,16 @@ async def verify_chains_with(
     return problems
 
 
+SUMS = ("matches", "wins", "deals", "penalty", "chip_rows", "hands", "net")
+"""The summed columns of a totals board's row (`storage.board`)."""
+
+
 class SqlReads:
     """The read methods of `Storage`, for a backend that supplies `_all`."""
+
+    dialect: Dialect = "sqlite"
+    """Which SQL the backend speaks where the portable SQL is not enough (`storage.board`)."""
+    schema: int
 
     async def _all(self, sql: str, params: tuple[Any, ...] = ()) -> list[Any]:
         """Every row of one query (`?` placeholders), each readable by column name."""
@@ -325,70 +338,48 @@ class SqlReads:
 
     # ----------------------------------------------------------- leaderboards
 
-    async def _match_stats(
+    async def _board_sums(
         self, guild: str, game: str, since: float, player_id: str | None = None
     ) -> dict[tuple[str, bool], dict[str, Any]]:
-        """Per (player, is_ai): name, finished matches, wins, best (lowest) total.
+        """Per (player, is_ai) of `guild`'s `game` since `since` (a day's start): credited
+        finished matches, wins, best total, deals and penalty, chip rows, hands and net chips,
+        and the name on their latest credited seat (None: none), summed in SQL from the
+        running sums (`storage.board`).
 
         A match result is credited to a person only if they made every move of their seat
         in it: if the AI made any (before they took the seat mid-match, or while they were
         away), that seat's result counts for nobody. The per-deal ledgers are not affected."""
-        only, who = _only("mp.player_id", player_id)
-        rows = await self._all(
-            f"""
-            SELECT mp.player_id, mp.is_ai, mp.name, mp.seat, m.id AS match_id, m.winners, m.totals
-            FROM match_players mp
-            JOIN matches m ON m.id = mp.match_id
-            JOIN tables t ON t.id = m.table_id
-            WHERE t.guild = ? AND t.game = ? AND m.finished_at IS NOT NULL AND m.finished_at >= ?
-              AND (mp.is_ai = 1 OR NOT EXISTS (
-                  SELECT 1 FROM actions a
-                  WHERE a.match_id = m.id AND a.seat = mp.seat AND a.actor = 'ai'))
-              {only}
-            ORDER BY m.id, mp.seat
-            """,
-            (guild, game, since, *who),
-        )
-        stats: dict[tuple[str, bool], dict[str, Any]] = {}
-        parsed: dict[int, tuple[list[int], list[int]]] = {}  # per match: its seats share it
+        sql = board_query(self.dialect, self.schema, player_id)
+        who = () if player_id is None else (player_id,)
+        rows = await self._all(sql, (guild, game, day_of(since), *who))
+        sums: dict[tuple[str, bool], dict[str, Any]] = {}
         for r in rows:
-            entry = stats.setdefault(
-                (r["player_id"], bool(r["is_ai"])),
-                {"name": r["name"], "matches": 0, "wins": 0, "best": None},
-            )
-            entry["name"] = r["name"]
-            entry["matches"] += 1
-            seat = r["seat"]
-            match_id = int(r["match_id"])
-            if match_id not in parsed:
-                parsed[match_id] = (
-                    json.loads(r["winners"] or "[]"),
-                    json.loads(r["totals"] or "[]"),
-                )
-            winners, totals = parsed[match_id]
-            entry["wins"] += int(seat in winners)
-            total = totals[seat] if 0 <= seat < len(totals) else None
-            if total is not None:
-                entry["best"] = total if entry["best"] is None else min(entry["best"], total)
-        return stats
+            sums[(str(r["player_id"]), bool(r["is_ai"]))] = {
+                "name": r["name"],
+                "best": None if r["best"] is None else int(r["best"]),
+                **{k: int(r[k]) for k in SUMS},
+            }
+        return sums
 
     async def _names(
-        self, guild: str, game: str, player_id: str | None = None
+        self, guild: str, game: str, player_ids: Sequence[str]
     ) -> dict[tuple[str, bool], str]:
         # Each player's name in their latest match (the highest seat if twice in it).
-        only, who = _only("mp2.player_id", player_id)
+        if not player_ids:
+            return {}
+        among = ", ".join("?" * len(player_ids))
         rows = await self._all(
             f"""
             SELECT mp.player_id, mp.is_ai, mp.name FROM match_players mp
             JOIN (SELECT mp2.player_id, mp2.is_ai, max(mp2.match_id * 64 + mp2.seat) AS last
                   FROM match_players mp2
                   JOIN matches m ON m.id = mp2.match_id JOIN tables t ON t.id = m.table_id
-                  WHERE t.guild = ? AND t.game = ? {only}
+                  WHERE t.guild = ? AND t.game = ? AND mp2.player_id IN ({among})
                   GROUP BY mp2.player_id, mp2.is_ai) l
               ON l.player_id = mp.player_id AND l.is_ai = mp.is_ai
              AND mp.match_id * 64 + mp.seat = l.last
             """,
-            (guild, game, *who),
+            (guild, game, *player_ids),
         )
         return {(r["player_id"], bool(r["is_ai"])): r["name"] for r in rows}
 
@@ -408,34 +399,30 @@ class SqlReads:
         `player_id`, only that player's lines (what `/stats` shows, read by player)."""
         start = period_start(period, now)
         since = -1e18 if start is None else start
-        stats = await self._match_stats(guild, game, since, player_id)
-        names = await self._names(guild, game, player_id)
-        only, who = _only("player_id", player_id)
+        sums = await self._board_sums(guild, game, since, player_id)
+        counted = "deals" if scoring == "penalty" else "chip_rows"
+        sums = {k: s for k, s in sums.items() if s["matches"] or s[counted]}
+        unnamed = sorted({k[0] for k, s in sums.items() if not s["name"]})
+        names = await self._names(guild, game, unnamed)
+
+        def name(key: tuple[str, bool]) -> str:
+            return _display_name(key, sums[key]["name"] or names.get(key, key[0]))
+
         board = Leaderboard(guild, game, period, scoring, min_deals=min_deals)
         if scoring == "penalty":
-            rows = await self._all(
-                "SELECT player_id, is_ai, count(*) AS deals, sum(penalty) AS total"
-                " FROM penalty_ledger WHERE guild = ? AND game = ? AND at >= ?"
-                f" {only} GROUP BY player_id, is_ai",
-                (guild, game, since, *who),
-            )
-            per = {(r["player_id"], bool(r["is_ai"])): r for r in rows}
-            penalty_lines: list[PenaltyRow] = []
-            for key in sorted(set(per) | set(stats)):
-                s = stats.get(key, {})
-                p = per.get(key)
-                penalty_lines.append(
-                    PenaltyRow(
-                        player_id=key[0],
-                        name=_display_name(key, s.get("name") or names.get(key, key[0])),
-                        is_ai=key[1],
-                        matches=s.get("matches", 0),
-                        wins=s.get("wins", 0),
-                        deals=int(p["deals"]) if p else 0,
-                        average_penalty=round(int(p["total"]) / int(p["deals"]), 3) if p else 0.0,
-                        best_match=s.get("best"),
-                    )
+            penalty_lines = [
+                PenaltyRow(
+                    player_id=key[0],
+                    name=name(key),
+                    is_ai=key[1],
+                    matches=s["matches"],
+                    wins=s["wins"],
+                    deals=s["deals"],
+                    average_penalty=round(s["penalty"] / s["deals"], 3) if s["deals"] else 0.0,
+                    best_match=s["best"] if s["matches"] else None,
                 )
+                for key, s in sorted(sums.items())
+            ]
             penalty_lines.sort(key=lambda r: (r.average_penalty, -r.wins, r.name))
             for line in penalty_lines:
                 if line.is_ai:
@@ -445,33 +432,30 @@ class SqlReads:
                 else:
                     board.unranked.append(line)
             return board
-        rows = await self._all(
-            "SELECT player_id, is_ai, sum(delta) AS net,"
-            " sum(CASE WHEN reason = 'hand' THEN 1 ELSE 0 END) AS hands"
-            " FROM chip_ledger WHERE guild = ? AND game = ? AND at >= ?"
-            f" AND reason IN ('hand', 'returned') {only} GROUP BY player_id, is_ai",
-            (guild, game, since, *who),
-        )
-        per = {(r["player_id"], bool(r["is_ai"])): r for r in rows}
-        chip_lines: list[ChipRow] = []
-        for key in sorted(set(per) | set(stats)):
-            s = stats.get(key, {})
-            p = per.get(key)
-            chip_lines.append(
-                ChipRow(
-                    player_id=key[0],
-                    name=_display_name(key, s.get("name") or names.get(key, key[0])),
-                    is_ai=key[1],
-                    matches=s.get("matches", 0),
-                    wins=s.get("wins", 0),
-                    net_chips=int(p["net"]) if p else 0,
-                    hands=int(p["hands"]) if p else 0,
-                )
+        chip_lines = [
+            ChipRow(
+                player_id=key[0],
+                name=name(key),
+                is_ai=key[1],
+                matches=s["matches"],
+                wins=s["wins"],
+                net_chips=s["net"],
+                hands=s["hands"],
             )
+            for key, s in sorted(sums.items())
+        ]
         chip_lines.sort(key=lambda r: (-r.wins, -r.net_chips, r.name))
         for chip_line in chip_lines:
             (board.ai if chip_line.is_ai else board.humans).append(chip_line)
         return board
+
+    async def board_problems(self) -> list[str]:
+        """Where the totals leaderboards' running sums differ from the rows they sum
+        (`storage.board`; `deucebot verify` reports them): none on an intact database."""
+        if self.schema < BOARD_SCHEMA:
+            return []
+        kept = await self._all(KEPT)
+        return differences(kept, await self._all(days_select(self.dialect)))
 
     async def caves(self, *, guild: str, game: str, player_id: str) -> CaveLedger:
         """`player_id`'s caves in `game` in `guild`: the chip ledger's rows of their own

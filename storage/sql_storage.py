@@ -29,6 +29,7 @@ from storage.base import (
     TableRecord,
     TableStatus,
 )
+from storage.board import PENDING, ledger_statements, rebuild_statements
 from storage.chain import GENESIS, Kind
 from storage.group_commit import GroupCommit
 from storage.leases import SqlLeases
@@ -87,6 +88,12 @@ class SqlStorage(SqlReads, SqlRatings, SqlLeases):
     async def open(self) -> None:
         """Connect and bring the schema to the latest version."""
         raise NotImplementedError
+
+    async def _rebuild_board_if_pending(self) -> None:
+        """Recompute the leaderboards' running sums when migration 011 (or `migrate-db`)
+        asked for it (`storage.board`), in one transaction with clearing the request."""
+        if await self._all(PENDING):
+            await self._group.submit(rebuild_statements(self.dialect))
 
     async def close(self) -> None:
         """Finish pending writes and disconnect."""
@@ -177,6 +184,7 @@ class SqlStorage(SqlReads, SqlRatings, SqlLeases):
             ]
             rows += [("chip", chip_values(c, match_id, None)) for c in chips]
             out += chained_statements(GENESIS, rows, match_id)
+            out += ledger_statements(chips, ())
             out.append((SET_TIMER_STATUS, (deadline, deadline_turn, "playing", table_id)))
             return out
 

@@ -149,6 +149,8 @@ class SqliteStorage(SqlStorage):
         if self.persistent and not self.read_only:
             self._checkpointer = Checkpointer(self.path, self.synchronous)
             self._checkpointer.start()
+        if not self.read_only:
+            await self._rebuild_board_if_pending()
 
     async def _connect(self) -> aiosqlite.Connection:
         read_only = self.read_only and self.persistent

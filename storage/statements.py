@@ -22,6 +22,7 @@ from storage.base import (
     SeatRecord,
     TableStatus,
 )
+from storage.board import credit_match, ledger_statements
 from storage.chain import FIELDS, GENESIS, TABLES, Kind, chain_rows
 from storage.ratings import RatingEntry
 
@@ -188,6 +189,7 @@ def commit_statements(commit: ActionCommit, previous: str = GENESIS) -> list[Sta
     rows += [("penalty", penalty_values(p, m, seq)) for p in commit.penalties]
     rows += [("rating", rating_values(r, seq)) for r in commit.ratings]
     out = chained_statements(previous, rows, m)
+    out += ledger_statements(commit.chips, commit.penalties)
     if commit.result is not None:
         r = commit.result
         out.append(
@@ -196,6 +198,7 @@ def commit_statements(commit: ActionCommit, previous: str = GENESIS) -> list[Sta
                 (r.finished_at, json.dumps(r.winners), json.dumps(r.totals), r.match_id),
             )
         )
+        out.append(credit_match(r))
     timer = (commit.deadline, commit.deadline_turn, commit.status, commit.table_id)
     out.append((SET_TIMER_STATUS, timer))
     out += [(UPSERT_SEAT, seat_row(commit.table_id, s)) for s in commit.seats]

@@ -22,6 +22,7 @@ from typing import Any
 import asyncpg
 
 from storage.base import StorageError
+from storage.board import rebuild_statements
 from storage.chain import ROW_QUERIES, TABLES, Kind, rechain, verify_chains
 from storage.migrate import latest_version
 from storage.postgres import Conn, PostgresStorage, pg_sql, redact
@@ -55,8 +56,9 @@ COPY_ORDER = (
 )
 """Every table of the schema with history, parents before the rows that refer to them."""
 
-NOT_COPIED = frozenset({"shard_leases"})
-"""Tables of running processes, not history: the target's own processes fill them."""
+NOT_COPIED = frozenset({"shard_leases", "board_days", "board_days_rebuild"})
+"""Tables of running processes, not history (the target's own processes fill them), and
+the leaderboards' running sums (derived: recomputed in the target, `storage.board`)."""
 
 ID_COLUMNS: Mapping[str, Mapping[str, str]] = {
     "tables": {"id": "tables"},
@@ -264,6 +266,8 @@ async def _copy(db: sqlite3.Connection, target: str, append: bool) -> CopyReport
                     f" coalesce((SELECT max(id) FROM {identity}), 0) + 1, false)",
                     identity,
                 )
+            for sql, params in rebuild_statements("postgres"):
+                await conn.execute(pg_sql(sql), *params)
             problems: list[str] = []
             for name in COPY_ORDER:
                 after = int(await conn.fetchval(f"SELECT count(*) FROM {name}"))

@@ -9,14 +9,20 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import discord
 from discord import app_commands
 
 from bot.discord import host
-from bot.discord.board import hand_message, rebuy_message
+from bot.discord.board import (
+    draw_cards_ahead,
+    draw_hand_ahead,
+    hand_message,
+    ordered_hand,
+    rebuy_message,
+)
 from bot.discord.host import Host
 from bot.discord.replies import (
     answer_privately,
@@ -41,6 +47,8 @@ from engines.cards import Card, CardParseError, parse_card
 HINT_SECONDS = 2.0
 CHALLENGE_SECONDS = 120
 """How long a `/duel challenge` waits for its answer; then it is declined."""
+_DRAWING: set[asyncio.Future[None]] = set()
+"""Hand pictures being drawn ahead of a play's answer (kept until done)."""
 
 
 def said(game: str, text: str, lang: str) -> str:
@@ -239,6 +247,7 @@ class Controls(host.Controls):
                 )
                 shown = table.snapshot(seat)  # the table may have moved on meanwhile
             deck = await self._bot.decks.of(interaction.user.id)
+            await draw_hand_ahead(shown, seat, lang, sort, deck, self._bot.pictures)
             message = hand_message(
                 shown, seat, lang, sort, selected=selected or [], note=note, deck=deck
             )
@@ -303,6 +312,7 @@ class Controls(host.Controls):
                     )
                     note += "\n" + after if after else ""
                 deck = await self._bot.decks.of(interaction.user.id)
+                await draw_hand_ahead(shown, seat, lang, sort, deck, self._bot.pictures)
                 message = hand_message(shown, seat, lang, sort, note=note, deck=deck)
                 await _edit_hand(interaction, message)
                 self._bot.answers.watch_hand(interaction, table_id, seat, sort, note=note)
@@ -336,6 +346,8 @@ class Controls(host.Controls):
             move = renderer.parse_input(f"{verb} {' '.join(chosen)}", view)
             aside = renderer.set_aside_by(view, [parse_card(card) for card in chosen])
         if move is not None:  # read (a refusal was answered)
+            if renderer.plays_cards:
+                await self._draw_hand_left(interaction, game, view, sort, chosen, lang)
             after = ""
             if aside:
                 named = " ".join(card.pretty for card in aside)
@@ -344,6 +356,24 @@ class Controls(host.Controls):
             await self.act_from_hand(
                 interaction, table_id, turn, str(move), sort, spoken=spoken, after=after
             )
+
+    async def _draw_hand_left(
+        self,
+        interaction: discord.Interaction,
+        game: str,
+        view: Any,
+        sort: str,
+        played: Sequence[str],
+        lang: str,
+    ) -> None:
+        """Start drawing the hand the play will leave (the hand without the cards played,
+        in the order shown) while the play is committed, so the answer that shows it
+        does not wait for its picture afterwards."""
+        left = [card for card in ordered_hand(game, view, sort) if str(card) not in played]
+        deck = await self._bot.decks.of(interaction.user.id)
+        task = asyncio.ensure_future(draw_cards_ahead(left, lang, deck, self._bot.pictures))
+        _DRAWING.add(task)
+        task.add_done_callback(_DRAWING.discard)
 
     async def _at_turn(
         self, interaction: discord.Interaction, table_id: int, turn: int, lang: str
@@ -500,6 +530,7 @@ class Controls(host.Controls):
             await say(interaction, note)
         else:
             deck = await self._bot.decks.of(interaction.user.id)
+            await draw_hand_ahead(shown, seat, lang, "r", deck, self._bot.pictures)
             await _send_hand(
                 interaction, hand_message(shown, seat, lang, "r", note=note, deck=deck)
             )

@@ -10,11 +10,13 @@ renderer (`bot.render`); texts come from it and the i18n catalogs.
 from __future__ import annotations
 
 import asyncio
+import collections
+import dataclasses
 import io
 import logging
 import time
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, TypeVar
 
 import discord
 
@@ -35,7 +37,21 @@ from bot.discord.views import (
     SortButton,
 )
 from bot.i18n import t
-from bot.pictures import Facts, Picture, hand_picture, result_picture, table_key, table_picture
+from bot.pictures import (
+    Facts,
+    Picture,
+    board_model,
+    cached,
+    draw_picture,
+    hand_model,
+    hand_picture,
+    remember,
+    result_model,
+    result_picture,
+    table_key,
+    table_picture,
+)
+from bot.pictures.worker import PictureDrawer
 from bot.render import get_renderer
 from bot.render.betting import CardPick, RebuyOffer, bet_choices
 from bot.render.phrases import deal_word
@@ -44,6 +60,7 @@ from bot.runtime import TableSnapshot
 from engines.cards import Card
 
 log = logging.getLogger("deucebot.discord")
+T = TypeVar("T")
 
 MAX_ACTION_BUTTONS = 20
 """Games not played with a card menu (`GameRenderer.plays_cards`) get one button per legal
@@ -77,8 +94,12 @@ def table_cards(table: TableSnapshot) -> list[Card]:
 def hand_cards(table: TableSnapshot, seat: int, sort: str) -> list[Card]:
     """The hand of `seat` (the snapshot's own seat), in the game's order (`r`) or grouped by
     suit (`s`)."""
-    view = table.view(seat)
-    hand = [] if view is None else get_renderer(table.game).hand_cards(view)
+    return ordered_hand(table.game, table.view(seat), sort)
+
+
+def ordered_hand(game: str, view: Any, sort: str) -> list[Card]:
+    """The hand of a seat's `view` in the game's order (`r`) or grouped by suit (`s`)."""
+    hand = [] if view is None else get_renderer(game).hand_cards(view)
     if sort == "s":
         order = {card: i for i, card in enumerate(hand)}
         hand.sort(key=lambda c: (int(c.suit), order[c]))
@@ -130,6 +151,7 @@ def board_message(
     view = table.view(None)
     names = seat_names(table)
     embed = discord.Embed(colour=BOARD_COLOUR)
+    picture: Picture | None = None
     if view is None:
         embed.title = t("discord.board.lobby_title", lang, game=spec.title)
         lines = [
@@ -140,7 +162,11 @@ def board_message(
     else:
         renderer = get_renderer(table.game)
         embed.title = t("discord.board.title", lang, game=spec.title, deal=table.deal)
-        embed.description = renderer.board(view, names, lang)[:4000]
+        # Beside the table's picture (drawn now, or kept from the last upload) the text
+        # leaves each seat's figures to it and its alt text.
+        picture = board_picture(table, lang) if with_image else None
+        brief = picture is not None if with_image else bool(board_image_name(table))
+        embed.description = renderer.board(view, names, lang, brief=brief)[:4000]
     if table.status == "stopped":
         embed.set_footer(text=t("discord.board.stopped", lang, table=table.id))
     else:
@@ -184,10 +210,8 @@ def board_message(
         message["view"] = frozen_view(*items)
     else:
         message["view"] = None
-    if with_image:
-        picture = board_picture(table, lang)
-        if picture is not None:
-            attach(message, embed, picture, board_image_name(table))
+    if picture is not None:
+        attach(message, embed, picture, board_image_name(table))
     return message
 
 
@@ -205,23 +229,84 @@ def picture_facts(table: TableSnapshot, now: float | None = None) -> Facts:
 
 def board_picture(table: TableSnapshot, lang: str) -> Picture | None:
     """The board's table picture (from the spectator view only), None before the first deal
-    (or if it could not be drawn: the board goes out without it)."""
-    return _drawn_or_none(table_picture, table.game, table.view(None), picture_facts(table), lang)
+    (or if it could not be drawn: the board goes out without it). The picture drawn ahead
+    for this turn (`draw_ahead`) if only the clock's seconds moved on since: not drawn
+    again on the event loop for a second less."""
+    facts = picture_facts(table)
+    model = _drawn_or_none(board_model, table.game, table.view(None), facts, lang)
+    if model is None:
+        return None
+    found = cached(model, "table")
+    if found is not None:
+        return found
+    ahead = _ahead.get(_turn_of(table, lang))
+    if ahead is not None and ahead[0] == _timeless(table, facts, lang):
+        return ahead[1]
+    return _drawn_or_none(table_picture, table.game, table.view(None), facts, lang)
 
 
-def _drawn_or_none(draw: Callable[..., Picture | None], *args: Any) -> Picture | None:
-    """`draw(*args)`, or None (logged) if drawing failed: a message never waits on a picture."""
+def _timeless(table: TableSnapshot, facts: Facts, lang: str) -> Any:
+    """The board picture's model without the seconds left (what `_ahead` compares)."""
+    return board_model(table.game, table.view(None), dataclasses.replace(facts, seconds=None), lang)
+
+
+_ahead: collections.OrderedDict[tuple[Any, ...], tuple[Any, Picture]] = collections.OrderedDict()
+"""The last picture drawn ahead for each (table, match, turn, language): the board built
+next finds it even if the seconds left changed meanwhile."""
+AHEAD_KEPT = 256
+DRAW_SECONDS = 10.0
+"""How long a message waits for the picture worker (a stuck worker must not hold the
+boards back: the message is then built with a picture drawn on the spot)."""
+
+
+def _turn_of(table: TableSnapshot, lang: str) -> tuple[Any, ...]:
+    return (table.id, table.match, table.deal, table.turn, lang)
+
+
+def _drawn_or_none(make: Callable[..., T | None], *args: Any) -> T | None:
+    """`make(*args)` (a picture or its model), or None (logged) if that failed: a message
+    never waits on a picture."""
     try:
-        return draw(*args)
+        return make(*args)
     except Exception:
         log.exception("could not draw a picture")
         return None
 
 
-async def draw_ahead(table: TableSnapshot, lang: str) -> None:
-    """Draw the board's picture in a worker thread (then cached), so that building the
-    message on the event loop finds it ready."""
-    await asyncio.to_thread(board_picture, table, lang)
+async def draw_ahead(table: TableSnapshot, lang: str, drawer: PictureDrawer | None) -> None:
+    """Draw the board's picture off the event loop (by `drawer`'s worker process; None: a
+    thread), then cached, so that building the message on the event loop finds it ready."""
+    facts = picture_facts(table)
+    model = _drawn_or_none(board_model, table.game, table.view(None), facts, lang)
+    if model is None:
+        return
+    picture = await _drawn_off_loop(drawer, model, "table")
+    if picture is not None:
+        _ahead[_turn_of(table, lang)] = (_timeless(table, facts, lang), picture)
+        _ahead.move_to_end(_turn_of(table, lang))
+        while len(_ahead) > AHEAD_KEPT:
+            _ahead.popitem(last=False)
+
+
+async def _drawn_off_loop(
+    drawer: PictureDrawer | None, model: Any, kind: str, *, urgent: bool = False
+) -> Picture | None:
+    """The picture of `model` drawn by `drawer` (None: in a thread), or None (logged) if
+    drawing failed: the message then goes out without it."""
+    try:
+        if drawer is None:
+            found = cached(model, kind)
+            if found is None:
+                found = await asyncio.to_thread(draw_picture, model, kind)
+                remember(model, kind, found)
+            return found
+        return await asyncio.wait_for(drawer.picture(model, kind, urgent=urgent), DRAW_SECONDS)
+    except TimeoutError:
+        log.error("the picture worker took over %s s for a picture; drawn here", DRAW_SECONDS)
+        return None
+    except Exception:
+        log.exception("could not draw a picture")
+        return None
 
 
 def board_image_name(table: TableSnapshot) -> str:
@@ -240,12 +325,33 @@ def attach(message: dict[str, Any], embed: discord.Embed, picture: Picture, name
 
 
 async def draw_result_ahead(
-    table: TableSnapshot, deal_view: Any, events: Sequence[Any], lang: str
+    table: TableSnapshot,
+    deal_view: Any,
+    events: Sequence[Any],
+    lang: str,
+    drawer: PictureDrawer | None,
 ) -> None:
-    """Draw a result's picture in a worker thread (then cached; see `result_message`)."""
-    await asyncio.to_thread(
-        _drawn_or_none, result_picture, table.game, events, deal_view, picture_facts(table), lang
-    )
+    """Draw a result's picture off the event loop (then cached; see `result_message`)."""
+    facts = picture_facts(table)
+    model = _drawn_or_none(result_model, table.game, events, deal_view, facts, lang)
+    if model is not None:
+        await _drawn_off_loop(drawer, model, "result")
+
+
+async def draw_hand_ahead(
+    table: TableSnapshot, seat: int, lang: str, sort: str, deck: str, drawer: PictureDrawer | None
+) -> None:
+    """Draw the picture of `seat`'s hand off the event loop (urgent: its owner waits for
+    it; then cached, so that `hand_message` finds it ready)."""
+    await draw_cards_ahead(hand_cards(table, seat, sort), lang, deck, drawer)
+
+
+async def draw_cards_ahead(
+    cards: Sequence[Card], lang: str, deck: str, drawer: PictureDrawer | None
+) -> None:
+    """Draw the hand picture of `cards` off the event loop (urgent), then cached."""
+    if cards:
+        await _drawn_off_loop(drawer, hand_model(cards, lang, deck), "hand", urgent=True)
 
 
 def result_message(

@@ -38,6 +38,7 @@ from bot.discord.translator import CatalogTranslator
 from bot.discord.views import DYNAMIC_ITEMS
 from bot.i18n import normalise_language
 from bot.jsonlog import bind_ids
+from bot.pictures.worker import PictureDrawer
 from bot.runtime import RuntimeConfig, TableManager, tune_gc
 from bot.runtime.shard_lease import ShardLeaseKeeper
 from bot.runtime.shards import Shards
@@ -121,6 +122,7 @@ class Deucebot(commands.Bot):
         self._controls = Controls(self)
         self._locales: dict[int, str] = {}
         self._decks = MemberDecks(lambda: self.storage)
+        self._pictures: PictureDrawer | None = None
         self.tree.on_error = self._on_tree_error  # type: ignore[method-assign]
 
     @property
@@ -188,6 +190,13 @@ class Deucebot(commands.Bot):
         """The card deck each member chose for their private pictures (`/deck`)."""
         return self._decks
 
+    @property
+    def pictures(self) -> PictureDrawer:
+        """The worker process that draws the pictures (started on first use)."""
+        if self._pictures is None:
+            self._pictures = PictureDrawer(self.settings.picture_processes)
+        return self._pictures
+
     async def setup_hook(self) -> None:
         """Storage, runtime, persistent views, cogs, translator, command sync, table restore."""
         storage = self._storage = await open_storage(
@@ -198,6 +207,7 @@ class Deucebot(commands.Bot):
             self,
             edit_interval=self.edit_interval,
             deliveries=storage if DELIVERY_RECORDS else None,
+            pictures=self.pictures,
         )
         front.delivered_sink = self.metrics.delivery.observe
         config = self._server_config = ServerConfig(storage, self.settings)
@@ -226,7 +236,8 @@ class Deucebot(commands.Bot):
             self.health = HealthServer(self._probes(), self.metrics, self.settings.http_port)
             await self.health.start()
         self.add_dynamic_items(*DYNAMIC_ITEMS)
-        pictures.warm()
+        if self.pictures.processes == 0:
+            pictures.warm()  # drawn here: the tiles once now, not on the first board
         for cog in COGS:
             await self.load_extension(cog)
         await self.tree.set_translator(CatalogTranslator())
@@ -334,6 +345,8 @@ class Deucebot(commands.Bot):
             # Let cancelled AI turns and timers unwind while the database is still open.
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(self._tables.idle(), 5)
+        if self._pictures is not None:
+            await self._pictures.aclose()
         if self._lease is not None:
             with contextlib.suppress(Exception):
                 await self._lease.release()

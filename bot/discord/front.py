@@ -58,11 +58,14 @@ from typing import Any, TypeVar
 
 import discord
 
+from bot.charts.match import match_summary
 from bot.discord import effects as fx
 from bot.discord.board import (
     BOARD_COLOUR,
+    attach,
     board_message,
     draw_ahead,
+    draw_hand_ahead,
     draw_result_ahead,
     hand_cards,
     hand_message,
@@ -81,6 +84,7 @@ from bot.discord.textlimits import fit_message
 from bot.discord.tokens import InteractionTokens, LostAnswer, expired, post_once
 from bot.i18n import t
 from bot.jsonlog import bind_ids
+from bot.pictures.worker import PictureDrawer
 from bot.render import GameRenderer, get_renderer
 from bot.render.fair import fair_line
 from bot.render.phrases import deal_word
@@ -254,12 +258,15 @@ class DiscordFront:
         deliveries: Deliveries | None = None,
         retry_for: float = 120.0,
         pause_retry: float = PAUSE_RETRY,
+        pictures: PictureDrawer | None = None,
     ) -> None:
         """A front posting through `client`, with the bot's languages and tables from `host`;
         `edit_interval` spaces board edits (seconds); `deliveries` records what was
         delivered (None: nothing survives a restart); 429/5xx answers are retried for up
-        to `retry_for` seconds; a paused outbox is tried again every `pause_retry` seconds."""
+        to `retry_for` seconds; a paused outbox is tried again every `pause_retry` seconds;
+        `pictures` draws the pictures off the event loop (None: in threads)."""
         self.client = client
+        self.pictures = pictures
         self.pause_retry = pause_retry
         self.host = host
         self.edit_interval = edit_interval
@@ -812,7 +819,7 @@ class DiscordFront:
         if not over:
             box.dirty = False  # drawn now: a refresh during the send marks it dirty again
         if shown is not None:
-            await _drawn(box, draw_ahead(shown, lang))
+            await _drawn(box, draw_ahead(shown, lang, self.pictures))
 
         drawn: list[str | None] = [None]
         """The footer (table, deal, turn) of what was sent."""
@@ -869,11 +876,18 @@ class DiscordFront:
 
         shown = box.deal_snaps.get(effect.deal)
         view = None if shown is None else shown.view(None)
-        await _drawn(box, draw_result_ahead(table, view, effect.events, lang))
+        await _drawn(box, draw_result_ahead(table, view, effect.events, lang, self.pictures))
+        summary = None
+        if effect.kind == fx.MATCH_RESULT and box.match is not None:
+            names = seat_names(table)
+            summary = await match_summary(self.deliveries, table.spec, box.match, names, lang)
 
         def build() -> dict[str, Any]:
             embed = discord.Embed(title=title, description=text, colour=RESULT_COLOUR)
-            return _send_kwargs(result_message(table, view, effect.events, embed, lang))
+            message = result_message(table, view, effect.events, embed, lang)
+            if summary is not None:  # the match summary picture (bot.charts.match)
+                attach(message, embed, summary, summary.name)
+            return _send_kwargs(message)
 
         sent, _ = await self._post(box, "result", build, nonce, effect)
         return sent.id
@@ -936,7 +950,7 @@ class DiscordFront:
         image = key != box.image_key
         lines = box.lines(shown.deal)  # of this snapshot's turn: taken before any wait
         if image:
-            await _drawn(box, draw_ahead(shown, self.language(shown)))
+            await _drawn(box, draw_ahead(shown, self.language(shown), self.pictures))
         message = board_message(shown, self.language(shown), lines, with_image=image)
         kwargs: dict[str, Any] = {
             "content": message["content"],
@@ -1027,7 +1041,7 @@ class DiscordFront:
         shown = box.snapshot
         lang = self.language(shown)
         lines = box.lines(shown.deal)  # of this snapshot's turn: taken before any wait
-        await _drawn(box, draw_ahead(shown, lang))
+        await _drawn(box, draw_ahead(shown, lang, self.pictures))
 
         def build() -> dict[str, Any]:
             return _send_kwargs(board_message(shown, lang, lines, with_image=True))
@@ -1116,6 +1130,7 @@ class DiscordFront:
             return  # nothing in hand (the deal is over for them): no "Your hand (0)"
         lang = self.host.locales.get(user) or self.language(shown)
         deck = await self.host.decks.of(user)
+        await draw_hand_ahead(shown, seat, lang, "r", deck, self.pictures)
         try:
             channel = await self._dm_channel(user)
 

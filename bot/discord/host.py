@@ -14,6 +14,7 @@ import discord
 
 from bot.discord.cooldowns import Cooldowns
 from bot.discord.decks import MemberDecks
+from bot.pictures.worker import PictureDrawer
 from bot.runtime import TableManager
 from bot.settings import Settings
 
@@ -165,6 +166,11 @@ class Host(Protocol):
     @property
     def decks(self) -> MemberDecks:
         """The card deck each member chose for their private pictures."""
+        ...
+
+    @property
+    def pictures(self) -> PictureDrawer:
+        """What draws the pictures off the event loop (a worker process)."""
         ...
 
     @property

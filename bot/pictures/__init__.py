@@ -6,16 +6,17 @@ a result's public events only, so it can never show a hidden card; a hand pictur
 the owner's cards only. Each game has a module (`bot.pictures.<game>`) turning a view
 into a model (a frozen dataclass: what is drawn); the model draws itself with the shared
 toolkit (`kit`, `cards`, `fonts`) and says itself in words (the alt text, naming every
-card face drawn). Pictures are cached by their model, so an unchanged table costs
-nothing to draw again.
+card face drawn). Pictures are cached by their model (`cached`, `remember`), so an
+unchanged table costs nothing to draw again; the bot draws them in a worker process
+(`bot.pictures.worker.PictureDrawer`), the cache of its own process keeping the results.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import importlib
+from collections import OrderedDict
 from collections.abc import Sequence
-from functools import lru_cache
 from typing import Any, Protocol
 
 from bot.pictures.kit import Canvas, png
@@ -24,7 +25,12 @@ from bot.pictures.model import Facts, Picture
 __all__ = [
     "Facts",
     "Picture",
+    "board_model",
+    "cached",
+    "hand_model",
     "hand_picture",
+    "remember",
+    "result_model",
     "result_picture",
     "table_key",
     "table_picture",
@@ -47,9 +53,8 @@ def _module(game: str) -> Any:
     return importlib.import_module(f"bot.pictures.{game}")
 
 
-@lru_cache(maxsize=512)
-def render(model: Model, kind: str) -> Picture:
-    """The picture of `model` (cached: the same model is drawn once)."""
+def draw_picture(model: Model, kind: str) -> Picture:
+    """The picture of `model`, drawn now (not cached: what a worker process runs)."""
     canvas = model.draw()
     return Picture(
         png(canvas.image),
@@ -61,50 +66,120 @@ def render(model: Model, kind: str) -> Picture:
     )
 
 
-def table_picture(game: str, view: Any, facts: Facts, lang: str) -> Picture | None:
-    """The table picture of `game` for a public (spectator) `view`, in `lang`; None before
-    the first deal or for a game without pictures."""
+CACHE_SIZE = 512
+"""Pictures kept by their model (boards of recent turns, results, hands)."""
+
+_cache: OrderedDict[tuple[Any, str], Picture] = OrderedDict()
+
+
+def cached(model: Model, kind: str) -> Picture | None:
+    """The picture of `model` if it was drawn already (in this process or its worker)."""
+    key = (model, kind)
+    picture = _cache.get(key)
+    if picture is not None:
+        _cache.move_to_end(key)
+    return picture
+
+
+def remember(model: Model, kind: str, picture: Picture) -> None:
+    """Keep `picture` as the picture of `model` (the least recently used go first)."""
+    _cache[(model, kind)] = picture
+    _cache.move_to_end((model, kind))
+    while len(_cache) > CACHE_SIZE:
+        _cache.popitem(last=False)
+
+
+def clear_cache() -> None:
+    """Forget every picture drawn and model built (the benchmark times drawing afresh;
+    tests)."""
+    _cache.clear()
+    _models.clear()
+
+
+def render(model: Model, kind: str) -> Picture:
+    """The picture of `model`: cached, else drawn now (and kept)."""
+    picture = cached(model, kind)
+    if picture is None:
+        picture = draw_picture(model, kind)
+        remember(model, kind, picture)
+    return picture
+
+
+_models: OrderedDict[tuple[str, int, Facts, str], tuple[Any, Model]] = OrderedDict()
+"""The last board models built, by (game, view object, facts, language): a board message,
+its image's name and its picture ask for the same model (the view is kept with it, so
+its id is not reused meanwhile)."""
+MODELS_KEPT = 256
+
+
+def board_model(game: str, view: Any, facts: Facts, lang: str) -> Model | None:
+    """What the table picture of `game` for a public (spectator) `view` draws, in `lang`;
+    None before the first deal or for a game without pictures."""
     if view is None:
         return None
+    key = (game, id(view), facts, lang)
+    known = _models.get(key)
+    if known is not None and known[0] is view:
+        return known[1]
     try:
         module = _module(game)
     except ImportError:
         return None
-    return render(module.board(view, facts, lang), "table")
+    model: Model = module.board(view, facts, lang)
+    _models[key] = (view, model)
+    while len(_models) > MODELS_KEPT:
+        _models.popitem(last=False)
+    return model
+
+
+def table_picture(game: str, view: Any, facts: Facts, lang: str) -> Picture | None:
+    """The table picture of `game` for a public (spectator) `view`, in `lang`; None before
+    the first deal or for a game without pictures."""
+    model = board_model(game, view, facts, lang)
+    return None if model is None else render(model, "table")
 
 
 def table_key(game: str, view: Any, facts: Facts) -> str:
     """What the table picture of `view` shows, as a short text that changes whenever the
     picture would (except for the seconds left, which change every second): to re-upload
     a board's picture only when it changed. "" before the first deal."""
-    if view is None:
-        return ""
+    model = board_model(game, view, dataclasses.replace(facts, seconds=None), "en")
+    return "" if model is None else format(hash(model) & 0xFFFFFFFFFFFF, "012x")
+
+
+def result_model(
+    game: str, events: Sequence[Any], view: Any, facts: Facts, lang: str
+) -> Model | None:
+    """What the picture of a deal's result draws: what its public `events` showed (hands,
+    pots, the last play) on the deal's last public `view` (None if unknown); None if
+    nothing to show."""
     try:
         module = _module(game)
     except ImportError:
-        return ""
-    model = module.board(view, dataclasses.replace(facts, seconds=None), "en")
-    return format(hash(model) & 0xFFFFFFFFFFFF, "012x")
+        return None
+    model: Model | None = module.result(events, view, facts, lang)
+    return model
 
 
 def result_picture(
     game: str, events: Sequence[Any], view: Any, facts: Facts, lang: str
 ) -> Picture | None:
-    """The picture of a deal's result: what its public `events` showed (hands, pots, the
-    last play) on the deal's last public `view` (None if unknown); None if nothing to show."""
-    try:
-        module = _module(game)
-    except ImportError:
-        return None
-    model = module.result(events, view, facts, lang)
+    """The picture of a deal's result (`result_model`), None if nothing to show."""
+    model = result_model(game, events, view, facts, lang)
     return None if model is None else render(model, "result")
+
+
+def hand_model(cards: Sequence[Any], lang: str, deck: str = "two") -> Model:
+    """What the picture of a private hand (the owner's cards, in order) in `deck` colours
+    draws."""
+    from bot.pictures.hand import HandModel
+
+    return HandModel(tuple(cards), lang, deck)
 
 
 def hand_picture(cards: Sequence[Any], lang: str, deck: str = "two") -> Picture:
     """The picture of a private hand (the owner's cards, in order) in `deck` colours."""
-    from bot.pictures.hand import HandModel
-
-    return render(HandModel(tuple(cards), lang, deck), "hand")
+    return render(hand_model(cards, lang, deck), "hand")
 
 
 def warm() -> None:

@@ -1,8 +1,9 @@
-"""Big Two pictures: the four seats in play order around the table (each with its cards
-left as a fan of backs and their number, its penalty so far, PASS when it passed this
-trick, LEADS for who leads it, the dealer), the combination to beat in the middle with who
-played it and its kind, the deal number of the match; and each deal's result (the winning
-play, the cards each seat was left with, the penalties). Built from the spectator's
+"""Big Two pictures, made to be read on a phone: the four seats' plates in play order, two
+to a row (each with its cards left as a fan of backs and their number, its penalty so
+far, PASS when it passed this trick, LEADS for who leads it, the dealer) under the felt
+with the combination to beat, who played it and its kind, the deal number of the match;
+and each deal's result (the winning play, the cards each seat was left with, the
+penalties). Built from the spectator's
 `BigTwoView`, which holds no hand."""
 
 from __future__ import annotations
@@ -12,22 +13,25 @@ from dataclasses import dataclass
 from typing import Any
 
 from bot.i18n import join_names, t
-from bot.pictures.cards import MINI, TABLE
+from bot.pictures.cards import BACK, TABLE
 from bot.pictures.kit import (
-    PLATE_H,
+    DISC,
+    MARGIN,
+    PHONE_WIDTH,
     POT_BG,
     TAG_AWAY,
     TAG_PASS,
     TEXT,
     TURN,
     Canvas,
+    Colour,
     Plate,
-    disc,
     felt,
+    grid_height,
     new_canvas,
     pill,
-    plate,
     row,
+    seat_grid,
 )
 from bot.pictures.model import Facts, cards_text, fit_alt, to_act_words, word
 from bot.pictures.sheet import Sheet, SheetRow
@@ -35,15 +39,9 @@ from engines.base import Event
 from engines.bigtwo import BigTwoView, DealWon, Played
 from engines.cards import Card
 
-WIDTH, HEIGHT = 760, 540
-FELT_BOX = (150, 130, 610, 410)
-SEATS = ((380.0, 470.0), (104.0, 270.0), (380.0, 64.0), (656.0, 270.0))
-"""Play order: bottom, left, top, right (clockwise)."""
-PLATE_WIDTH = 196
-FAN_STEP = 9
-COMBO_STEP = 60
-"""The step of a combination of four or five cards: overlapped (every corner index shown)
-so that it stays clear of the side seats' plates."""
+FELT_TOP = 44
+COMBO_STEP = 76
+"""The step of a five-card combination (slightly overlapped to stay on the felt)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,45 +75,27 @@ class BigTwoTable:
     banner: str = ""
 
     def draw(self) -> Canvas:
-        """The picture."""
-        canvas = new_canvas(felt(WIDTH, HEIGHT, FELT_BOX))
+        """The picture: the header, the felt with the combination to beat and who played
+        it (or who leads), then the four plates in play order, two to a row."""
         lang = self.lang
-        canvas.text((14, 12), self.header, 24, TEXT, condensed=True, width=230)
-        mid = (WIDTH / 2, HEIGHT / 2 - 10)
+        plates = [_plate(seat, lang) for seat in self.seats]
+        felt_bottom = FELT_TOP + 28 + TABLE.height + 70
+        height = felt_bottom + MARGIN + grid_height(plates)
+        box = (MARGIN + 14, FELT_TOP + 14, PHONE_WIDTH - MARGIN - 14, felt_bottom - 14)
+        canvas = new_canvas(felt(PHONE_WIDTH, height, box, 22))
+        canvas.text((MARGIN + 4, 10), self.header, 24, TEXT, condensed=True, width=PHONE_WIDTH - 28)
+        mid = (PHONE_WIDTH / 2, box[1] + 12 + TABLE.height / 2)
+        below = (mid[0], mid[1] + TABLE.height / 2 + 28)
         if self.combo:
-            step = TABLE.width + 6 if len(self.combo) <= 3 else COMBO_STEP
+            step = TABLE.width + 6 if len(self.combo) <= 4 else COMBO_STEP
             row(canvas, self.combo, TABLE, mid, step=step)
-            pill(canvas, (mid[0], mid[1] + 84), self.combo_label, 20, POT_BG, TEXT)
+            pill(canvas, below, self.combo_label, 23, POT_BG, TEXT)
         elif self.note:
-            pill(canvas, mid, self.note, 22, POT_BG, TURN)
+            pill(canvas, (mid[0], (box[1] + box[3]) / 2), self.note, 23, POT_BG, TURN)
             canvas.faces.extend(self.note_cards)
         if self.banner:
-            pill(canvas, (mid[0], mid[1] + 84), self.banner, 22, TURN, (0, 0, 0))
-        for seat, centre in zip(self.seats, SEATS, strict=True):
-            tags = []
-            if seat.leads:
-                tags.append((word("tag.lead", lang), POT_BG))
-            if seat.passed:
-                tags.append((word("tag.pass", lang), TAG_PASS))
-            if seat.away:
-                tags.append((word("tag.away", lang), TAG_AWAY))
-            figure = word("bigtwo.penalty", lang, n=seat.penalty)
-            plate(
-                canvas,
-                centre,
-                Plate(
-                    seat.name, figure, tuple(tags), seat.to_act, seat.seconds, winner=seat.winner
-                ),
-                PLATE_WIDTH,
-            )
-            _fan(canvas, seat.left, centre)
-            if seat.dealer:
-                disc(
-                    canvas,
-                    (centre[0] + PLATE_WIDTH / 2 - 6, centre[1] - PLATE_H / 2 + 2),
-                    word("mark.dealer", lang),
-                    size=28,
-                )
+            pill(canvas, below, self.banner, 23, TURN, (0, 0, 0))
+        seat_grid(canvas, felt_bottom + MARGIN, plates, [seat.left for seat in self.seats])
         return canvas
 
     def alt(self) -> str:
@@ -148,27 +128,22 @@ class BigTwoTable:
         return fit_alt(parts)
 
 
-def _fan(canvas: Canvas, count: int, centre: tuple[float, float]) -> None:
-    """A fan of `count` backs with the number, on the side of the plate toward the middle."""
-    if count <= 0:
-        return
-    width = MINI.width + FAN_STEP * (count - 1)
-    x, y = centre
-    if y > HEIGHT * 0.7:
-        fan_centre = (x, y - PLATE_H / 2 - MINI.height / 2 - 8)
-    elif y < HEIGHT * 0.3:
-        fan_centre = (x, y + PLATE_H / 2 + MINI.height / 2 + 30)
-    else:
-        fan_centre = (x, y - PLATE_H / 2 - MINI.height / 2 - 8)
-    # the number on the fan's outer end: on the left seat's, it would touch the middle
-    outer = -1 if x < WIDTH * 0.3 else 1
-    fan_centre = (fan_centre[0] - outer * 10, fan_centre[1])
-    row(canvas, [None] * count, MINI, fan_centre, step=FAN_STEP)
-    label_x = fan_centre[0] + outer * (width / 2 + 22)
-    canvas.draw.ellipse(
-        (label_x - 18, fan_centre[1] - 18, label_x + 18, fan_centre[1] + 18), fill=TURN
-    )
-    canvas.text((label_x, fan_centre[1] + 1), str(count), 22, (0, 0, 0), anchor="mm")
+def _plate(seat: BigTwoSeat, lang: str) -> Plate:
+    """What `seat`'s plate shows: name, penalty so far, and as tags the cards it has left,
+    the dealer, who leads the trick, who passed, who is away."""
+    tags: list[tuple[str, Colour]] = []
+    if seat.left:
+        tags.append((word("bigtwo.left", lang, n=seat.left), BACK))
+    if seat.dealer:
+        tags.append((word("mark.dealer", lang), DISC))
+    if seat.leads:
+        tags.append((word("tag.lead", lang), POT_BG))
+    if seat.passed:
+        tags.append((word("tag.pass", lang), TAG_PASS))
+    if seat.away:
+        tags.append((word("tag.away", lang), TAG_AWAY))
+    figure = word("bigtwo.penalty", lang, n=seat.penalty)
+    return Plate(seat.name, figure, tuple(tags), seat.to_act, seat.seconds, winner=seat.winner)
 
 
 def _combo_label(kind: str, name: str, lang: str) -> str:

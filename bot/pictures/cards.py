@@ -79,7 +79,7 @@ HAND = CardSize("hand", 100, 140, 40, 34, 10)
 """A private hand's cards (the hand picture)."""
 TABLE = CardSize("table", 80, 112, 34, 28, 8)
 """Cards in the middle of a table (the board, the combination to beat)."""
-SMALL = CardSize("small", 56, 78, 24, 20, 6)
+SMALL = CardSize("small", 56, 78, 24, 23, 6)
 """Cards in front of a seat (a showdown, a locked card)."""
 MINI = CardSize("mini", 30, 42, 14, 12, 4)
 """Backs in a seat's fan (how many cards it holds)."""

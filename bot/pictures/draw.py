@@ -85,6 +85,10 @@ def board(view: DrawView, facts: Facts, lang: str) -> PokerTable:
             drew=None if view.finished else view.drawn[seat],
             to_act=view.to_act == seat and not view.finished,
             seconds=facts.seconds if view.to_act == seat else None,
+            notes=(
+                word("alt.bought", lang, n=view.bought[seat]),
+                word("alt.in_deal", lang, n=view.stakes[seat] + view.put_in[seat]),
+            ),
         )
         for seat in range(view.seats)
     )

@@ -1,8 +1,8 @@
-"""Deuce Duel pictures: the two seats face to face (chips, bet in front, the UP and DOWN
-signals drawn as arrows, each locked card face down once locked, who speaks first), the
-ante and the pot in the middle, the previous deal's two locked cards; and each deal's
-showdown (both locked cards, who won the pot). Built from the spectator's `DuelView`: it
-never holds a seat's cards, only their signals."""
+"""Deuce Duel pictures, made to be read on a phone: the two seats' plates side by side
+(chips, the bet, the UP and DOWN signals drawn as arrows, each locked card face down once
+locked, who speaks first) under the felt with the ante and the pot, the previous deal's
+two locked cards; and each deal's showdown (both locked cards, who won the pot). Built
+from the spectator's `DuelView`: it never holds a seat's cards, only their signals."""
 
 from __future__ import annotations
 
@@ -13,20 +13,24 @@ from typing import Any
 from bot.i18n import join_names
 from bot.pictures.cards import SMALL
 from bot.pictures.kit import (
-    PLATE_H,
+    CHIP,
+    DISC,
+    MARGIN,
+    PHONE_WIDTH,
     POT_BG,
     TAG_ALL_IN,
     TAG_AWAY,
     TEXT,
     TURN,
     Canvas,
+    Colour,
     Plate,
-    chips,
-    disc,
     felt,
+    grid_height,
     new_canvas,
     pill,
-    plate,
+    row,
+    seat_grid,
 )
 from bot.pictures.model import Facts, cards_text, fit_alt, pot_text, to_act_words, word
 from bot.pictures.sheet import Sheet, SheetRow
@@ -34,13 +38,9 @@ from engines.base import Event
 from engines.cards import Card
 from engines.duel import DuelView, Showdown
 
-WIDTH, HEIGHT = 720, 470
-FELT_BOX = (70, 100, 650, 360)
-SEATS = ((360.0, 60.0), (360.0, 396.0))
-"""Seat 0 at the top, seat 1 at the bottom."""
+FELT_TOP = 44
 UP_COLOUR = (40, 170, 90)
 DOWN_COLOUR = (210, 60, 60)
-PLATE_WIDTH = 220
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,49 +73,30 @@ class DuelTable:
     banner: str = ""
 
     def draw(self) -> Canvas:
-        """The picture."""
-        canvas = new_canvas(felt(WIDTH, HEIGHT, FELT_BOX))
+        """The picture: the header, the felt (the pot, the previous deal's locked cards,
+        the end-of-match banner), then both seats' plates side by side."""
         lang = self.lang
-        for i, line in enumerate(self.header.split(" · ", 1)):
-            canvas.text(
-                (WIDTH - 14, 12 + i * 26), line, 20, TEXT, anchor="ra", condensed=True, width=230
-            )
-        mid = (WIDTH / 2, HEIGHT / 2)
-        if self.pot:
-            pill(canvas, mid, pot_text(word("pot.main", lang), self.pot), 24, POT_BG, TURN)
-        if self.banner:
-            pill(canvas, (mid[0], mid[1] + 40), self.banner, 22, TURN, (0, 0, 0))
+        plates = [_plate(seat, lang) for seat in self.seats]
+        inner = 56 + (SMALL.height + 40 if self.last else 0) + (44 if self.banner else 0)
+        felt_bottom = FELT_TOP + 28 + inner
+        height = felt_bottom + MARGIN + grid_height(plates)
+        box = (MARGIN + 14, FELT_TOP + 14, PHONE_WIDTH - MARGIN - 14, felt_bottom - 14)
+        canvas = new_canvas(felt(PHONE_WIDTH, height, box, 22))
+        canvas.text((MARGIN + 4, 10), self.header, 24, TEXT, condensed=True, width=PHONE_WIDTH - 28)
+        mid_x = PHONE_WIDTH / 2
+        y = box[1] + 12
         if self.last:
-            # the previous deal's locked cards, each on its seat's side (seat 0 above)
-            for i, card in enumerate(self.last[:2]):
-                top = mid[1] + (-44 if i == 0 else 44) - SMALL.height / 2
-                canvas.card(card, SMALL, int(130 - SMALL.width / 2), int(top))
-            canvas.text((130, mid[1] - 100), self.last_label, 18, TEXT, anchor="mm", condensed=True)
-        for seat, centre in zip(self.seats, SEATS, strict=True):
-            tags = []
-            if seat.all_in:
-                tags.append((word("tag.allin", lang), TAG_ALL_IN))
-            if seat.away:
-                tags.append((word("tag.away", lang), TAG_AWAY))
-            figure = f"{seat.chips:,}"
-            plate(
-                canvas,
-                centre,
-                Plate(seat.name, figure, tuple(tags), seat.to_act, seat.seconds),
-                PLATE_WIDTH,
+            canvas.text(
+                (mid_x, y + 12), self.last_label, 23, TEXT, anchor="mm", condensed=True, width=400
             )
-            top = centre[1] < mid[1]
-            _signals(canvas, seat, (centre[0] - PLATE_WIDTH / 2 - 70, centre[1]))
-            if seat.locked:
-                y = centre[1] + (PLATE_H / 2 + 16 if top else -PLATE_H / 2 - 16 - SMALL.height)
-                canvas.card(None, SMALL, int(centre[0] + PLATE_WIDTH / 2 - SMALL.width), int(y))
-            if seat.bet:
-                y = centre[1] + (PLATE_H / 2 + 60 if top else -PLATE_H / 2 - 60)
-                chips(canvas, (centre[0] - 40, y), seat.bet, below=top)
-            if seat.first:
-                disc(
-                    canvas, (centre[0] + PLATE_WIDTH / 2 + 26, centre[1]), word("mark.first", lang)
-                )
+            row(canvas, self.last[:2], SMALL, (mid_x, y + 30 + SMALL.height / 2), gap=12)
+            y += SMALL.height + 40
+        pot = pot_text(word("pot.main", lang), self.pot) if self.pot else ""
+        if pot:
+            pill(canvas, (mid_x, y + 22), pot, 24, POT_BG, TURN)
+        if self.banner:
+            pill(canvas, (mid_x, y + 22 + (44 if pot else 0)), self.banner, 23, TURN, (0, 0, 0))
+        seat_grid(canvas, felt_bottom + MARGIN, plates, [int(s.locked) for s in self.seats])
         return canvas
 
     def alt(self) -> str:
@@ -147,20 +128,23 @@ class DuelTable:
         return fit_alt(parts)
 
 
-def _signals(canvas: Canvas, seat: DuelSeat, centre: tuple[float, float]) -> None:
-    """The seat's signals: a green arrow up per UP card, a red arrow down per DOWN card."""
-    x, y = centre
-    arrows = [True] * seat.up + [False] * seat.down
-    left = x - (len(arrows) * 40 - 8) / 2
-    for i, up in enumerate(arrows):
-        ax = left + i * 40 + 16
-        if up:
-            points = [(ax, y - 18), (ax + 16, y + 2), (ax + 6, y + 2), (ax + 6, y + 18)]
-            points += [(ax - 6, y + 18), (ax - 6, y + 2), (ax - 16, y + 2)]
-        else:
-            points = [(ax, y + 18), (ax + 16, y - 2), (ax + 6, y - 2), (ax + 6, y - 18)]
-            points += [(ax - 6, y - 18), (ax - 6, y - 2), (ax - 16, y - 2)]
-        canvas.draw.polygon(points, fill=UP_COLOUR if up else DOWN_COLOUR, outline=TEXT)
+def _plate(seat: DuelSeat, lang: str) -> Plate:
+    """What `seat`'s plate shows: name, chips, and as tags its signals (a green arrow up per
+    UP card, a red arrow down per DOWN card), who speaks first, its bet, all-in, away."""
+    tags: list[tuple[str, Colour]] = []
+    if seat.up:
+        tags.append(("↑" * seat.up, UP_COLOUR))
+    if seat.down:
+        tags.append(("↓" * seat.down, DOWN_COLOUR))
+    if seat.first:
+        tags.append((word("mark.first", lang), DISC))
+    if seat.bet:
+        tags.append((f"{seat.bet:,}", CHIP))
+    if seat.all_in:
+        tags.append((word("tag.allin", lang), TAG_ALL_IN))
+    if seat.away:
+        tags.append((word("tag.away", lang), TAG_AWAY))
+    return Plate(seat.name, f"{seat.chips:,}", tuple(tags), seat.to_act, seat.seconds)
 
 
 def board(view: DuelView, facts: Facts, lang: str) -> DuelTable:

@@ -48,8 +48,9 @@ def fit(text: str, size: int, width: int, condensed: bool = False) -> str:
 
 @lru_cache(maxsize=64)
 def cap_height(size: int, condensed: bool = False) -> int:
-    """The drawn height of a capital letter (and a digit) at `size`, in pixels."""
-    box = font(size, condensed).getbbox("KQ8", anchor="ls")
+    """The drawn height of a capital letter (and a digit) at `size`, in pixels (the ink
+    from the baseline up: no tail below it, as Q's)."""
+    box = font(size, condensed).getbbox("KHE8", anchor="ls")
     return int(box[3] - box[1])
 
 

@@ -8,7 +8,6 @@ Everything here is a pure function of its arguments: no Discord, no table, no cl
 from __future__ import annotations
 
 import io
-import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -24,11 +23,12 @@ from bot.pictures.cards import (
     FACE,
     FACE_EDGE,
     GREEN,
+    MINI,
     RED,
     CardSize,
     tile,
 )
-from bot.pictures.fonts import fit, font, text_width
+from bot.pictures.fonts import cap_height, fit, font, text_width
 from engines.cards import Card
 
 Colour = tuple[int, int, int]
@@ -92,11 +92,15 @@ EXACT: tuple[Colour, ...] = (
 @dataclass
 class Canvas:
     """An RGB picture being drawn, with the card faces it shows (`faces`, in order: pasted
-    as cards or written in a label): what the alt text must name."""
+    as cards or written in a label): what the alt text must name; and what its legibility
+    depends on: the size of every text written (`texts`: font size, condensed, text) and
+    of every face pasted (`face_sizes`)."""
 
     image: Image.Image
     faces: list[Card] = field(default_factory=list)
     backs: int = 0
+    texts: list[tuple[int, bool, str]] = field(default_factory=list)
+    face_sizes: list[CardSize] = field(default_factory=list)
 
     @property
     def draw(self) -> ImageDraw.ImageDraw:
@@ -111,6 +115,7 @@ class Canvas:
             self.backs += 1
         else:
             self.faces.append(card)
+            self.face_sizes.append(size)
 
     def text(
         self,
@@ -127,6 +132,7 @@ class Canvas:
         if width is not None:
             text = fit(text, size, width, condensed)
         self.draw.text(xy, text, fill=colour, font=font(size, condensed), anchor=anchor)
+        self.texts.append((size, condensed, text))
 
 
 def new_canvas(background: Image.Image) -> Canvas:
@@ -134,32 +140,25 @@ def new_canvas(background: Image.Image) -> Canvas:
     return Canvas(background.copy())
 
 
-@lru_cache(maxsize=16)
-def felt(width: int, height: int, box: tuple[int, int, int, int]) -> Image.Image:
-    """The background of a table picture: a dark room and an oval felt table with its rail
-    inside `box` (drawn once per size)."""
+@lru_cache(maxsize=64)
+def felt(
+    width: int, height: int, box: tuple[int, int, int, int], radius: int | None = None
+) -> Image.Image:
+    """The background of a table picture: a dark room and a felt table with its rail
+    inside `box`, its corners rounded by `radius` (None: an oval; drawn once per size)."""
     image = Image.new("RGB", (width, height), BACKGROUND)
     draw = ImageDraw.Draw(image)
     x0, y0, x1, y1 = box
-    draw.rounded_rectangle((x0 - 14, y0 - 14, x1 + 14, y1 + 14), (y1 - y0) // 2 + 14, fill=RAIL)
-    draw.rounded_rectangle(
-        (x0 - 14, y0 - 14, x1 + 14, y1 + 14), (y1 - y0) // 2 + 14, outline=RAIL_EDGE, width=3
-    )
-    draw.rounded_rectangle(box, (y1 - y0) // 2, fill=FELT)
-    inner = (x0 + 26, y0 + 26, x1 - 26, y1 - 26)
-    draw.rounded_rectangle(inner, (inner[3] - inner[1]) // 2, outline=FELT_LIGHT, width=2)
+    r = (y1 - y0) // 2 if radius is None else radius
+    rail = (x0 - 14, y0 - 14, x1 + 14, y1 + 14)
+    draw.rounded_rectangle(rail, r + 14, fill=RAIL)
+    draw.rounded_rectangle(rail, r + 14, outline=RAIL_EDGE, width=3)
+    draw.rounded_rectangle(box, r, fill=FELT)
+    inset = 26 if radius is None else 10
+    inner = (x0 + inset, y0 + inset, x1 - inset, y1 - inset)
+    inner_r = (inner[3] - inner[1]) // 2 if radius is None else max(2, r - inset)
+    draw.rounded_rectangle(inner, inner_r, outline=FELT_LIGHT, width=2)
     return image
-
-
-def around(count: int, centre: tuple[float, float], radii: tuple[float, float]) -> list[Point]:
-    """`count` points on an ellipse, the first at the bottom, then clockwise (play order)."""
-    cx, cy = centre
-    rx, ry = radii
-    points = []
-    for i in range(count):
-        angle = math.pi / 2 + 2 * math.pi * i / count
-        points.append((cx + rx * math.cos(angle), cy + ry * math.sin(angle)))
-    return points
 
 
 Point = tuple[float, float]
@@ -170,22 +169,34 @@ def _stamp_canvas(width: int, height: int) -> Canvas:
     return Canvas(Image.new("RGBA", (max(1, int(width)), max(1, int(height))), (0, 0, 0, 0)))
 
 
-def _paste(canvas: Canvas, stamp: Image.Image, offset: Point, at: Point) -> None:
-    """Paste `stamp` so that its point `offset` lands on `at`."""
-    canvas.image.paste(stamp, (round(at[0] - offset[0]), round(at[1] - offset[1])), stamp)
+def _paste(canvas: Canvas, stamp: Canvas, offset: Point, at: Point) -> None:
+    """Paste `stamp` so that its point `offset` lands on `at` (its texts and faces with it)."""
+    image = stamp.image
+    canvas.image.paste(image, (round(at[0] - offset[0]), round(at[1] - offset[1])), image)
+    canvas.texts.extend(stamp.texts)
+    canvas.faces.extend(stamp.faces)
+    canvas.face_sizes.extend(stamp.face_sizes)
+    canvas.backs += stamp.backs
 
 
-def _pill_size(text: str, size: int) -> tuple[int, int]:
-    return text_width(text, size, True) + size, size + size // 2
+def _pill_size(text: str, size: int, fill: Colour | None = None) -> tuple[int, int]:
+    height = size + size // 2
+    chip = height if fill == CHIP else 0  # room for the chip of a bet
+    return text_width(text, size, True) + size + chip, height
 
 
 @lru_cache(maxsize=2048)
-def _pill_stamp(text: str, size: int, fill: Colour, colour: Colour) -> Image.Image:
-    w, h = _pill_size(text, size)
+def _pill_stamp(text: str, size: int, fill: Colour, colour: Colour) -> Canvas:
+    w, h = _pill_size(text, size, fill)
     stamp = _stamp_canvas(w + 1, h + 1)
     stamp.draw.rounded_rectangle((0, 0, w, h), h // 2, fill=fill)
-    stamp.text((w / 2, h / 2), text, size, colour, anchor="mm", condensed=True)
-    return stamp.image
+    if fill == CHIP:  # a bet: a chip at the left of its amount
+        r = h / 2 - 4
+        stamp.draw.ellipse((4, 4, 4 + 2 * r, 4 + 2 * r), fill=CHIP, outline=CHIP_EDGE, width=2)
+        stamp.text((w / 2 + r, h / 2), text, size, colour, anchor="mm", condensed=True)
+    else:
+        stamp.text((w / 2, h / 2), text, size, colour, anchor="mm", condensed=True)
+    return stamp
 
 
 def pill(
@@ -200,56 +211,11 @@ def pill(
 ) -> tuple[int, int, int, int]:
     """A rounded label with `text`, centred on `centre` (`anchor` "l": its left edge there);
     returns its box."""
-    w, h = _pill_size(text, size)
+    w, h = _pill_size(text, size, fill)
     x = centre[0] - w / 2 if anchor == "m" else centre[0]
     box = (int(x), int(centre[1] - h / 2), int(x + w), int(centre[1] + h / 2))
     _paste(canvas, _pill_stamp(text, size, fill, colour), (0, 0), (box[0], box[1]))
     return box
-
-
-@lru_cache(maxsize=1024)
-def _chips_stamp(amount: int, below: bool, size: int) -> tuple[Image.Image, Point]:
-    label = f"{amount:,}"
-    r = size // 2
-    w = max(text_width(label, size, True) + 12, 2 * r + 2)
-    height = 2 * r + 12 + size + 10
-    stamp = _stamp_canvas(w + 2, height + 2)
-    x = w / 2 + 1
-    y = r + 8 if below else height - r - 4
-    for i in range(3):
-        cy = y + 4 - i * 4
-        stamp.draw.ellipse((x - r, cy - r, x + r, cy + r), fill=CHIP, outline=CHIP_EDGE, width=2)
-    mid = y + r + 4 + size / 2 + 2 if below else y - r - 8 - size / 2 - 2
-    box = (int(x - w / 2), int(mid - size / 2 - 3), int(x + w / 2), int(mid + size / 2 + 3))
-    stamp.draw.rounded_rectangle(box, 7, fill=POT_BG)
-    stamp.text((x, mid), label, size, TEXT, anchor="mm", condensed=True)
-    return stamp.image, (x, y)
-
-
-def chips(
-    canvas: Canvas, centre: Point, amount: int, *, below: bool = True, size: int = 22
-) -> None:
-    """A small stack of chips centred on `centre` with the amount under it (`below`) or
-    over it (a bet in front of a seat)."""
-    stamp, offset = _chips_stamp(amount, below, size)
-    _paste(canvas, stamp, offset, centre)
-
-
-@lru_cache(maxsize=256)
-def _disc_stamp(label: str, fill: Colour, size: int) -> Image.Image:
-    stamp = _stamp_canvas(size + 2, size + 2)
-    r = size / 2
-    x = y = r + 1
-    stamp.draw.ellipse((x - r, y - r, x + r, y + r), fill=fill, outline=BLACK, width=2)
-    text_size = size // 2 if len(label) > 1 else size * 2 // 3
-    ink = BLACK if fill in (DISC, TURN) else TEXT
-    stamp.text((x, y + 1), label, text_size, ink, anchor="mm", condensed=True)
-    return stamp.image
-
-
-def disc(canvas: Canvas, centre: Point, label: str, fill: Colour = DISC, size: int = 30) -> None:
-    """A round marker (the dealer button "D", a blind "SB"/"BB") centred on `centre`."""
-    _paste(canvas, _disc_stamp(label, fill, size), (size / 2 + 1, size / 2 + 1), centre)
 
 
 @dataclass(frozen=True, slots=True)
@@ -267,16 +233,27 @@ class Plate:
 
 
 PLATE_W, PLATE_H = 160, 76
-TAG_SIZE = 20
+TAG_SIZE = 23
 NAME_SIZE, FIGURE_SIZE = 27, 30
+
+
+TAG_GAP = 4
+TAG_LINE = TAG_SIZE * 3 // 2 + 6
+"""The height of a line of tags under a plate."""
 
 
 def plate(canvas: Canvas, centre: Point, seat: Plate, width: int = PLATE_W, room: int = 0) -> None:
     """A seat plate centred on `centre`: name on top (`room` px kept free at its right end),
-    figure below, tags under the plate, a gold frame (and the time left) for the seat to
-    act. Each plate is drawn once and pasted again while it does not change."""
+    figure below, tags under the plate (in as many lines as they need within its width), a
+    gold frame (and the time left) for the seat to act. Each plate is drawn once and
+    pasted again while it does not change."""
     stamp, offset = _plate_stamp(seat, width, room)
     _paste(canvas, stamp, offset, centre)
+
+
+def plate_height(seat: Plate, width: int = PLATE_W) -> int:
+    """How tall `seat`'s plate is with its lines of tags."""
+    return PLATE_H + TAG_LINE * len(_tag_lines(_tags_of(seat), width))
 
 
 def _tags_of(seat: Plate) -> list[tuple[str, Colour]]:
@@ -286,13 +263,25 @@ def _tags_of(seat: Plate) -> list[tuple[str, Colour]]:
     return tags
 
 
+def _tag_lines(tags: Sequence[tuple[str, Colour]], width: int) -> list[list[tuple[str, Colour]]]:
+    """`tags` in lines no wider than `width` (a tag wider than that alone on its line)."""
+    lines: list[list[tuple[str, Colour]]] = []
+    room = 0
+    for tag in tags:
+        w = _pill_size(tag[0], TAG_SIZE, tag[1])[0]
+        if not lines or w > room:
+            lines.append([])
+            room = width
+        lines[-1].append(tag)
+        room -= w + TAG_GAP
+    return lines
+
+
 @lru_cache(maxsize=1024)
-def _plate_stamp(seat: Plate, width: int, room: int) -> tuple[Image.Image, Point]:
-    tags = _tags_of(seat)
-    widths = [_pill_size(text, TAG_SIZE)[0] for text, _ in tags]
-    tags_w = sum(widths) + 4 * max(0, len(widths) - 1)
-    stamp_w = max(width, tags_w) + 8
-    stamp = _stamp_canvas(stamp_w, PLATE_H + 8 + (TAG_SIZE * 2 + 4 if tags else 0))
+def _plate_stamp(seat: Plate, width: int, room: int) -> tuple[Canvas, Point]:
+    lines = _tag_lines(_tags_of(seat), width)
+    stamp_w = width + 8
+    stamp = _stamp_canvas(stamp_w, PLATE_H + 8 + TAG_LINE * len(lines))
     x, y = stamp_w / 2, PLATE_H / 2 + 4
     box = (int(x - width / 2), int(y - PLATE_H / 2), int(x + width / 2), int(y + PLATE_H / 2))
     edge = TURN if seat.to_act or seat.winner else PLATE_EDGE
@@ -314,13 +303,78 @@ def _plate_stamp(seat: Plate, width: int, room: int) -> tuple[Image.Image, Point
         width=width - 16 - room,
     )
     figure_ink = TURN if seat.to_act else ink
-    stamp.text((x, box[1] + 55), seat.figure, FIGURE_SIZE, figure_ink, anchor="mm")
-    left = x - tags_w / 2
-    for (text, fill), w in zip(tags, widths, strict=True):
-        ink_tag = BLACK if fill == TURN else TEXT
-        pill(stamp, (left, box[3] + 17), text, TAG_SIZE, fill, ink_tag, anchor="l")
-        left += w + 4
-    return stamp.image, (x, y)
+    stamp.text(
+        (x - room / 2, box[1] + 55),
+        seat.figure,
+        FIGURE_SIZE,
+        figure_ink,
+        anchor="mm",
+        width=width - 16 - room,
+    )
+    for i, line in enumerate(lines):
+        widths = [_pill_size(text, TAG_SIZE, fill)[0] for text, fill in line]
+        left = x - (sum(widths) + TAG_GAP * (len(widths) - 1)) / 2
+        for (text, fill), w in zip(line, widths, strict=True):
+            ink_tag = BLACK if fill in (TURN, DISC) else TEXT
+            middle = box[3] + TAG_LINE * i + TAG_LINE / 2 + 1
+            pill(stamp, (left, middle), text, TAG_SIZE, fill, ink_tag, anchor="l")
+            left += w + TAG_GAP
+    return stamp, (x, y)
+
+
+PHONE_WIDTH = 480
+"""The width of every table picture: shown 360 px wide on a phone (scaled by 0.75), its
+smallest text (`TAG_SIZE`) and card index stay at least `MIN_HEIGHT` px tall."""
+MARGIN = 10
+COLUMN_W = (PHONE_WIDTH - 3 * MARGIN) // 2
+"""Seats go in two columns of plates."""
+DISPLAY_WIDTH = 360
+MIN_HEIGHT = 12
+BACKS_STEP = 10
+BACKS_FAN = 32
+"""The widest a fan of backs in a plate spreads (past its first card)."""
+
+
+def grid_height(seats: Sequence[Plate]) -> int:
+    """How tall the two columns of `seats`' plates are (rows as tall as their taller plate)."""
+    heights = [plate_height(seat, COLUMN_W) for seat in seats]
+    return sum(max(heights[i : i + 2]) + MARGIN for i in range(0, len(heights), 2))
+
+
+def seat_grid(canvas: Canvas, top: int, seats: Sequence[Plate], backs: Sequence[int]) -> int:
+    """The seats' plates in play order, two to a row from `top` (each with the number of
+    cards it holds face down, `backs`, drawn small at the plate's right end); the y below."""
+    y = top
+    for first in range(0, len(seats), 2):
+        pair = seats[first : first + 2]
+        height = max(plate_height(seat, COLUMN_W) for seat in pair)
+        for i, seat in enumerate(pair):
+            held = backs[first + i] if first + i < len(backs) else 0
+            step = min(BACKS_STEP, BACKS_FAN // (held - 1)) if held > 1 else 0
+            room = MINI.width + step * (held - 1) + 4 if held else 0
+            x = MARGIN + COLUMN_W / 2 + i * (COLUMN_W + MARGIN)
+            centre = (x, y + PLATE_H / 2)
+            plate(canvas, centre, seat, COLUMN_W, room)
+            right = x + COLUMN_W / 2 - 10 - MINI.width
+            top = int(y + (PLATE_H - MINI.height) / 2)
+            for b in range(held):
+                canvas.card(None, MINI, int(right - (held - 1 - b) * step), top)
+        y += height + MARGIN
+    return y
+
+
+def display_heights(canvas: Canvas, display: int = DISPLAY_WIDTH) -> list[tuple[float, str]]:
+    """How tall each text and card index of `canvas` is when the picture is shown `display`
+    px wide (never enlarged): (height in px, what it is), the smallest first. A text's
+    height is that of its capitals and digits; a face's, the smaller of its rank and suit
+    index."""
+    scale = min(1.0, display / canvas.image.width)
+    found = [(cap_height(size, condensed) * scale, text) for size, condensed, text in canvas.texts]
+    found += [
+        (min(size.index_height, size.suit_index_height) * scale, f"{size.name} card index")
+        for size in set(canvas.face_sizes)
+    ]
+    return sorted(found)
 
 
 def row(
@@ -359,10 +413,10 @@ def slots(canvas: Canvas, count: int, size: CardSize, centre: Point, gap: int = 
         )
 
 
-@lru_cache(maxsize=1)
-def _palette() -> Image.Image:
-    """The palette of every picture: the exact colours, then the antialiasing blends learned
-    once from a sample (text and cards on felt, plates and the background)."""
+@lru_cache(maxsize=4)
+def _palette(extra: tuple[Colour, ...] = ()) -> Image.Image:
+    """The palette of every picture: the exact colours (and `extra`), then the antialiasing
+    blends learned once from a sample (text and cards on felt, plates and the background)."""
     from bot.pictures.cards import HAND, SMALL, TABLE
 
     sample = Canvas(felt(720, 480, (120, 110, 600, 370)).copy())
@@ -371,21 +425,22 @@ def _palette() -> Image.Image:
         sample.card(None if code is None else Card.from_code(code), HAND, 20 + i * 110, 330)
         sample.card(None if code is None else Card.from_code(code), SMALL, 560, 20 + i * 60, "four")
     plate(sample, (120, 60), Plate("Анна Éloïse", "1,240", (("ALL-IN", TAG_ALL_IN),), True, 20))
-    plate(sample, (360, 60), Plate("Bob", "980", (("FOLD", TAG_FOLD),), dim=True))
-    chips(sample, (300, 300), 120)
-    disc(sample, (460, 300), "D")
-    quantized = sample.image.quantize(colors=256 - len(EXACT), dither=Image.Dither.NONE)
+    plate(sample, (360, 60), Plate("Bob", "980", (("FOLD", TAG_FOLD), ("D", DISC)), dim=True))
+    plate(sample, (600, 60), Plate("Zoë", "80", (("120", CHIP), ("BB", DISC))))
+    exact = EXACT + tuple(c for c in extra if c not in EXACT)
+    quantized = sample.image.quantize(colors=256 - len(exact), dither=Image.Dither.NONE)
     blends = quantized.getpalette() or []
-    colours = list(EXACT)
+    colours = list(exact)
     colours += [tuple(blends[i : i + 3]) for i in range(0, len(blends) - 2, 3)]  # type: ignore[misc]
     palette = Image.new("P", (1, 1))
     palette.putpalette([v for colour in colours[:256] for v in colour])
     return palette
 
 
-def png(image: Image.Image) -> bytes:
-    """`image` as a palette PNG (a fixed palette: small files, quick to write)."""
-    quantized = image.quantize(palette=_palette(), dither=Image.Dither.NONE)
+def png(image: Image.Image, exact: tuple[Colour, ...] = ()) -> bytes:
+    """`image` as a palette PNG (a fixed palette: small files, quick to write); `exact`:
+    colours of the caller's own that must stay exact and apart (a chart's lines)."""
+    quantized = image.quantize(palette=_palette(exact), dither=Image.Dither.NONE)
     buffer = io.BytesIO()
     quantized.save(buffer, format="PNG", compress_level=1)
     return buffer.getvalue()

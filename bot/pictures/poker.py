@@ -1,9 +1,10 @@
-"""The poker table picture hold'em and draw poker share: seats around an oval felt table
-(name, stack, status tags, the dealer button and blind discs, the bet in front as chips,
-cards held as small backs, how many cards were drawn), the board in the middle (hold'em),
-the pots and side pots, the table's stakes, and the seat to act framed in gold with its
-time left. `PokerTable` is what is drawn: built by `bot.pictures.holdem` or
-`bot.pictures.draw` from the spectator view only; its alt text says the same in words.
+"""The poker table picture hold'em and draw poker share, made to be read on a phone: the
+felt with the board (hold'em), the pots and side pots and the table's stakes, then the
+seats' plates in play order, two to a row (name, stack, cards held as small backs, and
+as tags: the dealer button and blinds, the bet with a chip, folded / all-in / away / out,
+how many cards were drawn), the seat to act framed in gold with its time left.
+`PokerTable` is what is drawn: built by `bot.pictures.holdem` or `bot.pictures.draw` from
+the spectator view only; its alt text says the same in words.
 """
 
 from __future__ import annotations
@@ -11,44 +12,39 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from bot.i18n import join_names
-from bot.pictures.cards import MINI, TABLE
+from bot.pictures.cards import TABLE
 from bot.pictures.fonts import text_width
 from bot.pictures.kit import (
-    PLATE_H,
+    CHIP,
+    DISC,
+    MARGIN,
+    PHONE_WIDTH,
     TAG_ALL_IN,
     TAG_AWAY,
     TAG_FOLD,
     TEXT,
     TURN,
     Canvas,
+    Colour,
     Plate,
-    around,
-    chips,
-    disc,
     felt,
+    grid_height,
     new_canvas,
     pill,
-    plate,
     row,
+    seat_grid,
     slots,
 )
 from bot.pictures.kit import POT_BG as POT
-from bot.pictures.model import cards_text, fit_alt, pot_text, to_act_words, word
+from bot.pictures.model import ALT_LIMIT, cards_text, fit_alt, pot_text, to_act_words, word
 from engines.cards import Card
 
-WIDTH, HEIGHT = 900, 590
-CENTRE = (450.0, 287.0)
-FELT_BOX = (120, 136, 780, 438)
-SEAT_RADII = (372.0, 230.0)
-HOLDING_STEP = 6
-
-
-def plate_width(count: int) -> int:
-    """The width of a seat plate at a table of `count` seats (narrower past six)."""
-    return 220 if count <= 6 else 188
-
-
 TAG_COLOURS = {"fold": TAG_FOLD, "allin": TAG_ALL_IN, "away": TAG_AWAY, "out": TAG_FOLD}
+POT_SIZE = 23
+LINE_SIZE = 23
+HEADER_SIZE = 24
+FELT_TOP = 44
+"""Where the table's rail starts, under the header line."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,6 +64,8 @@ class PokerSeat:
     to_act: bool = False
     seconds: int | None = None
     winner: bool = False
+    notes: tuple[str, ...] = ()
+    """Facts the alt text says after the others, in words (draw: chips bought, put in)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,136 +92,106 @@ class PokerTable:
         return table_alt(self)
 
 
-def seat_centres(count: int) -> list[tuple[float, float]]:
-    """Where the plates of `count` seats go (seat 0 at the bottom, then clockwise), kept
-    inside the picture."""
-    half_w, half_h = plate_width(count) / 2 + 6, PLATE_H / 2 + 4
-    return [
-        (min(max(x, half_w), WIDTH - half_w), min(max(y, half_h), HEIGHT - half_h - 26))
-        for x, y in around(count, CENTRE, SEAT_RADII)
-    ]
+def _pot_lines(table: PokerTable) -> list[list[str]]:
+    """The pots' labels, as many to a line as fit on the felt."""
+    lines: list[list[str]] = []
+    room = 0
+    for label, amount, _ in table.pots:
+        text = pot_text(label, amount)
+        width = text_width(text, POT_SIZE, True) + POT_SIZE + 8
+        if not lines or width > room:
+            lines.append([])
+            room = PHONE_WIDTH - 80
+        lines[-1].append(text)
+        room -= width
+    return lines
 
 
-BOARD_BOX = (
-    CENTRE[0] - (TABLE.width * 5 + 24) / 2 - 34,
-    CENTRE[1] - 10 - TABLE.height / 2 - 34,
-    CENTRE[0] + (TABLE.width * 5 + 24) / 2 + 34,
-    CENTRE[1] - 10 + TABLE.height / 2 + 30,
-)
-"""Where the board cards lie, with room for a stack of chips around them."""
-
-
-def _bet_point(seat: tuple[float, float], width: int) -> tuple[float, float]:
-    """Where a seat's chips go: just off its plate, toward the middle of the table (above or
-    below the board cards when that would put them on the cards)."""
-    dx, dy = CENTRE[0] - seat[0], CENTRE[1] - seat[1]
-    length = max(1.0, (dx * dx + dy * dy) ** 0.5)
-    ux, uy = dx / length, dy / length
-    reach = min((width / 2) / abs(ux) if ux else 1e9, (PLATE_H / 2 + 22) / abs(uy) if uy else 1e9)
-    x, y = seat[0] + ux * (reach + 30), seat[1] + uy * (reach + 22)
-    left, top, right, bottom = BOARD_BOX
-    if left < x < right and top < y < bottom:
-        y = bottom + 10 if seat[1] >= CENTRE[1] - 20 else top - 10
-    return x, y
-
-
-def _mark_point(seat: tuple[float, float], index: int, width: int) -> tuple[float, float]:
-    """Where a seat's discs go: beside its plate on the side nearer the middle, one above
-    the other (under the plate when that would touch the board cards)."""
-    side = 1 if seat[0] < CENTRE[0] else -1
-    x, y = seat[0] + side * (width / 2 + 18), seat[1] - 17 + index * 34
-    left, top, right, bottom = BOARD_BOX
-    if left < x + 16 and x - 16 < right and top < y + 16 and y - 16 < bottom:
-        # beside the plate would touch the board cards: under the plate's inner corner
-        return seat[0] + side * (width / 2 - 16 - index * 34), seat[1] + PLATE_H / 2 + 17
-    return x, y
-
-
-def frame(count: int) -> tuple[int, int]:
-    """The part of the layout's width a table of `count` seats uses (left, right): heads-up
-    leaves the sides empty, so its picture is cut narrower (it reads larger on a phone)."""
-    return (90, WIDTH - 90) if count <= 2 else (0, WIDTH)
+def seat_plate(seat: PokerSeat, lang: str) -> Plate:
+    """What `seat`'s plate shows: name, stack, then its discs (dealer, blinds), its bet,
+    its status and how many cards it drew, as tags."""
+    tags: list[tuple[str, Colour]] = [(word(f"mark.{mark}", lang), DISC) for mark in seat.marks]
+    if seat.bet:
+        tags.append((f"{seat.bet:,}", CHIP))
+    tags += [(word(f"tag.{tag}", lang), TAG_COLOURS[tag]) for tag in seat.tags]
+    if seat.drew is not None:
+        tags.append((word("drew", lang, n=seat.drew), POT))
+    return Plate(
+        seat.name,
+        f"{seat.stack:,}",
+        tuple(tags),
+        seat.to_act,
+        seat.seconds,
+        dim="fold" in seat.tags or "out" in seat.tags,
+        winner=seat.winner,
+    )
 
 
 def draw_table(table: PokerTable) -> Canvas:
-    """The picture of `table`."""
-    canvas = new_canvas(felt(WIDTH, HEIGHT, FELT_BOX))
+    """The picture of `table`: the header, the felt (the board, the pots, the stakes, the
+    end-of-match banner), then the seats' plates in play order, two to a row."""
     lang = table.lang
-    shown = frame(len(table.seats))
-    header_width = 330 if shown[0] == 0 else 280
+    plates = [seat_plate(seat, lang) for seat in table.seats]
+    pot_lines = _pot_lines(table)
+    inner = 16 + (TABLE.height + 14 if table.slots else 0) + 40 * len(pot_lines)
+    inner += 28 * len(table.stakes) + (44 if table.banner else 0)
+    felt_bottom = FELT_TOP + 28 + max(inner, 60)
+    height = felt_bottom + MARGIN + grid_height(plates)
+    box = (MARGIN + 14, FELT_TOP + 14, PHONE_WIDTH - MARGIN - 14, felt_bottom - 14)
+    canvas = new_canvas(felt(PHONE_WIDTH, height, box, 22))
     canvas.text(
-        (shown[0] + 14, HEIGHT - 12),
+        (MARGIN + 4, 10),
         table.header,
-        20,
+        HEADER_SIZE,
         TEXT,
-        anchor="ls",
         condensed=True,
-        width=header_width,
+        width=PHONE_WIDTH - 2 * MARGIN - 8,
     )
-    for i, line in enumerate(reversed(table.stakes)):
-        canvas.text(
-            (shown[1] - 14, HEIGHT - 12 - i * 26),
-            line,
-            20,
-            TEXT,
-            anchor="rs",
-            condensed=True,
-            width=300,
-        )
-    mid_x, mid_y = CENTRE
+    mid_x = PHONE_WIDTH / 2
+    y = box[1] + 12 if inner > 60 else box[1] + (box[3] - box[1] - inner) / 2 + 12
     if table.slots:
-        slots(canvas, table.slots, TABLE, (mid_x, mid_y - 10))
-    if table.board:
-        left = mid_x - (TABLE.width * table.slots + 6 * (table.slots - 1)) / 2
-        width = TABLE.width * len(table.board) + 6 * (len(table.board) - 1)
-        row(canvas, table.board, TABLE, (left + width / 2, mid_y - 10))
-    pots_y = mid_y + 72 if table.slots else mid_y
-    if table.pots:
-        labels = [pot_text(label, amount) for label, amount, _ in table.pots]
-        widths = [text_width(text, 22, True) + 22 + 10 for text in labels]
+        board_y = y + TABLE.height / 2
+        slots(canvas, table.slots, TABLE, (mid_x, board_y))
+        if table.board:
+            left = mid_x - (TABLE.width * table.slots + 6 * (table.slots - 1)) / 2
+            width = TABLE.width * len(table.board) + 6 * (len(table.board) - 1)
+            row(canvas, table.board, TABLE, (left + width / 2, board_y))
+        y += TABLE.height + 14
+    for line in pot_lines:
+        widths = [text_width(text, POT_SIZE, True) + POT_SIZE + 8 for text in line]
         x = mid_x - sum(widths) / 2
-        for text, w in zip(labels, widths, strict=True):
-            pill(canvas, (x + w / 2, pots_y), text, 22, POT, TURN)
+        for text, w in zip(line, widths, strict=True):
+            pill(canvas, (x + w / 2, y + 18), text, POT_SIZE, POT, TURN)
             x += w
-    if table.banner:
-        pill(canvas, (mid_x, pots_y + 40), table.banner, 24, TURN, (0, 0, 0))
-    centres = seat_centres(len(table.seats))
-    width = plate_width(len(table.seats))
-    for seat, centre in zip(table.seats, centres, strict=True):
-        tags = tuple((word(f"tag.{tag}", lang), TAG_COLOURS[tag]) for tag in seat.tags)
-        if seat.drew is not None:
-            tags = (*tags, (word("drew", lang, n=seat.drew), POT))
-        plate(
-            canvas,
-            centre,
-            Plate(
-                seat.name,
-                f"{seat.stack:,}",
-                tags,
-                seat.to_act,
-                seat.seconds,
-                dim="fold" in seat.tags or "out" in seat.tags,
-                winner=seat.winner,
-            ),
-            width,
-            room=MINI.width + HOLDING_STEP * (seat.holding - 1) - 6 if seat.holding else 0,
+        y += 40
+    for stake in table.stakes:
+        canvas.text(
+            (mid_x, y + 14),
+            stake,
+            LINE_SIZE,
+            TEXT,
+            anchor="mm",
+            condensed=True,
+            width=box[2] - box[0] - 24,
         )
-        if seat.holding:
-            x = centre[0] + width / 2 - 8 - MINI.width
-            for i in range(seat.holding):
-                top = max(2, int(centre[1] - PLATE_H / 2 - 30))
-                canvas.card(None, MINI, int(x - i * HOLDING_STEP), top)
-        if seat.bet:
-            chips(canvas, _bet_point(centre, width), seat.bet, below=centre[1] < CENTRE[1])
-        for i, mark in enumerate(seat.marks):
-            disc(canvas, _mark_point(centre, i, width), word(f"mark.{mark}", lang))
-    if shown != (0, WIDTH):
-        canvas.image = canvas.image.crop((shown[0], 0, shown[1], HEIGHT))
+        y += 28
+    if table.banner:
+        pill(canvas, (mid_x, y + 20), table.banner, POT_SIZE, TURN, (0, 0, 0))
+    seat_grid(canvas, felt_bottom + MARGIN, plates, [seat.holding for seat in table.seats])
     return canvas
 
 
 def table_alt(table: PokerTable) -> str:
-    """The alt text of `table`: board cards, pots, stakes, then each seat in order."""
+    """The alt text of `table`: board cards, pots, stakes, then each seat in order (the
+    pots without who may win them when the whole would not fit Discord's limit: every
+    seat's figures go first)."""
+    full = _alt_parts(table, with_names=True)
+    if len(" ".join(full)) <= ALT_LIMIT:
+        return fit_alt(full)
+    return fit_alt(_alt_parts(table, with_names=False))
+
+
+def _alt_parts(table: PokerTable, *, with_names: bool) -> list[str]:
     lang = table.lang
     parts = [table.header + "."]
     if table.slots:
@@ -232,6 +200,8 @@ def table_alt(table: PokerTable) -> str:
     if table.pots:
         pots = "; ".join(
             word("alt.pot_for", lang, pot=pot_text(label, amount), names=join_names(names))
+            if with_names
+            else pot_text(label, amount)
             for label, amount, names in table.pots
         )
         parts.append(word("alt.pots", lang, pots=pots))
@@ -246,9 +216,10 @@ def table_alt(table: PokerTable) -> str:
         facts += [word(f"alt.tag.{tag}", lang) for tag in seat.tags]
         if seat.drew is not None:
             facts.append(word("alt.drew", lang, n=seat.drew))
+        facts += seat.notes
         if seat.to_act:
             facts.append(to_act_words(seat.seconds, lang))
         if seat.winner:
             facts.append(word("alt.winner", lang))
         parts.append(f"{seat.name}: {', '.join(facts)}.")
-    return fit_alt(parts)
+    return parts

@@ -16,6 +16,7 @@ from bot.pictures.fonts import text_width
 from bot.pictures.kit import (
     BACKGROUND,
     MUTED,
+    PHONE_WIDTH,
     PLATE,
     PLATE_DIM,
     PLATE_EDGE,
@@ -30,14 +31,25 @@ from bot.pictures.kit import (
 from bot.pictures.model import cards_text, fit_alt, word
 from engines.cards import Card
 
-WIDTH = 720
-MARGIN = 14
-TITLE_H = 46
-ROW_H = 96
+POT_SIZE = 23
+LABEL_SIZE = 23
+WIDTH = PHONE_WIDTH
+MARGIN = 10
+TITLE_H = 44
+ROW_H = 40 + SMALL.height + 14
+"""A seat's row: its name and figure on a line, its cards and the hand's name under it."""
+BARE_ROW_H = 50
+"""A row with only a name and a figure (nothing shown, nothing left)."""
+
+
+def row_height(line: SheetRow) -> int:
+    """How tall `line`'s row is."""
+    return ROW_H if line.cards or line.backs or line.label else BARE_ROW_H
+
+
 MIDDLE_H = TABLE.height + 48
 POTS_H = 44
-NAME_W = 160
-CARDS_X = MARGIN + NAME_W + 12
+CARDS_X = MARGIN + 14
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,14 +80,15 @@ class Sheet:
     def height(self) -> int:
         """The picture's height for its rows."""
         middle = MIDDLE_H if self.middle else 0
-        return TITLE_H + middle + ROW_H * len(self.rows) + POTS_H * len(self.pot_lines()) + MARGIN
+        rows = sum(row_height(line) for line in self.rows)
+        return TITLE_H + middle + rows + POTS_H * len(self.pot_lines()) + MARGIN
 
     def pot_lines(self) -> list[list[str]]:
         """The pots' labels, as many to a line as fit in the picture's width."""
         lines: list[list[str]] = []
         room = 0
         for text in self.pots:
-            width = text_width(text, 22, True) + 22 + 8
+            width = text_width(text, POT_SIZE, True) + POT_SIZE + 8
             if not lines or width > room:
                 lines.append([])
                 room = WIDTH - 2 * MARGIN
@@ -97,7 +110,7 @@ class Sheet:
                 canvas.text(
                     (WIDTH / 2, y + MIDDLE_H - 22),
                     self.middle_label,
-                    20,
+                    LABEL_SIZE,
                     TEXT,
                     anchor="mm",
                     condensed=True,
@@ -106,18 +119,18 @@ class Sheet:
             y += MIDDLE_H
         for line in self.rows:
             self._row(canvas, line, y)
-            y += ROW_H
+            y += row_height(line)
         for pots in self.pot_lines():
             x = MARGIN
             for text in pots:
-                box = pill(canvas, (x, y + POTS_H / 2), text, 22, POT_BG, TURN, anchor="l")
+                box = pill(canvas, (x, y + POTS_H / 2), text, POT_SIZE, POT_BG, TURN, anchor="l")
                 x = box[2] + 8
             y += POTS_H
         return canvas
 
     @staticmethod
     def _row(canvas: Canvas, line: SheetRow, y: int) -> None:
-        box = (MARGIN, y + 4, WIDTH - MARGIN, y + ROW_H - 6)
+        box = (MARGIN, y + 4, WIDTH - MARGIN, y + row_height(line) - 6)
         canvas.draw.rounded_rectangle(
             box,
             12,
@@ -125,11 +138,22 @@ class Sheet:
             outline=WIN if line.winner else PLATE_EDGE,
             width=4 if line.winner else 2,
         )
-        mid = (box[1] + box[3]) / 2
         ink = MUTED if line.dim else TEXT
+        right = WIDTH - MARGIN - 14
+        top = box[1] + 20
+        figure_w = text_width(line.figure, 26) + 12 if line.figure else 0
         canvas.text(
-            (MARGIN + 14, mid), line.name, 24, ink, anchor="lm", condensed=True, width=NAME_W
+            (MARGIN + 14, top),
+            line.name,
+            24,
+            ink,
+            anchor="lm",
+            condensed=True,
+            width=right - MARGIN - 14 - figure_w,
         )
+        if line.figure:
+            canvas.text((right, top), line.figure, 26, TURN if line.winner else ink, anchor="rm")
+        mid = box[1] + 38 + SMALL.height / 2
         x = CARDS_X
         if line.cards:
             step = SMALL.width + 4 if len(line.cards) <= 2 else SMALL.step
@@ -142,13 +166,11 @@ class Sheet:
             row(canvas, [None] * line.backs, MINI, (x + width / 2, mid), step=step)
             canvas.text((x + width + 10, mid), str(line.backs), 26, TEXT, anchor="lm")
             x += width + 52
-        right = WIDTH - MARGIN - 14
-        if line.figure:
-            canvas.text((right, mid), line.figure, 26, TURN if line.winner else ink, anchor="rm")
         if line.label:
-            canvas.text(
-                (x, mid), line.label, 20, ink, anchor="lm", condensed=True, width=right - x - 84
-            )
+            lines = _two_lines(line.label, LABEL_SIZE, right - x)
+            for i, text in enumerate(lines):
+                at = (x, mid + (i - (len(lines) - 1) / 2) * (LABEL_SIZE + 6))
+                canvas.text(at, text, LABEL_SIZE, ink, anchor="lm", condensed=True, width=right - x)
 
     def alt(self) -> str:
         """The result in words: the title, the middle cards, each row, the pots."""
@@ -171,3 +193,17 @@ class Sheet:
             parts.append(f"{line.name}: {', '.join(facts) or '—'}.")
         parts.extend(text + "." for text in self.pots)
         return fit_alt(parts)
+
+
+def _two_lines(text: str, size: int, width: int) -> list[str]:
+    """`text` on one line if it fits in `width`, else cut at a word into two."""
+    if text_width(text, size, True) <= width or " " not in text:
+        return [text]
+    words = text.split(" ")
+    first = words[0]
+    for i in range(1, len(words)):
+        longer = " ".join(words[: i + 1])
+        if text_width(longer, size, True) > width:
+            break
+        first = longer
+    return [first, text[len(first) :].strip()]

@@ -37,9 +37,11 @@ class GameRenderer(Protocol):
     """The catalog areas of the game's move words (``<area>.word.<verb>``, `bot.render.words`):
     what people may type in their language and how a move reads in it."""
 
-    def board(self, view: Any, names: Sequence[str], lang: str) -> str:
+    def board(self, view: Any, names: Sequence[str], lang: str, *, brief: bool = False) -> str:
         """The public table as text (seats in play order, last play, whose turn, scores).
-        Built from a spectator's view, so it is safe to post publicly."""
+        Built from a spectator's view, so it is safe to post publicly. `brief`: beside the
+        table's picture, whose plates and alt text give each seat's figures: the seats'
+        lines are left out (the rest, and whose turn it is, stay)."""
         ...
 
     def hand(

@@ -57,26 +57,29 @@ class BigTwoRenderer(ViewAccessors):
     dealing: tuple[type[Event], ...] = (CardsDealt,)
     move_areas: tuple[str, ...] = ("bigtwo",)
 
-    def board(self, view: BigTwoView, names: Sequence[str], lang: str) -> str:
+    def board(
+        self, view: BigTwoView, names: Sequence[str], lang: str, *, brief: bool = False
+    ) -> str:
         """The public table: deal, play order, each seat's cards left and penalty total, the
         dealer, the combination to beat and whose turn it is."""
         lines = [t("bigtwo.board.title", lang, deal=view.deal, deals=view.deals)]
-        order = " → ".join(_name(names, s) for s in range(len(view.cards_left)))
-        lines.append(t("bigtwo.board.order", lang, order=order))
-        for seat, left in enumerate(view.cards_left):
-            marker = "▶ " if view.to_act == seat else "  "
-            dealer = t("bigtwo.board.dealer", lang) if view.dealer == seat else ""
-            lines.append(
-                marker
-                + t(
-                    "bigtwo.board.seat",
-                    lang,
-                    name=_name(names, seat),
-                    dealer=dealer,
-                    left=left,
-                    total=view.totals[seat],
+        if not brief:
+            order = " → ".join(_name(names, s) for s in range(len(view.cards_left)))
+            lines.append(t("bigtwo.board.order", lang, order=order))
+            for seat, left in enumerate(view.cards_left):
+                marker = "▶ " if view.to_act == seat else "  "
+                dealer = t("bigtwo.board.dealer", lang) if view.dealer == seat else ""
+                lines.append(
+                    marker
+                    + t(
+                        "bigtwo.board.seat",
+                        lang,
+                        name=_name(names, seat),
+                        dealer=dealer,
+                        left=left,
+                        total=view.totals[seat],
+                    )
                 )
-            )
         if view.finished:
             winners = join_names(_name(names, s) for s in view.winners)
             lines.append(t("bigtwo.board.over", lang, winners=winners))

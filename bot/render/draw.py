@@ -72,7 +72,7 @@ class DrawRenderer(ViewAccessors):
     dealing: tuple[type[Event], ...] = (CardsDealt,)
     move_areas: tuple[str, ...] = ("poker", "draw")
 
-    def board(self, view: DrawView, names: Sequence[str], lang: str) -> str:
+    def board(self, view: DrawView, names: Sequence[str], lang: str, *, brief: bool = False) -> str:
         """The table in play order: deal kind and requirement, pot and carried pot, each seat's
         chips, chips bought, stake, draw and status, and whose turn it is."""
         if view.deal_kind == "jackpot":
@@ -119,21 +119,22 @@ class DrawRenderer(ViewAccessors):
             lines.append(
                 t("draw.board.stakes", lang, blind=view.blind_unit, surblind=surblind, entry=entry)
             )
-        for seat in range(view.seats):
-            marker = "▶ " if view.to_act == seat else "  "
-            tags = [] if view.finished else self._tags(view, seat, lang)
-            lines.append(
-                marker
-                + t(
-                    "draw.board.seat",
-                    lang,
-                    name=_name(names, seat),
-                    chips=view.stacks[seat],
-                    bought=view.bought[seat],
-                    stake=view.stakes[seat] + view.put_in[seat],
-                    tags=seat_status(tags),
+        if not brief:
+            for seat in range(view.seats):
+                marker = "▶ " if view.to_act == seat else "  "
+                tags = [] if view.finished else self._tags(view, seat, lang)
+                lines.append(
+                    marker
+                    + t(
+                        "draw.board.seat",
+                        lang,
+                        name=_name(names, seat),
+                        chips=view.stacks[seat],
+                        bought=view.bought[seat],
+                        stake=view.stakes[seat] + view.put_in[seat],
+                        tags=seat_status(tags),
+                    )
                 )
-            )
         if view.finished:
             totals = ", ".join(
                 f"{_name(names, s)} {view.stacks[s] - view.bought[s]:+d}" for s in range(view.seats)

@@ -54,7 +54,7 @@ class DuelRenderer(ViewAccessors):
     dealing: tuple[type[Event], ...] = (CardsDealt,)
     move_areas: tuple[str, ...] = ("poker", "duel")
 
-    def board(self, view: DuelView, names: Sequence[str], lang: str) -> str:
+    def board(self, view: DuelView, names: Sequence[str], lang: str, *, brief: bool = False) -> str:
         """The public table: deal, pot, each player's chips, bet, signal and lock, whose turn,
         and the previous deal's locked cards."""
         lines = [
@@ -67,32 +67,38 @@ class DuelRenderer(ViewAccessors):
                 discards=len(view.discards),
             )
         ]
-        for seat in range(len(view.chips)):
-            status = (
-                t("duel.board.locked", lang)
-                if view.locked[seat]
-                else t("duel.board.choosing", lang)
-            )
-            if view.phase == "over":
+        if not brief:
+            for seat in range(len(view.chips)):
+                status = (
+                    t("duel.board.locked", lang)
+                    if view.locked[seat]
+                    else t("duel.board.choosing", lang)
+                )
+                if view.phase == "over":
+                    lines.append(
+                        t(
+                            "duel.board.seat_over",
+                            lang,
+                            name=_name(names, seat),
+                            chips=view.chips[seat],
+                        )
+                    )
+                    continue
+                marker = "▶ " if view.to_act == seat else "  "
+                first = t("duel.board.first", lang) if view.first == seat else ""
                 lines.append(
-                    t("duel.board.seat_over", lang, name=_name(names, seat), chips=view.chips[seat])
+                    marker
+                    + t(
+                        "duel.board.seat",
+                        lang,
+                        name=_name(names, seat),
+                        chips=view.chips[seat],
+                        bet=view.bets[seat],
+                        signal=_signal(view.signals[seat], lang),
+                        status=status,
+                        first=first,
+                    )
                 )
-                continue
-            marker = "▶ " if view.to_act == seat else "  "
-            first = t("duel.board.first", lang) if view.first == seat else ""
-            lines.append(
-                marker
-                + t(
-                    "duel.board.seat",
-                    lang,
-                    name=_name(names, seat),
-                    chips=view.chips[seat],
-                    bet=view.bets[seat],
-                    signal=_signal(view.signals[seat], lang),
-                    status=status,
-                    first=first,
-                )
-            )
         if view.last is not None:
             lines.append(self._last(view, names, lang))
         if view.winners is not None:

@@ -47,7 +47,9 @@ class HoldemRenderer(ViewAccessors):
     dealing: tuple[type[Event], ...] = (HoleCards,)
     move_areas: tuple[str, ...] = ("poker",)
 
-    def board(self, view: HoldemView, names: Sequence[str], lang: str) -> str:
+    def board(
+        self, view: HoldemView, names: Sequence[str], lang: str, *, brief: bool = False
+    ) -> str:
         """The public table, safe to post: hand, street, blinds, board, pots, every seat's chips
         and bet with the button and blinds marked, and whose turn it is."""
         lines = [
@@ -68,33 +70,34 @@ class HoldemRenderer(ViewAccessors):
             for index, pot in enumerate(view.pots):
                 parts.append(f"{pot_name(index, lang)} {pot.amount}")
             lines.append(t("holdem.board.pots", lang, pots=", ".join(parts)))
-        for seat in view.seats:
-            tags = []
-            if seat.seat == view.button:
-                tags.append(t("holdem.tag.button", lang))
-            if seat.in_hand and seat.seat == view.small_blind_seat:
-                tags.append(t("holdem.tag.small_blind", lang))
-            if seat.in_hand and seat.seat == view.big_blind_seat:
-                tags.append(t("holdem.tag.big_blind", lang))
-            if seat.eliminated:
-                tags.append(t("holdem.tag.out", lang))
-            elif seat.folded:
-                tags.append(t("holdem.tag.folded", lang))
-            elif seat.all_in:
-                tags.append(t("holdem.tag.all_in", lang))
-            marker = "▶ " if view.to_act == seat.seat else "  "
-            bet = t("holdem.board.bet", lang, bet=seat.bet) if seat.bet else ""
-            lines.append(
-                marker
-                + t(
-                    "holdem.board.seat",
-                    lang,
-                    name=_name(names, seat.seat),
-                    stack=seat.stack,
-                    bet=bet,
-                    tags=seat_status(tags),
+        if not brief:
+            for seat in view.seats:
+                tags = []
+                if seat.seat == view.button:
+                    tags.append(t("holdem.tag.button", lang))
+                if seat.in_hand and seat.seat == view.small_blind_seat:
+                    tags.append(t("holdem.tag.small_blind", lang))
+                if seat.in_hand and seat.seat == view.big_blind_seat:
+                    tags.append(t("holdem.tag.big_blind", lang))
+                if seat.eliminated:
+                    tags.append(t("holdem.tag.out", lang))
+                elif seat.folded:
+                    tags.append(t("holdem.tag.folded", lang))
+                elif seat.all_in:
+                    tags.append(t("holdem.tag.all_in", lang))
+                marker = "▶ " if view.to_act == seat.seat else "  "
+                bet = t("holdem.board.bet", lang, bet=seat.bet) if seat.bet else ""
+                lines.append(
+                    marker
+                    + t(
+                        "holdem.board.seat",
+                        lang,
+                        name=_name(names, seat.seat),
+                        stack=seat.stack,
+                        bet=bet,
+                        tags=seat_status(tags),
+                    )
                 )
-            )
         if view.finished:
             winners = join_names(_name(names, s) for s in view.winners)
             lines.append(t("holdem.board.over", lang, winners=winners))

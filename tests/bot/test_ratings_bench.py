@@ -31,12 +31,46 @@ def test_a_short_duel_season_ranks_strong_over_honest_over_random() -> None:
 def test_the_best_tau_with_members_of_one_policy_is_below_one() -> None:
     from bot.bench.ratings import BIG_TWO, Season
 
-    season = Season("bigtwo", BIG_TWO, 0, [], {})
+    season = Season("bigtwo", 24, BIG_TWO, 0, [], {})
     assert season.best == pytest.approx(12 / (15 * 12) ** 0.5)  # 3 tied pairs of 15
 
 
 def test_reads_at_scale_run_on_a_small_database(tmp_path: Path) -> None:
     path = build_database(tmp_path / "s.sqlite3", 300, members=8)
     timings = asyncio.run(time_reads(path, 1))
-    assert set(timings) == {"leaderboard totals", "leaderboard rating", "stats", "chart render"}
+    assert set(timings) == {
+        "leaderboard totals",
+        "leaderboard totals, week",
+        "leaderboard rating",
+        "stats",
+        "chart render",
+    }
     assert all(len(v) == 1 and v[0] > 0 for v in timings.values())
+
+
+def test_the_match_summary_is_timed_for_two_games() -> None:
+    from bot.bench.ratings import time_summaries
+
+    timings = time_summaries(1)
+    assert len(timings) == 2 and all(len(v) == 1 and v[0] > 0 for v in timings.values())
+
+
+def test_the_scale_database_holds_the_running_sums_of_its_rows(tmp_path: Path) -> None:
+    """The benchmark reads boards from `board_days`: they are the boards its raw rows give
+    (summed from the rows as for a database at an older schema)."""
+    from storage.backend import open_storage
+
+    path = build_database(tmp_path / "s.sqlite3", 200, members=6)
+
+    async def both() -> tuple[object, object]:
+        store = await open_storage(path, read_only=True)
+        try:
+            args = dict(guild="g", game="bigtwo", scoring="penalty", period="all", now=2e9)
+            kept = await store.leaderboard(**args)  # type: ignore[arg-type]
+            store.schema = 10
+            return kept, await store.leaderboard(**args)  # type: ignore[arg-type]
+        finally:
+            await store.close()
+
+    kept, raw = asyncio.run(both())
+    assert kept == raw and len(kept.humans) == 6  # type: ignore[attr-defined]

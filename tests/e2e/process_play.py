@@ -250,17 +250,20 @@ async def replay_match(db: Path) -> Replayed:
 # -- what the channel showed, against the replayed match ------------------------------------
 
 HOLDEM_SEAT = re.compile(
-    r"^(?:▶ )?\s*(?:🤖 )?(?P<name>[^:\n]+): (?P<stack>\d+) chips?(?:, bet (?P<bet>\d+))?"
+    r"(?:^|\. )(?P<name>[^:.\n]+): (?P<stack>\d+) chips?(?:, bet (?P<bet>\d+))?", re.MULTILINE
 )
+"""A seat in the board picture's alt text (the board's text leaves the seats to it)."""
 DUEL_SEAT = re.compile(
-    r"^(?:▶ )?\s*(?:🤖 )?(?P<name>[^:\n]+): (?P<chips>\d+) chips?"
-    r"(?:, bet (?P<bet>\d+) · ▲(?P<up>\d+) UP ▼(?P<down>\d+) DOWN)?"
+    r"(?:^|\. )(?P<name>[^:.\n]+): (?P<chips>\d+) chips?(?:, bet (?P<bet>\d+))?"
+    r"(?:, signals (?P<up>\d+) up, (?P<down>\d+) down)?",
+    re.MULTILINE,
 )
 
 
 def check_holdem_figures(text: str, view: holdem.HoldemView) -> None:
-    """A hold'em board version shows the replayed stacks, bets, pot and pots."""
-    lines = [m for line in text.splitlines() if (m := HOLDEM_SEAT.match(line.strip()))]
+    """A hold'em board version shows the replayed stacks, bets (its picture's alt text),
+    pot and pots."""
+    lines = list(HOLDEM_SEAT.finditer(text))
     assert len(lines) == len(view.seats), text
     for seat, match in zip(view.seats, lines, strict=True):
         assert int(match["stack"]) == seat.stack, (match.group(0), seat, text)
@@ -276,16 +279,17 @@ def check_holdem_figures(text: str, view: holdem.HoldemView) -> None:
 
 
 def check_duel_figures(text: str, view: duel.DuelView) -> None:
-    """A duel board version shows the replayed chips, bets, pot and UP/DOWN signals."""
+    """A duel board version shows the replayed pot, and (its picture's alt text) chips,
+    bets and UP/DOWN signals."""
     assert f"· pot {view.pot} ·" in text, (view.pot, text)
-    lines = [m for line in text.splitlines() if (m := DUEL_SEAT.match(line.strip()))]
+    lines = list(DUEL_SEAT.finditer(text))
     assert len(lines) == 2, text
     for seat, match in enumerate(lines):
         assert int(match["chips"]) == view.chips[seat], (match.group(0), view.chips, text)
         if view.phase == "over":
             continue
-        assert match["bet"] is not None, (match.group(0), text)  # the signals are shown
-        assert int(match["bet"]) == view.bets[seat], (match.group(0), view.bets)
+        assert match["up"] is not None, (match.group(0), text)  # the signals are shown
+        assert int(match["bet"] or 0) == view.bets[seat], (match.group(0), view.bets)
         assert (int(match["up"]), int(match["down"])) == view.signals[seat], (
             match.group(0),
             view.signals,

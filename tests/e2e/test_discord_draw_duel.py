@@ -16,6 +16,7 @@ from engines.cards import parse_card
 from tests.e2e.conftest import bot_running
 from tests.e2e.helpers import board, open_hand
 from tests.e2e.poker_helpers import buttons, form_input, wait_turn
+from tests.e2e.process_play import DUEL_SEAT
 
 
 async def bet_or_speak(
@@ -115,10 +116,10 @@ async def test_a_whole_duel_through_the_lock_menu_and_the_betting_buttons(
             seat = table.seat_of(str(ana.id))
             view = table.view(seat)
             shown = board(standin).text()
-            assert "UP" in shown and "DOWN" in shown, shown  # both players' signals
+            seats = list(DUEL_SEAT.finditer(shown))  # in the picture's alt text
+            assert [s["up"] is not None for s in seats] == [True, True], shown  # signals
             if f"turn {table.turn}" in shown:
-                text = board(standin).embeds[0].get("description") or ""  # not the alt text
-                chips = [int(m) for m in re.findall(r": (\d+) chips?, bet", text)]
+                chips = [int(s["chips"]) for s in seats]
                 assert chips == list(table.view(None).chips), (chips, shown)
             hand = await open_hand(standin, ana)
             turn = table.turn

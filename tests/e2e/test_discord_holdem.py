@@ -15,20 +15,17 @@ from engines.holdem import BoardDealt, Showdown
 from tests.e2e.conftest import bot_running
 from tests.e2e.helpers import board, cards_in_text, open_hand
 from tests.e2e.poker_helpers import buttons, form_input, wait_turn
-
-SEAT_LINE = re.compile(
-    r"^(?:▶ )?\s*(?:🤖 )?(?P<name>[^:\n]+): (?P<stack>\d+) chips?(?:, bet (?P<bet>\d+))?"
-)
+from tests.e2e.process_play import HOLDEM_SEAT
 
 
 def check_board_figures(fake: FakeDiscord, table: Table) -> bool:
     """The newest board, when it shows the table's current turn, has the engine's stacks,
-    bets and pot (True when it was checked)."""
+    bets (its picture's alt text) and pot (True when it was checked)."""
     shown = board(fake).text()
     if f"turn {table.turn}" not in shown:
         return False
     view = table.view(None)
-    seats = [m for line in shown.splitlines() if (m := SEAT_LINE.match(line.strip()))]
+    seats = list(HOLDEM_SEAT.finditer(shown))
     assert len(seats) == len(view.seats), shown
     for seat, match in zip(view.seats, seats, strict=True):
         assert int(match["stack"]) == seat.stack, (match.group(0), seat)

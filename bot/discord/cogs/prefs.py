@@ -13,7 +13,7 @@ from discord.ext import commands
 from bot.discord.replies import in_time, say
 from bot.discord.translator import tr
 from bot.i18n import t
-from bot.pictures import hand_picture
+from bot.pictures import hand_model
 from engines.cards import parse_cards
 
 if TYPE_CHECKING:
@@ -50,7 +50,8 @@ class Prefs(commands.Cog):
         """Remember the member's deck and show it on a sample of cards."""
         lang = self.bot.language(interaction)
         await in_time(interaction, self.bot.decks.choose(interaction.user.id, colours.value))
-        picture = hand_picture(parse_cards(SAMPLE), lang, colours.value)
+        sample = hand_model(parse_cards(SAMPLE), lang, colours.value)
+        picture = await self.bot.pictures.picture(sample, "hand", urgent=True)
         name = f"deck-{colours.value}.png"
         embed = discord.Embed(
             description=t(f"discord.deck.chosen.{colours.value}", lang),

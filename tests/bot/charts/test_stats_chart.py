@@ -3,12 +3,9 @@ language, and the cache drawing each chart once, in a worker thread."""
 
 from __future__ import annotations
 
-import hashlib
 import io
-import os
 import random
 import threading
-from pathlib import Path
 
 import pytest
 from PIL import Image
@@ -16,8 +13,7 @@ from PIL import Image
 from bot.charts import figures as figures_module
 from bot.charts.figures import ChartCache
 from bot.charts.stats import StatsFigures, alt_text, stats_chart
-
-GOLDEN = Path(__file__).resolve().parent / "data"
+from tests.bot.charts.golden import check_golden
 
 
 def sample(seed: int, penalties: bool) -> StatsFigures:
@@ -37,12 +33,7 @@ def test_charts_match_their_golden_images(seed: int, penalties: bool) -> None:
     png, _ = stats_chart(sample(seed, penalties), "en")
     image = Image.open(io.BytesIO(png))
     assert image.size == (800, 520)
-    digest = hashlib.sha256(image.tobytes()).hexdigest()
-    golden = GOLDEN / f"stats_{seed}.sha256"
-    if os.environ.get("DEUCEBOT_WRITE_GOLDEN"):  # a deliberate change: review the PNGs
-        golden.write_text(digest + "\n")
-        image.save(GOLDEN / f"stats_{seed}.png")
-    assert digest == golden.read_text().strip(), f"see {GOLDEN / f'stats_{seed}.png'}"
+    check_golden(image, f"stats_{seed}")
 
 
 def test_the_chart_draws_the_results_it_is_given() -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import random
 from dataclasses import replace
 
@@ -10,8 +11,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bot.discord.board import board_message, hand_cards, hand_message, table_cards
+from bot.discord.board import board_message, hand_cards, hand_message, seat_names, table_cards
 from bot.discord.preview import sample_table
+from bot.render import get_renderer
 from tests.e2e.helpers import cards_in_text
 
 
@@ -70,8 +72,12 @@ async def test_the_board_shows_the_table_picture_and_mentions_the_human_to_act()
     again = board_message(table.snapshot(), "en", [], with_image=True)["file"]
     assert again.filename == picture.filename
     assert embed.footer.text == "Table #7 · deal 1 · turn 9"
-    names = [s.name for s in table.seats]
-    assert all(name in embed.description for name in names)
+    # beside the picture the text leaves the seats' lines to it (and its alt text)
+    full = get_renderer("bigtwo").board(
+        table.snapshot().view(None), seat_names(table.snapshot()), "en"
+    )
+    assert len(embed.description.splitlines()) < len(full.splitlines())
+    assert set(embed.description.splitlines()) < set(full.splitlines())
     ids = [c.custom_id for c in message["view"].children]
     assert ids == ["db:hand:7:9", "db:pass:7:9:r"]
     table.state = table.state  # the same deal with the human to act:
@@ -140,12 +146,111 @@ def test_a_picture_that_cannot_be_drawn_leaves_the_board_without_it(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     from bot.discord import board
+    from bot.pictures import clear_cache
 
     def broken(*args: object) -> None:
         raise RuntimeError("a drawing bug")
 
     table = sample_table(seed=4, turns=9)
+    clear_cache()  # not drawn before by another test
     monkeypatch.setattr(board, "table_picture", broken)
     message = board_message(table.snapshot(), "en", [], with_image=True)
     assert "file" not in message and message["embed"].image.url is None
     assert message["embed"].description  # the board text still says everything
+
+
+@pytest.mark.parametrize("game", ["holdem", "draw", "duel", "bigtwo"])
+@pytest.mark.parametrize("lang", ["en", "fr", "uk"])
+def test_beside_its_picture_the_board_text_is_shorter_and_the_alt_text_keeps_the_seats(
+    game: str, lang: str
+) -> None:
+    """The brief board text keeps its lines but the seats' (whose turn it is stays); the
+    picture's alt text says every seat's name and chips (Big Two: cards left)."""
+    from bot.pictures import table_picture
+    from bot.pictures.gallery import facts_for, play
+
+    seats = 4 if game in ("holdem", "draw", "bigtwo") else 2
+    facts = facts_for(seats, seconds=None)
+    renderer = get_renderer(game)
+    checked = 0
+    for moment in itertools.islice(play(game, seats, 3), 0, 60, 6):
+        view = moment.view
+        full = renderer.board(view, list(facts.names), lang).splitlines()
+        brief = renderer.board(view, list(facts.names), lang, brief=True).splitlines()
+        assert len(brief) < len(full) and set(brief) <= set(full)
+        assert brief[0] == full[0] and brief[-1] == full[-1]  # title, and whose turn it is
+        picture = table_picture(game, view, facts, lang)
+        assert picture is not None
+        for seat in range(seats):
+            said = next(p for p in picture.alt.split(". ") if p.startswith(facts.names[seat] + ":"))
+            figure = _seat_figure(view, seat)
+            assert str(figure) in said, (figure, said)
+        checked += 1
+    assert checked >= 5
+
+
+def _seat_figure(view: object, seat: int) -> int:
+    """The figure the alt text must say of `seat`: its chips (cards left in Big Two)."""
+    if hasattr(view, "cards_left"):
+        return int(view.cards_left[seat])
+    if hasattr(view, "stacks"):
+        return int(view.stacks[seat])
+    if hasattr(view, "chips"):
+        return int(view.chips[seat])
+    return int(view.seats[seat].stack)  # type: ignore[attr-defined]
+
+
+async def test_a_picture_drawn_ahead_serves_the_board_when_only_the_seconds_moved(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The board built after `draw_ahead` uses the picture drawn ahead for its turn when the
+    clock ticked in between (not drawn again on the event loop), and a new one once the
+    table itself changed."""
+    from bot.discord import board
+    from bot.discord.board import draw_ahead
+    from bot.pictures import clear_cache
+
+    clear_cache()
+    table = sample_table(seed=4, turns=9)
+    now = [1_900_000_000.0]
+    monkeypatch.setattr(board.time, "time", lambda: now[0])
+    table.deadline, table.deadline_turn = now[0] + 30, table.turn
+    await draw_ahead(table.snapshot(), "en", None)
+    drawn: list[object] = []
+    real = board.table_picture
+    monkeypatch.setattr(board, "table_picture", lambda *a: drawn.append(a) or real(*a))
+    now[0] += 1.5  # a second and a half later: 28 s left, not 30
+    message = board_message(table.snapshot(), "en", [], with_image=True)
+    assert "file" in message and drawn == []
+    assert "30 s left" in message["file"].description  # the picture drawn ahead
+    table.state.apply(
+        table.to_act,
+        table.spec.make_policy("greedy", random.Random(1)).decide(table.view(table.to_act)),
+    )
+    table.turn += 1
+    table.deadline_turn = table.turn
+    board_message(table.snapshot(), "en", [], with_image=True)
+    assert len(drawn) == 1  # another turn: drawn afresh
+
+
+async def test_a_stuck_picture_worker_does_not_hold_the_board_back(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A worker that never answers: `draw_ahead` gives up after `DRAW_SECONDS`, and the
+    board still goes out with its picture (drawn on the spot)."""
+    import asyncio
+
+    from bot.discord import board
+    from bot.discord.board import draw_ahead
+    from bot.pictures import clear_cache
+
+    class Stuck:
+        async def picture(self, *args: object, **kwargs: object) -> None:
+            await asyncio.Event().wait()
+
+    clear_cache()
+    monkeypatch.setattr(board, "DRAW_SECONDS", 0.05)
+    table = sample_table(seed=4, turns=9)
+    await asyncio.wait_for(draw_ahead(table.snapshot(), "en", Stuck()), 2)  # type: ignore[arg-type]
+    message = board_message(table.snapshot(), "en", [], with_image=True)
+    assert "file" in message and message["file"].description

@@ -20,6 +20,8 @@ from bot.pictures.gallery import key_moments
 GOLDEN = Path(__file__).resolve().parent / "golden"
 CASES = {
     "holdem-4-mid-deal": ("holdem", 4, 5, "mid-deal"),
+    "holdem-9-side-pots": ("holdem", 9, 5, "side-pots"),
+    "draw-6-mid-deal": ("draw", 6, 5, "mid-deal"),
     "draw-4-mid-deal": ("draw", 4, 5, "mid-deal"),
     "duel-2-mid-deal": ("duel", 2, 5, "mid-deal"),
     "bigtwo-4-mid-deal": ("bigtwo", 4, 5, "mid-deal"),

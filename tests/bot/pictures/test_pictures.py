@@ -15,7 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from PIL import Image
 
-from bot.pictures import Facts, hand_picture, render, result_picture, table_picture
+from bot.pictures import Facts, clear_cache, hand_picture, result_picture, table_picture
 from bot.pictures.cards import HAND, TABLE
 from bot.pictures.fonts import font
 from bot.pictures.gallery import GAMES, NAMES, play, seat_counts
@@ -123,7 +123,7 @@ def test_every_board_state_draws_within_bounds_from_the_public_view_only(
     assert picture is not None
     check_picture(picture)
     assert set(picture.faces) <= public_cards(view)
-    render.cache_clear()
+    clear_cache()
     hidden = table_picture(game, with_hidden_parts(view, salt), facts, lang)
     assert hidden is not None and hidden.png == picture.png and hidden.alt == picture.alt
 

@@ -1,0 +1,112 @@
+"""The picture worker (`PictureDrawer`): pictures drawn in another process come back equal
+to those drawn here and land in this process's cache; a hand someone waits for goes before
+the boards queued; the same model asked twice is drawn once; a dead worker is replaced
+and its picture drawn in a thread; a closed drawer still draws (in threads)."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+from typing import Any
+
+import pytest
+
+from bot.pictures import Facts, board_model, cached, clear_cache, draw_picture, hand_model
+from bot.pictures.gallery import NAMES, play
+from bot.pictures.worker import PictureDrawer
+from engines.cards import parse_cards
+
+
+def boards(count: int) -> list[Any]:
+    """`count` different hold'em board models at nine seats."""
+    facts = Facts(NAMES[:9])
+    models = []
+    for moment in play("holdem", 9, 5):
+        model = board_model("holdem", moment.view, facts, "en")
+        if model is not None and model not in models:
+            models.append(model)
+        if len(models) == count:
+            break
+    return models
+
+
+@pytest.fixture
+def drawer() -> Any:
+    clear_cache()
+    made: list[PictureDrawer] = []
+
+    def make(processes: int = 1) -> PictureDrawer:
+        made.append(PictureDrawer(processes))
+        return made[-1]
+
+    yield make
+    for each in made:
+        asyncio.run(each.aclose())
+
+
+async def test_a_picture_drawn_by_the_worker_equals_one_drawn_here_and_is_cached(
+    drawer: Any,
+) -> None:
+    pool = drawer()
+    model = boards(1)[0]
+    picture = await pool.picture(model, "table")
+    assert picture == draw_picture(model, "table")
+    assert cached(model, "table") is picture
+    assert pool.drawn == 1 and pool.in_threads == 0
+    assert await pool.pid() not in (None, os.getpid())
+    again = await pool.picture(model, "table")
+    assert again is picture and pool.drawn == 1  # from the cache, not drawn again
+
+
+async def test_a_hand_goes_before_the_boards_queued_and_twins_are_drawn_once(
+    drawer: Any,
+) -> None:
+    pool = drawer()
+    await pool.pid()  # started
+    models = boards(6)
+    done: list[str] = []
+
+    async def ask(model: Any, kind: str, name: str, urgent: bool = False) -> None:
+        await pool.picture(model, kind, urgent=urgent)
+        done.append(name)
+
+    hand = hand_model(parse_cards("3C 4D 5H 6S 7C 8D 9H TS JC QD KH AS 2C"), "en")
+    asked = [asyncio.ensure_future(ask(m, "table", f"board{i}")) for i, m in enumerate(models)]
+    twin = asyncio.ensure_future(ask(models[5], "table", "twin"))
+    await asyncio.sleep(0)
+    asked.append(asyncio.ensure_future(ask(hand, "hand", "hand", urgent=True)))
+    await asyncio.gather(*asked, twin)
+    # The first board was already in the worker; the hand came right after it.
+    assert done.index("hand") <= 1, done
+    assert pool.drawn == 7  # six boards and the hand: the twin was drawn once
+
+
+async def test_a_dead_worker_is_replaced_and_the_picture_drawn_in_a_thread(
+    drawer: Any,
+) -> None:
+    pool = drawer()
+    first, second = boards(2)
+    await pool.picture(first, "table")
+    pid = await pool.pid()
+    assert pid is not None
+    os.kill(pid, signal.SIGKILL)
+    await asyncio.sleep(0.3)
+    picture = await pool.picture(second, "table")
+    assert picture == draw_picture(second, "table")
+    assert pool.restarts == 1 and pool.in_threads == 1
+    assert await pool.pid() not in (None, pid)
+
+
+async def test_without_a_worker_or_once_closed_pictures_are_drawn_in_threads(
+    drawer: Any,
+) -> None:
+    first, second = boards(2)
+    threads = drawer(0)
+    assert threads.processes == 0 and await threads.pid() is None
+    assert await threads.picture(first, "table") == draw_picture(first, "table")
+    assert threads.in_threads == 1
+    pool = drawer()
+    await pool.aclose()
+    assert await pool.picture(second, "table") == draw_picture(second, "table")
+    assert pool.in_threads == 1 and pool.drawn == 0
