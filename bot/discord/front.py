@@ -290,7 +290,7 @@ class DiscordFront:
         """Boards brought up to date by the answer to a click on them (`answer_with_board`)."""
         self.tokens = InteractionTokens()
         """Members' recent interactions per channel (`lend` them as they come)."""
-        self.hands = LiveHands(host)
+        self.hands = LiveHands(host, pictures)
         """Members' ephemeral hands, edited through their own interactions."""
         self.retries = 0
         """REST calls retried after a 429 or 5xx."""

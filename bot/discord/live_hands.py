@@ -29,11 +29,12 @@ from typing import Any
 
 import discord
 
-from bot.discord.board import hand_message
+from bot.discord.board import draw_hand_ahead, hand_message
 from bot.discord.host import Host
 from bot.discord.replies import redraw_answer_privately
 from bot.discord.textlimits import fit_message
 from bot.discord.tokens import LIFETIME
+from bot.pictures.worker import PictureDrawer
 from bot.runtime import TableSnapshot
 
 log = logging.getLogger("deucebot.discord")
@@ -72,9 +73,11 @@ class _Watched:
 class LiveHands:
     """Members' ephemeral hands, edited through their own interactions as the table moves."""
 
-    def __init__(self, host: Host) -> None:
-        """Hands of the tables of `host` (its tables, languages and decks)."""
+    def __init__(self, host: Host, pictures: PictureDrawer | None = None) -> None:
+        """Hands of the tables of `host` (its tables, languages and decks), their pictures
+        drawn by `pictures` (None: in threads)."""
         self.host = host
+        self.pictures = pictures
         self._watched: dict[tuple[int, int], _Watched] = {}
         self.edits = 0
         """Hands edited through members' interactions (for the benchmark and tests)."""
@@ -176,6 +179,7 @@ class LiveHands:
 
     async def _edit(self, watched: _Watched, shown: TableSnapshot, user: int) -> None:
         deck = await self.host.decks.of(user)
+        await draw_hand_ahead(shown, watched.seat, watched.lang, watched.sort, deck, self.pictures)
         message = hand_message(
             shown,
             watched.seat,
