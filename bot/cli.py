@@ -117,6 +117,11 @@ def build_parser() -> argparse.ArgumentParser:
         help="runtime: also measure on this postgresql:// database (its tables are added to);"
         " ratings: also time the reads on a copy in this empty postgresql:// database",
     )
+    bench.add_argument(
+        "--tables",
+        default=None,
+        help="scale: only the configurations of these table counts (100,300,1000)",
+    )
 
     train = sub.add_parser("train", help="train an AI by self-play (Big Two's `net` player)")
     train.add_argument("game", choices=("bigtwo",))
@@ -261,6 +266,14 @@ def _train(args: argparse.Namespace) -> int:
     return 0
 
 
+def _table_counts(text: str) -> tuple[int, ...]:
+    """`--tables 100,300`: the table counts, each a positive whole number."""
+    parts = [part.strip() for part in text.split(",")]
+    if not parts or not all(part.isdigit() and int(part) > 0 for part in parts):
+        raise UnknownName(f"--tables takes table counts separated by commas, not {text!r}")
+    return tuple(int(part) for part in parts)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the `deucebot` console script."""
     args = build_parser().parse_args(argv)
@@ -278,6 +291,11 @@ def main(argv: Sequence[str] | None = None) -> int:
                 if args.target not in ("runtime", "ratings"):
                     raise UnknownName("--db only applies to `deucebot bench runtime` and `ratings`")
                 return int(module.main(quick=args.quick, write=args.write, db=args.db))
+            if args.tables is not None:
+                if args.target != "scale":
+                    raise UnknownName("--tables only applies to `deucebot bench scale`")
+                counts = _table_counts(args.tables)
+                return int(module.main(quick=args.quick, write=args.write, tables=counts))
             return int(module.main(quick=args.quick, write=args.write))
         if args.command == "train":
             return _train(args)

@@ -10,16 +10,21 @@ front's cost) play for a fixed window; then the bot stops and the figures are re
   bot hands its answer to HTTP; see `bot.bench.discord`);
 - board staleness: for every committed action, seconds from its commit (its `at` in the
   action log) to the first board version in its channel showing that turn (the footer's
-  turn number), p50 and p99, and the actions never shown before the bot stopped;
+  turn number), p50 and p99, and the actions never shown before the bot stopped; the
+  same for the actions after which a person was to act (the next action in the log is
+  a human's: someone was waiting for that board);
+- the share of board versions (posts and edits) that came through interactions (a
+  member's token: follow-ups and their edits, callbacks; outside the global limit)
+  rather than the bot's budgeted REST routes (see `bot.discord.tokens`);
 - REST calls per deal (everything but interaction answers, including each table's
   lobby board), and the 429s the stand-in sent (goal 0 at steady load);
 - actions committed per second in the window.
 
-Configurations: 100, 300 and 1,000 tables in one process (SQLite); then the same load on
+Configurations: 100, 300 and 1,000 tables in one process (SQLite); then 300 tables on
 PostgreSQL in one process, and split over two shard processes (two guilds, one per shard,
 `DEUCEBOT_SHARD_COUNT=2`), each with half the request budget (the global limit is per
 bot token, shared by all its processes): the scaling ratio is two processes' figures
-against one's in the same run.
+against one's in the same run; and 1,000 tables on two shard processes.
 """
 
 from __future__ import annotations
@@ -48,7 +53,7 @@ from bot.bench.discord import (
     _stop,
 )
 from bot.bench.report import publish
-from bot.devtools.discord_standin import FakeDiscord, Message
+from bot.devtools.discord_standin import INTERACTION, FakeDiscord, Message
 from bot.i18n import t
 from bot.simulate import percentile
 from storage.backend import open_storage
@@ -103,6 +108,8 @@ async def _run(
     moved: dict[int, asyncio.Event] = {}
     shown: list[tuple[float, int, int]] = []
     """(when, channel, turn) of every board version."""
+    via: dict[str, int] = {}
+    """Board versions by how they came (`Message.via`: "interaction" or "rest")."""
 
     def seen(msg: Message) -> None:
         if not any(c.startswith("db:hand:") for c in msg.custom_ids()):
@@ -110,6 +117,7 @@ async def _run(
         turn = _footer_turn(msg)
         if turn is not None:
             shown.append((time.time(), msg.channel_id, turn))
+            via[msg.via] = via.get(msg.via, 0) + 1
         if msg.channel_id not in boards or boards[msg.channel_id].id <= msg.id:
             boards[msg.channel_id] = msg
             moved.setdefault(msg.channel_id, asyncio.Event()).set()
@@ -212,8 +220,10 @@ async def _run(
         raise RuntimeError("the bot misbehaved:\n" + logs[-3000:])
     answered = {int(iid): at for iid, at in samples["answered"].items()}
     inside, inside_steady = _latencies(fake.sent_at, answered, max(seated, default=0.0))
-    stale, unseen = _staleness(commits, shown, ended)
-    in_window = sum(1 for at, _, _ in commits if started <= at <= ended)
+    stale, unseen = _staleness([c[:3] for c in commits], shown, ended)
+    waited, _ = _staleness([c[:3] for c in commits if c[3]], shown, ended)
+    in_window = sum(1 for at, *_ in commits if started <= at <= ended)
+    versions = sum(via.values())
     return {
         "tables": tables,
         "processes": processes,
@@ -227,6 +237,10 @@ async def _run(
         "late": len(fake.late),
         "stale_p50": percentile(stale, 50),
         "stale_p99": percentile(stale, 99),
+        "stale_human_p50": percentile(waited, 50),
+        "stale_human_p99": percentile(waited, 99),
+        "board_versions": versions,
+        "through_interactions": via.get(INTERACTION, 0) / max(versions, 1),
         "unseen": unseen,
         "commits": len(commits),
         "calls_per_deal": bot_calls / max(deals, 1),
@@ -245,10 +259,13 @@ async def _cancel_all(tasks: list[asyncio.Task[None]]) -> None:
         _, pending = await asyncio.wait(pending, timeout=1.0)
 
 
-async def _committed(db: str, channels: list[int]) -> tuple[list[tuple[float, int, int]], int]:
-    """Every committed action as (at, channel, turn after it), and the deals dealt."""
+async def _committed(
+    db: str, channels: list[int]
+) -> tuple[list[tuple[float, int, int, bool]], int]:
+    """Every committed action as (at, channel, turn after it, whether a person acts next),
+    and the deals dealt."""
     storage = await open_storage(db, read_only=True)
-    out: list[tuple[float, int, int]] = []
+    out: list[tuple[float, int, int, bool]] = []
     deals = 0
     try:
         for channel in channels:
@@ -259,7 +276,11 @@ async def _committed(db: str, channels: list[int]) -> tuple[list[tuple[float, in
             if match is None:
                 continue
             deals += len(await storage.deals(match.id))
-            out += [(a.at, channel, a.seq + 1) for a in await storage.actions(match.id)]
+            actions = await storage.actions(match.id)
+            out += [
+                (a.at, channel, a.seq + 1, n + 1 < len(actions) and actions[n + 1].actor == "human")
+                for n, a in enumerate(actions)
+            ]
     finally:
         await storage.close()
     return out, deals
@@ -293,14 +314,17 @@ def _row(r: dict[str, Any]) -> str:
     where = f"{r['processes']} process{'es' if r['processes'] > 1 else ''}, {r['database']}"
     return (
         f"| {r['tables']} | {where} | {r['actions_per_second']:.0f} | {r['own_p99']:.0f} ms"
-        f" | {r['stale_p50']:.1f} / {r['stale_p99']:.1f} s | {r['unseen']} of {r['commits']}"
+        f" | {r['stale_p50']:.1f} / {r['stale_p99']:.1f} s"
+        f" | {r['stale_human_p50']:.1f} / {r['stale_human_p99']:.1f} s"
+        f" | {r['through_interactions']:.0%} | {r['unseen']} of {r['commits']}"
         f" | {r['calls_per_deal']:.1f} | {r['refused']} ({r['refused_global']} global)"
         f" | {r['late']} |"
     )
 
 
-def main(quick: bool = False, write: bool = False) -> int:
-    """Run the configurations and publish them (see the module docstring)."""
+def main(quick: bool = False, write: bool = False, tables: tuple[int, ...] = ()) -> int:
+    """Run the configurations and publish them (see the module docstring); only those of
+    `tables` table counts when given (with `quick`: that many tables, 20 s each)."""
     # (tables, seconds, processes, database)
     runs: list[tuple[int, float, int, str]] = (
         [(20, 20.0, 1, "sqlite"), (20, 20.0, 2, "postgres")]
@@ -311,8 +335,15 @@ def main(quick: bool = False, write: bool = False) -> int:
             (1000, 60.0, 1, "sqlite"),
             (300, 60.0, 1, "postgres"),
             (300, 60.0, 2, "postgres"),
+            (1000, 60.0, 2, "postgres"),
         ]
     )
+    if tables:
+        runs = (
+            [(n, 20.0, p, db) for n in tables for (_, _, p, db) in runs]
+            if quick
+            else [run for run in runs if run[0] in tables]
+        )
     load_before = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
     results: list[dict[str, Any]] = []
     failed: list[str] = []
@@ -341,8 +372,9 @@ def main(quick: bool = False, write: bool = False) -> int:
         "split between shard processes. The machine is shared: load average (1 min)\n"
         f"{load_before:.1f} before the runs, {load_after:.1f} after.\n\n"
         "| tables | bot | actions/s | own processing p99 | board staleness p50 / p99 |"
+        " staleness, a person to act, p50 / p99 | board versions through interactions |"
         " actions never shown | REST calls per deal | 429s | answers > 3 s |\n"
-        "| --- | --- | --- | --- | --- | --- | --- | --- | --- |\n"
+        "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |\n"
         + table
         + "\n"
         + ratio

@@ -77,6 +77,7 @@ PERMISSION_BITS = {
 }
 """The permission bits the stand-in checks (Discord's values)."""
 ALL_PERMISSIONS = str((1 << 47) - 1)
+READ_MESSAGE_HISTORY = 1 << 16
 MEMBER_PERMISSIONS = str(0x0000000000000400 | 0x0000000000000800 | 0x80000000)
 """View channel, send messages, use application commands: what an ordinary member has."""
 MANAGE_CHANNELS = 0x10
@@ -143,6 +144,9 @@ class Message:
     interaction_user: int | None = None
     """For interaction responses and followups: the user who triggered them."""
     edits: int = 0
+    via: str = "rest"
+    """How its last version came: "rest" (the bot's budgeted routes) or "interaction"
+    (a callback or an interaction's webhook, outside the global limit)."""
     history: list[dict[str, Any]] = field(default_factory=list)
     """Every version of the message, oldest first (content, embeds, components, attachments)."""
 
@@ -281,6 +285,22 @@ class BotSideError(AssertionError):
     """Something the bot sent was wrong (unknown route, malformed payload) or it failed."""
 
 
+class Refused(Exception):
+    """A request Discord refuses with an error of its own (an expired interaction token,
+    a message a webhook did not make): answered with `status` and the JSON error `code`."""
+
+    def __init__(self, status: int, code: int, message: str) -> None:
+        super().__init__(message)
+        self.status, self.code, self.message = status, code, message
+
+
+REST, INTERACTION = "rest", "interaction"
+"""`Message.via`: how a message version reached the stand-in."""
+TOKEN_LIFETIME = 15 * 60.0
+"""Seconds an interaction token lives (Discord: 15 minutes; its webhook then answers 401,
+code 50027 "Invalid Webhook Token", and a callback 404, code 10062 "Unknown interaction")."""
+
+
 NONCE_LENGTH = 25
 """Discord: a message nonce is an integer or a string of up to 25 characters."""
 
@@ -322,7 +342,10 @@ def check_select_options(select: dict[str, Any]) -> None:
 JSONResponse = Callable[..., Awaitable[web.StreamResponse]]
 
 
-_MESSAGE_PATH = re.compile(r"^/api/v10/channels/\d+/messages(/\d+)?$")
+_MESSAGE_PATH = re.compile(
+    r"^/api/v10/(channels/\d+/messages(/\d+)?|webhooks/\d+/[^/]+(/messages/\d+)?)$"
+)
+"""A message post or edit: in a channel, or through an interaction's webhook."""
 
 
 class FakeDiscord:
@@ -412,16 +435,35 @@ class FakeDiscord:
         self.lose_answers = False
         """On: every new message post (channel or DM) is stored, then answered 503, as when
         Discord fails between storing a post and answering it; a repeat with the same
-        enforced nonce gets the stored message."""
+        enforced nonce gets the stored message. Public follow-ups too (they have no nonce:
+        a repeat would be a second message)."""
+        self.lost_followups = 0
+        """Follow-ups stored and answered 503 (`lose_answers`)."""
         self.history_readable = True
-        """Off: channel history reads return nothing (Discord without Read Message History)."""
+        """Off: channel history reads return nothing (Discord without Read Message History),
+        and interactions say the bot lacks that permission (`app_permissions`)."""
         self._routes: list[tuple[str, re.Pattern[str], Callable[..., Awaitable[Any]]]] = []
         self._pending: dict[int, dict[str, Any]] = {}
         self._originals: dict[str, int | None] = {}
+        self.token_lifetime = TOKEN_LIFETIME
+        """Seconds an interaction token lives (tests shorten it to expire one mid-deal)."""
+        self._token_born: dict[str, float] = {}
+        self._token_made: dict[str, set[int]] = {}
+        """Token -> the follow-ups it created (a webhook edits only its own messages)."""
         self._add_routes()
 
+    def expire_tokens(self) -> None:
+        """Expire every interaction token given out so far, as 15 minutes would."""
+        for token in self._token_born:
+            self._token_born[token] = float("-inf")
+
+    def _token_alive(self, token: str) -> bool:
+        born = self._token_born.get(token)
+        return born is not None and time.monotonic() - born < self.token_lifetime
+
     def storm(self, seconds: float, status: int = 429) -> None:
-        """For the next `seconds`, answer every message post and edit (channels and DMs) with
+        """For the next `seconds`, answer every message post and edit (channels, DMs and
+        interaction webhooks' follow-ups and edits; not the interaction callbacks) with
         `status`: 429 (rate limited, retry after 0.2 s) or a 5xx (503: the bot's HTTP
         library does not retry it itself), as Discord does in an outage."""
         self.storm_until = time.monotonic() + seconds
@@ -715,6 +757,10 @@ class FakeDiscord:
                     self.errors.append(str(error))
                     self.changed.set()
                     return self._json({"message": str(error), "code": 50035}, 400)
+                except Refused as refused:
+                    return self._json(
+                        {"message": refused.message, "code": refused.code}, refused.status
+                    )
                 except ConnectionResetError:
                     # The client went away mid-request (a bot killed while uploading): as
                     # for Discord, nothing to answer and nothing wrong on this side.
@@ -796,6 +842,8 @@ class FakeDiscord:
             "components": msg.components,
             "flags": msg.flags,
         }
+        if msg.interaction_user is not None:
+            data["webhook_id"] = str(self.app_id)  # made through an interaction's webhook
         if msg.channel_id in self.channel_ids:
             data["guild_id"] = str(self.guild_of(msg.channel_id))
         elif msg.channel_id in self.foreign_channels:
@@ -851,6 +899,7 @@ class FakeDiscord:
         *,
         flags: int = 0,
         user: int | None = None,
+        via: str = REST,
     ) -> Message:
         self._check_message_payload(payload)
         msg = Message(
@@ -862,6 +911,7 @@ class FakeDiscord:
             attachments=files,
             flags=flags | int(payload.get("flags") or 0),
             interaction_user=user,
+            via=via,
             descriptions=_descriptions(payload, files),
         )
         msg.history.append(self._version(msg))
@@ -879,8 +929,11 @@ class FakeDiscord:
             "descriptions": list(_padded(msg.descriptions, msg.attachments)),
         }
 
-    def _apply_edit(self, msg: Message, payload: dict[str, Any], files: list[str]) -> None:
+    def _apply_edit(
+        self, msg: Message, payload: dict[str, Any], files: list[str], via: str = REST
+    ) -> None:
         self._check_message_payload(payload)
+        msg.via = via
         if "content" in payload:
             msg.content = payload["content"] or ""
         if "embeds" in payload:
@@ -1200,6 +1253,8 @@ class FakeDiscord:
         interaction_id = int(iid)
         if self.tokens.get(token) != interaction_id:
             raise BotSideError(f"callback with an unknown interaction token for {iid}")
+        if not self._token_alive(token):
+            raise Refused(404, 10062, "Unknown interaction")
         if request.query.get("with_response") != "1":
             raise BotSideError("interaction callback without with_response=1")
         if interaction_id in self.responses:
@@ -1217,7 +1272,7 @@ class FakeDiscord:
         if kind == 4:
             flags = int(data.get("flags") or 0)
             response.message = self._store(
-                pending["channel"], data, files, flags=flags, user=pending["user"]
+                pending["channel"], data, files, flags=flags, user=pending["user"], via=INTERACTION
             )
             message_payload = self._message_payload(response.message)
         elif kind == 5:
@@ -1235,7 +1290,7 @@ class FakeDiscord:
             if target is None:
                 raise BotSideError(f"response type {kind} to an interaction without a message")
             if kind == 7:
-                self._apply_edit(self.messages[target], data, files)
+                self._apply_edit(self.messages[target], data, files, INTERACTION)
             response.message = self.messages[target]
             message_payload = self._message_payload(response.message)
         elif kind == 9:
@@ -1275,6 +1330,8 @@ class FakeDiscord:
         iid = self.tokens.get(token)
         if iid is None or iid not in self.responses:
             raise BotSideError("webhook call for an interaction that was not answered first")
+        if not self._token_alive(token):
+            raise Refused(401, 50027, "Invalid Webhook Token")
         return self.responses[iid]
 
     async def _followup(self, request: web.Request, app: str, token: str) -> web.Response:
@@ -1287,21 +1344,36 @@ class FakeDiscord:
             # As on Discord: the first follow-up of a deferred answer is its "thinking"
             # message, with that message's visibility whatever flags the follow-up asks.
             original.flags &= ~128
-            self._apply_edit(original, payload, files)
+            self._apply_edit(original, payload, files, INTERACTION)
             response.followups.append(original)
             return self._json(self._message_payload(original))
         channel = original.channel_id if original else self.channel_id
         user = original.interaction_user if original else None
-        msg = self._store(channel, payload, files, flags=int(payload.get("flags") or 0), user=user)
+        msg = self._store(
+            channel,
+            payload,
+            files,
+            flags=int(payload.get("flags") or 0),
+            user=user,
+            via=INTERACTION,
+        )
         response.followups.append(msg)
+        self._token_made.setdefault(token, set()).add(msg.id)
+        if self.lose_answers and not msg.ephemeral:  # stored, answer lost (and no nonce)
+            self.lost_followups += 1
+            return self._json({"message": "Service Unavailable", "code": 0}, 503)
         return self._json(self._message_payload(msg))
 
     def _webhook_target(self, token: str, message: str) -> Message:
         self._interaction_for(token)
-        mid = self._originals.get(token) if message == "@original" else int(message)
+        original = self._originals.get(token)
+        mid = original if message == "@original" else int(message)
         msg = self.messages.get(mid or 0)
         if msg is None:
             raise BotSideError(f"webhook edit of an unknown message {message}")
+        if mid != original and mid not in self._token_made.get(token, set()):
+            # As on Discord: an interaction's webhook reaches only what its token made.
+            raise Refused(404, 10008, "Unknown Message")
         return msg
 
     async def _edit_webhook(
@@ -1310,7 +1382,7 @@ class FakeDiscord:
         msg = self._webhook_target(token, message)
         payload, files = await self._payload(request)
         msg.flags &= ~128
-        self._apply_edit(msg, payload, files)
+        self._apply_edit(msg, payload, files, INTERACTION)
         response = self._interaction_for(token)
         if message == "@original" and response.kind == 5 and msg not in response.followups:
             response.followups.append(msg)
@@ -1499,6 +1571,7 @@ class FakeDiscord:
         iid = self.snowflake()
         token = f"tok{iid}"
         self.tokens[token] = iid
+        self._token_born[token] = time.monotonic()
         cid = channel_id if channel_id is not None else self.channel_id
         in_guild = cid in self.channel_ids or cid in self.foreign_channels
         guild_id = self.guild_of(cid) or self.guild_id
@@ -1513,7 +1586,10 @@ class FakeDiscord:
             "token": token,
             "version": 1,
             "locale": user.locale,
-            "app_permissions": str(self.bot_permissions_in(cid)),
+            "app_permissions": str(
+                self.bot_permissions_in(cid)
+                & (~0 if self.history_readable else ~READ_MESSAGE_HISTORY)
+            ),
             "entitlements": [],
             "authorizing_integration_owners": {"0": str(guild_id)},
             "context": 0 if in_guild else 1,

@@ -255,6 +255,9 @@ class Controls(host.Controls):
                 await _edit_hand(interaction, message)
             else:
                 await _send_hand(interaction, message)
+            self._bot.answers.watch_hand(
+                interaction, table_id, seat, sort, note=note, selected=tuple(selected or [])
+            )
 
     async def set_autopass(
         self, interaction: discord.Interaction, table_id: int, sort: str, on: bool
@@ -288,7 +291,12 @@ class Controls(host.Controls):
                 return
             table, seat = found
             deal = table.deal
-            await in_time(interaction, table.act(str(interaction.user.id), text, turn))
+            with self._bot.answers.holding_board(interaction, table_id):
+                await in_time(interaction, table.act(str(interaction.user.id), text, turn))
+                if not _is_ephemeral_hand(
+                    interaction
+                ) and await self._bot.answers.answer_with_board(interaction, table_id):
+                    return
             action = said(table.game, spoken or text, lang)
             note = "✅ " + t("discord.done", lang, action=action)
             note += "\n" + after if after else ""
@@ -307,6 +315,7 @@ class Controls(host.Controls):
                 await draw_hand_ahead(shown, seat, lang, sort, deck, self._bot.pictures)
                 message = hand_message(shown, seat, lang, sort, note=note, deck=deck)
                 await _edit_hand(interaction, message)
+                self._bot.answers.watch_hand(interaction, table_id, seat, sort, note=note)
             else:
                 await say(interaction, note)
 

@@ -174,6 +174,20 @@ class Deucebot(commands.Bot):
         return self._locales
 
     @property
+    def answers(self) -> DiscordFront:
+        """The front, for what it does through members' own interactions."""
+        return self.front
+
+    async def on_interaction(self, interaction: discord.Interaction) -> None:
+        """Lend every interaction to the front: once answered, its token posts and edits
+        the channel's boards outside the global request budget (`bot.discord.tokens`); the
+        member's live hands stop following the table (`LiveHands.touched`: the answer to
+        this interaction is what they see next)."""
+        if self._front is not None:
+            self._front.hands.touched(interaction)
+            self._front.tokens.lend(interaction)
+
+    @property
     def decks(self) -> MemberDecks:
         """The card deck each member chose for their private pictures (`/deck`)."""
         return self._decks

@@ -19,6 +19,7 @@ import collections
 import contextlib
 import logging
 import os
+import re
 import signal
 from collections.abc import Iterator
 from contextvars import ContextVar
@@ -80,15 +81,25 @@ class CrashPoints:
             _posting.reset(token)
 
 
+_FOLLOW_UP = re.compile(r"/webhooks/\d+/[^/]+$")
+"""A follow-up through an interaction's webhook (what the front posts boards by)."""
+
+
+def _a_post(path: str) -> bool:
+    """Whether `path` creates a message: in a channel, or as an interaction's follow-up."""
+    return path.endswith("/messages") or _FOLLOW_UP.search(path) is not None
+
+
 def watch_answers(trace: aiohttp.TraceConfig) -> None:
     """Add to `trace` the hook that reaches the `_answer` points: a successful answer to a
-    message post (`POST .../messages`) made inside `CrashPoints.posting`."""
+    message post (`POST .../messages`, or a follow-up `POST /webhooks/{app}/{token}`) made
+    inside `CrashPoints.posting`."""
 
     async def end(
         session: aiohttp.ClientSession, ctx: SimpleNamespace, params: aiohttp.TraceRequestEndParams
     ) -> None:
         marked = _posting.get()
-        if marked is None or params.method != "POST" or not params.url.path.endswith("/messages"):
+        if marked is None or params.method != "POST" or not _a_post(params.url.path):
             return
         if params.response.status < 300:
             crash, kind = marked

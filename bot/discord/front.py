@@ -50,9 +50,9 @@ import logging
 import re
 import secrets
 import time
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Iterator, Sequence
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from functools import partial
 from typing import Any, TypeVar
 
@@ -76,8 +76,12 @@ from bot.discord.board import (
 from bot.discord.crashpoints import CrashPoints
 from bot.discord.effects import Effect
 from bot.discord.host import Host
+from bot.discord.live_hands import LiveHands
+from bot.discord.permissions import is_thread, missing_permissions
+from bot.discord.replies import edit_clicked_publicly
 from bot.discord.rest_budget import Priority, priority
 from bot.discord.textlimits import fit_message
+from bot.discord.tokens import InteractionTokens, LostAnswer, expired, post_once
 from bot.i18n import t
 from bot.jsonlog import bind_ids
 from bot.pictures.worker import PictureDrawer
@@ -106,6 +110,8 @@ KEEP_DEALS = 3
 DM_CLOSED = "dm_closed"
 KNOCKED_OUT = "knocked_out"
 """The notice told once to a member knocked out of a match (`:<match>` follows)."""
+HOLD_FOR = 2.5
+"""Seconds the outbox's board edit waits at most for a click's answer showing the board."""
 REDRAW_AFTER = 5.0
 """Seconds before a board edit that failed (after its retries) is tried again."""
 BOARD_FIRST = 10.0
@@ -116,6 +122,11 @@ message, its post is looked for among the messages from this long before it on).
 HISTORY_LOOKED_AT = 100
 """Messages read (one request) after the one an intended post came after."""
 RESULT_COLOUR = discord.Colour.gold()
+POST_MARGIN = 120.0
+"""Seconds a lent token must still live to post a board or result through it (the board
+is then edited through it while it lives, through the bot's REST after)."""
+EDIT_MARGIN = 5.0
+"""Seconds a token must still live to edit through it (else: the bot's REST routes)."""
 
 LOST_ACCESS = frozenset({50001, 50013})
 """Discord's codes of a 403 for a permission the bot lacks in the channel."""
@@ -160,6 +171,9 @@ class _Outbox:
     board: Board | None = None
     board_deal: int | None = None
     """The deal the board shows (None: a lobby board, or none yet)."""
+    board_expires: datetime | None = None
+    """When the token that posted the board expires (None: posted through REST, or by an
+    earlier process: edited through REST)."""
     image_key: tuple[str, ...] | None = None
     last_message: int | None = None
     """The newest message this outbox posted or adopted in the channel (what the next
@@ -193,12 +207,28 @@ class _Outbox:
     dm_sending: bool = False
     paused: Pause | None = None
     """Set while Discord refuses the channel's posts for a lost permission."""
-    unreplaced: list[Board] = field(default_factory=list)
-    """Earlier boards still to be marked replaced (a refusal came between post and edit)."""
+    probing: bool = False
+    """Set by a pause, cleared by the next post or edit the bot's REST routes make in the
+    channel: meanwhile no token is used (a token's webhook is not held to the channel's
+    permissions, so it would hide that the channel still refuses the bot)."""
+    unreplaced: list[tuple[Board, datetime | None]] = field(default_factory=list)
+    """Earlier boards (and their tokens' expiry) still to be marked replaced (a refusal
+    came between post and edit)."""
     queued: dict[str, float] = field(default_factory=dict)
     """Effect key -> when it was handed over (`time.monotonic()`), until delivered."""
     drawing: int = 0
     """Pictures being drawn in a worker thread for this table's next post or edit."""
+    board_lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    """Held while the board is edited (by the outbox, or by a click's own answer)."""
+    table_cards: tuple[str, ...] = ()
+    """The cards on the table the board last showed (`waited_for`)."""
+    holds: int = 0
+    """Clicks on the board being answered with it (`holding_board`)."""
+    released: asyncio.Event = field(default_factory=asyncio.Event)
+    """Set when the last hold ends."""
+    answered: str | None = None
+    """What a click's answer (`answer_with_board`) showed on the board (`_seen`): the
+    outbox's next edit is skipped if it would show the same."""
 
     def busy(self) -> bool:
         """True while something is queued or a DM is on its way (a paused outbox waits)."""
@@ -254,7 +284,15 @@ class DiscordFront:
         self._closed = False
         """Set by `close`: no outbox task starts again (the connection is going away)."""
         self.rest_calls = 0
-        """Messages sent and edited (for the benchmark)."""
+        """Messages sent and edited through the budgeted REST routes (for the benchmark)."""
+        self.token_calls = 0
+        """Boards and results posted or edited through a member's interaction token."""
+        self.answer_updates = 0
+        """Boards brought up to date by the answer to a click on them (`answer_with_board`)."""
+        self.tokens = InteractionTokens()
+        """Members' recent interactions per channel (`lend` them as they come)."""
+        self.hands = LiveHands(host, pictures)
+        """Members' ephemeral hands, edited through their own interactions."""
         self.retries = 0
         """REST calls retried after a 429 or 5xx."""
         self.crash = CrashPoints.from_env()
@@ -298,6 +336,7 @@ class DiscordFront:
         if any(isinstance(event, TableStopped) for event in events):
             box.dirty = True
         box.wake.set()
+        self.hands.moved(table)
 
     async def private(
         self, table: TableSnapshot, seat: int, player: Player, events: Sequence[Event]
@@ -316,6 +355,7 @@ class DiscordFront:
         box = self._box(table)
         box.dirty = True
         box.wake.set()
+        self.hands.moved(table)
 
     # ----------------------------------------------------------------- helpers for others
 
@@ -352,9 +392,13 @@ class DiscordFront:
             box.wake.set()
 
     def _pause(self, box: _Outbox, error: discord.Forbidden, what: str) -> None:
-        """Pause `box` after Discord's 403 (lost permission); try again in `pause_retry` s."""
+        """Pause `box` after Discord's 403 (lost permission); try again in `pause_retry` s,
+        through REST only until a REST call works there again (`probing`)."""
         first = box.paused is None
         box.paused = Pause(error.code, what, time.time())
+        box.probing = True
+        self.tokens.forget(int(box.snapshot.place))
+        box.board_sent.set()  # the hands waiting for a board wait no more
         log.warning(
             "table %s: Discord refused the %s (403, code %s): channel delivery paused",
             box.snapshot.id,
@@ -383,6 +427,7 @@ class DiscordFront:
     async def close(self) -> None:
         """Stop the outbox tasks (shutdown); later events are not sent."""
         self._closed = True
+        self.hands.close()
         for notice in list(self._notices):
             notice.cancel()
         for box in self._boxes.values():
@@ -441,7 +486,8 @@ class DiscordFront:
                 try:
                     if box.unreplaced:
                         what = "replaced board"
-                        await self._replace(box.unreplaced[0], self.language(box.snapshot))
+                        old, old_expires = box.unreplaced[0]
+                        await self._replace(box, old, old_expires, self.language(box.snapshot))
                         box.unreplaced.pop(0)
                         continue
                     if box.effects:
@@ -463,9 +509,10 @@ class DiscordFront:
                         continue
                     what = "board edit"
                     box.dirty = False
+                    urgent = waited_for(box.snapshot, box.table_cards)
                     try:
-                        with priority(Priority.EDIT):
-                            await self._edit_board(box)
+                        with priority(Priority.WAITED if urgent else Priority.EDIT):
+                            through_token = await self._edit_board(box)
                     except discord.HTTPException as error:
                         if lost_access(error):
                             box.dirty = True  # drawn again on resuming
@@ -475,7 +522,8 @@ class DiscordFront:
                         asyncio.get_running_loop().call_later(REDRAW_AFTER, _redraw, box)
                         raise
                     if self.edit_interval > 0 and not box.effects:
-                        await asyncio.sleep(self.edit_interval * self._edit_backoff())
+                        backoff = 1.0 if through_token else self._edit_backoff(urgent)
+                        await asyncio.sleep(self.edit_interval * backoff)
                 except asyncio.CancelledError:
                     raise
                 except discord.Forbidden as error:
@@ -515,16 +563,97 @@ class DiscordFront:
         channel = self._channel(box.snapshot)
         sent = await self._retry(what, lambda: channel.send(**build(), nonce=nonce))
         self.rest_calls += 1
+        box.probing = False
         box.last_message = max(box.last_message or 0, sent.id)
         return sent
 
-    def _edit_backoff(self) -> float:
-        """How many edit intervals to wait after a board edit: 1, and more while requests
-        wait for the global budget (one more per 25 waiting, at most 8), so a busy bot
-        coalesces more refreshes into each edit and leaves room for answers and posts."""
+    def _edit_backoff(self, urgent: bool) -> float:
+        """How many edit intervals to wait after a board edit through REST: 1, and more
+        while requests wait for the global budget (one more per 25 waiting, at most 8; twice
+        that after an edit nobody waited for, `waited_for`), so a busy bot coalesces more
+        refreshes into each edit and spends the budget where people wait."""
         budget = getattr(self.client, "rest_budget", None)
         waiting = int(getattr(budget, "waiting", 0) or 0)
-        return float(min(8, 1 + waiting // 25))
+        more = waiting // 25 * (1 if urgent else 2)
+        return float(min(8 if urgent else 16, 1 + more))
+
+    async def _post(
+        self,
+        box: _Outbox,
+        what: str,
+        build: Callable[[], dict[str, Any]],
+        nonce: str,
+        effect: Effect,
+    ) -> tuple[discord.Message, datetime | None]:
+        """Post an effect: as a follow-up of a member's recent interaction at the table
+        (outside the global budget) while one is lent, else through the bot's REST (with
+        `nonce`). Also the expiry of the token it went through (None: REST). A follow-up
+        has no nonce: one whose answer was lost (5xx, a broken connection) is looked for in
+        the channel before it goes again through REST."""
+        lent = None if box.probing else self.tokens.usable(int(box.snapshot.place), POST_MARGIN)
+        if lent is not None:
+            before = box.last_message
+            try:
+                sent = await post_once(lent.webhook, **build())
+            except discord.HTTPException as error:
+                if error.status < 500:  # refused, so not stored: through REST instead
+                    log.info("%s through a token refused (%s): REST", what, error.status)
+                    if expired(error):
+                        self.tokens.forget(int(box.snapshot.place))
+                    return await self._send(box, what, build, nonce), None
+                found = await self._lost_followup(box, effect, before)
+            except (LostAnswer, OSError, TimeoutError):
+                log.warning("%s through a token: answer lost; looked for", what)
+                found = await self._lost_followup(box, effect, before)
+            else:
+                self.token_calls += 1
+                box.last_message = max(box.last_message or 0, sent.id)
+                return sent, lent.expires
+            if found is not None:
+                return found, None
+        return await self._send(box, what, build, nonce), None
+
+    async def _lost_followup(
+        self, box: _Outbox, effect: Effect, before: int | None
+    ) -> discord.Message | None:
+        """A follow-up whose answer was lost: the message if Discord stored it."""
+        if box.match is None:
+            return None
+        box.intents[effect.key] = PostIntent(box.match, effect.key, before, time.time())
+        return await self._posted_before(box, effect)
+
+    async def _edit_through(
+        self,
+        box: _Outbox,
+        message: Board,
+        expires: datetime | None,
+        what: str,
+        change: dict[str, Any] | Callable[[], dict[str, Any]],
+    ) -> tuple[Board, bool]:
+        """Edit `message` with `change` (keyword arguments, or a function building them for
+        each try): through the token that posted it while it lives (`expires`), else
+        through the bot's REST routes (budgeted). The handle to edit it by from now on, and
+        whether the edit went through a token."""
+        build = change if callable(change) else partial(dict, change)
+        if isinstance(message, discord.WebhookMessage) and expires is not None and not box.probing:
+            if expires - timedelta(seconds=EDIT_MARGIN) > discord.utils.utcnow():
+                hooked = message
+                try:
+                    await self._retry(what, lambda: hooked.edit(**build()))
+                    self.token_calls += 1
+                    return message, True
+                except discord.HTTPException as error:
+                    if not expired(error):
+                        raise
+                    log.info("%s: the token expired; through REST from now on", what)
+            message = self._channel(box.snapshot).get_partial_message(message.id)
+        elif isinstance(message, discord.WebhookMessage):
+            message = self._channel(box.snapshot).get_partial_message(message.id)
+        rest = message
+        await self._retry(what, lambda: rest.edit(**build()))
+        self.rest_calls += 1
+        box.probing = False
+        return message, False
 
     async def _recover(self, box: _Outbox) -> None:
         """Start-up: deliver what the log committed but no process delivered (in order),
@@ -565,26 +694,28 @@ class DiscordFront:
                 box.board, box.board_deal, box.image_key = message, box.snapshot.deal, None
                 box.dirty = True
                 continue
-            await self._replace(message, lang)
+            await self._replace(box, message, None, lang)
 
-    async def _replace(self, message: Board, lang: str) -> None:
-        """Mark an earlier board as replaced, without buttons (gone already: nothing to do)."""
+    async def _replace(
+        self, box: _Outbox, message: Board, expires: datetime | None, lang: str
+    ) -> None:
+        """Mark an earlier board as replaced, without buttons (gone already: nothing to do);
+        through the token that posted it while it lives."""
         with contextlib.suppress(discord.NotFound):
-            await self._retry(
-                "replaced board",
-                lambda: message.edit(content=t("discord.board.replaced", lang), view=None),
-            )
-            self.rest_calls += 1
+            change = {"content": t("discord.board.replaced", lang), "view": None}
+            await self._edit_through(box, message, expires, "replaced board", change)
 
-    async def _replace_later(self, box: _Outbox, message: Board, lang: str) -> None:
+    async def _replace_later(
+        self, box: _Outbox, message: Board, expires: datetime | None, lang: str
+    ) -> None:
         """`_replace` the board a new one follows; if Discord refuses it for a lost
         permission, it is done on resuming (the new board is out: it must not go again)."""
         try:
-            await self._replace(message, lang)
+            await self._replace(box, message, expires, lang)
         except discord.Forbidden as error:
             if not lost_access(error):
                 raise
-            box.unreplaced.append(message)
+            box.unreplaced.append((message, expires))
 
     async def _deliver(self, box: _Outbox, effect: Effect) -> None:
         """Deliver one effect (unless done): record the intent, post it (or adopt the post
@@ -724,17 +855,19 @@ class DiscordFront:
             drawn[0] = kwargs["embed"].footer.text
             return kwargs
 
+        expires = None
         if found is None:
-            sent = await self._send(box, "board", build, nonce)
+            sent, expires = await self._post(box, "board", build, nonce, effect)
             found = None if _footer(sent) == drawn[0] else sent  # the nonce's earlier post
         if found is None:
             box.image_key = None if shown is None else last_play_key(shown)
         else:
             sent, box.image_key = found, None
             box.dirty = True  # drawn by an earlier process at an earlier turn: draw it now
-        previous, box.board, box.board_deal = box.board, sent, effect.deal
+        previous, previous_expires = box.board, box.board_expires
+        box.board, box.board_deal, box.board_expires = sent, effect.deal, expires
         if previous is not None:
-            await self._replace_later(box, previous, lang)
+            await self._replace_later(box, previous, previous_expires, lang)
         return sent.id
 
     async def _post_result(self, box: _Outbox, effect: Effect, nonce: str) -> int:
@@ -768,23 +901,63 @@ class DiscordFront:
                 attach(message, embed, summary, summary.name)
             return _send_kwargs(message)
 
-        sent = await self._send(box, "result", build, nonce)
+        sent, _ = await self._post(box, "result", build, nonce, effect)
         return sent.id
 
-    async def _edit_board(self, box: _Outbox) -> None:
+    async def _edit_board(self, box: _Outbox) -> bool:
+        """Bring the board up to date (posting it if it is missing); whether the edit went
+        through a member's interaction token (outside the budget)."""
         shown = box.snapshot
         own_deal = shown.deal if shown.started else None
         if box.board is None or box.board_deal != own_deal:
             if any(e.kind == "board" and e.deal == shown.deal for e in box.effects):
-                return  # this deal's board is on its way
+                return False  # this deal's board is on its way
             wanted = f"board:{shown.deal}"
             if own_deal is not None and box.match is not None and wanted not in box.done:
                 box.effects.append(Effect(wanted, shown.turn, shown.deal))
-                return
+                return False
             if own_deal is not None and box.board is not None:
-                return  # the board of a deal whose record exists elsewhere: leave it
+                return False  # the board of a deal whose record exists elsewhere: leave it
             await self._post_untracked(box)
-            return
+            return False
+        if box.holds:
+            # A click on this board is being answered with it: its answer goes first.
+            box.released.clear()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(box.released.wait(), HOLD_FOR)
+            shown = box.snapshot
+            if box.board is None or box.board_deal != (shown.deal if shown.started else None):
+                box.dirty = True
+                return False
+        async with box.board_lock:
+            key = last_play_key(shown)
+            edit, seen = await self._board_change(box, shown)
+            if seen == box.answered:
+                box.answered = None
+                return True  # a click's own answer showed exactly this already
+            box.answered = None
+            board = box.board
+            self.crash.reached("edit")
+            try:
+                box.board, through_token = await self._edit_through(
+                    box, board, box.board_expires, "board edit", edit
+                )
+            except discord.NotFound:
+                box.board = None
+                await self._post_untracked(box)
+                return False
+            if not through_token:
+                box.board_expires = None
+            box.image_key = key
+            box.table_cards = _table_cards(shown)
+            return through_token
+
+    async def _board_change(
+        self, box: _Outbox, shown: TableSnapshot
+    ) -> tuple[Callable[[], dict[str, Any]], str]:
+        """The edit bringing the board to `shown` (a function building its keyword
+        arguments for each try; its picture uploaded only when it changed) and what it shows
+        (`_seen`: to tell an edit that would change nothing)."""
         key = last_play_key(shown)
         image = key != box.image_key
         lines = box.lines(shown.deal)  # of this snapshot's turn: taken before any wait
@@ -800,23 +973,80 @@ class DiscordFront:
             kwargs["attachments"] = [message["file"]] if "file" in message else []
         elif box.image_key:
             message["embed"].set_image(url=f"attachment://{box.image_key[0]}")
-        board = box.board
-        self.crash.reached("edit")
 
-        def edit() -> Awaitable[Any]:
+        def edit() -> dict[str, Any]:
             if image and "file" in message:
                 fresh = board_message(shown, self.language(shown), lines, True)
                 kwargs["attachments"] = [fresh["file"]]
-            return board.edit(**fit_message(kwargs))
+            return fit_message(kwargs)
 
-        try:
-            await self._retry("board edit", edit)
-            self.rest_calls += 1
-        except discord.NotFound:
-            box.board = None
-            await self._post_untracked(box)
+        return edit, _seen(message, key)
+
+    @contextlib.contextmanager
+    def holding_board(self, interaction: discord.Interaction, table_id: int) -> Iterator[None]:
+        """Inside: a click on the table's current board is being acted on and answered
+        (`answer_with_board`); the outbox's board edits wait meanwhile (`HOLD_FOR` at
+        most), so that the answer, outside the budget, is what shows the change."""
+        box = self._boxes.get(table_id)
+        clicked = interaction.message
+        if box is None or clicked is None or box.board is None or box.board.id != clicked.id:
+            yield
             return
-        box.image_key = key
+        box.holds += 1
+        try:
+            yield
+        finally:
+            box.holds -= 1
+            if not box.holds:
+                box.released.set()
+
+    def watch_hand(
+        self,
+        interaction: discord.Interaction,
+        table_id: int,
+        seat: int,
+        sort: str,
+        *,
+        note: str = "",
+        selected: tuple[str, ...] = (),
+    ) -> None:
+        """Keep the ephemeral hand `interaction` answered with up to date (`LiveHands`)."""
+        box = self._boxes.get(table_id)
+        if box is not None and not self._closed:
+            self.hands.watch(interaction, box.snapshot, seat, sort, note=note, selected=selected)
+
+    async def answer_with_board(self, interaction: discord.Interaction, table_id: int) -> bool:
+        """Answer a member's click on their table's current board, which the click changed,
+        with that board brought up to date: callback type 7 (UPDATE_MESSAGE), or an edit
+        of the original response once the click was deferred; both outside the global
+        budget. Whether it did: not when the clicked message is not the current board of
+        the deal the table is in, when a post (a result, the next deal's board) is on its
+        way first, while the outbox is editing it, or where the interaction shows the bot
+        lacking a permission (an answer is not held to them: it would hide the refusal).
+        The outbox's next edit is skipped if it would show the same."""
+        box = self._boxes.get(table_id)
+        clicked = interaction.message
+        if box is None or clicked is None or box.board is None or box.board.id != clicked.id:
+            return False
+        shown = box.snapshot
+        if not shown.started or box.board_deal != shown.deal or box.effects or box.unreplaced:
+            return False
+        perms = interaction.app_permissions
+        if box.paused is not None or box.probing:
+            return False
+        if missing_permissions(perms, thread=is_thread(interaction.channel)):
+            return False
+        async with box.board_lock:
+            shown = box.snapshot
+            if box.board_deal != shown.deal or box.effects:
+                return False
+            key = last_play_key(shown)
+            edit, seen = await self._board_change(box, shown)
+            kwargs = edit()
+            await edit_clicked_publicly(interaction, **kwargs)
+            self.answer_updates += 1
+            box.image_key, box.answered = key, seen
+            return True
 
     async def _post_untracked(self, box: _Outbox) -> None:
         """A board outside a match's effects (the lobby, a stopped table, a lost message)."""
@@ -829,11 +1059,12 @@ class DiscordFront:
             return _send_kwargs(board_message(shown, lang, lines, with_image=True))
 
         sent = await self._send(box, "board", build, _nonce())
-        previous, box.board = box.board, sent
+        previous, previous_expires = box.board, box.board_expires
+        box.board, box.board_expires = sent, None
         box.board_deal = shown.deal if shown.started else None
         box.image_key = last_play_key(shown)
         if previous is not None:
-            await self._replace_later(box, previous, lang)
+            await self._replace_later(box, previous, previous_expires, lang)
 
     # ----------------------------------------------------------------- DMs
 
@@ -879,14 +1110,20 @@ class DiscordFront:
 
     async def _after_its_board(self, box: _Outbox, shown: TableSnapshot | None) -> None:
         """Wait until the board of the hand's deal is in the channel, so nobody sees a card
-        before the deal's commitment (at most `BOARD_FIRST` seconds: a board Discord keeps
-        refusing must not hold the hands back for good)."""
+        before the deal's commitment (at most `BOARD_FIRST` seconds, and not while the
+        table's delivery is paused: a board Discord keeps refusing must not hold the hands
+        back)."""
         if shown is None or not shown.started or box.match is None:
             return
         wanted = f"board:{shown.deal}"
         loop = asyncio.get_running_loop()
         until = loop.time() + BOARD_FIRST
-        while wanted not in box.done and box.match == shown.match and loop.time() < until:
+        while (
+            wanted not in box.done
+            and box.match == shown.match
+            and box.paused is None
+            and loop.time() < until
+        ):
             box.board_sent.clear()
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(box.board_sent.wait(), until - loop.time())
@@ -1019,16 +1256,56 @@ def _post_of(message: discord.Message, me: int, table: int, effect: Effect) -> b
     """Whether `message` is one of the bot's own channel posts (not an interaction's
     answer) of an effect like `effect` at `table`: the board of its deal (its footer's
     first numbers, in any language: the table and the deal), or a result."""
-    if message.author.id != me or message.type is not discord.MessageType.default:
+    if message.author.id != me or message.type not in _POST_TYPES:
         return False
-    if message.webhook_id is not None or message.interaction_metadata is not None:
-        return False
+    if message.webhook_id not in (None, me) or message.flags.ephemeral:
+        return False  # a follow-up through a member's token is the bot's own too
     if not message.embeds:
         return False
     if effect.kind != "board":
         return message.embeds[0].colour == RESULT_COLOUR
     numbers = [int(n) for n in re.findall(r"\d+", _footer(message) or "")]
     return message.embeds[0].colour == BOARD_COLOUR and numbers[:2] == [table, effect.deal]
+
+
+_POST_TYPES = (discord.MessageType.default, discord.MessageType.reply)
+"""A channel post, or a follow-up of a member's click (Discord types those as replies)."""
+
+
+def human_to_act(shown: TableSnapshot) -> bool:
+    """Whether the seat to act at `shown` is a person who is there (not an AI, not away):
+    someone is waiting for this board."""
+    seat = shown.to_act
+    if seat is None or not 0 <= seat < len(shown.seats):
+        return False
+    return not shown.seats[seat].ai_plays
+
+
+def _seen(message: dict[str, Any], key: tuple[str, ...]) -> str:
+    """What a board message shows (its text, embed and picture), to compare two of them."""
+    embed = message["embed"].to_dict()
+    embed.pop("image", None)
+    return repr((message.get("content"), sorted(embed.items()), key))
+
+
+def _table_cards(shown: TableSnapshot) -> tuple[str, ...]:
+    """The cards on the table at `shown` (Big Two's play to beat, poker's board)."""
+    renderer = _renderer(shown)
+    view = shown.view(None) if shown.started else None
+    if renderer is None or view is None:
+        return ()
+    return tuple(str(card) for card in renderer.table_cards(view))
+
+
+def waited_for(shown: TableSnapshot, before: tuple[str, ...]) -> bool:
+    """Whether a board edit to `shown` is one people wait for: a person is to act
+    (`human_to_act`), or the change is a new trick or street: the cards on the table were
+    cleared (a trick won, a new one to lead) or more were dealt to them (a poker street),
+    against `before`, the cards the board showed."""
+    if human_to_act(shown):
+        return True
+    now = _table_cards(shown)
+    return bool(before) and (not now or (set(before) < set(now)))
 
 
 def _redraw(box: _Outbox) -> None:

@@ -7,6 +7,7 @@ and wires everything, nothing imports the client.
 
 from __future__ import annotations
 
+from contextlib import AbstractContextManager
 from typing import Protocol
 
 import discord
@@ -109,8 +110,43 @@ class Controls(Protocol):
         ...
 
 
+class Answers(Protocol):
+    """What the front does through a member's own interaction (outside the global budget)."""
+
+    async def answer_with_board(self, interaction: discord.Interaction, table_id: int) -> bool:
+        """Answer a click on the table's current board with that board brought up to date
+        (UPDATE_MESSAGE); whether it could."""
+        ...
+
+    def holding_board(
+        self, interaction: discord.Interaction, table_id: int
+    ) -> AbstractContextManager[None]:
+        """Inside: a click on the table's board is acted on and answered with the board;
+        the front's own edits of it wait."""
+        ...
+
+    def watch_hand(
+        self,
+        interaction: discord.Interaction,
+        table_id: int,
+        seat: int,
+        sort: str,
+        *,
+        note: str = "",
+        selected: tuple[str, ...] = (),
+    ) -> None:
+        """Keep the ephemeral hand `interaction` showed (or answered with) up to date
+        through that interaction while its token lives."""
+        ...
+
+
 class Host(Protocol):
     """The bot as handlers, components and the front see it."""
+
+    @property
+    def answers(self) -> Answers:
+        """The front's answers through members' own interactions."""
+        ...
 
     @property
     def tables(self) -> TableManager:

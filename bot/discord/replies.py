@@ -124,6 +124,13 @@ async def edit_clicked_publicly(interaction: discord.Interaction, **kwargs: Any)
         await interaction.response.edit_message(**kwargs)
 
 
+async def redraw_answer_privately(interaction: discord.Interaction, **kwargs: Any) -> None:
+    """Edit, through the interaction's webhook, the private message its answer is (a hand
+    shown ephemerally, or the ephemeral hand clicked): `kwargs` as for `edit_message`. The
+    caller knows the original response is that private message (`live_hands`)."""
+    await interaction.edit_original_response(**kwargs)
+
+
 async def say(
     interaction: discord.Interaction, content: str, *, ephemeral: bool = True, **kwargs: Any
 ) -> None:

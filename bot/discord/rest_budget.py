@@ -9,8 +9,11 @@ window below the limit, and when requests queue, the most urgent goes first:
 
 1. `ANSWER`: calls made to answer a person (rare: interaction responses are exempt);
 2. `POST`: new boards and results in a channel;
-3. `EDIT`: board edits (the front coalesces these harder while the queue is long);
-4. `DM`: private hands.
+3. `WAITED`: board edits people wait for (a person to act next, a new trick or street:
+   `front.waited_for`);
+4. `EDIT`: the other board edits (the front coalesces these twice as hard while the queue
+   is long);
+5. `DM`: private hands.
 
 A request holds its place in the window from the moment it is sent until one `window`
 after its answer came back: Discord counts arrivals, which lie somewhere in between, so
@@ -46,8 +49,9 @@ class Priority(IntEnum):
 
     ANSWER = 0
     POST = 1
-    EDIT = 2
-    DM = 3
+    WAITED = 2
+    EDIT = 3
+    DM = 4
 
 
 _current: ContextVar[Priority | None] = ContextVar("deucebot_rest_priority", default=None)

@@ -136,7 +136,16 @@ async def play_turn(fake: FakeDiscord, bot: Deucebot, user: User, style: str) ->
         assert result.kind == 7 and "✅" in hand.content, hand.content
         return
     if style == "pass":
-        result = await fake.click(user, board(fake), "db:pass:")
+        shown = board(fake)
+        edits = shown.edits
+        result = await fake.click(user, shown, "db:pass:")
+        if result.kind == 6:  # deferred: then the board edited, or a private "done"
+            await fake.wait_for(lambda: result.followups or shown.edits > edits, 5)
+        if result.kind in (6, 7) and not result.followups:
+            # Answered with the board itself, the pass on it.
+            assert result.message is not None and result.message.id == shown.id
+            assert shown.edits > edits and shown.via == "interaction", result
+            return
         final = result.final()
         assert final is not None and final.ephemeral and final.content.startswith("✅"), final
         return

@@ -1,13 +1,15 @@
-"""The real entry point (`python -m bot`) as a process: token errors, and a restart mid-deal."""
+"""The real entry point (`python -m bot`) as a process: token errors, a restart mid-deal,
+and a board posted through an interaction token kept by the next process."""
 
 from __future__ import annotations
 
 import asyncio
+import re
 import signal
 from pathlib import Path
 
-from bot.devtools.discord_standin import FakeDiscord, User
-from tests.e2e.bot_process import bot_env, spawn_bot
+from bot.devtools.discord_standin import INTERACTION, REST, FakeDiscord, Message, User
+from tests.e2e.bot_process import BotProcess, bot_env, spawn_bot
 from tests.e2e.helpers import board, boards, mentioned
 
 
@@ -39,19 +41,13 @@ async def test_a_new_process_on_the_same_database_goes_on_with_the_old_board_but
     env = bot_env(standin.env(), tmp_path)
     first = await spawn_bot(env, tmp_path, "first")
     try:
-        await standin.wait_ready(60)
-        await standin.command(ana, "table create", game="bigtwo", deals=1)
-        await standin.command(ana, "table start")
-        await standin.wait_for(lambda: mentioned(standin) == ana.id, 20)
+        await _deal_one(standin, ana)
         old_board = board(standin)
         # Mid-deal: Ana leads or answers once, then the process dies without warning.
         hand = (await standin.click(ana, old_board, "db:hand:")).message
         assert hand is not None and hand.ephemeral
     finally:
-        first.proc.kill()
-        await first.wait(15)
-    standin.reset_ready()
-    second = await spawn_bot(env, tmp_path, "second")
+        second = await _killed_and_restarted(first, standin, env, tmp_path)
     try:
         await standin.wait_ready(60)
         # The restored table posts a fresh board; the old board's button still works.
@@ -60,10 +56,15 @@ async def test_a_new_process_on_the_same_database_goes_on_with_the_old_board_but
         assert again.kind == 4 and again.ephemeral
         hand = again.message
         assert hand is not None and hand.component("db:sel:")["options"]
-        # An old hand's buttons are answered, not failed: stale turn or played.
+        # An old hand's buttons are answered, not failed: stale turn or played (a pass
+        # played on the board the new process kept editing is answered with that board).
         stale = await standin.click(ana, old_board, "db:pass:")
         final = stale.final()
-        assert final is not None and final.ephemeral and final.content.startswith(("⛔", "✅"))
+        assert final is not None
+        if stale.kind == 7:
+            assert final.id == old_board.id and not stale.followups
+        else:
+            assert final.ephemeral and final.content.startswith(("⛔", "✅")), final
         # And the game goes on: Ana plays her next turn from a restored hand.
         await _take_turn(standin, ana)
     finally:
@@ -74,6 +75,24 @@ async def test_a_new_process_on_the_same_database_goes_on_with_the_old_board_but
     assert "Traceback" not in text and " ERROR " not in text, text[-3000:]
     assert "SIGTERM received: shutting down" in text and "database closed" in text
     assert "standin-token" not in text + first.err()
+
+
+async def _killed_and_restarted(
+    first: BotProcess, standin: FakeDiscord, env: dict[str, str], tmp_path: Path
+) -> BotProcess:
+    """Kill `first` without warning; start the next process on the same database."""
+    first.proc.kill()
+    await first.wait(15)
+    standin.reset_ready()
+    return await spawn_bot(env, tmp_path, "second")
+
+
+async def _deal_one(standin: FakeDiscord, ana: User) -> None:
+    """Once the bot is up: a one-deal Big Two table of Ana's, started, her turn."""
+    await standin.wait_ready(60)
+    await standin.command(ana, "table create", game="bigtwo", deals=1)
+    await standin.command(ana, "table start")
+    await standin.wait_for(lambda: mentioned(standin) == ana.id, 20)
 
 
 async def _take_turn(standin: FakeDiscord, user: User) -> None:
@@ -95,3 +114,46 @@ async def _take_turn(standin: FakeDiscord, user: User) -> None:
             return
         await asyncio.sleep(0.1)
     raise AssertionError("could not take a turn after the restart")
+
+
+async def test_a_board_a_killed_process_posted_through_a_token_is_edited_through_rest(
+    standin: FakeDiscord, tmp_path: Path
+) -> None:
+    """The deal's board is a follow-up of Ana's interaction; the process dies mid-deal with
+    its token; the next one edits that same board through its REST route (the recorded
+    message id), posts no second board of the deal, and the deal goes on."""
+    ana = standin.owner
+    env = bot_env(standin.env(), tmp_path)
+    first = await spawn_bot(env, tmp_path, "first")
+    try:
+        await _deal_one(standin, ana)
+        dealt = board(standin)
+        assert dealt.via == INTERACTION, dealt.via  # through the token of /table start
+        turn = _turn(dealt)
+    finally:
+        second = await _killed_and_restarted(first, standin, env, tmp_path)
+    try:
+        await standin.wait_ready(60)
+        await _take_turn(standin, ana)
+        await standin.wait_for(lambda: _turn(dealt) > turn, 20)
+        assert dealt.via == REST  # the token went with the first process
+        assert [b.id for b in boards(standin) if _deal(b) == 1] == [dealt.id]
+    finally:
+        second.proc.send_signal(signal.SIGTERM)
+        assert await second.wait(30) == 0
+    text = second.err()
+    assert "Traceback" not in text and " ERROR " not in text, text[-3000:]
+    assert not standin.errors, standin.errors
+
+
+def _numbers(message: Message) -> list[int]:
+    """A board's footer numbers: table, deal, turn."""
+    return [int(n) for n in re.findall(r"\d+", message.embeds[0]["footer"]["text"])]
+
+
+def _deal(message: Message) -> int:
+    return _numbers(message)[1]
+
+
+def _turn(message: Message) -> int:
+    return _numbers(message)[2]

@@ -41,7 +41,7 @@ async def test_each_shard_drives_its_guilds_tables_and_a_restart_is_not_noticed(
             await settle(two)
             acknowledged = table_b.turn
             table_a = one.tables.get(str(chan_a))
-            turn_a, calls_a = table_a.turn, one.front.rest_calls
+            turn_a, calls_a = table_a.turn, (one.front.rest_calls, one.front.token_calls)
         # Shard 1's process is gone; shard 0's goes on; a new shard 1 process comes up.
         async with bot_running(fake, db, shards=[1], DEUCEBOT_AI_PROCESSES=0) as two_again:
             assert fake.identified == [0, 1, 1]
@@ -49,9 +49,8 @@ async def test_each_shard_drives_its_guilds_tables_and_a_restart_is_not_noticed(
             restored = two_again.tables.get(str(chan_b))
             assert restored.turn >= acknowledged, "an acknowledged move was lost"
             assert one.tables.get(str(chan_a)) is table_a
-            assert table_a.turn == turn_a and one.front.rest_calls == calls_a, (
-                "shard 0 noticed the restart"
-            )
+            calls = (one.front.rest_calls, one.front.token_calls)
+            assert table_a.turn == turn_a and calls == calls_a, "shard 0 noticed the restart"
             # Both deals are played to the end, each by its own process.
             finders = {
                 chan_a: (one, lambda: one.tables.find(str(chan_a))),

@@ -60,11 +60,26 @@ async def test_queued_requests_go_most_urgent_first() -> None:
         budget.release()
 
     tasks = []
-    for level in (Priority.DM, Priority.EDIT, Priority.DM, Priority.POST, Priority.ANSWER):
+    levels = (
+        Priority.DM,
+        Priority.EDIT,
+        Priority.DM,
+        Priority.WAITED,
+        Priority.POST,
+        Priority.ANSWER,
+    )
+    for level in levels:
         tasks.append(asyncio.create_task(one(level)))
         await asyncio.sleep(0)  # arrival order: DM first, ANSWER last
     await asyncio.gather(*tasks)
-    assert order == [Priority.ANSWER, Priority.POST, Priority.EDIT, Priority.DM, Priority.DM]
+    assert order == [
+        Priority.ANSWER,
+        Priority.POST,
+        Priority.WAITED,
+        Priority.EDIT,
+        Priority.DM,
+        Priority.DM,
+    ]
 
 
 async def test_a_cancelled_waiter_gives_its_slot_up() -> None:
@@ -110,16 +125,42 @@ async def test_the_front_spaces_board_edits_further_while_requests_queue() -> No
 
     budget = RequestBudget(limit=1, window=60.0)
     client = SimpleNamespace(rest_budget=budget)
-    front = DiscordFront(client, host=None, edit_interval=1.0)  # type: ignore[arg-type]
-    assert front._edit_backoff() == 1.0  # nothing waits: the configured spacing
+    front = DiscordFront(client, host=None, edit_interval=1.0)
+    person, ai = True, False  # an edit people wait for, or not (`waited_for`)
+    assert front._edit_backoff(person) == 1.0
+    assert front._edit_backoff(ai) == 1.0  # nothing waits
     await budget.acquire(Priority.POST)  # the window is full: the next ones queue
     waiting = [asyncio.ensure_future(budget.acquire(Priority.EDIT)) for _ in range(60)]
     await asyncio.sleep(0)
     assert budget.waiting == 60
-    assert front._edit_backoff() == 3.0  # 60 waiting: three intervals
+    assert front._edit_backoff(person) == 3.0  # 60: three
+    assert front._edit_backoff(ai) == 5.0  # nobody waits: twice more
     waiting += [asyncio.ensure_future(budget.acquire(Priority.DM)) for _ in range(500)]
     await asyncio.sleep(0)
-    assert front._edit_backoff() == 8.0  # at most eight
+    assert front._edit_backoff(person) == 8.0  # at most eight
+    assert front._edit_backoff(ai) == 16.0  # at most sixteen
     for future in waiting:
         future.cancel()
     await asyncio.gather(*waiting, return_exceptions=True)
+
+
+def test_edits_people_wait_for_a_person_to_act_a_new_trick_or_a_new_street(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from types import SimpleNamespace
+
+    from bot.discord import front as front_module
+
+    ai = SimpleNamespace(to_act=0, seats=[SimpleNamespace(ai_plays=True)])
+    person = SimpleNamespace(to_act=0, seats=[SimpleNamespace(ai_plays=False)])
+    on_table: list[tuple[str, ...]] = [()]
+    monkeypatch.setattr(front_module, "_table_cards", lambda shown: on_table[0])
+    waited = front_module.waited_for
+    assert waited(person, ("3D",))  # type: ignore[arg-type]  # a person is to act
+    on_table[0] = ("5S",)
+    assert not waited(ai, ("3D",))  # type: ignore[arg-type]  # a play beats another
+    on_table[0] = ()
+    assert waited(ai, ("3D",))  # type: ignore[arg-type]  # cleared: a new trick
+    on_table[0] = ("2C", "7H", "9D", "KS")
+    assert waited(ai, ("2C", "7H", "9D"))  # type: ignore[arg-type]  # the turn card: a street
+    assert not waited(ai, ())  # type: ignore[arg-type]  # nothing shown before

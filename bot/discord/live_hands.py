@@ -1,0 +1,202 @@
+"""Members' ephemeral hands kept up to date through their own interactions.
+
+A member's hand (the ephemeral answer to "My hand", or the hand they acted from) carries
+controls made for one turn. When the table moves on without them (the others play), the
+hand they are looking at is edited through the interaction that showed
+it (`PATCH /webhooks/{app}/{token}/messages/@original`): outside the global request
+budget, seen only by them. It is edited when it becomes their turn (keeping its note and
+the cards chosen in its menu); each edit shows the seat's committed view at that moment (the
+newest one wins when several are waiting), only while the interaction's token lives
+(15 minutes from the interaction, less a margin), and never again once Discord refuses
+the token (expired, or the message dismissed), nor after any later interaction of theirs
+(the answer to it is what they see; a handler showing a hand watches it again). Only the
+member's own seat, only an
+interaction whose original response *is* that ephemeral hand: a "My hand" answer (callback
+type 4, ephemeral), or an update of the ephemeral hand clicked (types 6 and 7); never an
+interaction on the board (its original response is the public board).
+
+Nothing here is a delivery of the log (DMs and boards are): a hand not edited in time is
+only a hand whose controls answer "the table moved on" and redraw it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from typing import Any
+
+import discord
+
+from bot.discord.board import draw_hand_ahead, hand_message
+from bot.discord.host import Host
+from bot.discord.replies import redraw_answer_privately
+from bot.discord.textlimits import fit_message
+from bot.discord.tokens import LIFETIME
+from bot.pictures.worker import PictureDrawer
+from bot.runtime import TableSnapshot
+
+log = logging.getLogger("deucebot.discord")
+
+MARGIN = timedelta(seconds=10)
+"""A hand is not edited through a token with less than this to live."""
+ORIGINAL_IS_HAND = frozenset(
+    {
+        discord.InteractionResponseType.message_update,
+        discord.InteractionResponseType.deferred_message_update,
+    }
+)
+"""Answers to a click on the ephemeral hand after which the original response is it."""
+
+
+@dataclass
+class _Watched:
+    """One member's hand at one table, shown by `interaction`."""
+
+    interaction: discord.Interaction
+    seat: int
+    sort: str
+    lang: str
+    turn: int
+    expires: datetime
+    note: str = ""
+    """The note the hand showed (what the member's last move did): kept on the edits."""
+    selected: tuple[str, ...] = ()
+    """The cards chosen in its menu: kept on the edits."""
+    image: str | None = None
+    """The picture's file name the hand shows (None: unknown, upload it)."""
+    pending: asyncio.Event = field(default_factory=asyncio.Event)
+    task: asyncio.Task[None] | None = None
+
+
+class LiveHands:
+    """Members' ephemeral hands, edited through their own interactions as the table moves."""
+
+    def __init__(self, host: Host, pictures: PictureDrawer | None = None) -> None:
+        """Hands of the tables of `host` (its tables, languages and decks), their pictures
+        drawn by `pictures` (None: in threads)."""
+        self.host = host
+        self.pictures = pictures
+        self._watched: dict[tuple[int, int], _Watched] = {}
+        self.edits = 0
+        """Hands edited through members' interactions (for the benchmark and tests)."""
+
+    def watch(
+        self,
+        interaction: discord.Interaction,
+        table: TableSnapshot,
+        seat: int,
+        sort: str,
+        *,
+        note: str = "",
+        selected: tuple[str, ...] = (),
+    ) -> None:
+        """Keep the hand `interaction` answered with (seat `seat` at `table`, showing `note`
+        and the cards `selected`) up to date; no-op unless the interaction's original
+        response is that ephemeral hand."""
+        kind = interaction.response.type
+        clicked = interaction.message
+        own = kind is discord.InteractionResponseType.channel_message or (
+            kind in ORIGINAL_IS_HAND and clicked is not None and clicked.flags.ephemeral
+        )
+        if not own or interaction.guild_id is None:
+            return
+        key = (table.id, interaction.user.id)
+        old = self._watched.pop(key, None)
+        if old is not None and old.task is not None:
+            old.task.cancel()
+        self._watched[key] = _Watched(
+            interaction,
+            seat,
+            sort,
+            self.host.language(interaction),
+            table.turn,
+            interaction.created_at + LIFETIME - MARGIN,
+            note,
+            selected,
+        )
+
+    def touched(self, interaction: discord.Interaction) -> None:
+        """A member interacts: their hands are no longer edited from here (the answer to
+        this interaction is what they see; a handler showing a hand watches it again)."""
+        for table_id, user in [k for k in self._watched if k[1] == interaction.user.id]:
+            self._forget(table_id, user)
+
+    def moved(self, table: TableSnapshot) -> None:
+        """`table` committed a new turn: edit the hands of the members now to act."""
+        for (table_id, user), watched in list(self._watched.items()):
+            if table_id != table.id:
+                continue
+            if discord.utils.utcnow() >= watched.expires or table.match is None:
+                self._forget(table_id, user)
+                continue
+            if table.turn == watched.turn:
+                continue
+            if table.to_act != watched.seat or table.status != "playing":
+                continue
+            watched.pending.set()
+            if watched.task is None or watched.task.done():
+                watched.task = asyncio.get_running_loop().create_task(
+                    self._keep(table_id, user, watched)
+                )
+
+    def close(self) -> None:
+        """Stop every edit (shutdown)."""
+        for watched in self._watched.values():
+            if watched.task is not None:
+                watched.task.cancel()
+        self._watched.clear()
+
+    def _forget(self, table_id: int, user: int) -> None:
+        watched = self._watched.pop((table_id, user), None)
+        if (
+            watched is not None
+            and watched.task is not None
+            and watched.task is not asyncio.current_task()
+        ):
+            watched.task.cancel()
+
+    async def _keep(self, table_id: int, user: int, watched: _Watched) -> None:
+        """Edit the hand while changes wait (one edit in flight, the newest view each time)."""
+        while watched.pending.is_set():
+            watched.pending.clear()
+            live = self.host.tables.by_id(table_id)
+            if live is None:
+                self._forget(table_id, user)
+                return
+            shown = await live.committed(watched.seat)
+            if shown.seat_of(str(user)) != watched.seat or shown.view(watched.seat) is None:
+                self._forget(table_id, user)
+                return
+            try:
+                await self._edit(watched, shown, user)
+            except discord.HTTPException as error:
+                log.info("hand of %s at table %s not kept up (%s)", user, table_id, error.status)
+                self._forget(table_id, user)
+                return
+            watched.turn = shown.turn
+
+    async def _edit(self, watched: _Watched, shown: TableSnapshot, user: int) -> None:
+        deck = await self.host.decks.of(user)
+        await draw_hand_ahead(shown, watched.seat, watched.lang, watched.sort, deck, self.pictures)
+        message = hand_message(
+            shown,
+            watched.seat,
+            watched.lang,
+            watched.sort,
+            selected=watched.selected,
+            note=watched.note,
+            deck=deck,
+        )
+        kwargs: dict[str, Any] = {
+            k: v for k, v in message.items() if k in ("content", "embed", "view")
+        }
+        kwargs["content"] = kwargs.get("content") or None
+        name = message.get("image_name")
+        if name != watched.image:
+            file = message.get("file")
+            kwargs["attachments"] = [file] if file is not None else []
+        await redraw_answer_privately(watched.interaction, **fit_message(kwargs))
+        watched.image = name
+        self.edits += 1
