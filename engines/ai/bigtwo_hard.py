@@ -1,11 +1,21 @@
-"""The `hard` Big Two player: the trained network's instinct, checked by `strong`'s search.
+"""The `hard` Big Two player: the trained network's instinct, checked by a search.
 
 The network (`engines.ai.bigtwo_net`) proposes: its `top` best-scored moves, plus the
 rule-based player's favourite, are the only candidates. `strong`'s search (sampled deals of
-the unseen cards that respect what each seat's plays and passes say, play-outs to the end
-of the deal) then plays the network's first choice unless another candidate does better by
-more than `margin` penalty points per sampled deal. Fixed sample counts, no time cut-off:
-its choices never depend on the machine's speed. From the seat's view only.
+the unseen cards that respect what each seat's plays and passes say, each candidate played
+out to the end of the deal) then plays the network's first choice unless another candidate
+does better by more than `margin` points per sampled deal.
+
+What a play-out is worth is what the table's score counts: this seat's penalty minus the
+other three's average (`zero_sum`), so a play that leaves an opponent with ten cards is
+worth something even when this seat does not go out. Play-outs are greedy early in the
+deal; once at most `late` cards are left in all hands they are played by the network for
+every seat (`late_rollouts` of them: fewer, each dearer and closer to how a strong table
+plays). Fixed sample counts, no time cut-off: its choices never depend on the machine's
+speed. From the seat's view only.
+
+`hard1` is the first `hard` (greedy play-outs throughout, its own penalty with a bonus for
+a win), frozen as a sparring partner.
 """
 
 from __future__ import annotations
@@ -14,10 +24,10 @@ import random
 
 import numpy as np
 
-from engines.ai.bigtwo_net import Net, action_features, shipped_net
+from engines.ai.bigtwo_net import Net, action_features, net_play_out, shipped_net
 from engines.ai.bigtwo_strong import _MIN_SAMPLES, StrongPolicy
 from engines.bigtwo import BigTwoView, Play
-from engines.bigtwo_combos import ALL_CARDS, mask_of_cards
+from engines.bigtwo_combos import ALL_CARDS, Combo, mask_of_cards
 
 
 class HardPolicy(StrongPolicy):
@@ -32,12 +42,20 @@ class HardPolicy(StrongPolicy):
         top: int = 3,
         margin: float = 0.5,
         rollouts: int = 480,
+        zero_sum: bool = True,
+        late: int = 20,
+        late_rollouts: int = 120,
     ) -> None:
-        """`net`: the shipped weights unless given."""
+        """`net`: the shipped weights unless given. `zero_sum` False and `late` 0 give
+        `hard1`."""
         super().__init__(rng, rollouts=rollouts, budget_ms=None)
         self.net = net if net is not None else shipped_net()
         self.top = top
         self.margin = margin
+        self.zero_sum = zero_sum
+        self.late = late
+        self.late_rollouts = late_rollouts
+        self._late_now = False
 
     def _candidates(self, view: BigTwoView, hand: int) -> list[int]:
         seat = view.seat
@@ -55,7 +73,23 @@ class HardPolicy(StrongPolicy):
             out.append(first)
         return out
 
-    def _pick(self, candidates: list[int], totals: list[float]) -> int:
-        samples = max(_MIN_SAMPLES, self.rollouts // len(candidates))
+    def _samples(self, view: BigTwoView, candidates: int) -> int:
+        self._late_now = sum(view.cards_left) <= self.late
+        rollouts = self.late_rollouts if self._late_now else self.rollouts
+        return max(_MIN_SAMPLES, rollouts // candidates)
+
+    def _finish(
+        self, hands: list[int], turn: int, table: Combo | None, table_seat: int, passes: int
+    ) -> list[int]:
+        if self._late_now:
+            return net_play_out(self.net, hands, turn, table, table_seat, passes)
+        return super()._finish(hands, turn, table, table_seat, passes)
+
+    def _value(self, penalties: list[int], seat: int) -> float:
+        if not self.zero_sum:
+            return super()._value(penalties, seat)
+        return penalties[seat] - (sum(penalties) - penalties[seat]) / 3
+
+    def _pick(self, candidates: list[int], totals: list[float], samples: int) -> int:
         best = min(range(len(candidates)), key=lambda i: (totals[i], i))
         return best if totals[0] - totals[best] > self.margin * samples else 0

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import random
 import time
+from collections.abc import Callable
 from functools import lru_cache
 
 from engines.ai.bigtwo_fast import deal_unseen, greedy_move, play_out
@@ -28,6 +29,7 @@ from engines.bigtwo_combos import (
     combos_of_size,
     keys_of_mask,
     mask_of_cards,
+    penalty,
     same_rank_sets,
 )
 
@@ -425,16 +427,35 @@ class StrongPolicy:
         candidates = self._candidates(view, hand)
         if len(candidates) == 1:
             return _action(candidates[0])
-        totals = self.values(view, seat, candidates)
-        return _action(candidates[self._pick(candidates, totals)])
+        samples = self._samples(view, len(candidates))
+        totals = self.values(view, seat, candidates, samples)
+        return _action(candidates[self._pick(candidates, totals, samples)])
 
-    def _pick(self, candidates: list[int], totals: list[float]) -> int:
-        """The index of the candidate to play, given their total sampled penalties."""
+    def _samples(self, view: BigTwoView, candidates: int) -> int:
+        """How many sampled deals serve a decision between `candidates` moves."""
+        return max(_MIN_SAMPLES, self.rollouts // candidates)
+
+    def _pick(self, candidates: list[int], totals: list[float], samples: int) -> int:
+        """The index of the candidate to play, given their total sampled values."""
         return min(range(len(candidates)), key=lambda i: (totals[i], i))
 
-    def values(self, view: BigTwoView, seat: int, candidates: list[int]) -> list[float]:
-        """Each candidate's total penalty over the sampled deals (a win counts as
-        `-win_bonus`); lower is better. The same deals serve every candidate."""
+    def _value(self, penalties: list[int], seat: int) -> float:
+        """What one play-out's `penalties` are worth to `seat` (lower is better): its
+        penalty, a won deal counting as `-win_bonus`."""
+        mine = penalties[seat]
+        return mine if mine else -self.win_bonus
+
+    def _finish(
+        self, hands: list[int], turn: int, table: Combo | None, table_seat: int, passes: int
+    ) -> list[int]:
+        """Play a sampled deal to its end (greedy players); each seat's penalty."""
+        return play_out(hands, turn, table, table_seat, passes)
+
+    def values(
+        self, view: BigTwoView, seat: int, candidates: list[int], samples: int
+    ) -> list[float]:
+        """Each candidate's total value (`_value`) over `samples` sampled deals; lower is
+        better. The same deals serve every candidate."""
         hand = view.hand_mask
         unseen_mask = ALL_CARDS & ~hand & ~mask_of_cards(view.played)
         unseen = keys_of_mask(unseen_mask)
@@ -449,7 +470,6 @@ class StrongPolicy:
         ]
         dealer = _Dealer(unseen, counts, hands, seat, forbid) if any(forbid) else None
         reading = dealer is not None and dealer.ok
-        samples = max(_MIN_SAMPLES, self.rollouts // len(candidates))
         totals = [0.0] * len(candidates)
         table = view.table
         table_seat = view.table_seat if view.table_seat is not None else seat
@@ -483,8 +503,8 @@ class StrongPolicy:
                     if again_wrong < wrong:
                         dealt, wrong = again, again_wrong
             for i, move in enumerate(candidates):
-                result = _after(dealt, seat, move, table, table_seat, view.passes)
-                totals[i] += result if result else -self.win_bonus
+                penalties = _after(dealt, seat, move, table, table_seat, view.passes, self._finish)
+                totals[i] += self._value(penalties, seat)
         return totals
 
     def _candidates(self, view: BigTwoView, hand: int) -> list[int]:
@@ -516,6 +536,10 @@ def _action(move: int) -> Action:
     return play_of_mask(move) if move else PASS
 
 
+Finish = Callable[[list[int], int, Combo | None, int, int], list[int]]
+"""Plays a deal to its end from (hands, turn, table, table seat, passes); the penalties."""
+
+
 def _after(
     hands: list[int],
     seat: int,
@@ -523,13 +547,14 @@ def _after(
     table: Combo | None,
     table_seat: int,
     passes: int,
-) -> int:
-    """This seat's penalty after playing `move` (0 = pass) and greedy play to the end."""
+    finish: Finish,
+) -> list[int]:
+    """Every seat's penalty after `seat` plays `move` (0 = pass) and `finish` plays on."""
     hands = list(hands)
     if move:
         hands[seat] &= ~move
         if not hands[seat]:
-            return 0
+            return [penalty(h.bit_count()) for h in hands]
         turn, table, table_seat, passes = (seat + 1) % 4, classify_mask(move), seat, 0
     else:
         passes += 1
@@ -537,4 +562,4 @@ def _after(
             turn, table, passes = table_seat, None, 0
         else:
             turn = (seat + 1) % 4
-    return play_out(hands, turn, table, table_seat, passes)[seat]
+    return finish(hands, turn, table, table_seat, passes)
