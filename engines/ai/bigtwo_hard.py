@@ -43,7 +43,7 @@ class HardPolicy(StrongPolicy):
         margin: float = 0.5,
         rollouts: int = 480,
         zero_sum: bool = True,
-        late: int = 20,
+        late: int = 0,
         late_rollouts: int = 120,
     ) -> None:
         """`net`: the shipped weights unless given. `zero_sum` False and `late` 0 give
