@@ -10,8 +10,8 @@
   cut-off): a sparring partner for its successors;
 - `net`: the trained sparring partner, see `engines.ai.bigtwo_net`;
 - `hard`: the network's proposals checked by a search, see `engines.ai.bigtwo_hard`;
-- `hard1`: the first `hard`, frozen (greedy play-outs, its own penalty as their value): a
-  sparring partner for its successors.
+- `hard1`: the first `hard`, frozen (a play-out is worth its own penalty, as for `strong`):
+  a sparring partner for its successors.
 """
 
 from __future__ import annotations
@@ -117,7 +117,7 @@ def _hard(rng: random.Random) -> Any:
 def _hard1(rng: random.Random) -> Any:
     from engines.ai.bigtwo_hard import HardPolicy
 
-    policy = HardPolicy(rng, zero_sum=False, late=0)
+    policy = HardPolicy(rng, zero_sum=False)
     policy.name = "hard1"
     return policy
 

@@ -15,7 +15,6 @@ from engines.bigtwo_combos import (
     STRAIGHT_RANKS,
     Combo,
     classify_mask,
-    combos_of_size,
     penalty,
 )
 
@@ -347,16 +346,6 @@ def lowest_five_beating(hand: int, power: int) -> int:
                     best = _STRAIGHT_FLUSH_OF[i] << suit
                 break
     return best
-
-
-def legal_moves(hand: int, table: Combo | None, opening: bool) -> list[int]:
-    """The legal moves as masks, 0 = pass (answering only), as the engine lists them."""
-    if table is None:
-        moves = [c.mask for size in (1, 2, 3, 5) for c in combos_of_size(hand, size)]
-        return [m for m in moves if m & 1] if opening else moves
-    moves = [c.mask for c in combos_of_size(hand, table.size) if c.power > table.power]
-    moves.append(0)
-    return moves
 
 
 def play_out(

@@ -6,16 +6,14 @@ the unseen cards that respect what each seat's plays and passes say, each candid
 out to the end of the deal) then plays the network's first choice unless another candidate
 does better by more than `margin` points per sampled deal.
 
-What a play-out is worth is what the table's score counts: this seat's penalty minus the
-other three's average (`zero_sum`), so a play that leaves an opponent with ten cards is
-worth something even when this seat does not go out. Play-outs are greedy early in the
-deal; once at most `late` cards are left in all hands they are played by the network for
-every seat (`late_rollouts` of them: fewer, each dearer and closer to how a strong table
-plays). Fixed sample counts, no time cut-off: its choices never depend on the machine's
-speed. From the seat's view only.
+What a play-out is worth is what the table's score counts (`zero_sum`): this seat's
+penalty minus the other three's average, so a play that leaves two opponents with ten
+cards each is worth something even when this seat does not go out, and a won deal is worth
+what the others pay rather than a fixed bonus. Fixed sample counts, no time cut-off: its
+choices never depend on the machine's speed. From the seat's view only.
 
-`hard1` is the first `hard` (greedy play-outs throughout, its own penalty with a bonus for
-a win), frozen as a sparring partner.
+`hard1` is the first `hard` (its own penalty, a won deal counting as a bonus of
+`win_bonus`, as `strong` values a play-out), frozen as a sparring partner.
 """
 
 from __future__ import annotations
@@ -24,10 +22,10 @@ import random
 
 import numpy as np
 
-from engines.ai.bigtwo_net import Net, action_features, net_play_out, shipped_net
-from engines.ai.bigtwo_strong import _MIN_SAMPLES, StrongPolicy
+from engines.ai.bigtwo_net import Net, action_features, shipped_net
+from engines.ai.bigtwo_strong import StrongPolicy
 from engines.bigtwo import BigTwoView, Play
-from engines.bigtwo_combos import ALL_CARDS, Combo, mask_of_cards
+from engines.bigtwo_combos import ALL_CARDS, mask_of_cards
 
 
 class HardPolicy(StrongPolicy):
@@ -43,19 +41,13 @@ class HardPolicy(StrongPolicy):
         margin: float = 0.5,
         rollouts: int = 480,
         zero_sum: bool = True,
-        late: int = 0,
-        late_rollouts: int = 120,
     ) -> None:
-        """`net`: the shipped weights unless given. `zero_sum` False and `late` 0 give
-        `hard1`."""
+        """`net`: the shipped weights unless given. `zero_sum` False gives `hard1`."""
         super().__init__(rng, rollouts=rollouts, budget_ms=None)
         self.net = net if net is not None else shipped_net()
         self.top = top
         self.margin = margin
         self.zero_sum = zero_sum
-        self.late = late
-        self.late_rollouts = late_rollouts
-        self._late_now = False
 
     def _candidates(self, view: BigTwoView, hand: int) -> list[int]:
         seat = view.seat
@@ -72,18 +64,6 @@ class HardPolicy(StrongPolicy):
         if first not in out:
             out.append(first)
         return out
-
-    def _samples(self, view: BigTwoView, candidates: int) -> int:
-        self._late_now = sum(view.cards_left) <= self.late
-        rollouts = self.late_rollouts if self._late_now else self.rollouts
-        return max(_MIN_SAMPLES, rollouts // candidates)
-
-    def _finish(
-        self, hands: list[int], turn: int, table: Combo | None, table_seat: int, passes: int
-    ) -> list[int]:
-        if self._late_now:
-            return net_play_out(self.net, hands, turn, table, table_seat, passes)
-        return super()._finish(hands, turn, table, table_seat, passes)
 
     def _value(self, penalties: list[int], seat: int) -> float:
         if not self.zero_sum:

@@ -21,10 +21,9 @@ from typing import Final
 import numpy as np
 import numpy.typing as npt
 
-from engines.ai.bigtwo_fast import legal_moves
 from engines.ai.bigtwo_strong import _beaten_by_unseen, plan
 from engines.bigtwo import PASS, Action, BigTwoView, Play, play_of_mask
-from engines.bigtwo_combos import ALL_CARDS, Combo, classify_mask, mask_of_cards, penalty
+from engines.bigtwo_combos import ALL_CARDS, Combo, classify_mask, mask_of_cards
 
 Array = npt.NDArray[np.float64]
 
@@ -156,51 +155,6 @@ def choose(
     if len(moves) == 1:
         return 0
     return int(np.argmax(net.scores(action_features(hand, moves, table, counts, unseen))))
-
-
-def net_play_out(
-    net: Net,
-    hands: list[int],
-    turn: int,
-    table: Combo | None,
-    table_seat: int,
-    passes: int,
-    limit: int = 400,
-) -> list[int]:
-    """Play a (sampled) deal to its end with every seat playing `net`'s best-scored move,
-    each from what it would see; return each seat's penalty. `hands` is not changed."""
-    hands = list(hands)
-    held = hands[0] | hands[1] | hands[2] | hands[3]
-    for _ in range(limit):
-        hand = hands[turn]
-        moves = legal_moves(hand, table, False)
-        if len(moves) == 1:
-            move = moves[0]
-        else:
-            counts = (
-                hand.bit_count(),
-                hands[(turn + 1) % 4].bit_count(),
-                hands[(turn + 2) % 4].bit_count(),
-                hands[(turn + 3) % 4].bit_count(),
-            )
-            # What this seat cannot see is what the others hold: the rest is played.
-            move = moves[choose(net, hand, moves, table, counts, held & ~hand)]
-        if move:
-            hand &= ~move
-            hands[turn] = hand
-            held &= ~move
-            if not hand:
-                break
-            table = classify_mask(move)
-            table_seat = turn
-            passes = 0
-        else:
-            passes += 1
-            if passes == 3:
-                table, passes, turn = None, 0, table_seat
-                continue
-        turn = (turn + 1) % 4
-    return [penalty(h.bit_count()) for h in hands]
 
 
 class NetPolicy:

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Callable
 from functools import lru_cache
 
 from engines.ai.bigtwo_fast import deal_unseen, greedy_move, play_out
@@ -445,12 +444,6 @@ class StrongPolicy:
         mine = penalties[seat]
         return mine if mine else -self.win_bonus
 
-    def _finish(
-        self, hands: list[int], turn: int, table: Combo | None, table_seat: int, passes: int
-    ) -> list[int]:
-        """Play a sampled deal to its end (greedy players); each seat's penalty."""
-        return play_out(hands, turn, table, table_seat, passes)
-
     def values(
         self, view: BigTwoView, seat: int, candidates: list[int], samples: int
     ) -> list[float]:
@@ -503,7 +496,7 @@ class StrongPolicy:
                     if again_wrong < wrong:
                         dealt, wrong = again, again_wrong
             for i, move in enumerate(candidates):
-                penalties = _after(dealt, seat, move, table, table_seat, view.passes, self._finish)
+                penalties = _after(dealt, seat, move, table, table_seat, view.passes)
                 totals[i] += self._value(penalties, seat)
         return totals
 
@@ -536,10 +529,6 @@ def _action(move: int) -> Action:
     return play_of_mask(move) if move else PASS
 
 
-Finish = Callable[[list[int], int, Combo | None, int, int], list[int]]
-"""Plays a deal to its end from (hands, turn, table, table seat, passes); the penalties."""
-
-
 def _after(
     hands: list[int],
     seat: int,
@@ -547,9 +536,8 @@ def _after(
     table: Combo | None,
     table_seat: int,
     passes: int,
-    finish: Finish,
 ) -> list[int]:
-    """Every seat's penalty after `seat` plays `move` (0 = pass) and `finish` plays on."""
+    """Every seat's penalty after `seat` plays `move` (0 = pass) and greedy play to the end."""
     hands = list(hands)
     if move:
         hands[seat] &= ~move
@@ -562,4 +550,4 @@ def _after(
             turn, table, passes = table_seat, None, 0
         else:
             turn = (seat + 1) % 4
-    return finish(hands, turn, table, table_seat, passes)
+    return play_out(hands, turn, table, table_seat, passes)

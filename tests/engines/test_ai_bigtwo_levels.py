@@ -11,7 +11,7 @@ import pytest
 
 from bot.pool import ratio_of_means
 from engines.ai.bigtwo import POLICIES, EasyPolicy, GreedyPolicy
-from engines.ai.bigtwo_net import WEIGHTS_PATH, NetPolicy, net_play_out, shipped_net
+from engines.ai.bigtwo_net import WEIGHTS_PATH, NetPolicy, shipped_net
 from engines.ai.bigtwo_strong import HeuristicPolicy
 from engines.ai.bigtwo_train import train
 from engines.base import DealSettled
@@ -127,30 +127,6 @@ def test_penalty_ratio_interval() -> None:
     assert ratio.low < 0.5 < ratio.high and ratio.high - ratio.low < 0.2
     same = ratio_of_means([2.0, 4.0] * 50, [2.0, 4.0] * 50)
     assert same.mean == pytest.approx(1.0) and same.high - same.low == pytest.approx(0.0)
-
-
-def test_net_play_outs_play_the_deal_as_net_players_at_the_table_would() -> None:
-    # `hard`'s late play-outs stand for four `net` players: from the same cards, the bitmask
-    # play-out must end the deal with the penalties the engine gives four `NetPolicy` seats.
-    net = shipped_net()
-    for seed in range(6):
-        state = BigTwoState(BigTwoConfig(deals=1), random.Random(seed))
-        players = [NetPolicy(random.Random(0)) for _ in range(4)]
-        opener = state.to_act
-        assert opener is not None
-        state.apply(opener, players[opener].decide(state.view(opener)))  # the 3D lead
-        turn = state.to_act
-        assert turn is not None
-        view = state.view(turn)
-        hands = [state.view(s).hand_mask for s in range(4)]
-        assert view.table is not None and view.table_seat is not None
-        fast = net_play_out(net, hands, turn, view.table, view.table_seat, view.passes)
-        engine = [
-            e.penalties
-            for e in play_out(state, players).events
-            if isinstance(e, DealSettled) and e.penalties is not None
-        ]
-        assert [fast] == [list(p) for p in engine], seed
 
 
 def test_hard_values_a_play_out_as_the_score_does() -> None:
