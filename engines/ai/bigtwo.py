@@ -9,7 +9,9 @@
 - `strong1`: the first `strong`, frozen (as shipped before the levels, without its time
   cut-off): a sparring partner for its successors;
 - `net`: the trained sparring partner, see `engines.ai.bigtwo_net`;
-- `hard`: the network's proposals checked by `strong`'s search, see `engines.ai.bigtwo_hard`.
+- `hard`: the network's proposals checked by a search, see `engines.ai.bigtwo_hard`;
+- `hard1`: the first `hard`, frozen (a play-out is worth its own penalty, as for `strong`):
+  a sparring partner for its successors.
 """
 
 from __future__ import annotations
@@ -112,6 +114,14 @@ def _hard(rng: random.Random) -> Any:
     return HardPolicy(rng)
 
 
+def _hard1(rng: random.Random) -> Any:
+    from engines.ai.bigtwo_hard import HardPolicy
+
+    policy = HardPolicy(rng, zero_sum=False)
+    policy.name = "hard1"
+    return policy
+
+
 def _net(rng: random.Random) -> Any:
     from engines.ai.bigtwo_net import NetPolicy
 
@@ -133,6 +143,7 @@ POLICIES: Mapping[str, Callable[[random.Random], Any]] = {
     "easy": EasyPolicy,
     "net": _net,
     "hard": _hard,
+    "hard1": _hard1,
 }
 """Policy name -> factory taking the policy's own `random.Random`."""
 

@@ -28,6 +28,7 @@ from engines.bigtwo_combos import (
     combos_of_size,
     keys_of_mask,
     mask_of_cards,
+    penalty,
     same_rank_sets,
 )
 
@@ -425,16 +426,29 @@ class StrongPolicy:
         candidates = self._candidates(view, hand)
         if len(candidates) == 1:
             return _action(candidates[0])
-        totals = self.values(view, seat, candidates)
-        return _action(candidates[self._pick(candidates, totals)])
+        samples = self._samples(view, len(candidates))
+        totals = self.values(view, seat, candidates, samples)
+        return _action(candidates[self._pick(candidates, totals, samples)])
 
-    def _pick(self, candidates: list[int], totals: list[float]) -> int:
-        """The index of the candidate to play, given their total sampled penalties."""
+    def _samples(self, view: BigTwoView, candidates: int) -> int:
+        """How many sampled deals serve a decision between `candidates` moves."""
+        return max(_MIN_SAMPLES, self.rollouts // candidates)
+
+    def _pick(self, candidates: list[int], totals: list[float], samples: int) -> int:
+        """The index of the candidate to play, given their total sampled values."""
         return min(range(len(candidates)), key=lambda i: (totals[i], i))
 
-    def values(self, view: BigTwoView, seat: int, candidates: list[int]) -> list[float]:
-        """Each candidate's total penalty over the sampled deals (a win counts as
-        `-win_bonus`); lower is better. The same deals serve every candidate."""
+    def _value(self, penalties: list[int], seat: int) -> float:
+        """What one play-out's `penalties` are worth to `seat` (lower is better): its
+        penalty, a won deal counting as `-win_bonus`."""
+        mine = penalties[seat]
+        return mine if mine else -self.win_bonus
+
+    def values(
+        self, view: BigTwoView, seat: int, candidates: list[int], samples: int
+    ) -> list[float]:
+        """Each candidate's total value (`_value`) over `samples` sampled deals; lower is
+        better. The same deals serve every candidate."""
         hand = view.hand_mask
         unseen_mask = ALL_CARDS & ~hand & ~mask_of_cards(view.played)
         unseen = keys_of_mask(unseen_mask)
@@ -449,7 +463,6 @@ class StrongPolicy:
         ]
         dealer = _Dealer(unseen, counts, hands, seat, forbid) if any(forbid) else None
         reading = dealer is not None and dealer.ok
-        samples = max(_MIN_SAMPLES, self.rollouts // len(candidates))
         totals = [0.0] * len(candidates)
         table = view.table
         table_seat = view.table_seat if view.table_seat is not None else seat
@@ -483,8 +496,8 @@ class StrongPolicy:
                     if again_wrong < wrong:
                         dealt, wrong = again, again_wrong
             for i, move in enumerate(candidates):
-                result = _after(dealt, seat, move, table, table_seat, view.passes)
-                totals[i] += result if result else -self.win_bonus
+                penalties = _after(dealt, seat, move, table, table_seat, view.passes)
+                totals[i] += self._value(penalties, seat)
         return totals
 
     def _candidates(self, view: BigTwoView, hand: int) -> list[int]:
@@ -523,13 +536,13 @@ def _after(
     table: Combo | None,
     table_seat: int,
     passes: int,
-) -> int:
-    """This seat's penalty after playing `move` (0 = pass) and greedy play to the end."""
+) -> list[int]:
+    """Every seat's penalty after `seat` plays `move` (0 = pass) and greedy play to the end."""
     hands = list(hands)
     if move:
         hands[seat] &= ~move
         if not hands[seat]:
-            return 0
+            return [penalty(h.bit_count()) for h in hands]
         turn, table, table_seat, passes = (seat + 1) % 4, classify_mask(move), seat, 0
     else:
         passes += 1
@@ -537,4 +550,4 @@ def _after(
             turn, table, passes = table_seat, None, 0
         else:
             turn = (seat + 1) % 4
-    return play_out(hands, turn, table, table_seat, passes)[seat]
+    return play_out(hands, turn, table, table_seat, passes)

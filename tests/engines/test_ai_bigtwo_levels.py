@@ -127,3 +127,19 @@ def test_penalty_ratio_interval() -> None:
     assert ratio.low < 0.5 < ratio.high and ratio.high - ratio.low < 0.2
     same = ratio_of_means([2.0, 4.0] * 50, [2.0, 4.0] * 50)
     assert same.mean == pytest.approx(1.0) and same.high - same.low == pytest.approx(0.0)
+
+
+def test_hard_values_a_play_out_as_the_score_does() -> None:
+    hard = POLICIES["hard"](random.Random(0))
+    first = POLICIES["hard1"](random.Random(0))
+    # Out first, the others left with 5, 6 and 10 cards (penalties 5, 6, 20).
+    assert hard._value([0, 5, 6, 20], 0) == pytest.approx(-31 / 3)
+    assert first._value([0, 5, 6, 20], 0) == -first.win_bonus
+    # Not out: two other losers with many cards make a loss cheaper than with few.
+    assert hard._value([3, 0, 20, 18], 0) < hard._value([3, 0, 1, 2], 0)
+    assert first._value([3, 0, 20, 18], 0) == first._value([3, 0, 1, 2], 0) == 3
+
+
+def test_hard_plays_legal_moves_and_beats_greedy_on_fixed_seeds() -> None:
+    mine, greedy = penalties_against_greedy(POLICIES["hard"], 40, seed=31)
+    assert mine < 0.7 * greedy, (mine, greedy)
