@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from bot.devtools.discord_standin import FakeDiscord, Message, User
+from bot.devtools.discord_standin import FakeDiscord, Message, Response, User
 from bot.discord.client import Deucebot
 from engines.cards import Card, parse_card
 from tests.e2e.conftest import settle
@@ -133,7 +133,7 @@ async def play_turn(fake: FakeDiscord, bot: Deucebot, user: User, style: str) ->
         chosen = await fake.select(user, hand, "db:sel:", [lowest])
         assert chosen.kind == 7
         result = await fake.click(user, hand, "db:play:")
-        assert result.kind == 7 and "✅" in hand.content, hand.content
+        await _answered_in_place(fake, result, hand)
         return
     if style == "pass":
         shown = board(fake)
@@ -157,6 +157,16 @@ async def play_turn(fake: FakeDiscord, bot: Deucebot, user: User, style: str) ->
         result = await fake.click(user, hand, "db:pass:")
     else:
         result = await fake.click(user, hand, "db:play:")
+    await _answered_in_place(fake, result, hand)
+
+
+async def _answered_in_place(fake: FakeDiscord, result: Response, hand: Message) -> None:
+    """The move clicked on `hand` is confirmed on it: at once (an update, type 7) or, when
+    the commit was slow and the click deferred (type 6), by the edit that follows, which
+    the member waits for as they would for the spinning button."""
+    assert result.kind in (6, 7), result
+    if result.kind == 6:
+        await fake.wait_for(lambda: "✅" in hand.content, 10)
     assert "✅" in hand.content, hand.content
 
 
