@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import asyncio
 import re
 from typing import Any
 
 from bot.devtools.discord_standin import FakeDiscord, Message, Response, User
 from bot.discord.client import Deucebot
+from bot.runtime.table import Table
 from engines.cards import Card, parse_card
 from tests.e2e.conftest import settle
 
@@ -198,3 +200,21 @@ async def play_until(
         await play_turn(fake, bot, user, style)
         turns += 1
     raise AssertionError(f"not done after {limit} turns")
+
+
+async def ai_plays_to_the_end(
+    fake: FakeDiscord, bot: Deucebot, owner: User, game: str, **options: Any
+) -> Table:
+    """Create a table of `game` with `options` as `owner`, start it, and leave it to the AI
+    (her seat too) until the match is over and everything it posted is delivered."""
+    await fake.command(owner, "table create", game=game, **options)
+    await fake.command(owner, "table start")
+    await fake.command(owner, "table leave")  # the AI plays her seat: all AI to the end
+    table = bot.tables.find(str(fake.channel_id))
+    assert table is not None
+    async with asyncio.timeout(120):
+        while table.status != "finished":
+            await settle(bot)
+            await asyncio.sleep(0.05)
+    await settle(bot)
+    return table

@@ -4,7 +4,6 @@ description (alt text) in the channel's language naming every player and total."
 
 from __future__ import annotations
 
-import asyncio
 import io
 from pathlib import Path
 
@@ -14,7 +13,8 @@ from PIL import Image
 from bot.devtools.discord_standin import FakeDiscord, Message
 from bot.i18n import t
 from engines.registry import get_game
-from tests.e2e.conftest import bot_running, settle
+from tests.e2e.conftest import bot_running
+from tests.e2e.helpers import ai_plays_to_the_end
 
 
 def _match_results(fake: FakeDiscord, lang: str, game: str) -> list[Message]:
@@ -39,16 +39,7 @@ async def test_a_finished_match_result_carries_its_summary_picture_with_alt_text
         if lang != "en":
             answer = await standin.command(ana, "config language", language=lang)
             assert answer.ephemeral
-        await standin.command(ana, "table create", game=game, **options)
-        await standin.command(ana, "table start")
-        await standin.command(ana, "table leave")  # the AI plays her seat to the end
-        table = bot.tables.find(str(standin.channel_id))
-        assert table is not None
-        async with asyncio.timeout(120):
-            while table.status != "finished":
-                await settle(bot)
-                await asyncio.sleep(0.05)
-        await settle(bot)
+        table = await ai_plays_to_the_end(standin, bot, ana, game, **options)
         match = await bot.storage.current_match(table.id)
         assert match is not None and match.totals is not None
         names = [p.name for p in await bot.storage.match_players(match.id)]

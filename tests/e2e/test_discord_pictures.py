@@ -4,7 +4,6 @@ picture is uploaded again only when it changed."""
 
 from __future__ import annotations
 
-import asyncio
 import io
 from pathlib import Path
 from typing import Any
@@ -14,7 +13,7 @@ from PIL import Image
 
 from bot.devtools.discord_standin import FakeDiscord, Message
 from tests.e2e.conftest import bot_running, settle
-from tests.e2e.helpers import BOARD_COLOUR, boards, open_hand
+from tests.e2e.helpers import BOARD_COLOUR, ai_plays_to_the_end, boards, open_hand
 
 GAMES: list[tuple[str, dict[str, Any]]] = [
     ("bigtwo", {"deals": 1}),
@@ -50,16 +49,7 @@ async def test_whole_matches_carry_pictures_with_alt_text_uploaded_once_per_chan
     standin.keep_files = True
     ana = standin.owner
     async with bot_running(standin, tmp_path / "db.sqlite3") as bot:
-        await standin.command(ana, "table create", game=game, **options)
-        await standin.command(ana, "table start")
-        await standin.command(ana, "table leave")  # the AI plays her seat: all AI to the end
-        table = bot.tables.find(str(standin.channel_id))
-        assert table is not None
-        async with asyncio.timeout(120):
-            while table.status != "finished":
-                await settle(bot)
-                await asyncio.sleep(0.05)
-        await settle(bot)
+        await ai_plays_to_the_end(standin, bot, ana, game, **options)
     uploads = [(name, data) for name, data in standin.files if name.startswith("table-")]
     assert uploads, "no table picture was uploaded"
     for name, data in standin.files:
