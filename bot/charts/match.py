@@ -20,11 +20,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
-from PIL import Image, ImageDraw
+from PIL import Image
 
 from bot.i18n import t
-from bot.pictures import fonts
-from bot.pictures.kit import png
+from bot.pictures.fonts import drawable, fit, text_width
+from bot.pictures.kit import MARGIN, PHONE_WIDTH, Canvas, png
 from bot.pictures.model import Facts, Picture, fit_alt
 from bot.render.phrases import deal_word
 from bot.runtime.replay import match_state, opening_events
@@ -34,7 +34,8 @@ from storage.base import ActionRecord, MatchRecord
 
 log = logging.getLogger(__name__)
 
-WIDTH = 800
+WIDTH = PHONE_WIDTH
+"""As wide as the table pictures: readable on a phone (see `SMALL`)."""
 BACKGROUND = (30, 33, 40)
 GRID = (60, 64, 74)
 TEXT = (220, 222, 228)
@@ -173,22 +174,48 @@ def alt_text(summary: MatchSummary, lang: str) -> str:
     return fit_alt(parts)
 
 
-def _standings(draw: ImageDraw.ImageDraw, summary: MatchSummary, top: int, lang: str) -> None:
-    size = 17
-    heading = fonts.drawable(t("summary.standings", lang))
-    draw.text((20, top), heading, fill=DIM, font=fonts.font(13))
-    y = top + 24
+HEADER = 24
+"""The title's font size (condensed, up to two lines)."""
+ROW = 24
+"""The standings' font size; a row is `ROW_H` tall."""
+ROW_H = 34
+SMALL = 22
+"""The smallest text: the headings, the caption and the axis labels (on a phone 360 px
+wide, the picture's `PHONE_WIDTH` shrinks by 0.75 and this stays `MIN_HEIGHT` px tall)."""
+CHART_H = 250
+SIDE = 2 * MARGIN
+
+
+def _wrapped(text: str, size: int, width: int, lines: int) -> list[str]:
+    """`text` in at most `lines` lines of `width` px (condensed), broken between words;
+    what still does not fit is cut with an ellipsis."""
+    words, out = text.split(), list[str]()
+    while words and len(out) < lines:
+        taken = 1
+        while taken < len(words) and text_width(" ".join(words[: taken + 1]), size, True) <= width:
+            taken += 1
+        last = len(out) == lines - 1
+        line = " ".join(words if last else words[:taken])
+        out.append(fit(line, size, width, condensed=True))
+        words = [] if last else words[taken:]
+    return out
+
+
+def _standings(canvas: Canvas, summary: MatchSummary, top: int, lang: str) -> int:
+    """The places, best first, from `top`; the y below them."""
+    canvas.text((SIDE, top), drawable(t("summary.standings", lang)), SMALL, DIM, condensed=True)
+    y = top + ROW_H
+    right = WIDTH - SIDE
     for place, seat in summary.places():
-        colour = SEAT_COLOURS[seat % len(SEAT_COLOURS)]
-        won = seat in summary.winners
-        draw.rectangle((20, y + 3, 34, y + 17), fill=colour)
-        draw.text((42, y), f"{place}.", fill=GOLD if won else TEXT, font=fonts.font(size))
-        name = fonts.fit(summary.names[seat], size, 170, condensed=True)
-        draw.text((70, y), name, fill=GOLD if won else TEXT, font=fonts.font(size, True))
+        colour = GOLD if seat in summary.winners else TEXT
+        canvas.draw.rectangle((SIDE, y + 5, SIDE + 18, y + 23), fill=SEAT_COLOURS[seat % 9])
+        canvas.text((SIDE + 28, y), f"{place}.", ROW, colour)
         total = f"{summary.totals[seat]:,}"
-        right = 310 - fonts.text_width(total, size)
-        draw.text((right, y), total, fill=GOLD if won else TEXT, font=fonts.font(size))
-        y += 30
+        room = right - text_width(total, ROW) - 16 - (SIDE + 62)
+        canvas.text((SIDE + 62, y), summary.names[seat], ROW, colour, condensed=True, width=room)
+        canvas.text((right, y), total, ROW, colour, anchor="ra")
+        y += ROW_H
+    return y
 
 
 def _span(summary: MatchSummary) -> tuple[float, float]:
@@ -209,56 +236,66 @@ def nice_ticks(low: float, high: float, most: int = 6) -> list[float]:
     return [first + i * step for i in range(count + 1)]
 
 
-def _lines(
-    draw: ImageDraw.ImageDraw, summary: MatchSummary, box: tuple[int, int, int, int]
-) -> None:
-    left, top, right, bottom = box
-    ticks = nice_ticks(*_span(summary))
+def _lines(canvas: Canvas, summary: MatchSummary, top: int) -> None:
+    """The running totals from `top`: the value axis on the left, the deals below."""
+    ticks = nice_ticks(*_span(summary), most=5)
     low, high = ticks[0], ticks[-1]
-    small = fonts.font(12)
-    draw.rectangle(box, outline=GRID)
-    for value in ticks:
-        row = bottom - (bottom - top) * (value - low) / (high - low)
-        draw.line((left, row, right, row), fill=GRID)
-        label = f"{value:,.0f}"
-        draw.text((left - 6 - fonts.text_width(label, 12), row - 7), label, fill=DIM, font=small)
+    labels = [f"{value:,.0f}" for value in ticks]
+    left = SIDE + max(text_width(label, SMALL, True) for label in labels) + 8
+    right, bottom = WIDTH - SIDE - 8, top + CHART_H
+    draw = canvas.draw
+    draw.rectangle((left, top, right, bottom), outline=GRID)
+
+    def y(v: float) -> float:
+        return bottom - (bottom - top) * (v - low) / (high - low)
+
+    for value, label in zip(ticks, labels, strict=True):
+        draw.line((left, y(value), right, y(value)), fill=GRID)
+        canvas.text((left - 6, y(value)), label, SMALL, DIM, anchor="rm", condensed=True)
     n = max(len(points) for points in summary.series)
 
     def x(i: int) -> float:
         return left + (right - left) * (i / (n - 1) if n > 1 else 0.5)
 
-    def y(v: float) -> float:
-        return bottom - (bottom - top) * (v - low) / (high - low)
-
     for tick in sorted({0, n - 1, (n - 1) // 2}):
-        label = str(tick)
-        draw.text((x(tick) - fonts.text_width(label, 12) / 2, bottom + 4), label, fill=DIM,
-                  font=small)  # fmt: skip
+        canvas.text((x(tick), bottom + 6), str(tick), SMALL, DIM, anchor="ma", condensed=True)
     for seat, points in enumerate(summary.series):
         colour = SEAT_COLOURS[seat % len(SEAT_COLOURS)]
-        width = 5 if seat in summary.winners else 3
+        width = 6 if seat in summary.winners else 4
         xy = [(x(i), y(v)) for i, v in enumerate(points)]
         if len(xy) > 1:
             draw.line(xy, fill=colour, width=width, joint="curve")
         end = xy[-1]
-        draw.ellipse((end[0] - 4, end[1] - 4, end[0] + 4, end[1] + 4), fill=colour)
+        draw.ellipse((end[0] - 5, end[1] - 5, end[0] + 5, end[1] + 5), fill=colour)
+
+
+def summary_canvas(summary: MatchSummary, lang: str) -> Canvas:
+    """The picture, as wide as the table pictures (`PHONE_WIDTH`), top to bottom: the
+    title, the standings, then the running totals under their caption."""
+    title = _wrapped(drawable(t("summary.title", lang, game=summary.title)), HEADER,
+                     WIDTH - 2 * SIDE, 2)  # fmt: skip
+    key = "summary.penalties" if summary.penalties else "summary.chips"
+    if summary.net:
+        key = "summary.net"
+    caption = _wrapped(drawable(t(key, lang, unit=deal_word(summary.game, lang))), SMALL,
+                       WIDTH - 2 * SIDE, 2)  # fmt: skip
+    standings_top = 12 + len(title) * 32 + 8
+    caption_top = standings_top + ROW_H * (1 + len(summary.totals)) + 14
+    chart_top = caption_top + len(caption) * 28 + 8
+    height = chart_top + CHART_H + 40
+    canvas = Canvas(Image.new("RGB", (WIDTH, height), BACKGROUND))
+    for i, line in enumerate(title):
+        canvas.text((SIDE, 12 + i * 32), line, HEADER, TEXT, condensed=True)
+    _standings(canvas, summary, standings_top, lang)
+    for i, line in enumerate(caption):
+        canvas.text((SIDE, caption_top + i * 28), line, SMALL, DIM, condensed=True)
+    _lines(canvas, summary, chart_top)
+    return canvas
 
 
 def draw_summary(summary: MatchSummary, lang: str) -> Picture:
     """The picture (PNG) with its alt text."""
-    rows = len(summary.totals)
-    height = max(300, 96 + rows * 30)
-    image = Image.new("RGB", (WIDTH, height), BACKGROUND)
-    draw = ImageDraw.Draw(image)
-    title = fonts.drawable(t("summary.title", lang, game=summary.title))
-    draw.text((20, 12), fonts.fit(title, 20, WIDTH - 40), fill=TEXT, font=fonts.font(20))
-    _standings(draw, summary, 52, lang)
-    key = "summary.penalties" if summary.penalties else "summary.chips"
-    if summary.net:
-        key = "summary.net"
-    caption = fonts.drawable(t(key, lang, unit=deal_word(summary.game, lang)))
-    draw.text((330, 54), fonts.fit(caption, 12, WIDTH - 350), fill=DIM, font=fonts.font(12))
-    _lines(draw, summary, (380, 76, WIDTH - 20, height - 28))
+    image = summary_canvas(summary, lang).image
     data = png(image, SEAT_COLOURS)
     return Picture(data, alt_text(summary, lang), (), image.width, image.height, "summary")
 

@@ -16,7 +16,6 @@ from bot.i18n import join_names, t
 from bot.pictures.cards import BACK, TABLE
 from bot.pictures.kit import (
     DISC,
-    MARGIN,
     PHONE_WIDTH,
     POT_BG,
     TAG_AWAY,
@@ -26,12 +25,10 @@ from bot.pictures.kit import (
     Canvas,
     Colour,
     Plate,
-    felt,
-    grid_height,
-    new_canvas,
     pill,
     row,
     seat_grid,
+    table_canvas,
 )
 from bot.pictures.model import Facts, cards_text, fit_alt, to_act_words, word
 from bot.pictures.sheet import Sheet, SheetRow
@@ -39,7 +36,6 @@ from engines.base import Event
 from engines.bigtwo import BigTwoView, DealWon, Played
 from engines.cards import Card
 
-FELT_TOP = 44
 COMBO_STEP = 76
 """The step of a five-card combination (slightly overlapped to stay on the felt)."""
 
@@ -79,11 +75,7 @@ class BigTwoTable:
         it (or who leads), then the four plates in play order, two to a row."""
         lang = self.lang
         plates = [_plate(seat, lang) for seat in self.seats]
-        felt_bottom = FELT_TOP + 28 + TABLE.height + 70
-        height = felt_bottom + MARGIN + grid_height(plates)
-        box = (MARGIN + 14, FELT_TOP + 14, PHONE_WIDTH - MARGIN - 14, felt_bottom - 14)
-        canvas = new_canvas(felt(PHONE_WIDTH, height, box, 22))
-        canvas.text((MARGIN + 4, 10), self.header, 24, TEXT, condensed=True, width=PHONE_WIDTH - 28)
+        canvas, box, plates_top = table_canvas(self.header, TABLE.height + 70, plates)
         mid = (PHONE_WIDTH / 2, box[1] + 12 + TABLE.height / 2)
         below = (mid[0], mid[1] + TABLE.height / 2 + 28)
         if self.combo:
@@ -95,7 +87,7 @@ class BigTwoTable:
             canvas.faces.extend(self.note_cards)
         if self.banner:
             pill(canvas, below, self.banner, 23, TURN, (0, 0, 0))
-        seat_grid(canvas, felt_bottom + MARGIN, plates, [seat.left for seat in self.seats])
+        seat_grid(canvas, plates_top, plates, [seat.left for seat in self.seats])
         return canvas
 
     def alt(self) -> str:

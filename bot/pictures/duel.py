@@ -15,7 +15,6 @@ from bot.pictures.cards import SMALL
 from bot.pictures.kit import (
     CHIP,
     DISC,
-    MARGIN,
     PHONE_WIDTH,
     POT_BG,
     TAG_ALL_IN,
@@ -25,12 +24,10 @@ from bot.pictures.kit import (
     Canvas,
     Colour,
     Plate,
-    felt,
-    grid_height,
-    new_canvas,
     pill,
     row,
     seat_grid,
+    table_canvas,
 )
 from bot.pictures.model import Facts, cards_text, fit_alt, pot_text, to_act_words, word
 from bot.pictures.sheet import Sheet, SheetRow
@@ -38,7 +35,6 @@ from engines.base import Event
 from engines.cards import Card
 from engines.duel import DuelView, Showdown
 
-FELT_TOP = 44
 UP_COLOUR = (40, 170, 90)
 DOWN_COLOUR = (210, 60, 60)
 
@@ -78,11 +74,7 @@ class DuelTable:
         lang = self.lang
         plates = [_plate(seat, lang) for seat in self.seats]
         inner = 56 + (SMALL.height + 40 if self.last else 0) + (44 if self.banner else 0)
-        felt_bottom = FELT_TOP + 28 + inner
-        height = felt_bottom + MARGIN + grid_height(plates)
-        box = (MARGIN + 14, FELT_TOP + 14, PHONE_WIDTH - MARGIN - 14, felt_bottom - 14)
-        canvas = new_canvas(felt(PHONE_WIDTH, height, box, 22))
-        canvas.text((MARGIN + 4, 10), self.header, 24, TEXT, condensed=True, width=PHONE_WIDTH - 28)
+        canvas, box, plates_top = table_canvas(self.header, inner, plates)
         mid_x = PHONE_WIDTH / 2
         y = box[1] + 12
         if self.last:
@@ -96,7 +88,7 @@ class DuelTable:
             pill(canvas, (mid_x, y + 22), pot, 24, POT_BG, TURN)
         if self.banner:
             pill(canvas, (mid_x, y + 22 + (44 if pot else 0)), self.banner, 23, TURN, (0, 0, 0))
-        seat_grid(canvas, felt_bottom + MARGIN, plates, [int(s.locked) for s in self.seats])
+        seat_grid(canvas, plates_top, plates, [int(s.locked) for s in self.seats])
         return canvas
 
     def alt(self) -> str:

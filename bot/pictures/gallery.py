@@ -1,7 +1,8 @@
 """`deucebot gallery DIR`: every game's key moments drawn to PNG files, from seeded all-AI
 matches (the same pictures every run): the opening, mid-deal, an all-in with side pots,
-a showdown, the match's end, at 2, 4, 6 and 9 seats where the game seats them; plus a
-hand picture per game (the two-colour and the four-colour deck).
+a showdown, the match's end and the match summary (`bot.charts.match`), at 2, 4, 6 and 9
+seats where the game seats them; plus a hand picture per game (the two-colour and the
+four-colour deck).
 
 `play(game, seats, seed)` yields every public moment of such a match (the spectator view
 after each action and that action's public events): what the tests and the benchmark
@@ -16,8 +17,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from bot.charts.match import draw_summary, summary_from_events
 from bot.pictures import Facts, Picture, hand_picture, result_picture, table_picture
 from bot.render import get_renderer
+from bot.runtime.replay import opening_events
 from engines.base import DealSettled, Event
 from engines.registry import get_game
 
@@ -56,7 +59,8 @@ POLICIES = {
 
 
 def play(game: str, seats: int, seed: int, limit: int = 4000) -> Iterator[Moment]:
-    """Every moment of a seeded all-AI match of `game` at `seats` (at most `limit` actions)."""
+    """Every moment of a seeded all-AI match of `game` at `seats` (at most `limit` actions);
+    the first holds the public events of the match's opening (the first deal, buy-ins)."""
     spec = get_game(game)
     settings: dict[str, Any] = {} if spec.min_seats == spec.max_seats else {"seats": seats}
     if game == "holdem":
@@ -69,7 +73,8 @@ def play(game: str, seats: int, seed: int, limit: int = 4000) -> Iterator[Moment
         spec.make_policy(kinds[i % len(kinds)], random.Random(seed + i)) for i in range(seats)
     ]
     number = 0
-    yield Moment(state.view(None), (), None, number)
+    opening = tuple(e for e in opening_events(state) if e.to is None)
+    yield Moment(state.view(None), opening, None, number)
     while not state.finished and number < limit:
         seat = state.to_act
         if seat is None:
@@ -102,13 +107,16 @@ def _mid_deal(game: str, view: Any) -> bool:
 
 def key_moments(game: str, seats: int, seed: int, lang: str = "en") -> list[tuple[str, Picture]]:
     """The key moments of one seeded match: (label, picture) for the opening, mid-deal, an
-    all-in with side pots (when the match had one), a showdown and the match's end."""
+    all-in with side pots (when the match had one), a showdown, the match's end and its
+    summary (when it ended within the gallery's limit)."""
     facts = facts_for(seats)
     found: dict[str, Picture] = {}
     last: Moment | None = None
     previous_view: Any = None
+    events: list[Event] = []
     for moment in play(game, seats, seed):
         view = moment.view
+        events += moment.events
         if "opening" not in found and view is not None:
             found["opening"] = _table(game, view, facts, lang)
         if "mid-deal" not in found and _mid_deal(game, view):
@@ -128,6 +136,11 @@ def key_moments(game: str, seats: int, seed: int, lang: str = "en") -> list[tupl
         last = moment
     if last is not None:
         found["match-end"] = _table(game, last.view, facts, lang)
+        spec = get_game(game)
+        names = facts.names
+        summary = summary_from_events(events, game, spec.title, names, spec.scoring == "penalty")
+        if summary is not None:
+            found["match-summary"] = draw_summary(summary, lang)
     if "side-pots" not in found and game == "holdem":
         view = _side_pot_view(game, seats, seed)
         if view is not None:

@@ -363,6 +363,26 @@ def seat_grid(canvas: Canvas, top: int, seats: Sequence[Plate], backs: Sequence[
     return y
 
 
+FELT_TOP = 44
+"""Where a table picture's felt (its rail) starts: below the header line."""
+HEADER_SIZE = 24
+
+
+def table_canvas(
+    header: str, inner: int, plates: Sequence[Plate]
+) -> tuple[Canvas, tuple[int, int, int, int], int]:
+    """A table picture's canvas, `PHONE_WIDTH` wide: the `header` line, then a felt with
+    `inner` px of room, then room for `plates` in two columns (`seat_grid`). Returns the
+    canvas, the felt's box and the y where the plates go."""
+    felt_bottom = FELT_TOP + 28 + inner
+    height = felt_bottom + MARGIN + grid_height(plates)
+    box = (MARGIN + 14, FELT_TOP + 14, PHONE_WIDTH - MARGIN - 14, felt_bottom - 14)
+    canvas = new_canvas(felt(PHONE_WIDTH, height, box, 22))
+    width = PHONE_WIDTH - 2 * MARGIN - 8
+    canvas.text((MARGIN + 4, 10), header, HEADER_SIZE, TEXT, condensed=True, width=width)
+    return canvas, box, felt_bottom + MARGIN
+
+
 def display_heights(canvas: Canvas, display: int = DISPLAY_WIDTH) -> list[tuple[float, str]]:
     """How tall each text and card index of `canvas` is when the picture is shown `display`
     px wide (never enlarged): (height in px, what it is), the smallest first. A text's

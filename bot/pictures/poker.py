@@ -17,7 +17,6 @@ from bot.pictures.fonts import text_width
 from bot.pictures.kit import (
     CHIP,
     DISC,
-    MARGIN,
     PHONE_WIDTH,
     TAG_ALL_IN,
     TAG_AWAY,
@@ -27,13 +26,11 @@ from bot.pictures.kit import (
     Canvas,
     Colour,
     Plate,
-    felt,
-    grid_height,
-    new_canvas,
     pill,
     row,
     seat_grid,
     slots,
+    table_canvas,
 )
 from bot.pictures.kit import POT_BG as POT
 from bot.pictures.model import ALT_LIMIT, cards_text, fit_alt, pot_text, to_act_words, word
@@ -42,9 +39,6 @@ from engines.cards import Card
 TAG_COLOURS = {"fold": TAG_FOLD, "allin": TAG_ALL_IN, "away": TAG_AWAY, "out": TAG_FOLD}
 POT_SIZE = 23
 LINE_SIZE = 23
-HEADER_SIZE = 24
-FELT_TOP = 44
-"""Where the table's rail starts, under the header line."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -135,18 +129,7 @@ def draw_table(table: PokerTable) -> Canvas:
     pot_lines = _pot_lines(table)
     inner = 16 + (TABLE.height + 14 if table.slots else 0) + 40 * len(pot_lines)
     inner += 28 * len(table.stakes) + (44 if table.banner else 0)
-    felt_bottom = FELT_TOP + 28 + max(inner, 60)
-    height = felt_bottom + MARGIN + grid_height(plates)
-    box = (MARGIN + 14, FELT_TOP + 14, PHONE_WIDTH - MARGIN - 14, felt_bottom - 14)
-    canvas = new_canvas(felt(PHONE_WIDTH, height, box, 22))
-    canvas.text(
-        (MARGIN + 4, 10),
-        table.header,
-        HEADER_SIZE,
-        TEXT,
-        condensed=True,
-        width=PHONE_WIDTH - 2 * MARGIN - 8,
-    )
+    canvas, box, plates_top = table_canvas(table.header, max(inner, 60), plates)
     mid_x = PHONE_WIDTH / 2
     y = box[1] + 12 if inner > 60 else box[1] + (box[3] - box[1] - inner) / 2 + 12
     if table.slots:
@@ -177,7 +160,7 @@ def draw_table(table: PokerTable) -> Canvas:
         y += 28
     if table.banner:
         pill(canvas, (mid_x, y + 20), table.banner, POT_SIZE, TURN, (0, 0, 0))
-    seat_grid(canvas, felt_bottom + MARGIN, plates, [seat.holding for seat in table.seats])
+    seat_grid(canvas, plates_top, plates, [seat.holding for seat in table.seats])
     return canvas
 
 

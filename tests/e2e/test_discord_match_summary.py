@@ -12,6 +12,7 @@ from PIL import Image
 
 from bot.devtools.discord_standin import FakeDiscord, Message
 from bot.i18n import t
+from bot.pictures.kit import PHONE_WIDTH
 from engines.registry import get_game
 from tests.e2e.conftest import bot_running
 from tests.e2e.helpers import ai_plays_to_the_end
@@ -59,4 +60,4 @@ async def test_a_finished_match_result_carries_its_summary_picture_with_alt_text
     data = dict(standin.files)[name]
     image = Image.open(io.BytesIO(data))
     image.load()
-    assert image.format == "PNG" and image.width == 800 and len(data) <= 150_000
+    assert image.format == "PNG" and image.width == PHONE_WIDTH and len(data) <= 150_000

@@ -24,11 +24,12 @@ from bot.charts.match import (
     alt_text,
     draw_summary,
     nice_ticks,
+    summary_canvas,
     summary_from_events,
     summary_of,
 )
 from bot.pictures import fonts
-from bot.pictures.kit import png
+from bot.pictures.kit import MIN_HEIGHT, PHONE_WIDTH, display_heights, png
 from bot.runtime.replay import match_state, opening_events
 from engines.base import ChipsBought, DealSettled, MatchEnded
 from engines.play import play_out
@@ -132,7 +133,7 @@ def test_summaries_match_their_golden_images(
 ) -> None:
     picture = draw_summary(sample(seats, deals, penalties, seed), lang)
     image = Image.open(io.BytesIO(picture.png)).convert("RGB")
-    assert image.width == 800 and picture.name.startswith("summary-")
+    assert image.width == PHONE_WIDTH and picture.name.startswith("summary-")
     check_golden(image, f"summary_{seed}")
 
 
@@ -160,9 +161,29 @@ def test_every_seat_is_drawn_in_its_own_colour(seats: int) -> None:
 
 
 def test_the_picture_grows_with_the_seats_so_every_place_is_drawn() -> None:
-    small = draw_summary(sample(2, 3, True, 1), "en")
-    big = draw_summary(sample(9, 3, False, 1), "en")
-    assert small.height >= 300 and big.height >= 96 + 9 * 30
+    small = summary_canvas(sample(2, 3, True, 1), "en")
+    big = summary_canvas(sample(9, 3, False, 1), "en")
+    assert big.image.height - small.image.height >= 7 * 30
+    for canvas, seats in ((small, 2), (big, 9)):
+        places = [text for _, _, text in canvas.texts if text.endswith(".") and text[:-1].isdigit()]
+        numbers = [int(place[:-1]) for place in places]
+        assert len(numbers) == seats and numbers == sorted(numbers) and numbers[0] == 1
+
+
+@pytest.mark.parametrize(
+    ("seats", "deals", "penalties"), [(2, 3, True), (4, 12, True), (6, 40, False), (9, 150, False)]
+)
+@pytest.mark.parametrize("lang", ["en", "fr", "uk"])
+def test_the_summary_reads_on_a_phone(seats: int, deals: int, penalties: bool, lang: str) -> None:
+    """As wide as the table pictures, and shown 360 px wide every text (title, places,
+    names, totals, caption, axis labels) is at least 12 px tall, like the table pictures'."""
+    summary = sample(seats, deals, penalties, seats)
+    canvas = summary_canvas(summary, lang)
+    assert canvas.image.width == PHONE_WIDTH
+    assert [(h, what) for h, what in display_heights(canvas) if h < MIN_HEIGHT] == []
+    written = " ".join(text for _, _, text in canvas.texts)
+    for seat in range(seats):
+        assert f"{summary.totals[seat]:,}" in written
 
 
 def test_long_names_are_cut_and_cyrillic_is_drawn() -> None:
