@@ -41,6 +41,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from bot.bench.cpu import Cpu, cpu_of, per_unit
 from bot.bench.discord import (
     _POLICY,
     _READY,
@@ -168,6 +169,7 @@ async def _run(
             await fake.wait_ready(120, shards=list(range(processes)) if processes > 1 else None)
             await asyncio.sleep(0.5)
             login_calls = len(fake.rest_calls)
+            cpu_start = [cpu_of(proc.pid) for proc in procs]
             for channel in fake.channel_ids:
                 moved.setdefault(channel, asyncio.Event())
             finished = t("discord.board.finished", "en")
@@ -194,6 +196,10 @@ async def _run(
             ended = time.time()
             await _cancel_all(players)
             await asyncio.sleep(3.0)  # the last coalesced edits
+            spent = sum(
+                (cpu_of(proc.pid) - start for proc, start in zip(procs, cpu_start, strict=True)),
+                Cpu(0.0, 0.0, 0.0),
+            )
             bot_calls = sum(
                 1
                 for _, path in fake.rest_calls[login_calls:]
@@ -246,6 +252,7 @@ async def _run(
         "calls_per_deal": bot_calls / max(deals, 1),
         "refused": len(fake.limits.refused),
         "refused_global": sum(1 for *_, is_global in fake.limits.refused if is_global),
+        **per_unit(spent, len(samples["actions"]), len(fake.sent_at)),
     }
 
 
@@ -318,7 +325,9 @@ def _row(r: dict[str, Any]) -> str:
         f" | {r['stale_human_p50']:.1f} / {r['stale_human_p99']:.1f} s"
         f" | {r['through_interactions']:.0%} | {r['unseen']} of {r['commits']}"
         f" | {r['calls_per_deal']:.1f} | {r['refused']} ({r['refused_global']} global)"
-        f" | {r['late']} |"
+        f" | {r['late']} | {r.get('cpu_main_action', float('nan')):.2f}"
+        f" / {r.get('cpu_process_action', float('nan')):.2f} ms"
+        f" | {r.get('cpu_main_interaction', float('nan')):.2f} ms |"
     )
 
 
@@ -373,8 +382,9 @@ def main(quick: bool = False, write: bool = False, tables: tuple[int, ...] = ())
         f"{load_before:.1f} before the runs, {load_after:.1f} after.\n\n"
         "| tables | bot | actions/s | own processing p99 | board staleness p50 / p99 |"
         " staleness, a person to act, p50 / p99 | board versions through interactions |"
-        " actions never shown | REST calls per deal | 429s | answers > 3 s |\n"
-        "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |\n"
+        " actions never shown | REST calls per deal | 429s | answers > 3 s |"
+        " bot CPU per action, main thread / process | main thread CPU per interaction |\n"
+        "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |\n"
         + table
         + "\n"
         + ratio
