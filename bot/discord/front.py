@@ -1009,11 +1009,14 @@ class DiscordFront:
         *,
         note: str = "",
         selected: tuple[str, ...] = (),
+        image: str | None = None,
     ) -> None:
         """Keep the ephemeral hand `interaction` answered with up to date (`LiveHands`)."""
         box = self._boxes.get(table_id)
         if box is not None and not self._closed:
-            self.hands.watch(interaction, box.snapshot, seat, sort, note=note, selected=selected)
+            self.hands.watch(
+                interaction, box.snapshot, seat, sort, note=note, selected=selected, image=image
+            )
 
     async def answer_with_board(self, interaction: discord.Interaction, table_id: int) -> bool:
         """Answer a member's click on their table's current board, which the click changed,

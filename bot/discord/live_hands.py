@@ -91,10 +91,11 @@ class LiveHands:
         *,
         note: str = "",
         selected: tuple[str, ...] = (),
+        image: str | None = None,
     ) -> None:
         """Keep the hand `interaction` answered with (seat `seat` at `table`, showing `note`
-        and the cards `selected`) up to date; no-op unless the interaction's original
-        response is that ephemeral hand."""
+        and the cards `selected`, and the picture named `image`: None when unknown) up to
+        date; no-op unless the interaction's original response is that ephemeral hand."""
         kind = interaction.response.type
         clicked = interaction.message
         own = kind is discord.InteractionResponseType.channel_message or (
@@ -115,6 +116,7 @@ class LiveHands:
             interaction.created_at + LIFETIME - MARGIN,
             note,
             selected,
+            image,
         )
 
     def touched(self, interaction: discord.Interaction) -> None:
