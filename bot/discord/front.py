@@ -67,6 +67,7 @@ from bot.discord.board import (
     draw_ahead,
     draw_hand_ahead,
     draw_result_ahead,
+    fresh_file,
     hand_cards,
     hand_message,
     last_play_key,
@@ -969,15 +970,13 @@ class DiscordFront:
             "embed": message["embed"],
             "view": message["view"],
         }
-        if image:
-            kwargs["attachments"] = [message["file"]] if "file" in message else []
-        elif box.image_key:
+        if not image and box.image_key:
             message["embed"].set_image(url=f"attachment://{box.image_key[0]}")
 
         def edit() -> dict[str, Any]:
-            if image and "file" in message:
-                fresh = board_message(shown, self.language(shown), lines, True)
-                kwargs["attachments"] = [fresh["file"]]
+            if image:  # a file of its own for each try (a sent one is closed)
+                file = fresh_file(message)
+                kwargs["attachments"] = [file] if file is not None else []
             return fit_message(kwargs)
 
         return edit, _seen(message, key)
