@@ -375,6 +375,11 @@ class DiscordFront:
         """Table id -> why its channel delivery is paused (only the paused tables)."""
         return {tid: box.paused for tid, box in self._boxes.items() if box.paused is not None}
 
+    def pause_of(self, table_id: int) -> Pause | None:
+        """Why the channel delivery of table `table_id` is paused (None: it is not)."""
+        box = self._boxes.get(table_id)
+        return None if box is None else box.paused
+
     def lag(self) -> dict[int, float]:
         """Table id -> seconds its oldest undelivered effect has waited (0: none waits)."""
         now = time.monotonic()
