@@ -18,7 +18,10 @@ front's cost) play for a fixed window; then the bot stops and the figures are re
   rather than the bot's budgeted REST routes (see `bot.discord.tokens`);
 - REST calls per deal (everything but interaction answers, including each table's
   lobby board), and the 429s the stand-in sent (goal 0 at steady load);
-- actions committed per second in the window.
+- actions committed per second in the window;
+- the bot's CPU per action (main thread, whole process) and main-thread CPU per
+  interaction (`bot.bench.cpu`; see `bot.bench.discord`): load-independent, what bounds
+  the actions per second one process can show.
 
 Configurations: 100, 300 and 1,000 tables in one process (SQLite); then 300 tables on
 PostgreSQL in one process, and split over two shard processes (two guilds, one per shard,
