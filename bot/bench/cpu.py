@@ -1,5 +1,7 @@
-"""CPU seconds a bot process spent, read from outside it (Linux `/proc`): a figure that the
-machine's load does not change, unlike wall-clock latencies.
+"""CPU seconds a bot process spent, read from outside it (Linux `/proc`): a figure the
+machine's load changes far less than wall-clock latencies (not at all by waiting for a
+core; somewhat by a busy sibling core slowing each instruction, so compare two versions
+back to back, in alternating order).
 
 The bench process reads the bot's main thread (the asyncio loop: its thread id is the
 process id), the whole process (every thread: the loop, SQLite's commit thread, picture

@@ -39,8 +39,8 @@ Measured:
   per deal with it, so the calls per action are what compare two runs;
 - the bot's CPU per action and per interaction (`bot.bench.cpu`, read from /proc from
   the start of play to its end): its main thread (the event loop), the whole process, and
-  its AI and picture worker processes. Unlike the latencies, the machine's load barely
-  changes it: the figure to compare two versions of the bot on a shared machine (run the
+  its AI and picture worker processes. The machine's load changes it far less than the
+  latencies: the figure to compare two versions of the bot on a shared machine (run the
   other version's bot with `DEUCEBOT_BENCH_BOT_ROOT=/path/to/its/tree`, same stand-in and
   people); with the requests the bot made per interaction and the files uploaded per action;
 - each game's table picture at its most seats (`picture_figures`, in the bench process):
