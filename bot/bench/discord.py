@@ -37,6 +37,12 @@ Measured:
   interaction answers counted apart), and per action: a deal's number of actions
   varies from one run to the next (the cards are dealt at random), and so do the calls
   per deal with it, so the calls per action are what compare two runs;
+- the bot's CPU per action and per interaction (`bot.bench.cpu`, read from /proc from
+  the start of play to its end): its main thread (the event loop), the whole process, and
+  its AI and picture worker processes. The machine's load changes it far less than the
+  latencies: the figure to compare two versions of the bot on a shared machine (run the
+  other version's bot with `DEUCEBOT_BENCH_BOT_ROOT=/path/to/its/tree`, same stand-in and
+  people); with the requests the bot made per interaction and the files uploaded per action;
 - each game's table picture at its most seats (`picture_figures`, in the bench process):
   render time p50 / p99 and PNG size.
 """
@@ -58,6 +64,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from bot.bench.cpu import cpu_of, per_unit
 from bot.bench.report import publish
 from bot.devtools.discord_standin import FakeDiscord, Message, User
 from bot.i18n import t
@@ -68,6 +75,9 @@ _POLICY = "DEUCEBOT_BENCH_AI_POLICY"
 _SINK = "DEUCEBOT_BENCH_SINK"
 _READY = "DEUCEBOT_BENCH_GUILD_READY"
 _NO_RECORDS = "DEUCEBOT_BENCH_NO_DELIVERY_RECORDS"
+BOT_ROOT = "DEUCEBOT_BENCH_BOT_ROOT"
+"""Environment: run the bot process from this source tree (another checkout, e.g. main's)
+instead of this one, with the same stand-in and people: the reference for a change's CPU."""
 
 
 STANDIN_NICENESS = 5
@@ -145,10 +155,18 @@ def child() -> int:
     return entry()
 
 
+def bot_root() -> Path:
+    """The source tree the bot process runs from (`BOT_ROOT`, else this one)."""
+    return Path(os.environ.get(BOT_ROOT) or ROOT)
+
+
 async def _spawn(env: dict[str, str], tmp: Path) -> asyncio.subprocess.Process:
+    root = bot_root()
+    python = root / ".venv" / "bin" / "python"
+    env = {**env, "PYTHONPATH": str(root)}
     with (tmp / "bot.log").open("wb") as log:
         return await asyncio.create_subprocess_exec(
-            sys.executable,
+            str(python) if root != ROOT and python.exists() else sys.executable,
             "-m",
             "bot.bench.discord",
             cwd=tmp,
@@ -249,6 +267,8 @@ async def _run(
             await ready
             await asyncio.sleep(0.5)  # let the login calls finish before counting
             login_calls = len(fake.rest_calls)
+            login_uploads = fake.uploads
+            cpu_start = cpu_of(proc.pid)
             seated: list[float] = []
             finished = t("discord.board.finished", "en")
             started = time.perf_counter()
@@ -272,6 +292,8 @@ async def _run(
             )
             elapsed = time.perf_counter() - started
             await asyncio.sleep(2.0)  # the last coalesced board edits
+            spent = cpu_of(proc.pid) - cpu_start
+            uploads = fake.uploads - login_uploads
             calls = collections.Counter(
                 "answers" if "/interactions/" in path or "/webhooks/" in path else "bot"
                 for _, path in fake.rest_calls[login_calls:]
@@ -324,6 +346,10 @@ async def _run(
         "actions": len(action_times),
         "bot_calls_per_action": calls["bot"] / max(1, len(action_times)),
         "answer_calls_per_deal": calls["answers"] / total_deals,
+        "bot_root": str(bot_root()),
+        "requests_per_interaction": (calls["bot"] + calls["answers"]) / max(1, len(fake.sent_at)),
+        "uploads_per_action": uploads / max(1, len(action_times)),
+        **per_unit(spent, len(action_times), len(fake.sent_at)),
     }
 
 
@@ -444,7 +470,22 @@ human think time {result["think"]:.1f} s, {_ai_where(result["ai_processes"])}{""
 | bot REST calls per deal (boards, edits, DMs, results) | {result["bot_calls_per_deal"]:.1f} |
 | bot REST calls per action (deals differ in length: the figure to compare) | {result.get("bot_calls_per_action", float("nan")):.3f} |
 | interaction answers per deal (callbacks, webhook edits) | {result["answer_calls_per_deal"]:.1f} |
-"""
+{_cpu_rows(result)}"""
+
+
+def _cpu_rows(result: dict[str, Any]) -> str:
+    """The bot's CPU per action and per interaction (load-independent), as table rows."""
+    return (
+        "| bot CPU per action: main thread (event loop) / whole process / AI and picture"
+        f" workers | {result.get('cpu_main_action', float('nan')):.2f} /"
+        f" {result.get('cpu_process_action', float('nan')):.2f} /"
+        f" {result.get('cpu_workers_action', float('nan')):.2f} ms |\n"
+        "| bot main thread CPU per interaction | "
+        f"{result.get('cpu_main_interaction', float('nan')):.2f} ms |\n"
+        "| requests the bot made per interaction (all routes) / files uploaded per action | "
+        f"{result.get('requests_per_interaction', float('nan')):.2f} /"
+        f" {result.get('uploads_per_action', float('nan')):.2f} |\n"
+    )
 
 
 def picture_figures(states: int) -> list[dict[str, Any]]:

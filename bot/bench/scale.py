@@ -18,7 +18,13 @@ front's cost) play for a fixed window; then the bot stops and the figures are re
   rather than the bot's budgeted REST routes (see `bot.discord.tokens`);
 - REST calls per deal (everything but interaction answers, including each table's
   lobby board), and the 429s the stand-in sent (goal 0 at steady load);
-- actions committed per second in the window.
+- actions committed per second in the window;
+- the bot's CPU per action (main thread, whole process) and main-thread CPU per
+  interaction (`bot.bench.cpu`; see `bot.bench.discord`): what bounds the actions per
+  second one process can show; and the main thread's CPU per action once every table
+  has started (the opening burst of `/table create` and `/table start` left out: in a
+  short window its fixed cost, divided by however many actions the load let through,
+  made the whole-window figure vary from run to run).
 
 Configurations: 100, 300 and 1,000 tables in one process (SQLite); then 300 tables on
 PostgreSQL in one process, and split over two shard processes (two guilds, one per shard,
@@ -41,6 +47,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from bot.bench.cpu import Cpu, cpu_of, per_unit
 from bot.bench.discord import (
     _POLICY,
     _READY,
@@ -168,6 +175,7 @@ async def _run(
             await fake.wait_ready(120, shards=list(range(processes)) if processes > 1 else None)
             await asyncio.sleep(0.5)
             login_calls = len(fake.rest_calls)
+            cpu_start = [cpu_of(proc.pid) for proc in procs]
             for channel in fake.channel_ids:
                 moved.setdefault(channel, asyncio.Event())
             finished = t("discord.board.finished", "en")
@@ -189,11 +197,19 @@ async def _run(
                 )
                 for i in range(tables)
             ]
+            steady: dict[str, Any] = {}
+            sampler = asyncio.create_task(_when_all_started(seated, tables, procs, steady))
             started = time.time()
             await asyncio.sleep(seconds)
-            ended = time.time()
+            ended, ended_perf = time.time(), time.perf_counter()
+            steady_end = [cpu_of(proc.pid) for proc in procs]
+            sampler.cancel()
             await _cancel_all(players)
             await asyncio.sleep(3.0)  # the last coalesced edits
+            spent = sum(
+                (cpu_of(proc.pid) - start for proc, start in zip(procs, cpu_start, strict=True)),
+                Cpu(0.0, 0.0, 0.0),
+            )
             bot_calls = sum(
                 1
                 for _, path in fake.rest_calls[login_calls:]
@@ -223,6 +239,19 @@ async def _run(
     stale, unseen = _staleness([c[:3] for c in commits], shown, ended)
     waited, _ = _staleness([c[:3] for c in commits if c[3]], shown, ended)
     in_window = sum(1 for at, *_ in commits if started <= at <= ended)
+    nan = float("nan")
+    steady_figures = {"cpu_steady_main_action": nan, "cpu_steady_main_interaction": nan}
+    if steady:
+        steady_spent = sum(
+            (end - start for end, start in zip(steady_end, steady["cpu"], strict=True)),
+            Cpu(0.0, 0.0, 0.0),
+        )
+        steady_actions = sum(1 for at, *_ in commits if steady["at"] <= at <= ended)
+        steady_clicks = sum(1 for at in fake.sent_at.values() if steady["perf"] <= at <= ended_perf)
+        steady_figures = {
+            "cpu_steady_main_action": 1000 * steady_spent.main / max(steady_actions, 1),
+            "cpu_steady_main_interaction": 1000 * steady_spent.main / max(steady_clicks, 1),
+        }
     versions = sum(via.values())
     return {
         "tables": tables,
@@ -246,7 +275,19 @@ async def _run(
         "calls_per_deal": bot_calls / max(deals, 1),
         "refused": len(fake.limits.refused),
         "refused_global": sum(1 for *_, is_global in fake.limits.refused if is_global),
+        **per_unit(spent, len(samples["actions"]), len(fake.sent_at)),
+        **steady_figures,
     }
+
+
+async def _when_all_started(
+    seated: list[float], tables: int, procs: list[Any], steady: dict[str, Any]
+) -> None:
+    """Once every table has started (the opening burst of commands over), note when (both
+    clocks) and the bot processes' CPU so far in `steady`: the figures of steady play."""
+    while len(seated) < tables:
+        await asyncio.sleep(0.2)
+    steady.update(at=time.time(), perf=time.perf_counter(), cpu=[cpu_of(p.pid) for p in procs])
 
 
 async def _cancel_all(tasks: list[asyncio.Task[None]]) -> None:
@@ -318,7 +359,10 @@ def _row(r: dict[str, Any]) -> str:
         f" | {r['stale_human_p50']:.1f} / {r['stale_human_p99']:.1f} s"
         f" | {r['through_interactions']:.0%} | {r['unseen']} of {r['commits']}"
         f" | {r['calls_per_deal']:.1f} | {r['refused']} ({r['refused_global']} global)"
-        f" | {r['late']} |"
+        f" | {r['late']} | {r.get('cpu_main_action', float('nan')):.2f}"
+        f" / {r.get('cpu_process_action', float('nan')):.2f} ms"
+        f" | {r.get('cpu_main_interaction', float('nan')):.2f} ms"
+        f" | {r.get('cpu_steady_main_action', float('nan')):.2f} ms |"
     )
 
 
@@ -373,8 +417,10 @@ def main(quick: bool = False, write: bool = False, tables: tuple[int, ...] = ())
         f"{load_before:.1f} before the runs, {load_after:.1f} after.\n\n"
         "| tables | bot | actions/s | own processing p99 | board staleness p50 / p99 |"
         " staleness, a person to act, p50 / p99 | board versions through interactions |"
-        " actions never shown | REST calls per deal | 429s | answers > 3 s |\n"
-        "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |\n"
+        " actions never shown | REST calls per deal | 429s | answers > 3 s |"
+        " bot CPU per action, main thread / process | main thread CPU per interaction |"
+        " main thread CPU per action once every table has started |\n"
+        "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |\n"
         + table
         + "\n"
         + ratio

@@ -256,7 +256,13 @@ class Controls(host.Controls):
             else:
                 await _send_hand(interaction, message)
             self._bot.answers.watch_hand(
-                interaction, table_id, seat, sort, note=note, selected=tuple(selected or [])
+                interaction,
+                table_id,
+                seat,
+                sort,
+                note=note,
+                selected=tuple(selected or []),
+                image=message.get("image_name"),
             )
 
     async def set_autopass(
@@ -315,7 +321,9 @@ class Controls(host.Controls):
                 await draw_hand_ahead(shown, seat, lang, sort, deck, self._bot.pictures)
                 message = hand_message(shown, seat, lang, sort, note=note, deck=deck)
                 await _edit_hand(interaction, message)
-                self._bot.answers.watch_hand(interaction, table_id, seat, sort, note=note)
+                self._bot.answers.watch_hand(
+                    interaction, table_id, seat, sort, note=note, image=message.get("image_name")
+                )
             else:
                 await say(interaction, note)
 

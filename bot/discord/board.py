@@ -319,9 +319,23 @@ def board_image_name(table: TableSnapshot) -> str:
 def attach(message: dict[str, Any], embed: discord.Embed, picture: Picture, name: str) -> None:
     """Put `picture` in `message` (its file, with the alt text as the attachment's
     description) and show it in `embed`."""
-    message["file"] = discord.File(io.BytesIO(picture.png), filename=name, description=picture.alt)
+    message["file"] = picture_file(picture, name)
     message["image_name"] = name
+    message["picture"] = picture
     embed.set_image(url=f"attachment://{name}")
+
+
+def picture_file(picture: Picture, name: str) -> discord.File:
+    """`picture` as a file to upload named `name`, its alt text as the description (a new
+    one for each request: discord.py closes a file once sent)."""
+    return discord.File(io.BytesIO(picture.png), filename=name, description=picture.alt)
+
+
+def fresh_file(message: dict[str, Any]) -> discord.File | None:
+    """A new file of the picture `message` carries (`attach`), for another try of the same
+    request without building the message again; None if it carries none."""
+    picture = message.get("picture")
+    return None if picture is None else picture_file(picture, message["image_name"])
 
 
 async def draw_result_ahead(

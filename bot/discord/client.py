@@ -31,6 +31,7 @@ from bot.discord.decks import MemberDecks
 from bot.discord.front import DiscordFront
 from bot.discord.health import HealthServer, Probes
 from bot.discord.metrics import BotMetrics, Live, timed
+from bot.discord.one_write import one_write
 from bot.discord.replies import reply_error
 from bot.discord.rest_budget import RequestBudget, budget_trace
 from bot.discord.server_config import ServerConfig
@@ -201,6 +202,8 @@ class Deucebot(commands.Bot):
 
     async def setup_hook(self) -> None:
         """Storage, runtime, persistent views, cogs, translator, command sync, table restore."""
+        if not one_write(self.http):
+            log.warning("multipart bodies go out in parts (an unexpected HTTP session)")
         storage = self._storage = await open_storage(
             self.settings.db, synchronous=self.settings.db_synchronous
         )

@@ -67,6 +67,7 @@ from bot.discord.board import (
     draw_ahead,
     draw_hand_ahead,
     draw_result_ahead,
+    fresh_file,
     hand_cards,
     hand_message,
     last_play_key,
@@ -373,6 +374,11 @@ class DiscordFront:
     def paused(self) -> dict[int, Pause]:
         """Table id -> why its channel delivery is paused (only the paused tables)."""
         return {tid: box.paused for tid, box in self._boxes.items() if box.paused is not None}
+
+    def pause_of(self, table_id: int) -> Pause | None:
+        """Why the channel delivery of table `table_id` is paused (None: it is not)."""
+        box = self._boxes.get(table_id)
+        return None if box is None else box.paused
 
     def lag(self) -> dict[int, float]:
         """Table id -> seconds its oldest undelivered effect has waited (0: none waits)."""
@@ -969,15 +975,13 @@ class DiscordFront:
             "embed": message["embed"],
             "view": message["view"],
         }
-        if image:
-            kwargs["attachments"] = [message["file"]] if "file" in message else []
-        elif box.image_key:
+        if not image and box.image_key:
             message["embed"].set_image(url=f"attachment://{box.image_key[0]}")
 
         def edit() -> dict[str, Any]:
-            if image and "file" in message:
-                fresh = board_message(shown, self.language(shown), lines, True)
-                kwargs["attachments"] = [fresh["file"]]
+            if image:  # a file of its own for each try (a sent one is closed)
+                file = fresh_file(message)
+                kwargs["attachments"] = [file] if file is not None else []
             return fit_message(kwargs)
 
         return edit, _seen(message, key)
@@ -1009,11 +1013,14 @@ class DiscordFront:
         *,
         note: str = "",
         selected: tuple[str, ...] = (),
+        image: str | None = None,
     ) -> None:
         """Keep the ephemeral hand `interaction` answered with up to date (`LiveHands`)."""
         box = self._boxes.get(table_id)
         if box is not None and not self._closed:
-            self.hands.watch(interaction, box.snapshot, seat, sort, note=note, selected=selected)
+            self.hands.watch(
+                interaction, box.snapshot, seat, sort, note=note, selected=selected, image=image
+            )
 
     async def answer_with_board(self, interaction: discord.Interaction, table_id: int) -> bool:
         """Answer a member's click on their table's current board, which the click changed,

@@ -134,9 +134,11 @@ class Answers(Protocol):
         *,
         note: str = "",
         selected: tuple[str, ...] = (),
+        image: str | None = None,
     ) -> None:
         """Keep the ephemeral hand `interaction` showed (or answered with) up to date
-        through that interaction while its token lives."""
+        through that interaction while its token lives; `image` is the file name of the
+        picture it shows (None: unknown), kept by edits that would draw the same."""
         ...
 
 

@@ -79,6 +79,11 @@ class LiveHands:
         self.host = host
         self.pictures = pictures
         self._watched: dict[tuple[int, int], _Watched] = {}
+        self._tables_of: dict[int, set[int]] = {}
+        """Member id -> the tables where a hand of theirs is watched (an index of `_watched`:
+        every interaction and every commit looks hands up, at any number of tables)."""
+        self._members_at: dict[int, set[int]] = {}
+        """Table id -> the members whose hand there is watched."""
         self.edits = 0
         """Hands edited through members' interactions (for the benchmark and tests)."""
 
@@ -91,10 +96,11 @@ class LiveHands:
         *,
         note: str = "",
         selected: tuple[str, ...] = (),
+        image: str | None = None,
     ) -> None:
         """Keep the hand `interaction` answered with (seat `seat` at `table`, showing `note`
-        and the cards `selected`) up to date; no-op unless the interaction's original
-        response is that ephemeral hand."""
+        and the cards `selected`, and the picture named `image`: None when unknown) up to
+        date; no-op unless the interaction's original response is that ephemeral hand."""
         kind = interaction.response.type
         clicked = interaction.message
         own = kind is discord.InteractionResponseType.channel_message or (
@@ -106,6 +112,8 @@ class LiveHands:
         old = self._watched.pop(key, None)
         if old is not None and old.task is not None:
             old.task.cancel()
+        self._tables_of.setdefault(interaction.user.id, set()).add(table.id)
+        self._members_at.setdefault(table.id, set()).add(interaction.user.id)
         self._watched[key] = _Watched(
             interaction,
             seat,
@@ -115,19 +123,21 @@ class LiveHands:
             interaction.created_at + LIFETIME - MARGIN,
             note,
             selected,
+            image,
         )
 
     def touched(self, interaction: discord.Interaction) -> None:
         """A member interacts: their hands are no longer edited from here (the answer to
         this interaction is what they see; a handler showing a hand watches it again)."""
-        for table_id, user in [k for k in self._watched if k[1] == interaction.user.id]:
+        user = interaction.user.id
+        for table_id in list(self._tables_of.get(user, ())):
             self._forget(table_id, user)
 
     def moved(self, table: TableSnapshot) -> None:
         """`table` committed a new turn: edit the hands of the members now to act."""
-        for (table_id, user), watched in list(self._watched.items()):
-            if table_id != table.id:
-                continue
+        table_id = table.id
+        for user in list(self._members_at.get(table_id, ())):
+            watched = self._watched[(table_id, user)]
             if discord.utils.utcnow() >= watched.expires or table.match is None:
                 self._forget(table_id, user)
                 continue
@@ -147,9 +157,20 @@ class LiveHands:
             if watched.task is not None:
                 watched.task.cancel()
         self._watched.clear()
+        self._tables_of.clear()
+        self._members_at.clear()
 
     def _forget(self, table_id: int, user: int) -> None:
         watched = self._watched.pop((table_id, user), None)
+        for index, key, item in (
+            (self._tables_of, user, table_id),
+            (self._members_at, table_id, user),
+        ):
+            found = index.get(key)
+            if found is not None:
+                found.discard(item)
+                if not found:
+                    del index[key]
         if (
             watched is not None
             and watched.task is not None

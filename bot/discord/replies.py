@@ -11,6 +11,8 @@ from typing import Any, TypeVar
 
 import discord
 from discord import app_commands
+from discord.http import handle_message_parameters
+from discord.webhook.async_ import async_context
 
 from bot.discord.textlimits import CONTENT, clip, echo
 from bot.i18n import explain, normalise_language, t
@@ -127,8 +129,25 @@ async def edit_clicked_publicly(interaction: discord.Interaction, **kwargs: Any)
 async def redraw_answer_privately(interaction: discord.Interaction, **kwargs: Any) -> None:
     """Edit, through the interaction's webhook, the private message its answer is (a hand
     shown ephemerally, or the ephemeral hand clicked): `kwargs` as for `edit_message`. The
-    caller knows the original response is that private message (`live_hands`)."""
-    await interaction.edit_original_response(**kwargs)
+    caller knows the original response is that private message (`live_hands`).
+
+    The request `Interaction.edit_original_response` makes, without building a discord.py
+    message of Discord's answer: nothing reads it, and at 300 busy tables building it was
+    3 % of the event loop's time. Its views are never stored (`frozen_view`)."""
+    state = interaction._state
+    with handle_message_parameters(
+        previous_allowed_mentions=state.allowed_mentions, **kwargs
+    ) as params:
+        await async_context.get().edit_original_interaction_response(
+            interaction.application_id,
+            interaction.token,
+            session=interaction._session,
+            proxy=state.http.proxy,
+            proxy_auth=state.http.proxy_auth,
+            payload=params.payload,
+            multipart=params.multipart,
+            files=params.files,
+        )
 
 
 async def say(

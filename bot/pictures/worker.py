@@ -14,9 +14,13 @@ process's picture cache (`bot.pictures.remember`), where the message builders fi
     picture = await drawer.picture(model, "hand", urgent=True)  # someone waits for it
     await drawer.aclose()
 
-- One picture at a time goes to the worker, the urgent ones (a hand someone clicked
-  for) before the others (boards and results, which only wait for their next edit): a
-  hand waits at most for the one picture being drawn.
+- At most `IN_FLIGHT` pictures at a time go to the worker, the urgent ones (a hand
+  someone clicked for) before the others (boards and results, which only wait for their
+  next edit): a hand waits at most for the few pictures already sent. More than one in
+  flight keeps the worker drawing while the bot's loop is busy: with one, the next
+  picture was sent only once the loop had handled the last one's result, so at 300 busy
+  tables the worker idled between pictures, boards waited for theirs past
+  `bot.discord.board.DRAW_SECONDS` and were then drawn on the loop itself.
 - The same model asked twice while it is being drawn is drawn once.
 - `processes=0`, a closed drawer or a worker that died draw in a thread instead (the
   worker is started again, logged): a picture is late, never lost.
@@ -51,6 +55,8 @@ WORKER_NICENESS = 3
 then pictures, then AI turns (which wait for an AI delay anyway, at +10)."""
 
 Key = tuple[Hashable, str]
+IN_FLIGHT = 3
+"""Pictures sent to the worker at once (the rest wait here, urgent ones first)."""
 
 
 def _init_worker(parent: int) -> None:
@@ -86,7 +92,8 @@ class PictureDrawer:
         self._urgent: collections.deque[Key] = collections.deque()
         self._later: collections.deque[Key] = collections.deque()
         self._waiting: dict[Key, asyncio.Future[Picture]] = {}
-        self._drawing = False
+        self._drawing = 0
+        """Pictures sent to the worker and not back yet."""
         self._tasks: set[asyncio.Task[None]] = set()
         self._closed = False
         self.drawn = 0
@@ -121,14 +128,13 @@ class PictureDrawer:
         return await asyncio.shield(waiting)
 
     def _pump(self) -> None:
-        """Send the next picture to the worker unless one is being drawn."""
-        if self._drawing or not (self._urgent or self._later):
-            return
-        key = (self._urgent or self._later).popleft()
-        self._drawing = True
-        task = asyncio.get_running_loop().create_task(self._draw(key))
-        self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
+        """Send the next pictures to the worker, up to `IN_FLIGHT` being drawn."""
+        while self._drawing < IN_FLIGHT and (self._urgent or self._later):
+            key = (self._urgent or self._later).popleft()
+            self._drawing += 1
+            task = asyncio.get_running_loop().create_task(self._draw(key))
+            self._tasks.add(task)
+            task.add_done_callback(self._tasks.discard)
 
     async def _draw(self, key: Key) -> None:
         waiting = self._waiting[key]
@@ -146,7 +152,7 @@ class PictureDrawer:
                 waiting.set_result(picture)
         finally:
             self._waiting.pop(key, None)
-            self._drawing = False
+            self._drawing -= 1
             if not self._closed:
                 self._pump()
 
@@ -182,7 +188,7 @@ class PictureDrawer:
         # Whatever was still queued is drawn in threads now.
         while self._urgent or self._later:
             key = (self._urgent or self._later).popleft()
-            self._drawing = True
+            self._drawing += 1
             await self._draw(key)
 
     def _new_executor(self) -> ProcessPoolExecutor:

@@ -113,3 +113,48 @@ def test_the_discord_bench_reports_each_games_picture_render_time_and_size() -> 
         assert 0 < figure["size_p50"] <= figure["size_max"] <= 150
     section = _pictures_section(figures)
     assert section.count("\n| ") == 2 + 4  # the header, its rule and one row per game
+
+
+def test_the_cpu_probe_counts_a_processs_main_thread_its_other_threads_and_its_children() -> None:
+    import os
+    import subprocess
+    import sys
+    import threading
+
+    from bot.bench.cpu import cpu_of, per_unit
+
+    def burn(seconds: float) -> None:
+        end = time.thread_time() + seconds
+        while time.thread_time() < end:
+            pass
+
+    before = cpu_of(os.getpid())
+    burn(0.3)  # the main thread
+    helper = threading.Thread(target=burn, args=(0.3,))
+    helper.start()
+    helper.join()
+    child = subprocess.Popen(
+        [
+            sys.executable,
+            "-c",
+            "import sys, time\n"
+            "t = time.process_time() + 0.3\n"
+            "while time.process_time() < t: pass\n"
+            "sys.stdin.read()",
+        ],
+        stdin=subprocess.PIPE,
+    )
+    try:
+        for _ in range(100):
+            if cpu_of(os.getpid()).workers - before.workers >= 0.25:
+                break
+            time.sleep(0.05)
+        spent = cpu_of(os.getpid()) - before
+    finally:
+        child.communicate(b"")
+    assert 0.25 <= spent.main < 0.6  # the helper thread's work is not the main thread's
+    assert spent.process >= spent.main + 0.25  # ...but the process's
+    assert spent.workers >= 0.25  # the child's, while it lives
+    figures = per_unit(spent, actions=10, interactions=5)
+    assert figures["cpu_main_action"] == 1000 * spent.main / 10
+    assert figures["cpu_main_interaction"] == 1000 * spent.main / 5

@@ -12,6 +12,7 @@ import pytest
 from PIL import Image
 
 from bot.devtools.discord_standin import FakeDiscord, Message
+from bot.discord.one_write import OneWriteRequest
 from tests.e2e.conftest import bot_running, settle
 from tests.e2e.helpers import BOARD_COLOUR, ai_plays_to_the_end, boards, open_hand
 
@@ -49,6 +50,8 @@ async def test_whole_matches_carry_pictures_with_alt_text_uploaded_once_per_chan
     standin.keep_files = True
     ana = standin.owner
     async with bot_running(standin, tmp_path / "db.sqlite3") as bot:
+        # Pictures go out in one write per request (`one_write`), read whole by the stand-in.
+        assert bot.http._HTTPClient__session._request_class is OneWriteRequest
         await ai_plays_to_the_end(standin, bot, ana, game, **options)
     uploads = [(name, data) for name, data in standin.files if name.startswith("table-")]
     assert uploads, "no table picture was uploaded"

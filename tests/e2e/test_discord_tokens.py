@@ -200,7 +200,10 @@ async def test_the_hand_a_member_looks_at_follows_the_table_through_their_own_in
     async with bot_running(standin, tmp_path / "db.sqlite3", ai_delay=0.05) as bot:
         table = await _until_ana_may_pass(standin, bot, deals=2)
         seat = table.seat_of(str(ana.id))
+        standin.keep_files = True
         hand = await open_hand(standin, ana)
+        picture = hand.attachments[0]
+        uploaded = len(standin.files)
         edits = bot.front.hands.edits
         passed_at = table.turn
         passed = await standin.click(ana, hand, "db:pass:")
@@ -216,3 +219,8 @@ async def test_the_hand_a_member_looks_at_follows_the_table_through_their_own_in
         )
         assert table.turn > passed_at + 1 and bot.front.hands.edits > edits
         assert not standin.errors, standin.errors
+        # A pass changes no card: the hand's picture was uploaded once, with "My hand", and
+        # both the answer to the pass and the edit through her interaction kept it.
+        assert hand.history[-1]["attachments"] == [picture]
+        assert hand.embeds[0]["image"]["url"] == f"attachment://{picture}"
+        assert [name for name, _ in standin.files[uploaded:]].count(picture) == 0

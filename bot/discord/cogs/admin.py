@@ -378,7 +378,7 @@ class Admin(commands.Cog):
         table = self.bot.tables.find(str(interaction.channel_id))
         if table is None:
             return
-        pause = self.bot.front.paused().get(table.id)
+        pause = self.bot.front.pause_of(table.id)
         if pause is None:
             return
         missing = missing_permissions(
@@ -404,7 +404,7 @@ class Admin(commands.Cog):
         until = loop.time() + ANSWER_WAIT
         while not interaction.response.is_done() and loop.time() < until:
             await asyncio.sleep(0.05)
-        pause = self.bot.front.paused().get(table_id)
+        pause = self.bot.front.pause_of(table_id)
         if not interaction.response.is_done() or pause is None:
             return
         try:
