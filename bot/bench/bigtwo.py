@@ -80,15 +80,11 @@ def read_breaks(agent: Agent, deals: int, seed: int) -> tuple[float, float]:
     leads = [0, 0]
     answers = [0, 0]
 
-    def watched(
-        seat: int,
-        hand: int,
-        moves: list[int],
-        table: Combo | None,
-        counts: tuple[int, int, int, int],
-        unseen: int,
-    ) -> int:
-        index = agent(seat, hand, moves, table, counts, unseen)
+    def watched(seat: int, *situation: Any) -> int:
+        index = agent(seat, *situation)
+        hand: int = situation[0]
+        moves: list[int] = situation[1]
+        table: Combo | None = situation[2]
         move = moves[index]
         if len(moves) > 1 and move:
             if table is None and not hand & 1:  # 3♦ leads are forced to hold it
