@@ -12,8 +12,8 @@
    `net` the trained one), on paired seeds (`bot.pool`): penalty ratio with its 95%
    interval, edge, win rate, decision p50 / p99. Strength uses fixed sample counts, so
    the ratios hold on a loaded machine; decision times do not.
-5. How often `net` breaks the greedy habits `strong` reads its opponents by (`read_breaks`),
-   why `hard` takes those reads as doubts.
+5. How often `net` breaks the greedy habits `strong` (and `hard`) read the other seats by
+   (`read_breaks`): how far those reads are from the truth against it.
 """
 
 from __future__ import annotations
@@ -201,7 +201,7 @@ How often a player breaks the greedy habits `strong` reads its opponents by, ove
 {read_deals} bitmask deals against copies of itself (seed 5): `net` leads while holding a
 lower card in {net_leads:.0%} of its free leads and answers a single over a lower one it
 holds in {net_answers:.0%} of its single answers (greedy: {greedy_leads:.0%} and
-{greedy_answers:.0%}); so `hard` takes those reads as doubts.
+{greedy_answers:.0%}).
 """
     title = "Big Two (quick run)" if quick else "Big Two"
     publish(title, body, write and not quick)

@@ -11,9 +11,7 @@
 - `net`: the trained sparring partner, see `engines.ai.bigtwo_net`;
 - `hard`: the network's proposals checked by a search, see `engines.ai.bigtwo_hard`;
 - `hard1`: the first `hard`, frozen (a play-out is worth its own penalty, as for `strong`):
-  a sparring partner for its successors;
-- `hard2`: the second `hard`, frozen (it reads the other seats as greedy players, ruling
-  cards out): a sparring partner for its successors.
+  a sparring partner for its successors.
 """
 
 from __future__ import annotations
@@ -119,16 +117,8 @@ def _hard(rng: random.Random) -> Any:
 def _hard1(rng: random.Random) -> Any:
     from engines.ai.bigtwo_hard import HardPolicy
 
-    policy = HardPolicy(rng, zero_sum=False, doubt=None)
+    policy = HardPolicy(rng, zero_sum=False)
     policy.name = "hard1"
-    return policy
-
-
-def _hard2(rng: random.Random) -> Any:
-    from engines.ai.bigtwo_hard import HardPolicy
-
-    policy = HardPolicy(rng, doubt=None)
-    policy.name = "hard2"
     return policy
 
 
@@ -154,7 +144,6 @@ POLICIES: Mapping[str, Callable[[random.Random], Any]] = {
     "net": _net,
     "hard": _hard,
     "hard1": _hard1,
-    "hard2": _hard2,
 }
 """Policy name -> factory taking the policy's own `random.Random`."""
 

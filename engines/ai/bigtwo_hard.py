@@ -9,15 +9,10 @@ does better by more than `margin` points per sampled deal.
 What a play-out is worth is what the table's score counts (`zero_sum`): this seat's
 penalty minus the other three's average, so a play that leaves two opponents with ten
 cards each is worth something even when this seat does not go out, and a won deal is worth
-what the others pay rather than a fixed bonus. What the other seats' leads and single
-answers say is a doubt, not a certainty (`doubt`): the reads of `strong` assume greedy
-opponents, who lead their lowest card and answer a single with their lowest higher one,
-while `net` breaks either habit about 3 times in 10; a sampled deal that breaks k such
-reads counts 0.3**k. Fixed sample counts, no time cut-off: its
+what the others pay rather than a fixed bonus. Fixed sample counts, no time cut-off: its
 choices never depend on the machine's speed. From the seat's view only.
 
-`hard2` is the second `hard` (reads that rule cards out, as `strong` has them), frozen as
-a sparring partner. `hard1` is the first `hard` (its own penalty, a won deal counting as a bonus of
+`hard1` is the first `hard` (its own penalty, a won deal counting as a bonus of
 `win_bonus`, as `strong` values a play-out), frozen as a sparring partner.
 """
 
@@ -46,11 +41,9 @@ class HardPolicy(StrongPolicy):
         margin: float = 0.5,
         rollouts: int = 480,
         zero_sum: bool = True,
-        doubt: float | None = 0.3,
     ) -> None:
-        """`net`: the shipped weights unless given. `zero_sum` False gives `hard1`; `doubt`
-        as for `StrongPolicy` (None: reads that rule cards out, as `hard1` and `hard2`)."""
-        super().__init__(rng, rollouts=rollouts, budget_ms=None, doubt=doubt)
+        """`net`: the shipped weights unless given. `zero_sum` False gives `hard1`."""
+        super().__init__(rng, rollouts=rollouts, budget_ms=None)
         self.net = net if net is not None else shipped_net()
         self.top = top
         self.margin = margin

@@ -227,20 +227,12 @@ class _Reads:
     means nothing in the hand is lower than its lowest card, an answer means nothing
     between the table and the answer. Single-card facts become cards a seat cannot
     hold (`forbid`); the others are checked on each sampled hand (`checks`).
-
-    With `soft`, the facts of leads and single answers are `doubts` instead, which weigh
-    sampled deals rather than rule cards out: other players (`net`, people) often lead
-    something else than their lowest card, or answer a single high.
     """
 
-    def __init__(self, soft: bool = False) -> None:
-        """`soft`: the lead and single-answer facts are `doubts`, not `forbid`."""
-        self.soft = soft
+    def __init__(self) -> None:
         self.hand = -1
         self.played = 0
         self.forbid = [0, 0, 0, 0]
-        self.doubts: set[tuple[int, int]] = set()
-        """(seat, mask): the seat probably holds no card of the mask (soft facts)."""
         self.checks: set[tuple[int, int, int]] = set()
         """(seat, table mask, answer mask or 0 for a pass)."""
         self.after: Combo | None = None
@@ -254,7 +246,6 @@ class _Reads:
         played = len(view.played)
         if self.hand < 0 or hand & ~self.hand or played < self.played:
             self.forbid = [0, 0, 0, 0]
-            self.doubts = set()
             self.checks = set()
             self.after = None
         self.hand = hand
@@ -300,22 +291,14 @@ class _Reads:
     def _played(self, who: int, table: Combo | None, combo: Combo) -> None:
         low = combo.mask & -combo.mask
         if table is None:
-            self._doubt(who, low - 1)
+            self.forbid[who] |= low - 1
             if combo.size <= 2:
                 rank_shift = ((low.bit_length() - 1) >> 2) * 4
                 self.forbid[who] |= 0xF << rank_shift
         elif combo.size == 1:
-            self._doubt(who, ((1 << combo.power) - 1) & ~((2 << table.power) - 1))
+            self.forbid[who] |= ((1 << combo.power) - 1) & ~((2 << table.power) - 1)
         else:
             self.checks.add((who, table.mask, combo.mask))
-
-    def _doubt(self, who: int, mask: int) -> None:
-        if not mask:
-            return
-        if self.soft:
-            self.doubts.add((who, mask))
-        else:
-            self.forbid[who] |= mask
 
 
 def _misreads(hands: list[int], checks: list[tuple[int, Combo, int]]) -> int:
@@ -412,22 +395,17 @@ class StrongPolicy:
         max_candidates: int = 10,
         win_bonus: float = 8.0,
         budget_ms: float | None = None,
-        doubt: float | None = None,
     ) -> None:
         """`rollouts` play-outs per decision in total, spread over the candidates; a won deal
         counts as a penalty of `-win_bonus` (winning matters beyond the penalty it saves).
-        `budget_ms` None: no time cut-off (the choice never depends on the machine's speed).
-        `doubt`: None reads a lead or a single answer as greedy play would mean it (cards
-        ruled out); a number makes those reads soft: a sampled deal that breaks k of them
-        counts `doubt`**k as much as one that breaks none."""
+        `budget_ms` None: no time cut-off (the choice never depends on the machine's speed)."""
         self.rng = rng
         self.win_bonus = win_bonus
         self.budget = budget_ms / 1000 if budget_ms is not None else None
         self.rollouts = rollouts
         self.max_candidates = max_candidates
         self.fallback = HeuristicPolicy(rng)
-        self.doubt = doubt
-        self.reads = _Reads(soft=doubt is not None)
+        self.reads = _Reads()
 
     def decide(self, view: BigTwoView) -> Action:
         """Choose a legal action for the seat of `view`."""
@@ -483,14 +461,6 @@ class StrongPolicy:
             for who, table, answer in self.reads.checks
             if view.cards_left[who]
         ]
-        doubts = [
-            (who, mask & unseen_mask)
-            for who, mask in self.reads.doubts
-            if mask & unseen_mask and view.cards_left[who]
-        ]
-        doubt = self.doubt if self.doubt is not None else 1.0
-        weights = 0.0
-        dealt_count = 0
         dealer = _Dealer(unseen, counts, hands, seat, forbid) if any(forbid) else None
         reading = dealer is not None and dealer.ok
         totals = [0.0] * len(candidates)
@@ -525,16 +495,9 @@ class StrongPolicy:
                     again_wrong = _misreads(again, checks)
                     if again_wrong < wrong:
                         dealt, wrong = again, again_wrong
-            weight = doubt ** sum(1 for who, mask in doubts if dealt[who] & mask)
-            weights += weight
-            dealt_count += 1
             for i, move in enumerate(candidates):
                 penalties = _after(dealt, seat, move, table, table_seat, view.passes)
-                totals[i] += weight * self._value(penalties, seat)
-        if weights and weights != dealt_count:
-            # Weighted totals, scaled back to the number of sampled deals.
-            scale = dealt_count / weights
-            totals = [t * scale for t in totals]
+                totals[i] += self._value(penalties, seat)
         return totals
 
     def _candidates(self, view: BigTwoView, hand: int) -> list[int]:

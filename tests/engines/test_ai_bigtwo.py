@@ -8,7 +8,7 @@ import pytest
 
 from engines.ai.bigtwo import POLICIES, GreedyPolicy
 from engines.ai.bigtwo_fast import greedy_move, lowest_five_beating, lowest_five_with
-from engines.ai.bigtwo_strong import StrongPolicy, _Reads
+from engines.ai.bigtwo_strong import StrongPolicy
 from engines.base import DealSettled
 from engines.bigtwo import PASS, BigTwoConfig, BigTwoState, Play, legal_plays
 from engines.bigtwo_combos import combos_of_size, mask_of_cards
@@ -193,22 +193,3 @@ def test_lowest_five_beating_agrees_with_full_enumeration() -> None:
         table = rng.choice(tables)
         higher = [c for c in combos_of_size(hand, 5) if c.power > table.power]
         assert lowest_five_beating(hand, table.power) == (higher[0].mask if higher else 0)
-
-
-def test_soft_reads_doubt_a_lead_and_a_high_single_answer_instead_of_ruling_cards_out() -> None:
-    # Seat 0 led 5♦ and seat 1 answered K♠: a greedy player holds nothing between them and
-    # nothing under 5♦; a player like `net` often does (it answers high and leads freely).
-    hands = ["6C 7C 8C", "3C 9D", "4D 4S JH", "QD AC"]
-    data = crafted(hands, turn=2, table="KS", table_seat=1, played="5D KS").snapshot()
-    data.update(trick=[[0, "5D"], [1, "KS"]])
-    view = BigTwoState.restore(data).view(2)
-    between = mask_of_cards(parse_cards("6D 6S 9C 9D TD KD KC"))
-    below = mask_of_cards(parse_cards("3D 3C 4C"))
-    strict = _Reads()
-    strict.update(view, 2)
-    assert strict.forbid[1] & between == between and strict.forbid[0] & below == below
-    soft = _Reads(soft=True)
-    soft.update(view, 2)
-    assert not soft.forbid[1] & between and not soft.forbid[0] & below
-    doubted = {who: mask for who, mask in soft.doubts}
-    assert doubted[1] & between == between and doubted[0] & below == below
