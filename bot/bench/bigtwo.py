@@ -12,6 +12,8 @@
    `net` the trained one), on paired seeds (`bot.pool`): penalty ratio with its 95%
    interval, edge, win rate, decision p50 / p99. Strength uses fixed sample counts, so
    the ratios hold on a loaded machine; decision times do not.
+5. How often `net` breaks the greedy habits `strong` (and `hard`) read the other seats by
+   (`read_breaks`): how far those reads are from the truth against it.
 """
 
 from __future__ import annotations
@@ -26,8 +28,12 @@ from bot.bench.report import publish, rate
 from bot.pool import LineUp, against_pool
 from bot.simulate import SimulationResult, percentile, simulate
 from engines.ai import bigtwo_fast
+from engines.ai.bigtwo_net import shipped_net
+from engines.ai.bigtwo_train import Agent, argmax_agent, greedy_agent
+from engines.ai.bigtwo_train import play_deal as fast_deal
 from engines.base import Policy
 from engines.bigtwo import SPEC, BigTwoConfig, prime_caches
+from engines.bigtwo_combos import Combo
 from engines.play import play_out
 
 
@@ -64,6 +70,35 @@ def _figures(result: SimulationResult) -> dict[str, float]:
         "n": data["n"],
         "seconds": data["seconds"],
     }
+
+
+def read_breaks(agent: Agent, deals: int, seed: int) -> tuple[float, float]:
+    """How often `agent`, playing `deals` bitmask deals against copies of itself, breaks
+    the greedy habits: (the share of its free leads made while holding a card lower than
+    the lead's lowest, the share of its single answers made while holding a lower single
+    that beats the table). Greedy players break neither."""
+    leads = [0, 0]
+    answers = [0, 0]
+
+    def watched(seat: int, *situation: Any) -> int:
+        index = agent(seat, *situation)
+        hand: int = situation[0]
+        moves: list[int] = situation[1]
+        table: Combo | None = situation[2]
+        move = moves[index]
+        if len(moves) > 1 and move:
+            if table is None and not hand & 1:  # 3♦ leads are forced to hold it
+                leads[0] += 1
+                leads[1] += bool(hand & ((move & -move) - 1))
+            elif table is not None and table.size == 1:
+                answers[0] += 1
+                answers[1] += bool(hand & (move - 1) & ~((2 << table.power) - 1))
+        return index
+
+    rng = random.Random(seed)
+    for _ in range(deals):
+        fast_deal(rng, [watched] * 4)
+    return leads[1] / max(leads[0], 1), answers[1] / max(answers[0], 1)
 
 
 POOL = ("greedy", "strong1", "net")
@@ -123,6 +158,9 @@ def main(quick: bool, write: bool) -> int:
         else {"easy": 1000, "normal": 1000, "hard": 4000}
     )
     levels = levels_table(level_deals)
+    read_deals = 20 if quick else 300
+    net_leads, net_answers = read_breaks(argmax_agent(shipped_net()), read_deals, seed=5)
+    greedy_leads, greedy_answers = read_breaks(greedy_agent, read_deals, seed=5)
     win_goal = "met" if strong["win"] >= 0.45 else "NOT met"
     ratio_goal = "met" if strong["ratio"] <= 0.65 else "NOT met"
     latency_goal = "met" if strong["p50"] <= 20 and strong["p99"] <= 100 else "NOT met"
@@ -158,6 +196,12 @@ penalty per deal over the opponents' (goal for hard: <= 0.85 vs `net`, <= 0.55 v
 `greedy`; decision p99 <= 100 ms for normal, <= 500 ms for hard, on a quiet machine).
 
 {levels}
+
+How often a player breaks the greedy habits `strong` reads its opponents by, over
+{read_deals} bitmask deals against copies of itself (seed 5): `net` leads while holding a
+lower card in {net_leads:.0%} of its free leads and answers a single over a lower one it
+holds in {net_answers:.0%} of its single answers (greedy: {greedy_leads:.0%} and
+{greedy_answers:.0%}).
 """
     title = "Big Two (quick run)" if quick else "Big Two"
     publish(title, body, write and not quick)

@@ -101,6 +101,16 @@ def test_the_levels_table_has_a_row_per_level_and_sparring_partner() -> None:
     assert rows[-1].startswith("| hard (hard) | net | 2 |")
 
 
+def test_greedy_never_breaks_the_reads_strong_makes_and_net_often_does() -> None:
+    from bot.bench.bigtwo import read_breaks
+    from engines.ai.bigtwo_net import shipped_net
+    from engines.ai.bigtwo_train import argmax_agent, greedy_agent
+
+    assert read_breaks(greedy_agent, 30, seed=5) == (0.0, 0.0)
+    leads, answers = read_breaks(argmax_agent(shipped_net()), 30, seed=5)
+    assert 0.1 < leads < 0.6 and 0.1 < answers < 0.6, (leads, answers)
+
+
 def test_the_discord_bench_reports_each_games_picture_render_time_and_size() -> None:
     from bot.bench.discord import _pictures_section, picture_figures
 
