@@ -58,8 +58,12 @@ async def test_the_opener_is_told_which_card_is_set_aside_and_nobody_else_is(
         deck = stacked_deck({mine: OPENER_HAND, theirs: OTHER_HAND}, dealer)
         table.state.source = table.state.source.stacked(2, deck)
         warned = split = False
+        bo_held: set[Card] = set()
+        """Bo's own cards of deal 1 (dealt at random before the deck was stacked)."""
         while (who := await wait_turn(standin, bot, table, [ana, bo])) is not None:
             view = table.view(table.seat_of(str(who.id)))
+            if who is bo and view.deal == 1:
+                bo_held.update(view.hand)
             hand = await open_hand(standin, who)
             if view.deal == 1:  # come in, stand pat, check around: the next deal is a jackpot
                 await play(standin, who, hand, ("no", "check", "call", "raise ", "stand"))
@@ -85,14 +89,18 @@ async def test_the_opener_is_told_which_card_is_set_aside_and_nobody_else_is(
             break
         assert warned and split
         # Privacy before the proof: the table hears of a split, but no public message, and
-        # nothing Bo got, names J♠.
+        # nothing Bo got, names J♠ (but Bo's own deal-1 hand, if J♠ was dealt to him then).
         await settle(bot)
         public = standin.public_versions()
         assert any("splits the openers" in v for v in public)
         bos = [m.text() for m in standin.messages.values() if m.interaction_user == bo.id]
         bos += [m.text() for m in standin.dms(bo)]
-        for text in public + bos:
+        for text in public:
             assert "J♠" not in text and "JS" not in text.split(), text
+        jack = parse_cards("JS")[0]
+        for text in bos:
+            if "J♠" in text or "JS" in text.split():
+                assert jack in bo_held and "deal 1" in text and "deal 2" not in text, text
         # Bo stands pat, both check: the showdown shows the proof, set-aside card included.
         while (who := await wait_turn(standin, bot, table, [ana, bo])) is not None:
             if table.deal > 2:
