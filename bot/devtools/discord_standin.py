@@ -38,6 +38,7 @@ kills `Client.start()`.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import itertools
 import json
 import re
@@ -1409,36 +1410,38 @@ class FakeDiscord:
         await ws.send_str(
             json.dumps({"op": 10, "d": {"heartbeat_interval": 41250}, "s": None, "t": None})
         )
-        async for frame in ws:
-            if frame.type is not WSMsgType.TEXT:
-                break
-            msg = json.loads(frame.data)
-            op = msg.get("op")
-            if op == 1:
-                await ws.send_str(json.dumps({"op": 11, "d": None, "s": None, "t": None}))
-            elif op == 2:
-                self.identify = msg["d"]
-                if msg["d"].get("token") != "standin-token":
-                    await ws.close(code=4004, message=b"Authentication failed.")
+        # A bot killed mid-session leaves a closed socket behind: Discord drops it quietly.
+        with contextlib.suppress(ConnectionResetError):
+            async for frame in ws:
+                if frame.type is not WSMsgType.TEXT:
                     break
-                shard, count = msg["d"].get("shard") or [0, 1]
-                if count != self.shard_count:
-                    # Discord: 4011 sharding required, 4010 invalid shard.
-                    code = 4011 if count == 1 else 4010
-                    await ws.close(code=code, message=b"Invalid shard.")
-                    break
-                if not 0 <= shard < count:
-                    await ws.close(code=4010, message=b"Invalid shard.")
-                    break
-                # Like Discord, a second session on a shard is allowed (the database lease
-                # is what fences processes); the newest one gets the shard's events.
-                self.shard_sockets[shard] = ws
-                self.identified.append(shard)
-                await self._send_ready(ws, shard)
-            elif op in (3, 8):
-                continue
-            else:
-                self.errors.append(f"unexpected gateway opcode {op}: {msg}")
+                msg = json.loads(frame.data)
+                op = msg.get("op")
+                if op == 1:
+                    await ws.send_str(json.dumps({"op": 11, "d": None, "s": None, "t": None}))
+                elif op == 2:
+                    self.identify = msg["d"]
+                    if msg["d"].get("token") != "standin-token":
+                        await ws.close(code=4004, message=b"Authentication failed.")
+                        break
+                    shard, count = msg["d"].get("shard") or [0, 1]
+                    if count != self.shard_count:
+                        # Discord: 4011 sharding required, 4010 invalid shard.
+                        code = 4011 if count == 1 else 4010
+                        await ws.close(code=code, message=b"Invalid shard.")
+                        break
+                    if not 0 <= shard < count:
+                        await ws.close(code=4010, message=b"Invalid shard.")
+                        break
+                    # Like Discord, a second session on a shard is allowed (the database lease
+                    # is what fences processes); the newest one gets the shard's events.
+                    self.shard_sockets[shard] = ws
+                    self.identified.append(shard)
+                    await self._send_ready(ws, shard)
+                elif op in (3, 8):
+                    continue
+                else:
+                    self.errors.append(f"unexpected gateway opcode {op}: {msg}")
         if ws in self._sockets:
             self._sockets.remove(ws)
         for shard, open_ws in list(self.shard_sockets.items()):
