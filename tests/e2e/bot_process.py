@@ -8,6 +8,8 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
+from bot.devtools.discord_standin import FakeDiscord
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -67,3 +69,18 @@ async def spawn_bot(env: dict[str, str], cwd: Path, name: str = "bot") -> BotPro
             stderr=err,
         )
     return BotProcess(proc, logs)
+
+
+async def ready_or_ended(fake: FakeDiscord, bot: BotProcess, timeout: float = 60) -> None:
+    """Wait until the bot's gateway session is ready, or its process has ended: a restart
+    delivers what the process before it left first thing, and on a slow machine it may die
+    at its `DEUCEBOT_KILL_AT` point before it is connected (the caller checks how it
+    ended)."""
+    ready = asyncio.ensure_future(fake.wait_ready(timeout))
+    ended = asyncio.ensure_future(bot.proc.wait())
+    done, pending = await asyncio.wait({ready, ended}, return_when=asyncio.FIRST_COMPLETED)
+    for task in pending:
+        task.cancel()
+    await asyncio.gather(*pending, return_exceptions=True)
+    if ready in done:
+        ready.result()  # a TimeoutError: neither connected nor ended

@@ -18,7 +18,7 @@ import pytest
 
 from bot.devtools.discord_standin import FakeDiscord, Message
 from storage.sqlite import SqliteStorage
-from tests.e2e.bot_process import BotProcess, bot_env, spawn_bot
+from tests.e2e.bot_process import BotProcess, bot_env, ready_or_ended, spawn_bot
 from tests.e2e.deliveries import check_match, shown
 
 KILLED = -signal.SIGKILL
@@ -44,20 +44,6 @@ async def _until_killed_or(bot: BotProcess, done: Callable[[], bool], timeout: f
                 continue
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(bot.proc.wait(), 0.1)
-
-
-async def _ready_or_ended(standin: FakeDiscord, bot: BotProcess, timeout: float = 60) -> None:
-    """Wait until the bot is connected, or its process has ended: a restart delivers what
-    the process before it left first thing, and may die on it at its kill point before the
-    gateway session is ready (a slow machine; `_until_killed_or` checks how it ended)."""
-    ready = asyncio.ensure_future(standin.wait_ready(timeout))
-    ended = asyncio.ensure_future(bot.proc.wait())
-    done, pending = await asyncio.wait({ready, ended}, return_when=asyncio.FIRST_COMPLETED)
-    for task in pending:
-        task.cancel()
-    await asyncio.gather(*pending, return_exceptions=True)
-    if ready in done:
-        ready.result()  # a TimeoutError: neither connected nor ended
 
 
 def _finished(standin: FakeDiscord) -> bool:
@@ -102,7 +88,7 @@ async def _run_chain(
                 await standin.command(ana, "table start")
                 await standin.command(ana, "table leave")  # the AI plays every seat
             else:
-                await _ready_or_ended(standin, bot)
+                await ready_or_ended(standin, bot)
             if await _until_killed_or(bot, lambda: _finished(standin)):
                 kills += 1
         finally:

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from bot.devtools.discord_standin import FakeDiscord, Message, User
-from tests.e2e.bot_process import spawn_bot
+from tests.e2e.bot_process import ready_or_ended, spawn_bot
 from tests.e2e.pictures import check_pictures
 from tests.e2e.process_play import (
     Choose,
@@ -188,9 +188,11 @@ async def _killed_match(
         extra = {"DEUCEBOT_KILL_AT": point} if point else {}
         bot = await spawn_bot(env_for(standin, tmp_path, **extra), tmp_path, f"p{index}")
         try:
-            await standin.wait_ready(60)
             if index == 0:
+                await standin.wait_ready(60)
                 await setup(standin, members)
+            else:
+                await ready_or_ended(standin, bot)
             killed = await play_until_exit(standin, bot, members, choose)
             assert killed == bool(point), (point, killed)
         finally:
