@@ -79,7 +79,7 @@ from bot.discord.effects import Effect
 from bot.discord.host import Host
 from bot.discord.live_hands import LiveHands
 from bot.discord.permissions import is_thread, missing_permissions
-from bot.discord.replies import edit_clicked_publicly
+from bot.discord.replies import edit_clicked_publicly, edit_unparsed
 from bot.discord.rest_budget import Priority, priority
 from bot.discord.textlimits import fit_message
 from bot.discord.tokens import InteractionTokens, LostAnswer, expired, post_once
@@ -645,7 +645,7 @@ class DiscordFront:
             if expires - timedelta(seconds=EDIT_MARGIN) > discord.utils.utcnow():
                 hooked = message
                 try:
-                    await self._retry(what, lambda: hooked.edit(**build()))
+                    await self._retry(what, lambda: edit_unparsed(hooked, **build()))
                     self.token_calls += 1
                     return message, True
                 except discord.HTTPException as error:
@@ -656,7 +656,7 @@ class DiscordFront:
         elif isinstance(message, discord.WebhookMessage):
             message = self._channel(box.snapshot).get_partial_message(message.id)
         rest = message
-        await self._retry(what, lambda: rest.edit(**build()))
+        await self._retry(what, lambda: edit_unparsed(rest, **build()))
         self.rest_calls += 1
         box.probing = False
         return message, False

@@ -150,6 +150,41 @@ async def redraw_answer_privately(interaction: discord.Interaction, **kwargs: An
         )
 
 
+async def edit_unparsed(
+    message: discord.WebhookMessage | discord.PartialMessage | discord.Message, **kwargs: Any
+) -> None:
+    """Edit `message` as `message.edit(**kwargs)` does (a follow-up through the token of the
+    webhook that posted it, a channel message through the bot's REST route), without
+    building a discord.py message of Discord's answer: the board edits' callers keep their
+    handle and read nothing of it (`redraw_answer_privately` does the same for the hands).
+    Views are never stored here (`frozen_view`)."""
+    view = kwargs.get("view")
+    if isinstance(message, discord.WebhookMessage):
+        hook_state = message._state
+        webhook = hook_state._webhook
+        thread = hook_state._thread
+        mentions = getattr(webhook._state, "allowed_mentions", None)
+        with handle_message_parameters(previous_allowed_mentions=mentions, **kwargs) as params:
+            await async_context.get().edit_webhook_message(
+                webhook.id,
+                webhook.token,
+                message.id,
+                session=webhook.session,
+                proxy=webhook.proxy,
+                proxy_auth=webhook.proxy_auth,
+                payload=params.payload,
+                multipart=params.multipart,
+                files=params.files,
+                thread_id=getattr(thread, "id", None),
+                with_components=bool(view),
+            )
+        return
+    state = message._state
+    mentions = state.allowed_mentions if "content" in kwargs else None
+    with handle_message_parameters(previous_allowed_mentions=mentions, **kwargs) as params:
+        await state.http.edit_message(message.channel.id, message.id, params=params)
+
+
 async def say(
     interaction: discord.Interaction, content: str, *, ephemeral: bool = True, **kwargs: Any
 ) -> None:

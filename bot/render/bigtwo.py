@@ -12,6 +12,7 @@ from collections.abc import Sequence
 
 from bot.i18n import join_names, t
 from bot.render import GameRenderer, ViewAccessors
+from bot.render.phrases import turn_marker
 from bot.render.text import numbered_cards
 from bot.render.words import read_move, suggest, words_help
 from engines.base import DealSettled, DealStarted, Event, IllegalAction, MatchEnded
@@ -67,7 +68,7 @@ class BigTwoRenderer(ViewAccessors):
             order = " → ".join(_name(names, s) for s in range(len(view.cards_left)))
             lines.append(t("bigtwo.board.order", lang, order=order))
             for seat, left in enumerate(view.cards_left):
-                marker = "▶ " if view.to_act == seat else "  "
+                marker = turn_marker(view.to_act, seat)
                 dealer = t("bigtwo.board.dealer", lang) if view.dealer == seat else ""
                 lines.append(
                     marker

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from bot.i18n import join_names, t
 from bot.render import GameRenderer, ViewAccessors, chip_standings
 from bot.render.betting import BetSpot, CardPick, RebuyOffer, spot_if_betting, typed_bet
-from bot.render.phrases import acted, buttons_line, hand_name, returned, seat_status
+from bot.render.phrases import acted, buttons_line, hand_name, returned, seat_status, turn_marker
 from bot.render.text import numbered_cards
 from bot.render.words import read_move, say_move, suggest, words_help
 from engines.base import ChipsBought, DealSettled, DealStarted, Event, IllegalAction, MatchEnded
@@ -121,7 +121,7 @@ class DrawRenderer(ViewAccessors):
             )
         if not brief:
             for seat in range(view.seats):
-                marker = "▶ " if view.to_act == seat else "  "
+                marker = turn_marker(view.to_act, seat)
                 tags = [] if view.finished else self._tags(view, seat, lang)
                 lines.append(
                     marker

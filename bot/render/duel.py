@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from bot.i18n import Addressee, join_names, t
 from bot.render import GameRenderer, ViewAccessors, chip_standings
 from bot.render.betting import BetSpot, CardPick, spot_if_betting, typed_bet
-from bot.render.phrases import acted, buttons_line, returned
+from bot.render.phrases import acted, buttons_line, returned, turn_marker
 from bot.render.text import numbered_cards
 from bot.render.words import read_move, say_move, suggest, words_help
 from engines.base import ChipsBought, DealStarted, Event, IllegalAction, MatchEnded
@@ -84,7 +84,7 @@ class DuelRenderer(ViewAccessors):
                         )
                     )
                     continue
-                marker = "▶ " if view.to_act == seat else "  "
+                marker = turn_marker(view.to_act, seat)
                 first = t("duel.board.first", lang) if view.first == seat else ""
                 lines.append(
                     marker

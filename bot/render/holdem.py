@@ -13,7 +13,15 @@ from collections.abc import Sequence
 from bot.i18n import join_names, t
 from bot.render import GameRenderer, ViewAccessors, chip_standings
 from bot.render.betting import BetSpot, spot_if_betting, typed_bet
-from bot.render.phrases import acted, buttons_line, hand_name, pot_name, returned, seat_status
+from bot.render.phrases import (
+    acted,
+    buttons_line,
+    hand_name,
+    pot_name,
+    returned,
+    seat_status,
+    turn_marker,
+)
 from bot.render.words import read_move, say_move, suggest, words_help
 from engines.base import ChipsBought, DealStarted, Event, IllegalAction, MatchEnded
 from engines.cards import Card
@@ -85,7 +93,7 @@ class HoldemRenderer(ViewAccessors):
                     tags.append(t("holdem.tag.folded", lang))
                 elif seat.all_in:
                     tags.append(t("holdem.tag.all_in", lang))
-                marker = "▶ " if view.to_act == seat.seat else "  "
+                marker = turn_marker(view.to_act, seat.seat)
                 bet = t("holdem.board.bet", lang, bet=seat.bet) if seat.bet else ""
                 lines.append(
                     marker

@@ -63,6 +63,11 @@ def deal_word(game: str, lang: str, *, title: bool = False) -> str:
     return t(key + (".title" if title else ""), lang)
 
 
+def turn_marker(to_act: int | None, seat: int) -> str:
+    """The two characters before a seat's line on a board: an arrow at the seat to act."""
+    return "▶ " if to_act == seat else "  "
+
+
 def seat_status(parts: Sequence[str]) -> str:
     """A seat's roles and state as one compact status: " (button, small blind, all-in)";
     "" when it has none."""
