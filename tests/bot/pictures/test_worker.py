@@ -91,9 +91,14 @@ async def test_a_dead_worker_is_replaced_and_the_picture_drawn_in_a_thread(
     await pool.picture(first, "table")
     pid = await pool.pid()
     assert pid is not None
-    os.kill(pid, signal.SIGKILL)
+    # The worker dies while it has the picture: stopped first so that it is sure to have
+    # been sent, then killed.
+    os.kill(pid, signal.SIGSTOP)
+    asked = asyncio.ensure_future(pool.picture(second, "table"))
     await asyncio.sleep(0.3)
-    picture = await pool.picture(second, "table")
+    assert not asked.done()
+    os.kill(pid, signal.SIGKILL)
+    picture = await asked
     assert picture == draw_picture(second, "table")
     assert pool.restarts == 1 and pool.in_threads == 1
     assert await pool.pid() not in (None, pid)

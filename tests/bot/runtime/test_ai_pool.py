@@ -132,7 +132,9 @@ async def test_shutdown_leaves_no_process() -> None:
 
 
 async def _play_all_ai(path: Path, processes: int, kill: bool = False) -> tuple[list[str], Any]:
-    """A one-deal Big Two match of four random AIs; its action log and its first view."""
+    """A one-deal Big Two match of four random AIs; its action log and its first view.
+    `kill`: the worker dies while the first decision waits on it (it is stopped first, so
+    the decision is sure to be waiting, then killed)."""
     storage = SqliteStorage(str(path))
     await storage.open()
     manager = TableManager(
@@ -143,9 +145,10 @@ async def _play_all_ai(path: Path, processes: int, kill: bool = False) -> tuple[
     pool = manager.ai_pool
     pids: list[int] = []
     try:
+        pid = 0
         if pool is not None and kill:
             [pid] = await pool.pids()
-            os.kill(pid, signal.SIGKILL)
+            os.kill(pid, signal.SIGSTOP)
         table = await manager.create(
             guild="g",
             place="p",
@@ -156,6 +159,11 @@ async def _play_all_ai(path: Path, processes: int, kill: bool = False) -> tuple[
         match = await table.start(seed=11)
         assert table.state is not None and table.state.to_act is not None
         first_view = table.state.view(table.state.to_act)
+        if pool is not None and kill:
+            async with asyncio.timeout(30):
+                while pool.waiting == 0:
+                    await asyncio.sleep(0.01)
+            os.kill(pid, signal.SIGKILL)
         async with asyncio.timeout(30):
             await manager.idle()
         assert table.status == "finished"
@@ -200,7 +208,7 @@ async def main(started: bool) -> None:
     if started:
         [pid] = await pool.pids()
     else:  # the process exists but is still importing: it has not run its start-up yet
-        [pid] = list(pool._slots[0]._processes)
+        pid = pool._slots[0].pid
     print(pid, flush=True)
     time.sleep(60)
 
