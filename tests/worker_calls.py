@@ -76,3 +76,10 @@ def _is_socket(fd: int) -> bool:
         return stat.S_ISSOCK(os.stat(fd).st_mode)
     except OSError:
         return False
+
+
+class Unloadable:
+    """An argument that pickles here but raises when the child rebuilds it."""
+
+    def __reduce__(self) -> tuple[object, tuple[str]]:
+        return (fail, ("cannot be rebuilt",))

@@ -138,8 +138,6 @@ class AiPool:
         "spawn" or "forkserver"."""
         if workers < 1:
             raise ValueError(f"an AI pool needs at least one worker, not {workers}")
-        if start_method not in ("spawn", "forkserver"):
-            raise ValueError(f"start method {start_method!r}: use 'spawn' or 'forkserver'")
         try:
             pickle.dumps(games)
         except Exception as error:

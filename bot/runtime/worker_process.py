@@ -22,10 +22,11 @@ and written by the event loop itself (`loop.add_reader` / `add_writer`, non-bloc
   never stalls the loop; results are read as they come, a big one (a PNG) in pieces
   across several turns of the loop. The child reads and writes blocking: a child waiting
   for the parent to read its result is fine.
-- A child that dies (end of file on the pipe, a broken pipe, a garbled frame) fails every
-  call waiting on it with `WorkerLost` and is replaced at once (`on_restart` is called:
-  the owner logs and drops what lived in the dead child). The dead child's pipe is closed
-  with it, so nothing it sent can resolve a call made to its successor.
+- A child that dies (end of file on the pipe, or a broken pipe) fails every call still
+  waiting on it with `WorkerLost` (what it answered before it died is taken) and is
+  replaced at once (`on_restart` is called: the owner logs and drops what lived in the
+  dead child). The dead child's pipe is closed with it, so nothing it sent can resolve a
+  call made to its successor.
 - The child is started with "spawn" (never "fork": the bot process has threads) as a
   daemon, ignores Ctrl-C (the parent shuts it down), lowers its priority by `niceness`,
   exits within 0.5 s if the parent dies without shutting it down (and at the end of its
@@ -130,9 +131,11 @@ def _write_all(fd: int, data: bytes) -> None:
         view = view[os.write(fd, view) :]
 
 
-def _outcome(call_id: int, fn: Callable[..., Any], args: tuple[Any, ...]) -> bytes:
-    """The frame answering one call: its result, or the exception it raised."""
+def _outcome(call_id: int, body: bytes) -> bytes:
+    """The frame answering one call (`body`: its function and arguments, pickled): its
+    result, or the exception it raised (unpickling the call included)."""
     try:
+        fn, args = pickle.loads(body)
         answer: tuple[bool, Any, str] = (True, fn(*args), "")
         return _frame(call_id, pickle.dumps(answer, pickle.HIGHEST_PROTOCOL))
     except Exception as error:
@@ -174,9 +177,8 @@ def _serve(
         body = _read_exactly(fd, size)
         if body is None:
             return
-        fn, args = pickle.loads(body)
         try:
-            _write_all(fd, _outcome(call_id, fn, args))
+            _write_all(fd, _outcome(call_id, body))
         except OSError:  # the parent is gone or closed the pipe
             return
 
@@ -235,6 +237,7 @@ class WorkerProcess:
         self.restarts = 0
         """Children started again after one died."""
         self._child = self._start()
+        self._bind()
 
     @property
     def pid(self) -> int | None:
@@ -368,6 +371,10 @@ class WorkerProcess:
         if not data:
             self._lost(child, "end of its pipe")
             return
+        self._received(child, data)
+
+    def _received(self, child: _Child, data: bytes) -> None:
+        """Take `data` from `child`'s pipe: answer every call whose frame is now whole."""
         inbox = child.inbox
         inbox += data
         while len(inbox) >= _HEADER.size:
@@ -399,12 +406,16 @@ class WorkerProcess:
             future.set_exception(value)
 
     def _lost(self, child: _Child, why: str) -> None:
-        """`child` died: fail what waited on it, start its successor (once)."""
+        """`child` died: take the answers it sent before, fail what still waits on it,
+        start its successor (once)."""
         if child is not self._child:
             return
+        with contextlib.suppress(OSError):  # a broken pipe can be noticed on a write first
+            while data := os.read(child.fd, READ_CHUNK):
+                self._received(child, data)
         self._drop(child, WorkerLost(f"the {self.name} died ({why})"))
         child.process.join(0)
-        if child.process.is_alive():  # a garbled pipe, not a death: make it one
+        if child.process.is_alive():  # still exiting, or closed its end alive: make sure
             child.process.kill()
         if self._closed:
             return

@@ -95,6 +95,9 @@ async def test_an_exception_in_the_child_comes_back_as_that_exception(
     # One that pickle cannot rebuild comes back as its text; the worker goes on.
     with pytest.raises(RuntimeError, match="Unpicklable: no way"):
         await worker.call(worker_calls.fail_unpicklably)
+    # So does one raised while the child rebuilds the call's arguments.
+    with pytest.raises(ValueError, match="cannot be rebuilt"):
+        await worker.call(worker_calls.length, worker_calls.Unloadable())
     assert await worker.call(worker_calls.echo_after, "still here", 0.0) == "still here"
     assert worker.restarts == 0
 
@@ -120,6 +123,22 @@ async def test_a_killed_child_fails_its_calls_and_the_next_call_gets_a_fresh_one
         assert _gone(pid)
     finally:
         await worker.aclose()
+
+
+async def test_what_a_child_answered_before_dying_is_kept(worker: WorkerProcess) -> None:
+    pid = await worker.call(os.getpid)
+    answered = worker.call(worker_calls.echo_after, "answered", 0.0)
+    worker.post(os._exit, 0)
+    # The loop is held until the child is gone: its death is first seen on the next write.
+    deadline = time.monotonic() + 30
+    while not _gone(pid) and time.monotonic() < deadline:
+        time.sleep(0.01)
+    after = worker.call(worker_calls.echo_after, "after", 0.0)
+    assert worker.restarts == 1
+    assert await answered == "answered"
+    with pytest.raises(WorkerLost):
+        await after
+    assert await worker.call(worker_calls.echo_after, "fresh", 0.0) == "fresh"
 
 
 async def test_an_answer_meant_for_a_dead_child_resolves_nothing(
