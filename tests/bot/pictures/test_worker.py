@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import os
 import signal
+import threading
 from typing import Any
 
 import pytest
@@ -57,6 +58,17 @@ async def test_a_picture_drawn_by_the_worker_equals_one_drawn_here_and_is_cached
     assert await pool.pid() not in (None, os.getpid())
     again = await pool.picture(model, "table")
     assert again is picture and pool.drawn == 1  # from the cache, not drawn again
+
+
+async def test_pictures_take_no_thread_of_the_bot_process(drawer: Any) -> None:
+    """The worker's pipe is read by the event loop itself: no feeder or manager thread
+    takes the GIL from it while pictures come and go."""
+    threads = set(threading.enumerate())
+    pool = drawer()
+    for model in boards(3):
+        await pool.picture(model, "table")
+    assert pool.drawn == 3 and pool.in_threads == 0
+    assert set(threading.enumerate()) == threads
 
 
 async def test_a_hand_goes_before_the_boards_queued_and_twins_are_drawn_once(

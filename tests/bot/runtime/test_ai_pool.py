@@ -11,6 +11,7 @@ import random
 import signal
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -118,6 +119,24 @@ async def test_a_killed_worker_is_replaced(caplog: pytest.LogCaptureFixture) -> 
         state.apply(seat, action)
         [new_pid] = await pool.pids()
         assert new_pid != pid
+    finally:
+        await pool.aclose()
+
+
+async def test_decisions_take_no_thread_of_the_bot_process() -> None:
+    """Requests and answers go through the event loop itself: no feeder or manager thread
+    takes the GIL from it."""
+    threads = set(threading.enumerate())
+    spec = get_game("duel")
+    state = spec.new_state(spec.make_config(), random.Random(3))
+    pool = AiPool(1, preload=["duel"])
+    try:
+        for _ in range(5):
+            seat = state.to_act
+            if state.finished or seat is None:
+                break
+            state.apply(seat, await pool.decide(1, seat, "duel", "random", 5, state.view(seat)))
+        assert set(threading.enumerate()) == threads
     finally:
         await pool.aclose()
 
