@@ -218,9 +218,9 @@ class AiPool:
         return list(await asyncio.gather(*(worker.call(_ping) for worker in self._slots)))
 
     async def aclose(self) -> None:
-        """Shut down: decisions still waiting raise `AiPoolClosed`, a running one finishes
-        (its worker is killed after `SHUTDOWN_GRACE` seconds), and every worker process has
-        exited when this returns. Safe to call twice."""
+        """Shut down: decisions still waiting raise `AiPoolClosed`, a worker exits once the
+        decision it is running is done (killed after `SHUTDOWN_GRACE` seconds), and every
+        worker process has exited when this returns. Safe to call twice."""
         if self._closed:
             return
         self._closed = True
