@@ -24,29 +24,25 @@ process's picture cache (`bot.pictures.remember`), where the message builders fi
 - The same model asked twice while it is being drawn is drawn once.
 - `processes=0`, a closed drawer or a worker that died draw in a thread instead (the
   worker is started again, logged): a picture is late, never lost.
-- The worker is started with "spawn" (the bot has threads), ignores Ctrl-C, runs a little
-  below the bot's priority, exits with the bot, and draws the card tiles and fonts once
-  at start-up (`bot.pictures.warm`).
+- The worker is a `bot.runtime.worker_process.WorkerProcess`: its pipe is read and
+  written by the event loop itself (no thread in this process), a PNG coming back in
+  pieces as the pipe gives it. It is started with "spawn" (the bot has threads), ignores
+  Ctrl-C, runs a little below the bot's priority, exits with the bot, and draws the card
+  tiles and fonts once at start-up (`bot.pictures.warm`).
 """
 
 from __future__ import annotations
 
 import asyncio
 import collections
-import contextlib
 import logging
-import multiprocessing
 import os
-import signal
-import threading
 from collections.abc import Hashable
-from concurrent.futures import ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
 from bot import pictures
 from bot.pictures.model import Picture
-from bot.runtime.ai_pool import _exit_with_parent, _stop
+from bot.runtime.worker_process import WorkerError, WorkerProcess
 
 log = logging.getLogger(__name__)
 
@@ -58,17 +54,8 @@ Key = tuple[Hashable, str]
 IN_FLIGHT = 3
 """Pictures sent to the worker at once (the rest wait here, urgent ones first)."""
 
-
-def _init_worker(parent: int) -> None:
-    """Worker start-up: ignore Ctrl-C, lower the priority, exit with `parent`, warm up."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    if hasattr(os, "nice"):
-        with contextlib.suppress(OSError):
-            os.nice(WORKER_NICENESS)
-    threading.Thread(
-        target=_exit_with_parent, args=(parent,), name="exit-with-parent", daemon=True
-    ).start()
-    pictures.warm()
+SHUTDOWN_GRACE = 2.0
+"""Seconds the worker has to finish its picture at shutdown before it is killed."""
 
 
 def _draw_in_worker(model: Any, kind: str) -> Picture:
@@ -76,19 +63,20 @@ def _draw_in_worker(model: Any, kind: str) -> Picture:
     return pictures.draw_picture(model, kind)
 
 
-def _ping() -> int:
-    return os.getpid()
-
-
 class PictureDrawer:
     """Pictures drawn in a worker process (see the module docstring)."""
 
     def __init__(self, processes: int = 1, *, start_method: str = "spawn") -> None:
         """A drawer with one worker process (`processes=0`: threads of this process)."""
-        self._context = multiprocessing.get_context(start_method)
-        self._executor: ProcessPoolExecutor | None = None
+        self._worker: WorkerProcess | None = None
         if processes > 0:
-            self._executor = self._new_executor()
+            self._worker = WorkerProcess(
+                "picture worker",
+                initializer=pictures.warm,
+                niceness=WORKER_NICENESS,
+                start_method=start_method,
+                on_restart=self._restarted,
+            )
         self._urgent: collections.deque[Key] = collections.deque()
         self._later: collections.deque[Key] = collections.deque()
         self._waiting: dict[Key, asyncio.Future[Picture]] = {}
@@ -106,7 +94,7 @@ class PictureDrawer:
     @property
     def processes(self) -> int:
         """Worker processes in use (0: threads)."""
-        return 0 if self._executor is None else 1
+        return 0 if self._worker is None else 1
 
     async def picture(self, model: Any, kind: str, *, urgent: bool = False) -> Picture:
         """The picture of `model` (cached, else drawn by the worker and then cached);
@@ -157,13 +145,11 @@ class PictureDrawer:
                 self._pump()
 
     async def _drawn(self, model: Any, kind: str) -> Picture:
-        executor = self._executor
-        if executor is not None and not self._closed:
+        worker = self._worker
+        if worker is not None and not self._closed:
             try:
-                picture = await asyncio.wrap_future(executor.submit(_draw_in_worker, model, kind))
-            except BrokenProcessPool:
-                self._restart(executor)
-            except RuntimeError:  # shut down meanwhile
+                picture = await worker.call(_draw_in_worker, model, kind)
+            except WorkerError:  # it died (started again, logged), or shut down meanwhile
                 pass
             else:
                 self.drawn += 1
@@ -172,43 +158,28 @@ class PictureDrawer:
         return await asyncio.to_thread(pictures.draw_picture, model, kind)
 
     async def pid(self) -> int | None:
-        """The worker's process id (started if needed); None without a worker."""
-        if self._executor is None:
+        """The worker's process id, once it has started and answered; None without one."""
+        if self._worker is None:
             return None
-        return await asyncio.wrap_future(self._executor.submit(_ping))
+        return await self._worker.call(os.getpid)
 
     async def aclose(self) -> None:
         """Stop the worker (pictures asked for later are drawn in threads); safe twice."""
         if self._closed:
             return
         self._closed = True
-        executor, self._executor = self._executor, None
-        if executor is not None:
-            await asyncio.to_thread(_stop, executor, 2.0)
+        worker, self._worker = self._worker, None
+        if worker is not None:
+            await worker.aclose(SHUTDOWN_GRACE)
         # Whatever was still queued is drawn in threads now.
         while self._urgent or self._later:
             key = (self._urgent or self._later).popleft()
             self._drawing += 1
             await self._draw(key)
 
-    def _new_executor(self) -> ProcessPoolExecutor:
-        executor = ProcessPoolExecutor(
-            max_workers=1,
-            mp_context=self._context,
-            initializer=_init_worker,
-            initargs=(os.getpid(),),
-        )
-        # Start the process now (it draws the tiles once), not on the first picture.
-        executor.submit(_ping).add_done_callback(lambda _: None)
-        return executor
-
-    def _restart(self, broken: ProcessPoolExecutor) -> None:
-        """Replace a worker that died (once, however many pictures saw it die)."""
-        if self._closed or self._executor is not broken:
-            return
-        self._executor = self._new_executor()
+    def _restarted(self) -> None:
+        """The worker died and was started again (the pictures it was drawing go to threads)."""
         self.restarts += 1
-        broken.shutdown(wait=False, cancel_futures=True)
         log.error("the picture worker died; started a new one (this picture drawn in a thread)")
 
 

@@ -15,36 +15,34 @@ on a 2-core machine one core for the event loop, one for the AI).
   policies keep their memory (a new seed, i.e. a new match, builds a fresh one). The
   main process sends only the seat's view and gets the action back.
 - A given (table, seat) always goes to the same worker: each worker slot is its own
-  single-process executor, chosen by hash, and runs its decisions in order.
-- A worker that dies (crash, OOM kill) breaks only its slot: the slot is rebuilt at once
-  (logged), and every decision that was waiting on it raises `AiWorkerLost`, so the
-  runtime plays the game's safe default (`spec.timeout_action(view)`) for that turn.
-  Policies of the dead worker are rebuilt from their seeds on their next decision.
+  process (`bot.runtime.worker_process.WorkerProcess`: a pipe read and written by the
+  event loop itself, no thread in this process), chosen by hash, and runs its decisions
+  in order.
+- A worker that dies (crash, OOM kill) breaks only its slot: the slot's process is
+  started again at once (logged), and every decision that was waiting on it raises
+  `AiWorkerLost`, so the runtime plays the game's safe default (`spec.timeout_action(view)`)
+  for that turn. Policies of the dead worker are rebuilt from their seeds on their next
+  decision.
 - Workers are started with "spawn" (never "fork": the bot process has threads), ignore
-  Ctrl-C (the parent shuts them down), exit within 0.5 s if the parent dies without
-  shutting them down (SIGKILL, crash), and import every game's AI at start-up, so the
-  first decision is not slow. As always with "spawn", the main module must be safe to
-  import (`if __name__ == "__main__":`); `python -m bot` and `deucebot` are.
+  Ctrl-C (the parent shuts them down), run at a lower priority (`WORKER_NICENESS`), exit
+  within 0.5 s if the parent dies without shutting them down (SIGKILL, crash), and import
+  every game's AI at start-up, so the first decision is not slow. As always with "spawn",
+  the main module must be safe to import (`if __name__ == "__main__":`); `python -m bot`
+  and `deucebot` are.
 """
 
 from __future__ import annotations
 
 import asyncio
-import concurrent.futures
-import contextlib
+import functools
 import logging
 import multiprocessing
-import os
 import pickle
 import random
-import signal
-import threading
-import time
 from collections.abc import Callable, Sequence
-from concurrent.futures import ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
+from bot.runtime.worker_process import WorkerClosed, WorkerLost, WorkerProcess
 from engines.base import Policy
 from engines.registry import GameSpec, available_games, get_game
 
@@ -71,51 +69,16 @@ _games: GameLookup = get_game
 _policies: dict[tuple[Any, int, str], tuple[int, Policy[Any, Any]]] = {}
 """(table id, seat, policy name) -> (seed, the policy built from it)."""
 
-
-def _exit_with_parent(parent: int, every: float = 0.5) -> None:
-    """Exit as soon as the pool's owner `parent` is gone (killed without shutting us down):
-    an orphaned worker would otherwise wait forever and keep the owner's stdout open.
-    A worker the owner started itself ("spawn") watches its own parent id change; one
-    started by a fork server, or one whose owner died before it got here, checks that
-    the owner's process still exists."""
-    if os.getppid() == parent:
-        while os.getppid() == parent:
-            time.sleep(every)
-    else:
-        while _exists(parent):
-            time.sleep(every)
-    os._exit(0)
-
-
-def _exists(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:  # someone else's process now holds the number
-        return False
-    return True
-
-
 WORKER_NICENESS = 10
 """How much lower the workers' CPU priority is than the bot's. AI moves wait for an AI
 delay anyway, while people wait for answers: when the cores are busy, the bot's event
 loop goes first (measured by `deucebot bench discord`)."""
 
 
-def _init_worker(games: GameLookup, preload: Sequence[str] | None, parent: int) -> None:
-    """Worker start-up: ignore Ctrl-C (the parent shuts us down), lower our CPU priority,
-    exit with the parent, import the AI modules. `parent` is the pool owner's pid, taken
-    in the owner: if it died while this worker was still starting, `os.getppid()` here
-    would already name the process that adopted us, and we would wait for it forever."""
+def _init_worker(games: GameLookup, preload: Sequence[str] | None) -> None:
+    """Worker start-up (after `WorkerProcess`'s own: Ctrl-C ignored, priority lowered,
+    exit with the parent): keep the game lookup, import the AI modules."""
     global _games
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    if hasattr(os, "nice"):
-        with contextlib.suppress(OSError):  # a sandbox may refuse it; run at our priority
-            os.nice(WORKER_NICENESS)
-    threading.Thread(
-        target=_exit_with_parent, args=(parent,), name="exit-with-parent", daemon=True
-    ).start()
     _games = games
     _policies.clear()
     for game in available_games() if preload is None else preload:
@@ -169,29 +132,31 @@ class AiPool:
         preload: Sequence[str] | None = None,
         start_method: str = "spawn",
     ) -> None:
-        """`workers` processes (each a slot of its own). `games` looks a game up by name in the
-        worker (must pickle: a module-level function); `preload` names the games whose AI the
-        workers import at start-up (None: every game). `start_method`: "spawn" or
-        "forkserver"."""
+        """`workers` processes (each a slot of its own), started now. `games` looks a game up
+        by name in the worker (must pickle: a module-level function); `preload` names the
+        games whose AI the workers import at start-up (None: every game). `start_method`:
+        "spawn" or "forkserver"."""
         if workers < 1:
             raise ValueError(f"an AI pool needs at least one worker, not {workers}")
-        if start_method not in ("spawn", "forkserver"):
-            raise ValueError(f"start method {start_method!r}: use 'spawn' or 'forkserver'")
         try:
             pickle.dumps(games)
         except Exception as error:
             raise TypeError(f"the AI pool's game lookup must pickle: {error}") from error
-        self._context = multiprocessing.get_context(start_method)
-        self._games = games
-        self._preload = None if preload is None else tuple(preload)
+        preloaded = None if preload is None else tuple(preload)
         self._closed = False
-        self._slots = [self._new_executor() for _ in range(workers)]
         self._tables: list[set[Any]] = [set() for _ in range(workers)]
         """Per slot: tables that may have policies in that worker (for `forget`)."""
-        self.restarts = 0
-        """Worker processes restarted after dying."""
-        for slot in range(workers):
-            self._warm(slot)
+        self._slots = [
+            WorkerProcess(
+                f"AI worker {slot}",
+                initializer=_init_worker,
+                initargs=(games, preloaded),
+                niceness=WORKER_NICENESS,
+                start_method=start_method,
+                on_restart=functools.partial(self._restarted, slot),
+            )
+            for slot in range(workers)
+        ]
 
     @property
     def workers(self) -> int:
@@ -202,6 +167,16 @@ class AiPool:
     def closed(self) -> bool:
         """True after `close` / `aclose`."""
         return self._closed
+
+    @property
+    def restarts(self) -> int:
+        """Worker processes restarted after dying."""
+        return sum(worker.restarts for worker in self._slots)
+
+    @property
+    def waiting(self) -> int:
+        """Decisions (and other calls) sent to the workers and not answered yet."""
+        return sum(worker.waiting for worker in self._slots)
 
     def slot_of(self, table_id: Any, seat: int) -> int:
         """The worker slot that always serves (table, seat)."""
@@ -216,22 +191,13 @@ class AiPool:
         if self._closed:
             raise AiPoolClosed("the AI pool is shut down")
         slot = self.slot_of(table_id, seat)
-        executor = self._slots[slot]
-        try:
-            future = executor.submit(_decide, table_id, seat, game, policy, seed, view)
-        except BrokenProcessPool as error:
-            self._restart(slot, executor)
-            raise AiWorkerLost(f"AI worker {slot} had died") from error
-        except RuntimeError as error:
-            if self._closed:
-                raise AiPoolClosed("the AI pool is shut down") from error
-            raise AiPoolError(f"AI worker {slot} refused the decision: {error}") from error
         self._tables[slot].add(table_id)
         try:
-            return await asyncio.wrap_future(future)
-        except BrokenProcessPool as error:
-            self._restart(slot, executor)
+            return await self._slots[slot].call(_decide, table_id, seat, game, policy, seed, view)
+        except WorkerLost as error:
             raise AiWorkerLost(f"AI worker {slot} died during a decision") from error
+        except WorkerClosed as error:
+            raise AiPoolClosed("the AI pool is shut down") from error
 
     def forget(self, table_id: Any) -> None:
         """Drop the policies of `table_id` in the workers (fire and forget; in order after the
@@ -239,98 +205,46 @@ class AiPool:
         if self._closed:
             return
         for slot, tables in enumerate(self._tables):
-            if table_id not in tables:
-                continue
-            tables.discard(table_id)
-            executor = self._slots[slot]
-            try:
-                future = executor.submit(_forget, table_id)
-            except BrokenProcessPool:  # the worker died: its policies are gone anyway
-                self._restart(slot, executor)
-                continue
-            except RuntimeError:  # shut down meanwhile
-                continue
-            future.add_done_callback(_ignore_result)
+            if table_id in tables:
+                tables.discard(table_id)
+                self._slots[slot].post(_forget, table_id)
 
     async def stored(self, slot: int = 0) -> list[tuple[Any, int, str]]:
         """The (table, seat, policy) keys worker `slot` holds (tests, diagnostics)."""
-        return await asyncio.wrap_future(self._slots[slot].submit(_stored))
+        return await self._slots[slot].call(_stored)
 
     async def pids(self) -> list[int]:
-        """The process id of every worker (started if needed)."""
-        return list(
-            await asyncio.gather(*(asyncio.wrap_future(e.submit(_ping)) for e in self._slots))
-        )
+        """The process id of every worker, once each has started and answered."""
+        return list(await asyncio.gather(*(worker.call(_ping) for worker in self._slots)))
 
     async def aclose(self) -> None:
-        """Shut down: queued decisions are cancelled, a running one finishes (or is killed
-        after `SHUTDOWN_GRACE` seconds), and every worker process has exited when this
-        returns. Safe to call twice."""
+        """Shut down: decisions still waiting raise `AiPoolClosed`, a worker exits once the
+        decision it is running is done (killed after `SHUTDOWN_GRACE` seconds), and every
+        worker process has exited when this returns. Safe to call twice."""
         if self._closed:
             return
         self._closed = True
-        await asyncio.gather(*(asyncio.to_thread(_stop, executor) for executor in self._slots))
+        await asyncio.gather(*(worker.aclose(SHUTDOWN_GRACE) for worker in self._slots))
 
     def close(self) -> None:
         """`aclose` for code without an event loop (blocks until the workers exit)."""
         if self._closed:
             return
         self._closed = True
-        for executor in self._slots:
-            _stop(executor)
+        for worker in self._slots:
+            worker.close(SHUTDOWN_GRACE)
 
     # ---------------------------------------------------------------- internals
 
-    def _new_executor(self) -> ProcessPoolExecutor:
-        return ProcessPoolExecutor(
-            max_workers=1,
-            mp_context=self._context,
-            initializer=_init_worker,
-            initargs=(self._games, self._preload, os.getpid()),
-        )
-
-    def _warm(self, slot: int) -> None:
-        """Start the slot's process now (it imports the AI), not on the first decision."""
-        with contextlib.suppress(RuntimeError):  # broken or shut down meanwhile
-            self._slots[slot].submit(_ping).add_done_callback(_ignore_result)
-
-    def _restart(self, slot: int, broken: ProcessPoolExecutor) -> None:
-        """Replace a broken slot (once, however many decisions saw it break)."""
-        if self._closed or self._slots[slot] is not broken:
-            return
-        self._slots[slot] = self._new_executor()
+    def _restarted(self, slot: int) -> None:
+        """Slot `slot`'s worker died and was started again: its policies are gone."""
         self._tables[slot].clear()
-        self.restarts += 1
-        broken.shutdown(wait=False, cancel_futures=True)
         log.error(
             "AI worker %d died; started a new one (its turns in progress play the safe "
             "default, its policies start afresh)",
             slot,
         )
-        self._warm(slot)
 
 
 SHUTDOWN_GRACE = 5.0
 """Seconds a worker has to finish its running decision at shutdown before it is killed."""
-
-
-def _stop(executor: ProcessPoolExecutor, grace: float = SHUTDOWN_GRACE) -> None:
-    """Shut `executor` down and wait until its process has exited, killing it after `grace`
-    seconds. `shutdown(wait=True)` alone can wait forever: a worker stuck in a decision, or
-    the executor's own thread stuck after a worker died."""
-    # The executor keeps its processes private; they are needed to wait with a limit.
-    processes = list((getattr(executor, "_processes", None) or {}).values())
-    executor.shutdown(wait=False, cancel_futures=True)
-    deadline = time.monotonic() + grace
-    for process in processes:
-        process.join(max(0.0, deadline - time.monotonic()))
-        if process.is_alive():
-            log.warning("AI worker %s did not stop within %.0f s; killed", process.pid, grace)
-            process.kill()
-            process.join(1.0)
-
-
-def _ignore_result(future: concurrent.futures.Future[Any]) -> None:
-    """Retrieve a fire-and-forget future's outcome so nothing is logged as unretrieved."""
-    if not future.cancelled():
-        future.exception()

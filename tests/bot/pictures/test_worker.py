@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import os
 import signal
+import threading
 from typing import Any
 
 import pytest
@@ -59,6 +60,17 @@ async def test_a_picture_drawn_by_the_worker_equals_one_drawn_here_and_is_cached
     assert again is picture and pool.drawn == 1  # from the cache, not drawn again
 
 
+async def test_pictures_take_no_thread_of_the_bot_process(drawer: Any) -> None:
+    """The worker's pipe is read by the event loop itself: no feeder or manager thread
+    takes the GIL from it while pictures come and go."""
+    threads = set(threading.enumerate())
+    pool = drawer()
+    for model in boards(3):
+        await pool.picture(model, "table")
+    assert pool.drawn == 3 and pool.in_threads == 0
+    assert set(threading.enumerate()) == threads
+
+
 async def test_a_hand_goes_before_the_boards_queued_and_twins_are_drawn_once(
     drawer: Any,
 ) -> None:
@@ -91,9 +103,14 @@ async def test_a_dead_worker_is_replaced_and_the_picture_drawn_in_a_thread(
     await pool.picture(first, "table")
     pid = await pool.pid()
     assert pid is not None
-    os.kill(pid, signal.SIGKILL)
+    # The worker dies while it has the picture: stopped first so that it is sure to have
+    # been sent, then killed.
+    os.kill(pid, signal.SIGSTOP)
+    asked = asyncio.ensure_future(pool.picture(second, "table"))
     await asyncio.sleep(0.3)
-    picture = await pool.picture(second, "table")
+    assert not asked.done()
+    os.kill(pid, signal.SIGKILL)
+    picture = await asked
     assert picture == draw_picture(second, "table")
     assert pool.restarts == 1 and pool.in_threads == 1
     assert await pool.pid() not in (None, pid)

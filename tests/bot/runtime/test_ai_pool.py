@@ -11,6 +11,7 @@ import random
 import signal
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -122,6 +123,24 @@ async def test_a_killed_worker_is_replaced(caplog: pytest.LogCaptureFixture) -> 
         await pool.aclose()
 
 
+async def test_decisions_take_no_thread_of_the_bot_process() -> None:
+    """Requests and answers go through the event loop itself: no feeder or manager thread
+    takes the GIL from it."""
+    threads = set(threading.enumerate())
+    spec = get_game("duel")
+    state = spec.new_state(spec.make_config(), random.Random(3))
+    pool = AiPool(1, preload=["duel"])
+    try:
+        for _ in range(5):
+            seat = state.to_act
+            if state.finished or seat is None:
+                break
+            state.apply(seat, await pool.decide(1, seat, "duel", "random", 5, state.view(seat)))
+        assert set(threading.enumerate()) == threads
+    finally:
+        await pool.aclose()
+
+
 async def test_shutdown_leaves_no_process() -> None:
     pool = AiPool(2, preload=["duel"])
     pids = await pool.pids()
@@ -132,7 +151,9 @@ async def test_shutdown_leaves_no_process() -> None:
 
 
 async def _play_all_ai(path: Path, processes: int, kill: bool = False) -> tuple[list[str], Any]:
-    """A one-deal Big Two match of four random AIs; its action log and its first view."""
+    """A one-deal Big Two match of four random AIs; its action log and its first view.
+    `kill`: the worker dies while the first decision waits on it (it is stopped first, so
+    the decision is sure to be waiting, then killed)."""
     storage = SqliteStorage(str(path))
     await storage.open()
     manager = TableManager(
@@ -143,9 +164,10 @@ async def _play_all_ai(path: Path, processes: int, kill: bool = False) -> tuple[
     pool = manager.ai_pool
     pids: list[int] = []
     try:
+        pid = 0
         if pool is not None and kill:
             [pid] = await pool.pids()
-            os.kill(pid, signal.SIGKILL)
+            os.kill(pid, signal.SIGSTOP)
         table = await manager.create(
             guild="g",
             place="p",
@@ -156,6 +178,11 @@ async def _play_all_ai(path: Path, processes: int, kill: bool = False) -> tuple[
         match = await table.start(seed=11)
         assert table.state is not None and table.state.to_act is not None
         first_view = table.state.view(table.state.to_act)
+        if pool is not None and kill:
+            async with asyncio.timeout(30):
+                while pool.waiting == 0:
+                    await asyncio.sleep(0.01)
+            os.kill(pid, signal.SIGKILL)
         async with asyncio.timeout(30):
             await manager.idle()
         assert table.status == "finished"
@@ -200,7 +227,7 @@ async def main(started: bool) -> None:
     if started:
         [pid] = await pool.pids()
     else:  # the process exists but is still importing: it has not run its start-up yet
-        [pid] = list(pool._slots[0]._processes)
+        pid = pool._slots[0].pid
     print(pid, flush=True)
     time.sleep(60)
 
