@@ -150,8 +150,11 @@ async def test_two_members_play_a_whole_match_through_the_controls(
             hand = await open_hand(standin, who)
             labels = buttons(hand)
             turn = table.turn
-            # Vary the controls: the form, the sized raises, calls and checks, a fold.
-            order = ["Raise…", "Bet…"] if moves % 5 == 2 else []
+            # Vary the controls: the form (at the first chance from the second move on:
+            # the random deals may end the match early), the sized raises, calls and
+            # checks, a fold.
+            form_now = moves % 5 == 2 or (forms == 0 and moves >= 1)
+            order = ["Raise…", "Bet…"] if form_now else []
             order += ["Pot", "½ pot"] if moves % 4 == 1 else []
             order += ["Fold"] if moves % 9 == 8 else []
             order += ["Check", "Call", "All-in"]
