@@ -64,6 +64,11 @@ _PLANS: dict[int, tuple[Combo, ...]] = {}
 """Hand -> `plan(hand)`; emptied when it holds 50,000 hands."""
 
 
+def forget_plans() -> None:
+    """Empty `plan`'s memory of hands (to time it as a search of new hands meets it)."""
+    _PLANS.clear()
+
+
 def _remember(hand: int, parts: tuple[Combo, ...]) -> tuple[Combo, ...]:
     if len(_PLANS) >= 50_000:
         _PLANS.clear()
