@@ -8,6 +8,7 @@ players quickly, for the `strong` player's search.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable, Sequence
 from itertools import combinations
 from typing import Final
 
@@ -403,16 +404,28 @@ def legal_moves(hand: int, table: Combo | None, opening: bool) -> list[int]:
     return moves
 
 
+Player = Callable[[list[int], int, Combo | None], int]
+"""A seat's choice in a play-out: (every hand, the seat, the table) -> its move (0 = pass)."""
+
+
 def play_out(
-    hands: list[int], turn: int, table: Combo | None, table_seat: int, passes: int, limit: int = 400
+    hands: list[int],
+    turn: int,
+    table: Combo | None,
+    table_seat: int,
+    passes: int,
+    limit: int = 400,
+    players: Sequence[Player | None] | None = None,
 ) -> list[int]:
     """Play the deal to its end with greedy players; return each seat's penalty.
 
     `hands` is changed in place. `table_seat` is who played `table`; `passes`
-    counts the passes since."""
+    counts the passes since. `players`: per seat, who chooses instead of greedy (None:
+    greedy)."""
     for _ in range(limit):
         hand = hands[turn]
-        move = greedy_move(hand, table)
+        player = players[turn] if players is not None else None
+        move = greedy_move(hand, table) if player is None else player(hands, turn, table)
         if move:
             hand &= ~move
             hands[turn] = hand

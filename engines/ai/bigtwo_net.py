@@ -21,7 +21,7 @@ from typing import Final
 import numpy as np
 import numpy.typing as npt
 
-from engines.ai.bigtwo_fast import _at_least, greedy_move, highest_five_power, legal_moves
+from engines.ai.bigtwo_fast import _at_least, highest_five_power, legal_moves, play_out
 from engines.ai.bigtwo_strong import plan, plan_after
 from engines.bigtwo import PASS, Action, BigTwoView, Play, play_of_mask
 from engines.bigtwo_combos import (
@@ -29,7 +29,6 @@ from engines.bigtwo_combos import (
     Combo,
     classify_mask,
     mask_of_cards,
-    penalty,
 )
 
 Array = npt.NDArray[np.float64]
@@ -242,40 +241,24 @@ def net_play_out(
     """Play a (sampled) deal to its end, the seats in the bit set `seats` playing `net`'s
     best-scored move (each from what it would see), the others greedy; each seat's penalty.
     `hands` is changed in place."""
-    held = hands[0] | hands[1] | hands[2] | hands[3]
-    for _ in range(limit):
+
+    def by_net(hands: list[int], turn: int, table: Combo | None) -> int:
         hand = hands[turn]
-        if seats >> turn & 1:
-            moves = legal_moves(hand, table, False)
-            if len(moves) == 1:
-                move = moves[0]
-            else:
-                counts = (
-                    hand.bit_count(),
-                    hands[(turn + 1) % 4].bit_count(),
-                    hands[(turn + 2) % 4].bit_count(),
-                    hands[(turn + 3) % 4].bit_count(),
-                )
-                # What this seat cannot see is what the others hold: the rest is played.
-                move = moves[choose(net, hand, moves, table, counts, held & ~hand)]
-        else:
-            move = greedy_move(hand, table)
-        if move:
-            hand &= ~move
-            hands[turn] = hand
-            held &= ~move
-            if not hand:
-                break
-            table = classify_mask(move)
-            table_seat = turn
-            passes = 0
-        else:
-            passes += 1
-            if passes == 3:
-                table, passes, turn = None, 0, table_seat
-                continue
-        turn = (turn + 1) % 4
-    return [penalty(h.bit_count()) for h in hands]
+        moves = legal_moves(hand, table, False)
+        if len(moves) == 1:
+            return moves[0]
+        counts = (
+            hand.bit_count(),
+            hands[(turn + 1) % 4].bit_count(),
+            hands[(turn + 2) % 4].bit_count(),
+            hands[(turn + 3) % 4].bit_count(),
+        )
+        # What this seat cannot see is what the others hold: the rest is played.
+        unseen = (hands[0] | hands[1] | hands[2] | hands[3]) & ~hand
+        return moves[choose(net, hand, moves, table, counts, unseen)]
+
+    players = [by_net if seats >> s & 1 else None for s in range(4)]
+    return play_out(hands, turn, table, table_seat, passes, limit, players)
 
 
 class NetPolicy:
