@@ -132,8 +132,8 @@ _S0, _S1, _S2, _S3, _S4, _S5, _S6 = (_slice_scores(2 * j) for j in range(7))
 
 def _rest_score(hand: int) -> int:
     """How good the split of `hand` by rank (`_rest_parts`) is, lower better, packed in one
-    int: its plays << 16, plus its loose singles below the ace << 8, minus the summed ranks
-    of its cards' ranks (at most 78), so ints compare as those three in that order."""
+    int: its plays << 16, plus its loose singles below the ace << 8, minus the sum of the
+    ranks it holds (at most 78), so the ints compare as those three in that order."""
     return (
         _S0[hand & 0xFF]
         + _S1[hand >> 8 & 0xFF]
