@@ -586,15 +586,10 @@ class StrongPolicy:
                     again_wrong = _misreads(again, checks)
                     if again_wrong < wrong:
                         dealt, wrong = again, again_wrong
-            self._sampled(dealt, seat)
             for i, move in enumerate(candidates):
                 penalties = _after(dealt, seat, move, table, table_seat, view.passes, self._finish)
                 totals[i] += self._value(penalties, seat)
         return totals
-
-    def _sampled(self, hands: list[int], seat: int) -> None:
-        """Called with each sampled deal before its play-outs (a subclass may pick how they
-        are played)."""
 
     def _finish(
         self, hands: list[int], turn: int, table: Combo | None, table_seat: int, passes: int
