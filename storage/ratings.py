@@ -55,6 +55,7 @@ AI_RATINGS: Mapping[str, tuple[float, float]] = {
     "net": (31.0, 1.0),
     "hard": (34.0, 1.0),
     "hard1": (34.0, 1.0),
+    "hard2": (34.0, 1.0),
 }
 """The fixed (mu, sigma) an AI seat plays with, by the policy it plays (the seat's credit
 is ``ai:<policy>``). A table's difficulty level picks that policy per game

@@ -28,7 +28,8 @@ from bot.bench.report import publish, rate
 from bot.pool import LineUp, against_pool
 from bot.simulate import SimulationResult, percentile, simulate
 from engines.ai import bigtwo_fast
-from engines.ai.bigtwo_net import shipped_net
+from engines.ai.bigtwo_net import choose, net_play_out, shipped_net
+from engines.ai.bigtwo_strong import forget_plans
 from engines.ai.bigtwo_train import Agent, argmax_agent, greedy_agent
 from engines.ai.bigtwo_train import play_deal as fast_deal
 from engines.base import Policy
@@ -101,6 +102,38 @@ def read_breaks(agent: Agent, deals: int, seed: int) -> tuple[float, float]:
     return leads[1] / max(leads[0], 1), answers[1] / max(answers[0], 1)
 
 
+def net_speed(deals: int, seed: int) -> tuple[float, float, int]:
+    """`net`'s cost: (microseconds per decision between two or more moves, its features and
+    forward pass, on the situations of `deals` bitmask self-play deals; milliseconds per
+    whole deal played by `net_play_out` for every seat, the play-out `hard` runs), and how
+    many decisions were timed. Remembered plans are forgotten first, as in a search whose
+    sampled hands are new."""
+    net = shipped_net()
+    seen: list[tuple[Any, ...]] = []
+
+    def watched(seat: int, *situation: Any) -> int:
+        if len(situation[1]) > 1:
+            seen.append(situation)
+        return choose(net, *situation)
+
+    rng = random.Random(seed)
+    for _ in range(deals):
+        fast_deal(rng, [watched] * 4)
+    forget_plans()
+    started = time.perf_counter()
+    for situation in seen:
+        choose(net, *situation)
+    per_decision = (time.perf_counter() - started) / max(len(seen), 1) * 1e6
+    forget_plans()
+    started = time.perf_counter()
+    for _ in range(deals):
+        hands = bigtwo_fast.deal_unseen(rng, list(range(52)), [13] * 4, [0] * 4, -1)
+        first = next(s for s in range(4) if hands[s] & 1)
+        net_play_out(net, hands, first, None, first, 0)
+    per_deal = (time.perf_counter() - started) / max(deals, 1) * 1000
+    return per_decision, per_deal, len(seen)
+
+
 POOL = ("greedy", "strong1", "net")
 """The sparring partners every level is measured against."""
 
@@ -161,6 +194,7 @@ def main(quick: bool, write: bool) -> int:
     read_deals = 20 if quick else 300
     net_leads, net_answers = read_breaks(argmax_agent(shipped_net()), read_deals, seed=5)
     greedy_leads, greedy_answers = read_breaks(greedy_agent, read_deals, seed=5)
+    net_us, net_deal_ms, net_decisions = net_speed(read_deals, seed=6)
     win_goal = "met" if strong["win"] >= 0.45 else "NOT met"
     ratio_goal = "met" if strong["ratio"] <= 0.65 else "NOT met"
     latency_goal = "met" if strong["p50"] <= 20 and strong["p99"] <= 100 else "NOT met"
@@ -202,6 +236,11 @@ How often a player breaks the greedy habits `strong` reads its opponents by, ove
 lower card in {net_leads:.0%} of its free leads and answers a single over a lower one it
 holds in {net_answers:.0%} of its single answers (greedy: {greedy_leads:.0%} and
 {greedy_answers:.0%}).
+
+`net`'s cost (what a play-out by it costs `hard`): {net_us:.0f} µs per decision between two
+or more moves (features and forward pass; {net_decisions} decisions of {read_deals}
+self-play deals, seed 6, plans of hands not remembered), {net_deal_ms:.1f} ms per whole deal
+played by it in every seat (`net_play_out`).
 """
     title = "Big Two (quick run)" if quick else "Big Two"
     publish(title, body, write and not quick)

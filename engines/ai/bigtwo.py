@@ -11,7 +11,9 @@
 - `net`: the trained sparring partner, see `engines.ai.bigtwo_net`;
 - `hard`: the network's proposals checked by a search, see `engines.ai.bigtwo_hard`;
 - `hard1`: the first `hard`, frozen (a play-out is worth its own penalty, as for `strong`):
-  a sparring partner for its successors.
+  a sparring partner for its successors;
+- `hard2`: the second `hard`, frozen (480 greedy play-outs where `hard` runs 160 played by
+  the network): a sparring partner too.
 """
 
 from __future__ import annotations
@@ -117,8 +119,16 @@ def _hard(rng: random.Random) -> Any:
 def _hard1(rng: random.Random) -> Any:
     from engines.ai.bigtwo_hard import HardPolicy
 
-    policy = HardPolicy(rng, zero_sum=False)
+    policy = HardPolicy(rng, rollouts=480, zero_sum=False, net_play_outs=False)
     policy.name = "hard1"
+    return policy
+
+
+def _hard2(rng: random.Random) -> Any:
+    from engines.ai.bigtwo_hard import HardPolicy
+
+    policy = HardPolicy(rng, rollouts=480, net_play_outs=False)
+    policy.name = "hard2"
     return policy
 
 
@@ -144,6 +154,7 @@ POLICIES: Mapping[str, Callable[[random.Random], Any]] = {
     "net": _net,
     "hard": _hard,
     "hard1": _hard1,
+    "hard2": _hard2,
 }
 """Policy name -> factory taking the policy's own `random.Random`."""
 

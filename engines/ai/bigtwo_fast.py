@@ -8,6 +8,7 @@ players quickly, for the `strong` player's search.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable, Sequence
 from itertools import combinations
 from typing import Final
 
@@ -15,6 +16,7 @@ from engines.bigtwo_combos import (
     STRAIGHT_RANKS,
     Combo,
     classify_mask,
+    combos_of_size,
     penalty,
 )
 
@@ -348,16 +350,82 @@ def lowest_five_beating(hand: int, power: int) -> int:
     return best
 
 
+def highest_five_power(hand: int) -> int:
+    """The highest power of a five-card combination of `hand`, or -1 when it has none.
+
+    Category by category from the highest: a straight flush, four of a kind (with any
+    kicker), a full house (highest triple), a flush (highest suit, then its five highest
+    ranks), a straight (highest top card); without a straight flush, no flush or straight
+    of the hand is one."""
+    if hand.bit_count() < 5:
+        return -1
+    best = -1
+    for suit in range(4):
+        runs = _straights(hand >> suit & _LOW_BITS)
+        if runs:
+            top = (runs.bit_length() - 1) >> 2
+            best = max(best, (4 << 16) | ((top + 2) * 4 + suit))
+    if best >= 0:
+        return best
+    quads = _at_least(hand, 4)
+    if quads:
+        return (3 << 16) | (quads.bit_length() - 1) >> 2
+    threes = _at_least(hand, 3)
+    if threes:
+        top = threes.bit_length() - 1
+        if _at_least(hand, 2) & ~(1 << top):
+            return (2 << 16) | top >> 2
+        threes ^= 1 << top
+        if threes:  # the top triple's rank gives the next triple its pair
+            return (2 << 16) | (threes.bit_length() - 1) >> 2
+    for suit in (3, 2, 1, 0):
+        suited = hand & _SUIT_MASKS[suit]
+        if suited.bit_count() >= 5:
+            ranks = 0
+            while suited and ranks.bit_count() < 5:
+                top = suited.bit_length() - 1
+                ranks |= 1 << (top >> 2)
+                suited ^= 1 << top
+            return (1 << 16) | suit << 13 | ranks
+    runs = _straights(_ranks(hand))
+    if runs:
+        top_shift = (((runs.bit_length() - 1) >> 2) + 2) * 4
+        return top_shift + (hand >> top_shift & 0xF).bit_length() - 1
+    return -1
+
+
+def legal_moves(hand: int, table: Combo | None, opening: bool) -> list[int]:
+    """The legal moves as masks, 0 = pass (answering only), as the engine lists them."""
+    if table is None:
+        moves = [c.mask for size in (1, 2, 3, 5) for c in combos_of_size(hand, size)]
+        return [m for m in moves if m & 1] if opening else moves
+    moves = [c.mask for c in combos_of_size(hand, table.size) if c.power > table.power]
+    moves.append(0)
+    return moves
+
+
+Player = Callable[[list[int], int, Combo | None], int]
+"""A seat's choice in a play-out: (every hand, the seat, the table) -> its move (0 = pass)."""
+
+
 def play_out(
-    hands: list[int], turn: int, table: Combo | None, table_seat: int, passes: int, limit: int = 400
+    hands: list[int],
+    turn: int,
+    table: Combo | None,
+    table_seat: int,
+    passes: int,
+    limit: int = 400,
+    players: Sequence[Player | None] | None = None,
 ) -> list[int]:
     """Play the deal to its end with greedy players; return each seat's penalty.
 
     `hands` is changed in place. `table_seat` is who played `table`; `passes`
-    counts the passes since."""
+    counts the passes since. `players`: per seat, who chooses instead of greedy (None:
+    greedy)."""
     for _ in range(limit):
         hand = hands[turn]
-        move = greedy_move(hand, table)
+        player = players[turn] if players is not None else None
+        move = greedy_move(hand, table) if player is None else player(hands, turn, table)
         if move:
             hand &= ~move
             hands[turn] = hand

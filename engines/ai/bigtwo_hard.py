@@ -6,6 +6,12 @@ the unseen cards that respect what each seat's plays and passes say, each candid
 out to the end of the deal) then plays the network's first choice unless another candidate
 does better by more than `margin` points per sampled deal.
 
+The play-outs are played by the network for every seat (`net_play_out`, each seat from
+what it would see), not by greedy players: a table of strong players does not play the
+lowest card that beats the table, and greedy play-outs misjudged the middle of the deal
+against them. A network play-out costs some twenty greedy ones, so `hard` runs 160 of them
+per decision (`strong` 480 greedy ones).
+
 What a play-out is worth is what the table's score counts (`zero_sum`): this seat's
 penalty minus the other three's average, so a play that leaves two opponents with ten
 cards each is worth something even when this seat does not go out, and a won deal is worth
@@ -13,7 +19,8 @@ what the others pay rather than a fixed bonus. Fixed sample counts, no time cut-
 choices never depend on the machine's speed. From the seat's view only.
 
 `hard1` is the first `hard` (its own penalty, a won deal counting as a bonus of
-`win_bonus`, as `strong` values a play-out), frozen as a sparring partner.
+`win_bonus`, as `strong` values a play-out), `hard2` the second (greedy play-outs, 480 of
+them), both frozen as sparring partners.
 """
 
 from __future__ import annotations
@@ -22,10 +29,10 @@ import random
 
 import numpy as np
 
-from engines.ai.bigtwo_net import Net, action_features, shipped_net
+from engines.ai.bigtwo_net import Net, action_features, net_play_out, shipped_net
 from engines.ai.bigtwo_strong import StrongPolicy
 from engines.bigtwo import BigTwoView, Play
-from engines.bigtwo_combos import ALL_CARDS, mask_of_cards
+from engines.bigtwo_combos import ALL_CARDS, Combo, mask_of_cards
 
 
 class HardPolicy(StrongPolicy):
@@ -39,15 +46,18 @@ class HardPolicy(StrongPolicy):
         net: Net | None = None,
         top: int = 3,
         margin: float = 0.5,
-        rollouts: int = 480,
+        rollouts: int = 160,
         zero_sum: bool = True,
+        net_play_outs: bool = True,
     ) -> None:
-        """`net`: the shipped weights unless given. `zero_sum` False gives `hard1`."""
+        """`net`: the shipped weights unless given. `net_play_outs` False (greedy play-outs)
+        with 480 `rollouts` gives `hard2`, and `zero_sum` False too `hard1`."""
         super().__init__(rng, rollouts=rollouts, budget_ms=None)
         self.net = net if net is not None else shipped_net()
         self.top = top
         self.margin = margin
         self.zero_sum = zero_sum
+        self.net_play_outs = net_play_outs
 
     def _candidates(self, view: BigTwoView, hand: int) -> list[int]:
         seat = view.seat
@@ -64,6 +74,13 @@ class HardPolicy(StrongPolicy):
         if first not in out:
             out.append(first)
         return out
+
+    def _finish(
+        self, hands: list[int], turn: int, table: Combo | None, table_seat: int, passes: int
+    ) -> list[int]:
+        if not self.net_play_outs:
+            return super()._finish(hands, turn, table, table_seat, passes)
+        return net_play_out(self.net, hands, turn, table, table_seat, passes)
 
     def _value(self, penalties: list[int], seat: int) -> float:
         if not self.zero_sum:

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import random
 import time
-from functools import lru_cache
+from collections.abc import Callable
 
 from engines.ai.bigtwo_fast import deal_unseen, greedy_move, play_out
 from engines.bigtwo import PASS, Action, BigTwoView, Play, play_of_mask
@@ -38,54 +38,145 @@ _TWO_RANK = 12
 _RETRIES = 6
 
 
-@lru_cache(maxsize=20_000)
 def plan(hand: int) -> tuple[Combo, ...]:
-    """The hand split into the fewest plays (ties: fewer loose low singles), lowest first."""
-    best_score, best = _rest_plan(hand, ())
-    fives = combos_of_size(hand, 5)
+    """The hand split into the fewest plays (ties: fewer loose low singles), lowest first.
+
+    Five-card hands first (none, one or two of them, whichever leaves the best split of the
+    rest), then the rest by rank. Remembered per hand (`_PLANS`)."""
+    found = _PLANS.get(hand)
+    if found is None:
+        found = _remember(hand, _plan(hand, combos_of_size(hand, 5)))
+    return found
+
+
+def plan_after(hand: int, move: int) -> tuple[Combo, ...]:
+    """`plan(hand & ~move)`, the rest's five-card hands taken from those of `hand` (a
+    play's rest, as the network's features ask for each legal play)."""
+    rest = hand & ~move
+    found = _PLANS.get(rest)
+    if found is None:
+        fives = [c for c in combos_of_size(hand, 5) if not c.mask & move]
+        found = _remember(rest, _plan(rest, fives))
+    return found
+
+
+_PLANS: dict[int, tuple[Combo, ...]] = {}
+"""Hand -> `plan(hand)`; emptied when it holds 50,000 hands."""
+
+
+def forget_plans() -> None:
+    """Empty `plan`'s memory of hands (to time it as a search of new hands meets it)."""
+    _PLANS.clear()
+
+
+def _remember(hand: int, parts: tuple[Combo, ...]) -> tuple[Combo, ...]:
+    if len(_PLANS) >= 50_000:
+        _PLANS.clear()
+    _PLANS[hand] = parts
+    return parts
+
+
+def _plan(hand: int, fives: list[Combo]) -> tuple[Combo, ...]:
+    """`plan(hand)` given the five-card hands of `hand`, in `combos_of_size` order.
+
+    Every split tried is scored by `_rest_score` (table look-ups, no combinations built);
+    only the winner is built."""
+    best_score = _rest_score(hand)
+    best: tuple[Combo, ...] = ()
     pairs_of_fives = len(fives) <= 40  # bounds the work for hands rich in straights
-    for i, first in enumerate(fives):
-        left = hand & ~first.mask
-        score, combos = _rest_plan(left, (first,))
+    masks = [c.mask for c in fives]
+    one, two = 1 << _COUNT_SHIFT, 2 << _COUNT_SHIFT
+    for i, first in enumerate(masks):
+        left = hand & ~first
+        score = _rest_score(left) + one
         if score < best_score:
-            best_score, best = score, combos
-        for second in fives[i + 1 :] if pairs_of_fives else ():
-            if second.mask & first.mask:
-                continue
-            score, combos = _rest_plan(left & ~second.mask, (first, second))
-            if score < best_score:
-                best_score, best = score, combos
-    return best
-
-
-def _rest_plan(
-    hand: int, fives: tuple[Combo, ...]
-) -> tuple[tuple[int, int, int], tuple[Combo, ...]]:
-    """Split what is left after the five-card hands by rank: triples, pairs, singles."""
-    combos = list(fives)
-    low_singles = 0
-    strength = 0
-    for r in range(13):
-        nibble = hand >> (r * 4) & _NIBBLE
-        if not nibble:
+            best_score, best = score, (fives[i],)
+        if not pairs_of_fives:
             continue
-        shifted = nibble << (r * 4)
-        count = nibble.bit_count()
-        if count == 4:
-            combos.append(_combo(shifted & (0x3 << (r * 4))))
-            combos.append(_combo(shifted & (0xC << (r * 4))))
-        else:
-            combos.append(_combo(shifted))
+        for j in range(i + 1, len(masks)):
+            second = masks[j]
+            if second & first:
+                continue
+            score = _rest_score(left & ~second) + two
+            if score < best_score:
+                best_score, best = score, (fives[i], fives[j])
+    used = 0
+    for combo in best:
+        used |= combo.mask
+    return best + _rest_parts(hand & ~used)
+
+
+_COUNT_SHIFT = 16
+
+
+def _slice_scores(first_rank: int) -> tuple[int, ...]:
+    """`_rest_score`'s share of the two ranks of one byte of a hand, for each byte value."""
+    out = []
+    for byte in range(256):
+        score = 0
+        for half in (0, 1):
+            r = first_rank + half
+            count = (byte >> (4 * half) & _NIBBLE).bit_count()
+            if r > 12 or not count:
+                continue
+            score += (2 if count == 4 else 1) << _COUNT_SHIFT
             if count == 1 and r < 10:
-                low_singles += 1
-        strength += r
-    return (len(combos), low_singles, -strength), tuple(combos)
+                score += 1 << 8
+            score -= r
+        out.append(score)
+    return tuple(out)
+
+
+_S0, _S1, _S2, _S3, _S4, _S5, _S6 = (_slice_scores(2 * j) for j in range(7))
+
+
+def _rest_score(hand: int) -> int:
+    """How good the split of `hand` by rank (`_rest_parts`) is, lower better, packed in one
+    int: its plays << 16, plus its loose singles below the ace << 8, minus the sum of the
+    ranks it holds (at most 78), so the ints compare as those three in that order."""
+    return (
+        _S0[hand & 0xFF]
+        + _S1[hand >> 8 & 0xFF]
+        + _S2[hand >> 16 & 0xFF]
+        + _S3[hand >> 24 & 0xFF]
+        + _S4[hand >> 32 & 0xFF]
+        + _S5[hand >> 40 & 0xFF]
+        + _S6[hand >> 48]
+    )
+
+
+def _rest_parts(hand: int) -> tuple[Combo, ...]:
+    """Split what is left after the five-card hands by rank: triples, pairs, singles (four of
+    a rank make two pairs), lowest rank first."""
+    parts: tuple[Combo, ...] = ()
+    ranks = _RANK_PARTS
+    while hand:
+        r = ((hand & -hand).bit_length() - 1) >> 2
+        shift = r * 4
+        parts += ranks[r][hand >> shift & _NIBBLE]
+        hand &= ~(_NIBBLE << shift)
+    return parts
+
+
+def _parts_of_rank(r: int, nibble: int) -> tuple[Combo, ...]:
+    shift = r * 4
+    if not nibble:
+        return ()
+    if nibble == _NIBBLE:
+        return (_combo(0x3 << shift), _combo(0xC << shift))
+    return (_combo(nibble << shift),)
 
 
 def _combo(mask: int) -> Combo:
     combo = classify_mask(mask)
     assert combo is not None
     return combo
+
+
+_RANK_PARTS: tuple[tuple[tuple[Combo, ...], ...], ...] = tuple(
+    tuple(_parts_of_rank(r, nibble) for nibble in range(16)) for r in range(13)
+)
+"""Rank, nibble of that rank's cards -> its parts in `_rest_parts`."""
 
 
 def _beaten_by_unseen(combo: Combo, unseen: int, max_other: int) -> bool:
@@ -496,9 +587,15 @@ class StrongPolicy:
                     if again_wrong < wrong:
                         dealt, wrong = again, again_wrong
             for i, move in enumerate(candidates):
-                penalties = _after(dealt, seat, move, table, table_seat, view.passes)
+                penalties = _after(dealt, seat, move, table, table_seat, view.passes, self._finish)
                 totals[i] += self._value(penalties, seat)
         return totals
+
+    def _finish(
+        self, hands: list[int], turn: int, table: Combo | None, table_seat: int, passes: int
+    ) -> list[int]:
+        """Play a sampled deal from `turn` to its end; each seat's penalty (greedy here)."""
+        return play_out(hands, turn, table, table_seat, passes)
 
     def _candidates(self, view: BigTwoView, hand: int) -> list[int]:
         """A few sensible moves as masks (0 = pass), the heuristic's favourite first."""
@@ -536,8 +633,10 @@ def _after(
     table: Combo | None,
     table_seat: int,
     passes: int,
+    finish: Callable[[list[int], int, Combo | None, int, int], list[int]],
 ) -> list[int]:
-    """Every seat's penalty after `seat` plays `move` (0 = pass) and greedy play to the end."""
+    """Every seat's penalty after `seat` plays `move` (0 = pass) and `finish` plays the deal
+    to its end."""
     hands = list(hands)
     if move:
         hands[seat] &= ~move
@@ -550,4 +649,4 @@ def _after(
             turn, table, passes = table_seat, None, 0
         else:
             turn = (seat + 1) % 4
-    return play_out(hands, turn, table, table_seat, passes)
+    return finish(hands, turn, table, table_seat, passes)

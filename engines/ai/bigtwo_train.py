@@ -23,22 +23,12 @@ from typing import Any
 
 import numpy as np
 
-from engines.ai.bigtwo_fast import greedy_move
+from engines.ai.bigtwo_fast import greedy_move, legal_moves
 from engines.ai.bigtwo_net import Array, Net, action_features, choose
-from engines.bigtwo_combos import ALL_CARDS, Combo, classify_mask, combos_of_size, penalty
+from engines.bigtwo_combos import ALL_CARDS, Combo, classify_mask, penalty
 
 Agent = Callable[[int, int, list[int], Combo | None, tuple[int, int, int, int], int], int]
 """(seat, hand, moves, table, counts from the seat on, unseen) -> index of the chosen move."""
-
-
-def legal_moves(hand: int, table: Combo | None, opening: bool) -> list[int]:
-    """The legal moves as masks, 0 = pass (answering only), as the engine lists them."""
-    if table is None:
-        moves = [c.mask for size in (1, 2, 3, 5) for c in combos_of_size(hand, size)]
-        return [m for m in moves if m & 1] if opening else moves
-    moves = [c.mask for c in combos_of_size(hand, table.size) if c.power > table.power]
-    moves.append(0)
-    return moves
 
 
 def play_deal(rng: random.Random, agents: list[Agent]) -> list[int]:

@@ -111,6 +111,14 @@ def test_greedy_never_breaks_the_reads_strong_makes_and_net_often_does() -> None
     assert 0.1 < leads < 0.6 and 0.1 < answers < 0.6, (leads, answers)
 
 
+def test_the_net_speed_figures_time_decisions_and_whole_deals() -> None:
+    from bot.bench.bigtwo import net_speed
+
+    per_decision, per_deal, decisions = net_speed(3, seed=6)
+    assert decisions > 20  # the decisions between two or more moves of three deals
+    assert 0 < per_decision < 1e6 and 0 < per_deal < 1e5
+
+
 def test_the_discord_bench_reports_each_games_picture_render_time_and_size() -> None:
     from bot.bench.discord import _pictures_section, picture_figures
 

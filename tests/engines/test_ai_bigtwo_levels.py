@@ -11,7 +11,8 @@ import pytest
 
 from bot.pool import ratio_of_means
 from engines.ai.bigtwo import POLICIES, EasyPolicy, GreedyPolicy
-from engines.ai.bigtwo_net import WEIGHTS_PATH, NetPolicy, shipped_net
+from engines.ai.bigtwo_fast import play_out as greedy_play_out
+from engines.ai.bigtwo_net import WEIGHTS_PATH, NetPolicy, net_play_out, shipped_net
 from engines.ai.bigtwo_strong import HeuristicPolicy
 from engines.ai.bigtwo_train import train
 from engines.base import DealSettled
@@ -138,6 +139,26 @@ def test_hard_values_a_play_out_as_the_score_does() -> None:
     # Not out: two other losers with many cards make a loss cheaper than with few.
     assert hard._value([3, 0, 20, 18], 0) < hard._value([3, 0, 1, 2], 0)
     assert first._value([3, 0, 20, 18], 0) == first._value([3, 0, 1, 2], 0) == 3
+
+
+def test_hard_plays_its_sampled_deals_out_with_the_network_and_hard2_greedily() -> None:
+    hard = POLICIES["hard"](random.Random(0))
+    second = POLICIES["hard2"](random.Random(0))
+    net = shipped_net()
+    rng = random.Random(8)
+    differ = 0
+    for _ in range(20):
+        deck = list(range(52))
+        rng.shuffle(deck)
+        hands = [sum(1 << k for k in deck[s::4]) for s in range(4)]
+        first = next(s for s in range(4) if hands[s] & 1)
+        by_net = net_play_out(net, list(hands), first, None, first, 0)
+        by_greedy = greedy_play_out(list(hands), first, None, first, 0)
+        assert hard._finish(list(hands), first, None, first, 0) == by_net
+        assert second._finish(list(hands), first, None, first, 0) == by_greedy
+        differ += by_net != by_greedy
+    assert differ >= 5
+    assert (hard.rollouts, second.rollouts) == (160, 480)
 
 
 def test_hard_plays_legal_moves_and_beats_greedy_on_fixed_seeds() -> None:
