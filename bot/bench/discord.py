@@ -68,6 +68,7 @@ from bot.bench.cpu import cpu_of, per_unit
 from bot.bench.report import publish
 from bot.devtools.discord_standin import FakeDiscord, Message, User
 from bot.i18n import t
+from bot.runtime.worker_process import batch_scheduling
 from bot.simulate import percentile
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -256,6 +257,7 @@ async def _run(
             # The stand-in plays Discord's servers, which in production run elsewhere: on
             # this machine it takes the CPU the bot leaves instead of competing with it.
             os.nice(STANDIN_NICENESS)
+            batch_scheduling()
         try:
             ready = asyncio.create_task(fake.wait_ready(60))
             exited = asyncio.create_task(proc.wait())
