@@ -11,9 +11,10 @@ Two ways to run the transactions, one interface (`submit`, `drain`, `batches`):
   ONE transaction (all or nothing) and returning one result per job; a writer task drains
   the queue (PostgreSQL, whose driver is asynchronous).
 - `ThreadGroupCommit`: the backend supplies `run(jobs)` as a plain function and the thread
-  it runs on (SQLite). A batch is handed to that thread as soon as the previous one ends,
-  with no writer task, and the thread hands the outcomes back to the event loop in one
-  call: a commit costs two turns of a busy event loop instead of four (the writer task's
+  it runs on (SQLite). The thread takes the next batch from the queue itself as soon as
+  one has committed, and hands each batch's outcomes back to the event loop in one call:
+  no writer task, and the thread never waits for a busy event loop between two batches.
+  A commit costs the event loop one turn (its answer) instead of four (the writer task's
   start, the executor future's result, the writer resuming, the submitter resuming).
 """
 
@@ -21,7 +22,9 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import threading
 from collections.abc import Awaitable, Callable, Sequence
+from functools import partial
 from typing import Any, Generic, TypeVar
 
 J = TypeVar("J")
@@ -29,6 +32,8 @@ J = TypeVar("J")
 BatchRunner = Callable[[Sequence[J]], Awaitable[list[Any]]]
 Outcome = tuple[Any, Exception | None]
 """A job's result, or the (untranslated) error that failed it."""
+ROUNDS = 8
+"""Batches a `ThreadGroupCommit` writes in a row before other work queued on its thread."""
 
 
 class GroupCommit(Generic[J]):
@@ -111,8 +116,8 @@ def write_each(
 
 
 class ThreadGroupCommit(GroupCommit[J]):
-    """Group commit whose transactions run on one thread of the backend's: no writer task
-    (see the module docstring)."""
+    """Group commit whose transactions run on one thread of the backend's, which takes the
+    next batch itself as soon as one ends (see the module docstring)."""
 
     def __init__(
         self,
@@ -120,10 +125,12 @@ class ThreadGroupCommit(GroupCommit[J]):
         translate: Callable[[Exception], BaseException],
         start: Callable[[Callable[[], None]], object],
         committed: Callable[[], None] = lambda: None,
+        rounds: int = ROUNDS,
     ) -> None:
         """`run(jobs)` writes jobs in one transaction on the thread `start(fn)` runs `fn`
-        on (it raises once that thread is gone); `committed()` is called on the event loop
-        after each batch that committed something."""
+        on (it raises once that thread is gone; other work queued there, reads, runs
+        between two turns of at most `rounds` batches); `committed()` is called on the
+        event loop after each batch that committed something."""
 
         async def unused(jobs: Sequence[J]) -> list[Any]:  # the writer task is not used
             raise NotImplementedError
@@ -132,38 +139,54 @@ class ThreadGroupCommit(GroupCommit[J]):
         self._run_here = run
         self._start = start
         self._committed = committed
+        self._rounds = rounds
+        self._shared = threading.Lock()
+        """Guards `_pending` and `_writing`, which the thread reads too."""
         self._writing = False
-        self._idle: asyncio.Event | None = None
+        """A turn of batches is queued or running on the thread."""
+        self._waiting: set[asyncio.Future[Any]] = set()
 
     async def submit(self, job: J) -> Any:
-        """Queue `job` for the next transaction (started at once if none is being
-        written); return its result once committed."""
+        """Queue `job` for the next transaction (the thread is woken if it is not writing);
+        return its result once committed."""
         loop = asyncio.get_running_loop()
         future: asyncio.Future[Any] = loop.create_future()
-        self._pending.append((job, future))
-        if not self._writing:
-            self._next(loop)
+        self._waiting.add(future)
+        future.add_done_callback(self._waiting.discard)
+        with self._shared:
+            self._pending.append((job, future))
+            wake = not self._writing
+            self._writing = True
+        if wake:
+            self._begin(loop)
         return await future
 
     async def drain(self) -> None:
         """Wait until every queued job has been written (or has failed)."""
-        while self._writing:
-            if self._idle is None:
-                self._idle = asyncio.Event()
-            self._idle.clear()
-            await self._idle.wait()
+        while self._waiting:
+            await asyncio.wait(set(self._waiting))
 
-    def _next(self, loop: asyncio.AbstractEventLoop) -> None:
-        """Hand everything queued to the thread as one batch (nothing queued: go idle)."""
-        if not self._pending:
-            self._writing = False
-            if self._idle is not None:
-                self._idle.set()
-            return
-        batch, self._pending = self._pending, []
-        jobs = [job for job, _ in batch]
+    def _begin(self, loop: asyncio.AbstractEventLoop) -> None:
+        """Queue a turn of batches on the thread; if it is gone, fail what is pending."""
+        try:
+            self._start(partial(self._turn, loop))
+        except RuntimeError as gone:
+            with self._shared:
+                batch, self._pending = self._pending, []
+                self._writing = False
+            self._settle(batch, [(None, gone)] * len(batch))
 
-        def write() -> None:  # on the backend's thread
+    def _turn(self, loop: asyncio.AbstractEventLoop) -> None:
+        """On the thread: write what is queued, batch after batch (each answered on the
+        loop at once), until nothing is queued or `rounds` batches ran (then queue another
+        turn after whatever else waits for the thread)."""
+        for _ in range(self._rounds):
+            with self._shared:
+                batch, self._pending = self._pending, []
+                if not batch:
+                    self._writing = False
+                    return
+            jobs = [job for job, _ in batch]
             try:
                 outcomes, committed = write_each(self._run_here, jobs)
             except BaseException as failure:  # not an Exception (never sent through a
@@ -172,25 +195,22 @@ class ThreadGroupCommit(GroupCommit[J]):
                 refused.__cause__ = failure
                 outcomes, committed = [(None, refused)] * len(jobs), 0
             with contextlib.suppress(RuntimeError):  # the loop is closed: nobody waits
-                loop.call_soon_threadsafe(self._done, loop, batch, outcomes, committed)
-
-        self._writing = True
-        try:
-            self._start(write)
-        except RuntimeError as gone:  # the thread is shut down
-            self._settle(batch, [(None, gone)] * len(batch))
-            self._next(loop)
+                loop.call_soon_threadsafe(self._done, batch, outcomes, committed)
+        with self._shared:
+            more = bool(self._pending)
+            self._writing = more
+        if more:
+            with contextlib.suppress(RuntimeError):
+                loop.call_soon_threadsafe(self._begin, loop)
 
     def _done(
         self,
-        loop: asyncio.AbstractEventLoop,
         batch: list[tuple[J, asyncio.Future[Any]]],
         outcomes: list[Outcome],
         committed: int,
     ) -> None:
-        """On the event loop: a batch ended; answer its jobs, start the next."""
+        """On the event loop: a batch ended; answer its jobs."""
         self.batches += committed
         if committed:
             self._committed()
         self._settle(batch, outcomes)
-        self._next(loop)

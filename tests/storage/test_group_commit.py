@@ -56,10 +56,14 @@ class Backend:
         self.thread.submit(fn)
 
 
-def group(backend: Backend, notes: list[int] | None = None) -> ThreadGroupCommit[str]:
+def group(backend: Backend, notes: list[str] | None = None) -> ThreadGroupCommit[str]:
     noted = notes if notes is not None else []
     return ThreadGroupCommit(
-        backend.run, _translate, backend.start, lambda: noted.append(len(backend.committed))
+        backend.run,
+        _translate,
+        backend.start,
+        lambda: noted.append(threading.current_thread().name),
+        rounds=3,
     )
 
 
@@ -73,7 +77,7 @@ async def test_jobs_get_their_results_and_run_off_the_event_loop() -> None:
 async def test_jobs_arriving_during_a_transaction_share_the_next_one() -> None:
     gate = threading.Event()
     backend = Backend(gate)
-    notes: list[int] = []
+    notes: list[str] = []
     commits = group(backend, notes)
     first = asyncio.ensure_future(commits.submit("a"))
     await asyncio.sleep(0.05)  # "a" is being written, held at the gate
@@ -83,7 +87,8 @@ async def test_jobs_arriving_during_a_transaction_share_the_next_one() -> None:
     assert await asyncio.gather(first, *rest) == ["A", "B", "C", "D"]
     assert backend.transactions == [["a"], ["b", "c", "d"]]
     assert commits.batches == 2
-    assert notes == [1, 2]  # `committed` after each batch, on the loop
+    # `committed` once per batch, on the loop's thread
+    assert notes == [threading.current_thread().name] * 2
 
 
 async def test_a_faulty_job_fails_alone_translated() -> None:
@@ -151,3 +156,55 @@ async def test_no_writer_task_stands_between_a_submitter_and_the_thread() -> Non
     commits._run_here = run
     await commits.submit("a")
     assert seen == [tasks_before]  # only this test's own task: no writer was created
+
+
+async def test_the_thread_takes_the_next_batch_without_waiting_for_the_loop() -> None:
+    gate = threading.Event()
+    backend = Backend(gate)
+    commits = group(backend)
+    first = asyncio.ensure_future(commits.submit("a"))
+    await asyncio.sleep(0.05)  # "a" is held at the gate, on the thread
+    second = asyncio.ensure_future(commits.submit("b"))
+    await asyncio.sleep(0)
+    assert len(backend.transactions) == 0
+    # The loop is blocked (no await) while the thread finishes "a": it takes "b" at once.
+    gate.set()
+    for _ in range(500):
+        if len(backend.committed) == 2:
+            break
+        threading.Event().wait(0.01)
+    assert backend.committed == [["a"], ["b"]]
+    assert not first.done()  # answered on the loop only, once it runs again
+    assert [await first, await second] == ["A", "B"]
+
+
+@pytest.mark.parametrize(
+    ("rounds", "expected"), [(1, ["a", "read", "b+c"]), (3, ["a", "b+c", "read"])]
+)
+async def test_other_work_on_the_thread_gets_a_turn_after_rounds_batches(
+    rounds: int, expected: list[str]
+) -> None:
+    backend = Backend()
+    commits = ThreadGroupCommit(backend.run, _translate, backend.start, rounds=rounds)
+    order: list[str] = []
+    loop = asyncio.get_running_loop()
+    queued = threading.Event()
+    later: list[asyncio.Future[Any]] = []
+
+    def submit_more() -> None:
+        later.extend(asyncio.ensure_future(commits.submit(job)) for job in "bc")
+        loop.call_soon(queued.set)  # after both submits have queued their jobs
+
+    def run(jobs: Sequence[str]) -> list[Any]:
+        order.append("+".join(jobs))
+        if len(order) == 1:  # during the first batch: a read, then two more writes
+            backend.thread.submit(order.append, "read")
+            loop.call_soon_threadsafe(submit_more)
+            assert queued.wait(5)
+        return backend.run(jobs)
+
+    commits._run_here = run
+    assert await commits.submit("a") == "A"
+    await asyncio.gather(*later)
+    await asyncio.wrap_future(backend.thread.submit(lambda: None))
+    assert order == expected
