@@ -22,8 +22,11 @@ before the transaction holding their action has committed, so batching never
 acknowledges anything a kill could lose. If a batch fails, its commits are retried one
 transaction each, so one faulty commit cannot fail the others. The writes, reads and group
 commit are shared with `storage.postgres` (`storage.sql_storage.SqlStorage`); this module
-is the SQLite connection and its executor: group commits run on a commit thread of the
-storage's own over the plain sqlite3 connection (no private aiosqlite call).
+is the SQLite connection and its thread: once open, every statement (group commits and
+reads) runs on one thread of the storage's own over the plain sqlite3 connection, in the
+order asked, so nothing else needs a lock, and a batch goes to that thread without a
+writer task (`storage.group_commit.ThreadGroupCommit`). aiosqlite opens, recognises and
+migrates the file.
 """
 
 from __future__ import annotations
@@ -41,6 +44,7 @@ import aiosqlite
 from storage.base import PlaceTaken, StaleWrite
 from storage.chain import GENESIS
 from storage.checkpoint import Checkpointer
+from storage.group_commit import ThreadGroupCommit
 from storage.migrate import identity, migrate, recognise
 from storage.opening import ProcessLock, cannot_open, check_path, is_memory
 from storage.sql_storage import SqlStorage
@@ -69,6 +73,10 @@ def _run_write(conn: sqlite3.Connection, write: Write) -> int | None:
     new_id = int(row[0])
     _run_statements(conn, write.then(new_id))
     return new_id
+
+
+def _fetch_all(conn: sqlite3.Connection, sql: str, params: tuple[Any, ...]) -> list[Any]:
+    return conn.execute(sql, params).fetchall()
 
 
 def _run_jobs(conn: sqlite3.Connection, jobs: Sequence[Write]) -> list[Any]:
@@ -105,11 +113,13 @@ class SqliteStorage(SqlStorage):
         self._db: aiosqlite.Connection | None = None
         self._process_lock: ProcessLock | None = None
         self._conn: sqlite3.Connection | None = None
-        """The sqlite3 connection under `_db`, for group commits on `_committer`."""
+        """The sqlite3 connection under `_db`, used on `_committer` once open."""
         self._committer: ThreadPoolExecutor | None = None
-        self._lock = asyncio.Lock()
         self._checkpointer: Checkpointer | None = None
         super().__init__()
+        self._group = ThreadGroupCommit(
+            self._jobs_here, self._translate, self._on_thread, self._note_commit
+        )
 
     @property
     def persistent(self) -> bool:
@@ -157,8 +167,8 @@ class SqliteStorage(SqlStorage):
         target = Path(self.path).resolve().as_uri() + "?mode=ro" if read_only else self.path
 
         def connect() -> sqlite3.Connection:
-            # Shared with the commit thread, which uses it only while holding `_lock`
-            # (so does every read): never two threads on it at once.
+            # aiosqlite's thread uses it until `open` returns, the commit thread after:
+            # never two threads on it at once.
             self._conn = sqlite3.connect(
                 target, isolation_level=None, check_same_thread=False, uri=read_only
             )
@@ -209,21 +219,28 @@ class SqliteStorage(SqlStorage):
 
     # ----------------------------------------------------------------- writes
 
+    def _on_thread(self, fn: Callable[[], None]) -> None:
+        """Queue `fn` on the commit thread (RuntimeError once the storage is closed)."""
+        if self._conn is None or self._committer is None:
+            raise RuntimeError("storage is not open: call `await storage.open()` first")
+        self._committer.submit(fn)
+
+    def _jobs_here(self, jobs: Sequence[Write]) -> list[Any]:
+        """On the commit thread: the jobs in one transaction (group commit's runner)."""
+        if self._conn is None:
+            raise RuntimeError("storage is closed")
+        return _run_jobs(self._conn, jobs)
+
+    def _note_commit(self) -> None:
+        """A batch committed: the WAL grew (the checkpointer copies it back later)."""
+        if self._checkpointer is not None:
+            self._checkpointer.committed()
+
     async def _in_thread(self, fn: Callable[[sqlite3.Connection], T]) -> T:
-        """Run `fn(connection)` on the commit thread in one hop (a whole group commit on the
-        plain sqlite3 connection, not one aiosqlite call per statement). The caller holds
-        the lock."""
+        """Run `fn(connection)` on the commit thread, after what is queued there."""
         if self._conn is None or self._committer is None:
             raise RuntimeError("storage is not open: call `await storage.open()` first")
         return await asyncio.get_running_loop().run_in_executor(self._committer, fn, self._conn)
-
-    async def _run_batch(self, jobs: Sequence[Write]) -> list[Any]:
-        """Group commit's executor: the jobs in one transaction on the connection's thread."""
-        async with self._lock:
-            results = await self._in_thread(partial(_run_jobs, jobs=jobs))
-        if self._checkpointer is not None:
-            self._checkpointer.committed()
-        return results
 
     @staticmethod
     def _translate(error: Exception) -> BaseException:
@@ -238,6 +255,5 @@ class SqliteStorage(SqlStorage):
     # ------------------------------------------------------------------ reads
 
     async def _all(self, sql: str, params: tuple[Any, ...] = ()) -> list[Any]:
-        """Every row of one query, under the connection's lock."""
-        async with self._lock, self.db.execute(sql, params) as cursor:
-            return list(await cursor.fetchall())
+        """Every row of one query (`sqlite3.Row`s), on the commit thread."""
+        return await self._in_thread(partial(_fetch_all, sql=sql, params=params))

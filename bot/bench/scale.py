@@ -62,6 +62,7 @@ from bot.bench.discord import (
 from bot.bench.report import publish
 from bot.devtools.discord_standin import INTERACTION, FakeDiscord, Message
 from bot.i18n import t
+from bot.runtime.worker_process import batch_scheduling
 from bot.simulate import percentile
 from storage.backend import open_storage
 
@@ -171,6 +172,7 @@ async def _run(
             procs.append(await _spawn(env, tmp / f"p{shard}"))
         if yield_cpu and hasattr(os, "nice"):
             os.nice(STANDIN_NICENESS)
+            batch_scheduling()
         try:
             await fake.wait_ready(120, shards=list(range(processes)) if processes > 1 else None)
             await asyncio.sleep(0.5)

@@ -77,6 +77,16 @@ async def test_answers_come_back_by_id_in_the_order_of_the_calls(worker: WorkerP
     assert worker.waiting == 0
 
 
+@pytest.mark.skipif(not hasattr(os, "SCHED_BATCH"), reason="Linux scheduling policy")
+async def test_the_child_runs_under_batch_scheduling_and_the_bot_does_not(
+    worker: WorkerProcess,
+) -> None:
+    # A child woken by a call must not preempt the event loop that wrote it (SCHED_BATCH);
+    # the bot's own process keeps the normal policy.
+    assert await worker.call(os.sched_getscheduler, 0) == os.SCHED_BATCH
+    assert os.sched_getscheduler(0) == os.SCHED_OTHER
+
+
 async def test_posted_calls_run_in_order_with_the_calls(worker: WorkerProcess) -> None:
     worker.post(worker_calls.keep, "a")
     first = worker.call(worker_calls.kept)
