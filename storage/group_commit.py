@@ -36,19 +36,46 @@ ROUNDS = 8
 """Batches a `ThreadGroupCommit` writes in a row before other work queued on its thread."""
 
 
-class GroupCommit(Generic[J]):
+class Batches(Generic[J]):
+    """What both group commits share: the queue, the count of transactions, and answering
+    a batch's submitters."""
+
+    def __init__(self, translate: Callable[[Exception], BaseException]) -> None:
+        """`translate` maps the backend's errors."""
+        self._translate = translate
+        self._pending: list[tuple[J, asyncio.Future[Any]]] = []
+        self.batches = 0
+        """How many write transactions ran (group commit makes it fewer than the writes)."""
+
+    async def submit(self, job: J) -> Any:
+        """Queue `job` for the next transaction; return its result once committed."""
+        raise NotImplementedError
+
+    async def drain(self) -> None:
+        """Wait until every queued job has been written (or has failed)."""
+        raise NotImplementedError
+
+    def _settle(self, batch: list[tuple[J, asyncio.Future[Any]]], outcomes: list[Outcome]) -> None:
+        """Answer each job's submitter: its result, or its failure as `translate` says."""
+        for (_, future), (result, problem) in zip(batch, outcomes, strict=True):
+            if future.done():  # its submitter gave up waiting; the write stands
+                continue
+            if problem is None:
+                future.set_result(result)
+            else:
+                future.set_exception(self._translate(problem))
+
+
+class GroupCommit(Batches[J]):
     """A queue of write jobs drained by one writer task, one transaction per batch."""
 
     def __init__(
         self, run: BatchRunner[J], translate: Callable[[Exception], BaseException]
     ) -> None:
         """`run` writes jobs in one transaction; `translate` maps its errors."""
+        super().__init__(translate)
         self._run = run
-        self._translate = translate
-        self._pending: list[tuple[J, asyncio.Future[Any]]] = []
         self._writer: asyncio.Task[None] | None = None
-        self.batches = 0
-        """How many write transactions ran (group commit makes it fewer than the writes)."""
 
     async def submit(self, job: J) -> Any:
         """Queue `job` for the next transaction; return its result once committed."""
@@ -85,16 +112,6 @@ class GroupCommit(Generic[J]):
                         outcomes.append((None, failure))
             self._settle(batch, outcomes)
 
-    def _settle(self, batch: list[tuple[J, asyncio.Future[Any]]], outcomes: list[Outcome]) -> None:
-        """Answer each job's submitter: its result, or its failure as `translate` says."""
-        for (_, future), (result, problem) in zip(batch, outcomes, strict=True):
-            if future.done():  # its submitter gave up waiting; the write stands
-                continue
-            if problem is None:
-                future.set_result(result)
-            else:
-                future.set_exception(self._translate(problem))
-
 
 def write_each(
     run: Callable[[Sequence[J]], list[Any]], jobs: Sequence[J]
@@ -115,7 +132,7 @@ def write_each(
         return outcomes, committed
 
 
-class ThreadGroupCommit(GroupCommit[J]):
+class ThreadGroupCommit(Batches[J]):
     """Group commit whose transactions run on one thread of the backend's, which takes the
     next batch itself as soon as one ends (see the module docstring)."""
 
@@ -131,11 +148,7 @@ class ThreadGroupCommit(GroupCommit[J]):
         on (it raises once that thread is gone; other work queued there, reads, runs
         between two turns of at most `rounds` batches); `committed()` is called on the
         event loop after each batch that committed something."""
-
-        async def unused(jobs: Sequence[J]) -> list[Any]:  # the writer task is not used
-            raise NotImplementedError
-
-        super().__init__(unused, translate)
+        super().__init__(translate)
         self._run_here = run
         self._start = start
         self._committed = committed

@@ -31,7 +31,7 @@ from storage.base import (
 )
 from storage.board import PENDING, ledger_statements, rebuild_statements
 from storage.chain import GENESIS, Kind
-from storage.group_commit import GroupCommit
+from storage.group_commit import Batches, GroupCommit
 from storage.leases import SqlLeases
 from storage.queries import SqlReads
 from storage.rating_reads import SqlRatings
@@ -70,8 +70,8 @@ class SqlStorage(SqlReads, SqlRatings, SqlLeases):
     """The `Storage` protocol for a backend that supplies the methods named above."""
 
     def __init__(self) -> None:
-        """Set up group commit over the backend's `_run_batch`."""
-        self._group: GroupCommit[Write] = GroupCommit(self._run_batch, self._translate)
+        """Set up the backend's group commit (`_new_group`)."""
+        self._group: Batches[Write] = self._new_group()
         self._rating = asyncio.Lock()
         """Held from reading a finished match's prior ratings to committing its new ones
         (and around a season change), so results are rated one after the other, in the
@@ -107,6 +107,10 @@ class SqlStorage(SqlReads, SqlRatings, SqlLeases):
     async def __aexit__(self, *exc: object) -> None:
         """Close on leaving the block."""
         await self.close()
+
+    def _new_group(self) -> Batches[Write]:
+        """The group commit: by default a writer task over `_run_batch`."""
+        return GroupCommit(self._run_batch, self._translate)
 
     async def _run_batch(self, jobs: Sequence[Write]) -> list[Any]:
         """Run `jobs` in one transaction (all or nothing); one result per job: the new id

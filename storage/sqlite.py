@@ -117,9 +117,6 @@ class SqliteStorage(SqlStorage):
         self._committer: ThreadPoolExecutor | None = None
         self._checkpointer: Checkpointer | None = None
         super().__init__()
-        self._group = ThreadGroupCommit(
-            self._jobs_here, self._translate, self._on_thread, self._note_commit
-        )
 
     @property
     def persistent(self) -> bool:
@@ -219,11 +216,21 @@ class SqliteStorage(SqlStorage):
 
     # ----------------------------------------------------------------- writes
 
-    def _on_thread(self, fn: Callable[[], None]) -> None:
-        """Queue `fn` on the commit thread (RuntimeError once the storage is closed)."""
+    def _new_group(self) -> ThreadGroupCommit[Write]:
+        """Group commit on the commit thread, with no writer task."""
+        return ThreadGroupCommit(
+            self._jobs_here, self._translate, self._on_thread, self._note_commit
+        )
+
+    def _thread(self) -> tuple[ThreadPoolExecutor, sqlite3.Connection]:
+        """The commit thread and the connection (RuntimeError if the storage is not open)."""
         if self._conn is None or self._committer is None:
             raise RuntimeError("storage is not open: call `await storage.open()` first")
-        self._committer.submit(fn)
+        return self._committer, self._conn
+
+    def _on_thread(self, fn: Callable[[], None]) -> None:
+        """Queue `fn` on the commit thread (RuntimeError once the storage is closed)."""
+        self._thread()[0].submit(fn)
 
     def _jobs_here(self, jobs: Sequence[Write]) -> list[Any]:
         """On the commit thread: the jobs in one transaction (group commit's runner)."""
@@ -238,9 +245,8 @@ class SqliteStorage(SqlStorage):
 
     async def _in_thread(self, fn: Callable[[sqlite3.Connection], T]) -> T:
         """Run `fn(connection)` on the commit thread, after what is queued there."""
-        if self._conn is None or self._committer is None:
-            raise RuntimeError("storage is not open: call `await storage.open()` first")
-        return await asyncio.get_running_loop().run_in_executor(self._committer, fn, self._conn)
+        thread, conn = self._thread()
+        return await asyncio.get_running_loop().run_in_executor(thread, fn, conn)
 
     @staticmethod
     def _translate(error: Exception) -> BaseException:
