@@ -5,7 +5,11 @@ human plays through interactions, as a person does, reading only what the stand-
 shows: waits for the board to mention them, clicks "My hand", chooses the lowest
 card and Play (Pass when that does not beat the table). The hold'em configuration
 seats one human and five AI players at each table; the human clicks "My hand", then
-Check (or Call, else Fold) among the betting buttons.
+Check (or Call, else Fold) among the betting buttons. French draw poker seats one human
+and three AI players (three deals): the human speaks from the same buttons (Check, Call,
+no surblind, else Fold), stands pat at the draw and, when broke, buys back in from the
+board's Rebuy. The duel seats one human against the AI (10 chips each, played until one
+has none): the human locks one of the two cards from the menu, then checks or calls.
 
 The bot runs as a separate process, started the way production starts it (the
 entry point `bot.__main__.main`, settings from the environment: token, a database
@@ -57,6 +61,7 @@ import contextlib
 import json
 import os
 import random
+import re
 import signal
 import statistics
 import subprocess
@@ -82,6 +87,18 @@ BOT_ROOT = "DEUCEBOT_BENCH_BOT_ROOT"
 """Environment: run the bot process from this source tree (another checkout, e.g. main's)
 instead of this one, with the same stand-in and people: the reference for a change's CPU."""
 
+
+SETUPS: dict[str, dict[str, Any]] = {
+    "bigtwo": {},
+    "holdem": {"seats": 6},
+    "draw": {"seats": 4},
+    "duel": {"stack": 10},
+}
+"""`/table create` options of each game's tables, besides the game and the deals: one
+member, the AI in every other seat (a duel of 10 chips each, to end in a few minutes)."""
+
+MATCH_SECONDS = 600.0
+"""How long one table's match may last before the run is failed as stuck."""
 
 STANDIN_NICENESS = 5
 """How much lower the bench process (stand-in and simulated people) runs than the bot."""
@@ -321,7 +338,7 @@ async def _run(
     ours, steady = _latencies(fake.sent_at, received, started_all)
     inside, inside_steady = _latencies(fake.sent_at, answered, started_all)
     acts = [a * 1000 for a in action_times]
-    total_deals = tables * deals
+    total_deals = max(1, _deals_played(fake))
     return {
         "game": game,
         "ai_delay": ai_delay,
@@ -357,6 +374,19 @@ async def _run(
     }
 
 
+RESULT_TITLE = re.compile(r" · (?:deal|hand) \d+: result$")
+"""The title of a deal's result message (English)."""
+
+
+def _deals_played(fake: FakeDiscord) -> int:
+    """The deals whose result was posted (a duel has as many as it takes to break a player)."""
+    return sum(
+        1
+        for message in fake.public_messages()
+        if message.embeds and RESULT_TITLE.search(str(message.embeds[0].get("title", "")))
+    )
+
+
 def _latencies(
     sent: dict[int, float], done: dict[int, float], after: float
 ) -> tuple[list[float], list[float]]:
@@ -384,13 +414,13 @@ async def _play_table(
     rng: random.Random,
     game: str = "bigtwo",
 ) -> None:
-    """One human's whole match of `game` (Big Two, or hold'em at six seats), through
-    interactions only, reading the channel's board; `rng` paces this person's clicks."""
+    """One human's whole match of `game` (`SETUPS`), through interactions only, reading
+    the channel's board; `rng` paces this person's clicks and picks their cards."""
     if think > 0:
         await asyncio.sleep(rng.random() * 5)  # paced: people do not all start at once
-    setup: dict[str, Any] = {"game": game, "deals": deals}
-    if game == "holdem":
-        setup["seats"] = 6
+    setup: dict[str, Any] = {"game": game, **SETUPS[game]}
+    if game != "duel":  # a duel lasts until one player has no chips
+        setup["deals"] = deals
     commands: tuple[tuple[str, dict[str, Any]], ...] = (
         ("table create", setup),
         ("table start", {}),
@@ -401,7 +431,7 @@ async def _play_table(
             await fake.wait_for(lambda r=response: r.followups, 60)  # type: ignore[misc]
     seated.append(time.perf_counter())
     mention = f"<@{user.id}>"
-    deadline = time.monotonic() + 600
+    deadline = time.monotonic() + MATCH_SECONDS
     while time.monotonic() < deadline:
         board = boards.get(channel)
         if board is not None and board.content == finished:
@@ -415,9 +445,13 @@ async def _play_table(
         if not any(c.startswith("db:hand:") for c in board.custom_ids()):
             await _changed(moved, channel, 1.0)  # replaced meanwhile by the next deal's board
             continue
+        if any(c.startswith("db:rebuy:") for c in board.custom_ids()):
+            await _rebuy(fake, user, board)  # draw poker: this member is broke
+            await _changed(moved, channel, 2.0)
+            continue
         hand = (await fake.click(user, board, "db:hand:")).message
-        if game == "holdem":
-            await _bet(fake, user, hand)
+        if game != "bigtwo":
+            await _button_turn(fake, user, hand, rng)
             await _changed(moved, channel, 2.0)  # until the board moves on
             continue
         if hand is None or not any(c.startswith("db:sel:") for c in hand.custom_ids()):
@@ -432,19 +466,54 @@ async def _play_table(
         if played.kind == 4:  # the lowest single does not beat the table: pass instead
             await fake.click(user, hand, "db:pass:")
         await _changed(moved, channel, 2.0)  # until the board moves on
-    raise RuntimeError(f"the table in channel {channel} did not finish in 10 minutes")
+    board = boards.get(channel)
+    raise RuntimeError(
+        f"the table in channel {channel} did not finish in {MATCH_SECONDS:.0f} s; its board: "
+        + ("none" if board is None else f"{board.content!r} {board.custom_ids()}")
+    )
 
 
-async def _bet(fake: FakeDiscord, user: User, hand: Message | None) -> None:
-    """A hold'em turn from the hand's betting buttons: Check, else Call, else Fold."""
+async def _rebuy(fake: FakeDiscord, user: User, board: Message) -> None:
+    """Draw poker's buy-back for a broke member: the board's Rebuy, then the first number
+    of caves in the menu it answers with."""
+    offer = (await fake.click(user, board, "db:rebuy:")).message
+    if offer is not None and any(c.startswith("db:caves:") for c in offer.custom_ids()):
+        first = offer.component("db:caves:")["options"][0]["value"]
+        await fake.select(user, offer, "db:caves:", [first])
+
+
+async def _button_turn(
+    fake: FakeDiscord, user: User, hand: Message | None, rng: random.Random
+) -> None:
+    """A turn of a game played with the hand's buttons: draw poker's draw stands pat, the
+    duel's lock takes one of the two cards from the menu (`rng`), a bet checks, else
+    calls, else declines the surblind, else folds."""
     if hand is None:
         return
-    actions = [c for c in hand.custom_ids() if c.startswith("db:act:")]
-    for verb in ("check", "call", "fold"):
+    ids = hand.custom_ids()
+    actions = [c for c in ids if c.startswith("db:act:")]
+    if any(c.startswith("db:pick:") for c in ids):
+        stand = [c for c in actions if c.endswith(":stand")]
+        if stand:
+            await fake.click(user, hand, stand[0])
+            return
+        options = [o["value"] for o in hand.component("db:sel:")["options"]]
+        await fake.select(user, hand, "db:sel:", [rng.choice(options)])
+        if not hand.component("db:pick:").get("disabled"):
+            await fake.click(user, hand, "db:pick:")
+        return
+    for verb in ("check", "call", "no", "fold"):
         chosen = [c for c in actions if c.endswith(":" + verb)]
         if chosen:
             await fake.click(user, hand, chosen[0])
             return
+
+
+def _goal_ms(result: dict[str, Any]) -> float:
+    """The own-processing p99 goal of a configuration: 20 ms for 100 paced tables with the
+    pictures drawn by their worker (issue 20), else 50 ms."""
+    paced = result["think"] > 0 and result["tables"] >= 100
+    return 20.0 if paced and result.get("picture_processes", 1) else 50.0
 
 
 def _ai_where(processes: int) -> str:
@@ -553,6 +622,8 @@ def main(quick: bool = False, write: bool = False) -> int:
         [
             (20, 1, "greedy", 0.0, 0.0, 1, True, "bigtwo", 1),
             (10, 2, None, 0.0, 0.0, 1, True, "holdem", 1),
+            (10, 1, None, 0.0, 0.0, 1, True, "draw", 1),
+            (10, 1, None, 0.0, 0.0, 1, True, "duel", 1),
         ]
         if quick
         else [
@@ -564,6 +635,10 @@ def main(quick: bool = False, write: bool = False) -> int:
             (1, 5, None, 0.0, 0.0, 1, True, "holdem", 1),
             (100, 3, None, 1.0, 0.5, 1, True, "holdem", 1),
             (100, 3, None, 1.0, 0.5, 1, True, "holdem", 0),
+            (1, 3, None, 0.0, 0.0, 1, True, "draw", 1),
+            (100, 3, None, 1.0, 0.5, 1, True, "draw", 1),
+            (1, 1, None, 0.0, 0.0, 1, True, "duel", 1),
+            (100, 1, None, 1.0, 0.5, 1, True, "duel", 1),
         ]
     )
     results = [_run_apart(run) for run in runs]
@@ -583,7 +658,11 @@ def main(quick: bool = False, write: bool = False) -> int:
         "The hold'em runs seat one human and five AI players per table (the human checks,\n"
         'else calls, else folds from the hand\'s betting buttons); "per deal" is per hand,\n'
         "the first (one table alone, no delays) is their reference, the second is paced,\n"
-        "the third the same with the pictures drawn in threads (reference).\n"
+        "the third the same with the pictures drawn in threads (reference). Draw poker (one\n"
+        "human, three AI players, three deals: the human checks or calls, stands pat, buys\n"
+        "back in when broke) and the duel (one human against the AI, 10 chips each: the\n"
+        "human locks a card from the menu, then checks or calls) each run alone first, then\n"
+        "paced at 100 tables.\n"
         + "".join(_section(r) for r in results)
         + """
 "Our own processing" runs from the moment the stand-in writes the INTERACTION_CREATE to
@@ -604,10 +683,11 @@ worker runs at nice +10, the picture worker at +3 (both under batch scheduling).
     )
     publish("Discord front: concurrent tables through the stand-in", body, write)
     for result in results:
-        verdict = "met" if result["own_p99"] <= 50 else "NOT met"
+        goal = _goal_ms(result)
+        verdict = "met" if result["own_p99"] <= goal else "NOT met"
         print(
             f"{result['game']}: {result['tables']} tables, {result['policy']}, AI delay {result['ai_delay']}: "
-            f"own processing p99 {result['own_p99']:.1f} ms (goal {verdict}), at the stand-in "
+            f"own processing p99 {result['own_p99']:.1f} ms (goal <= {goal:.0f} ms {verdict}), at the stand-in "
             f"p99 {result['p99']:.1f} ms"
         )
     for figure in pictures:

@@ -397,7 +397,9 @@ def main(quick: bool = False, write: bool = False, tables: tuple[int, ...] = ())
         try:
             results.append(_run_apart(run))
         except RuntimeError as error:  # where it breaks: say so, go on with the others
-            failed.append(f"{run[0]} tables, {run[2]} process(es), {run[3]}: {error}"[:600])
+            # The end of the error says what broke (a traceback's last lines).
+            where = f"{run[0]} tables, {run[2]} process(es), {run[3]}"
+            failed.append(f"{where}: ...{str(error)[-900:]}")
     load_after = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
     table = "\n".join(_row(r) for r in results)
     one = next((r for r in results if r["processes"] == 1 and r["database"] == "postgres"), None)

@@ -357,8 +357,8 @@ def seat_grid(canvas: Canvas, top: int, seats: Sequence[Plate], backs: Sequence[
             plate(canvas, centre, seat, COLUMN_W, room)
             right = x + COLUMN_W / 2 - 10 - MINI.width
             top = int(y + (PLATE_H - MINI.height) / 2)
-            for b in range(held):
-                canvas.card(None, MINI, int(right - (held - 1 - b) * step), top)
+            if held:
+                fan_of_backs(canvas, held, MINI, (int(right - (held - 1) * step), top), step)
         y += height + MARGIN
     return y
 
@@ -414,8 +414,29 @@ def row(
     total = size.width + advance * (len(cards) - 1)
     left = int(centre[0] - total / 2)
     top = int(centre[1] - size.height / 2)
+    if all(card is None for card in cards):
+        fan_of_backs(canvas, len(cards), size, (left, top), advance)
+        return
     for i, card in enumerate(cards):
         canvas.card(card, size, left + i * advance, top, deck)
+
+
+def fan_of_backs(canvas: Canvas, count: int, size: CardSize, at: Point, step: int) -> None:
+    """`count` card backs, the first with its top-left corner at `at`, each next one `step`
+    px to the right and over it: one paste of a fan composed once per count (a table
+    picture has a fan at every seat; pasting its backs one by one was a third of the time
+    the picture took to draw)."""
+    if count > 0:
+        _paste(canvas, _backs_stamp(count, size, step), (0, 0), at)
+
+
+@lru_cache(maxsize=256)
+def _backs_stamp(count: int, size: CardSize, step: int) -> Canvas:
+    image = Image.new("RGBA", (size.width + step * (count - 1), size.height), (0, 0, 0, 0))
+    back = tile(None, size)
+    for i in range(count):
+        image.alpha_composite(back, (i * step, 0))
+    return Canvas(image, backs=count)
 
 
 def slots(canvas: Canvas, count: int, size: CardSize, centre: Point, gap: int = 6) -> None:

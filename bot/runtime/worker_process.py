@@ -116,10 +116,14 @@ def _exists(pid: int) -> bool:
 
 
 def _read_exactly(fd: int, size: int) -> bytes | None:
-    """`size` bytes from blocking `fd`, or None at end of file."""
+    """`size` bytes from blocking `fd`, or None at end of file (or when the other end went
+    away with answers of ours unread: a socket then reads as reset, not as ended)."""
     parts: list[bytes] = []
     while size:
-        part = os.read(fd, min(size, 1 << 20))
+        try:
+            part = os.read(fd, min(size, 1 << 20))
+        except ConnectionResetError:
+            return None
         if not part:
             return None
         parts.append(part)

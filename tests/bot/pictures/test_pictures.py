@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from PIL import Image
+from PIL import Image, ImageChops
 
 from bot.pictures import Facts, clear_cache, hand_picture, result_picture, table_picture
 from bot.pictures.cards import HAND, TABLE
@@ -227,3 +227,23 @@ def test_the_faces_drawn_read_back_from_the_pixels(
     cards = parse_cards("3D 4C 5H 6S 7D 8C 9H 10S JD QC KH AS 2D")[: 1 + len(facts.names)]
     hand = hand_picture(cards, "en", deck)
     assert sorted(c.code for c in cards_in_picture(hand.png) if c) == sorted(c.code for c in cards)
+
+
+@pytest.mark.parametrize(("count", "step"), [(1, 10), (5, 8), (13, 2), (4, 56)])
+def test_a_fan_of_backs_pastes_as_its_backs_pasted_one_by_one(count: int, step: int) -> None:
+    """A seat's fan is one paste of a fan composed once: on the felt it looks as the backs
+    pasted one over the next did (an edge pixel may round one step apart), and it counts
+    as that many backs."""
+    from bot.pictures.cards import MINI
+    from bot.pictures.kit import FELT, Canvas, fan_of_backs
+
+    def felt() -> Canvas:
+        return Canvas(Image.new("RGB", (MINI.width + 13 * 56, MINI.height + 4), FELT))
+
+    one_by_one, fanned = felt(), felt()
+    for i in range(count):
+        one_by_one.card(None, MINI, 2 + i * step, 2)
+    fan_of_backs(fanned, count, MINI, (2, 2), step)
+    assert fanned.backs == one_by_one.backs == count
+    assert max(ImageChops.difference(one_by_one.image, fanned.image).tobytes()) <= 1
+    assert fanned.image.tobytes() != felt().image.tobytes()  # the backs are there

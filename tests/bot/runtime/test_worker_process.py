@@ -263,3 +263,22 @@ def test_a_worker_follows_the_loop_it_is_used_from() -> None:
 
 async def _one_call(worker: WorkerProcess, value: str) -> object:
     return await worker.call(worker_calls.echo_after, value, 0.0)
+
+
+def test_a_pipe_reset_by_the_parent_reads_as_its_end() -> None:
+    """The bot gone with answers of the child unread resets the socket: the child's read
+    ends quietly (no traceback in the bot's log at every shutdown) instead of raising."""
+    import socket
+
+    from bot.runtime.worker_process import _read_exactly
+
+    def reset() -> socket.socket:
+        parent, child = socket.socketpair()
+        child.sendall(b"an answer nobody read")
+        parent.close()  # closed with that answer still in its queue: the child is reset
+        return child
+
+    with reset() as child, pytest.raises(ConnectionResetError):
+        os.read(child.fileno(), 8)  # what the child's read meets
+    with reset() as child:
+        assert _read_exactly(child.fileno(), 8) is None
