@@ -837,7 +837,8 @@ class DiscordFront:
         if not over:
             box.dirty = False  # drawn now: a refresh during the send marks it dirty again
         if shown is not None:
-            await _drawn(box, draw_ahead(shown, lang, self.pictures))
+            waited = human_to_act(shown)
+            await _drawn(box, draw_ahead(shown, lang, self.pictures, urgent=waited))
 
         drawn: list[str | None] = [None]
         """The footer (table, deal, turn) of what was sent."""
@@ -968,7 +969,9 @@ class DiscordFront:
         image = key != box.image_key
         lines = box.lines(shown.deal)  # of this snapshot's turn: taken before any wait
         if image:
-            await _drawn(box, draw_ahead(shown, self.language(shown), self.pictures))
+            waited = waited_for(shown, box.table_cards)
+            drawing = draw_ahead(shown, self.language(shown), self.pictures, urgent=waited)
+            await _drawn(box, drawing)
         message = board_message(shown, self.language(shown), lines, with_image=image)
         kwargs: dict[str, Any] = {
             "content": message["content"],
