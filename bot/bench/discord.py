@@ -432,6 +432,7 @@ async def _play_table(
     seated.append(time.perf_counter())
     mention = f"<@{user.id}>"
     deadline = time.monotonic() + MATCH_SECONDS
+    last_hand: Message | None = None
     while time.monotonic() < deadline:
         board = boards.get(channel)
         if board is not None and board.content == finished:
@@ -450,6 +451,7 @@ async def _play_table(
             await _changed(moved, channel, 2.0)
             continue
         hand = (await fake.click(user, board, "db:hand:")).message
+        last_hand = hand
         if game != "bigtwo":
             await _button_turn(fake, user, hand, rng)
             await _changed(moved, channel, 2.0)  # until the board moves on
@@ -470,6 +472,8 @@ async def _play_table(
     raise RuntimeError(
         f"the table in channel {channel} did not finish in {MATCH_SECONDS:.0f} s; its board: "
         + ("none" if board is None else f"{board.content!r} {board.custom_ids()}")
+        + "; the last hand it opened: "
+        + ("none" if last_hand is None else f"{last_hand.content!r} {last_hand.custom_ids()}")
     )
 
 
@@ -502,11 +506,14 @@ async def _button_turn(
         if not hand.component("db:pick:").get("disabled"):
             await fake.click(user, hand, "db:pick:")
         return
-    for verb in ("check", "call", "no", "fold"):
-        chosen = [c for c in actions if c.endswith(":" + verb)]
+    said = [c.rsplit(":", 1)[-1] for c in actions]
+    for verb in ("check", "call", "no", "rebuy", "fold"):
+        chosen = [c for c, text in zip(actions, said, strict=True) if text.split()[0] == verb]
         if chosen:
             await fake.click(user, hand, chosen[0])
             return
+    if actions:  # whatever else the hand offers, rather than waiting for ever
+        await fake.click(user, hand, actions[0])
 
 
 def _goal_ms(result: dict[str, Any]) -> float:
@@ -641,7 +648,13 @@ def main(quick: bool = False, write: bool = False) -> int:
             (100, 1, None, 1.0, 0.5, 1, True, "duel", 1),
         ]
     )
-    results = [_run_apart(run) for run in runs]
+    results: list[dict[str, Any]] = []
+    failed: list[str] = []
+    for run in runs:
+        try:
+            results.append(_run_apart(run))
+        except RuntimeError as error:  # where it breaks: say so, go on with the others
+            failed.append(f"{run}: ...{str(error)[-900:]}")
     pictures = picture_figures(60 if quick else 400)
     body = (
         "Big Two tables at once, each with one human playing through interactions (My hand,\n"
@@ -680,6 +693,7 @@ the stand-in plays Discord's servers, which in production are other machines; th
 worker runs at nice +10, the picture worker at +3 (both under batch scheduling).
 """
         + _pictures_section(pictures)
+        + "".join(f"\nFailed: {line}\n" for line in failed)
     )
     publish("Discord front: concurrent tables through the stand-in", body, write)
     for result in results:
