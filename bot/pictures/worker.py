@@ -15,9 +15,8 @@ process's picture cache (`bot.pictures.remember`), where the message builders fi
     await drawer.aclose()
 
 - At most `IN_FLIGHT` pictures at a time go to the worker, the urgent ones (a hand
-  someone clicked for, the board of a member's turn or of a new trick or street) before
-  the others (boards between AI turns, results): what someone waits for waits at most for
-  the few pictures already sent. More than one in
+  someone clicked for) before the others (boards and results, which only wait for their
+  next edit): a hand waits at most for the few pictures already sent. More than one in
   flight keeps the worker drawing while the bot's loop is busy: with one, the next
   picture was sent only once the loop had handled the last one's result, so at 300 busy
   tables the worker idled between pictures, boards waited for theirs past
