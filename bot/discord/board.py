@@ -273,17 +273,14 @@ def _drawn_or_none(make: Callable[..., T | None], *args: Any) -> T | None:
         return None
 
 
-async def draw_ahead(
-    table: TableSnapshot, lang: str, drawer: PictureDrawer | None, *, urgent: bool = False
-) -> None:
+async def draw_ahead(table: TableSnapshot, lang: str, drawer: PictureDrawer | None) -> None:
     """Draw the board's picture off the event loop (by `drawer`'s worker process; None: a
-    thread), then cached, so that building the message on the event loop finds it ready;
-    `urgent`: someone waits for this board, its picture goes before the others queued."""
+    thread), then cached, so that building the message on the event loop finds it ready."""
     facts = picture_facts(table)
     model = _drawn_or_none(board_model, table.game, table.view(None), facts, lang)
     if model is None:
         return
-    picture = await _drawn_off_loop(drawer, model, "table", urgent=urgent)
+    picture = await _drawn_off_loop(drawer, model, "table")
     if picture is not None:
         _ahead[_turn_of(table, lang)] = (_timeless(table, facts, lang), picture)
         _ahead.move_to_end(_turn_of(table, lang))

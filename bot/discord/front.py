@@ -837,8 +837,7 @@ class DiscordFront:
         if not over:
             box.dirty = False  # drawn now: a refresh during the send marks it dirty again
         if shown is not None:
-            waited = human_to_act(shown)
-            await _drawn(box, draw_ahead(shown, lang, self.pictures, urgent=waited))
+            await _drawn(box, draw_ahead(shown, lang, self.pictures))
 
         drawn: list[str | None] = [None]
         """The footer (table, deal, turn) of what was sent."""
@@ -969,9 +968,7 @@ class DiscordFront:
         image = key != box.image_key
         lines = box.lines(shown.deal)  # of this snapshot's turn: taken before any wait
         if image:
-            waited = waited_for(shown, box.table_cards)
-            drawing = draw_ahead(shown, self.language(shown), self.pictures, urgent=waited)
-            await _drawn(box, drawing)
+            await _drawn(box, draw_ahead(shown, self.language(shown), self.pictures))
         message = board_message(shown, self.language(shown), lines, with_image=image)
         kwargs: dict[str, Any] = {
             "content": message["content"],

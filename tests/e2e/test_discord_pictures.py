@@ -144,36 +144,3 @@ async def test_a_member_chooses_four_colours_for_their_own_pictures_across_a_res
     for name, data in uploads.items():
         if name.startswith("table-"):
             assert not _colours(data) & {blue, green}, name  # boards use the default deck
-
-
-async def test_a_board_someone_waits_for_has_its_picture_drawn_first(
-    standin: FakeDiscord, tmp_path: Path
-) -> None:
-    """The board of a member's turn (or of a new trick) asks the picture worker urgently,
-    before the boards queued for AI turns; a board between two AI turns waits its turn."""
-    from bot.pictures.bigtwo import BigTwoTable
-    from tests.e2e.helpers import play_until
-
-    ana = standin.owner
-    asked: list[tuple[BigTwoTable, bool]] = []
-    async with bot_running(standin, tmp_path / "db.sqlite3") as bot:
-        drawer = bot.pictures
-        picture = drawer.picture
-
-        async def recorded(model: Any, kind: str, *, urgent: bool = False) -> Any:
-            if kind == "table" and isinstance(model, BigTwoTable):
-                asked.append((model, urgent))
-            return await picture(model, kind, urgent=urgent)
-
-        drawer.picture = recorded  # type: ignore[method-assign]
-        await standin.command(ana, "table create", game="bigtwo", deals=1)
-        await standin.command(ana, "table start")
-        table = bot.tables.find(str(standin.channel_id))
-        assert table is not None
-        name = table.seats[table.seat_of(str(ana.id))].name  # type: ignore[index]
-        await play_until(standin, bot, {ana.id: (ana, "menu")}, done=lambda: len(asked) > 24)
-        await settle(bot)
-    acting = [(next((s.name for s in m.seats if s.to_act), None), urgent) for m, urgent in asked]
-    hers = [urgent for who, urgent in acting if who == name]
-    assert hers and all(hers), acting
-    assert any(not urgent for who, urgent in acting if who != name), acting
