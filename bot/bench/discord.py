@@ -72,7 +72,7 @@ from pathlib import Path
 from typing import Any
 
 from bot.bench.cpu import cpu_of, per_unit
-from bot.bench.report import publish
+from bot.bench.report import publish, run_each
 from bot.devtools.discord_standin import FakeDiscord, Message, User
 from bot.i18n import t
 from bot.runtime.worker_process import batch_scheduling
@@ -648,13 +648,7 @@ def main(quick: bool = False, write: bool = False) -> int:
             (100, 1, None, 1.0, 0.5, 1, True, "duel", 1),
         ]
     )
-    results: list[dict[str, Any]] = []
-    failed: list[str] = []
-    for run in runs:
-        try:
-            results.append(_run_apart(run))
-        except RuntimeError as error:  # where it breaks: say so, go on with the others
-            failed.append(f"{run}: ...{str(error)[-900:]}")
+    results, failed = run_each(runs, _run_apart)
     pictures = picture_figures(60 if quick else 400)
     body = (
         "Big Two tables at once, each with one human playing through interactions (My hand,\n"

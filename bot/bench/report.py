@@ -16,6 +16,7 @@ from engines.play import play_out
 
 A = TypeVar("A")
 V = TypeVar("V")
+R = TypeVar("R")
 
 DOC = Path(__file__).resolve().parents[2] / "docs" / "benchmarks.md"
 
@@ -49,6 +50,24 @@ def rate(work: Callable[[], int], seconds: float) -> tuple[float, int, float]:
         elapsed = time.perf_counter() - start
         if elapsed >= seconds:
             return done / elapsed, done, elapsed
+
+
+def run_each(
+    runs: Sequence[R],
+    run: Callable[[R], dict[str, Any]],
+    describe: Callable[[R], str] = str,
+) -> tuple[list[dict[str, Any]], list[str]]:
+    """`run(r)` for every configuration of `runs`: the results, and a line for each that
+    failed (`describe(r)` and the end of its error, where a traceback says what broke);
+    one that breaks does not stop the others."""
+    results: list[dict[str, Any]] = []
+    failed: list[str] = []
+    for one in runs:
+        try:
+            results.append(run(one))
+        except RuntimeError as error:
+            failed.append(f"{describe(one)}: ...{str(error)[-900:]}")
+    return results, failed
 
 
 def publish(title: str, body: str, write: bool) -> None:

@@ -59,7 +59,7 @@ from bot.bench.discord import (
     _spawn,
     _stop,
 )
-from bot.bench.report import publish
+from bot.bench.report import publish, run_each
 from bot.devtools.discord_standin import INTERACTION, FakeDiscord, Message
 from bot.i18n import t
 from bot.runtime.worker_process import batch_scheduling
@@ -391,15 +391,9 @@ def main(quick: bool = False, write: bool = False, tables: tuple[int, ...] = ())
             else [run for run in runs if run[0] in tables]
         )
     load_before = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
-    results: list[dict[str, Any]] = []
-    failed: list[str] = []
-    for run in runs:
-        try:
-            results.append(_run_apart(run))
-        except RuntimeError as error:  # where it breaks: say so, go on with the others
-            # The end of the error says what broke (a traceback's last lines).
-            where = f"{run[0]} tables, {run[2]} process(es), {run[3]}"
-            failed.append(f"{where}: ...{str(error)[-900:]}")
+    results, failed = run_each(
+        runs, _run_apart, lambda run: f"{run[0]} tables, {run[2]} process(es), {run[3]}"
+    )
     load_after = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
     table = "\n".join(_row(r) for r in results)
     one = next((r for r in results if r["processes"] == 1 and r["database"] == "postgres"), None)

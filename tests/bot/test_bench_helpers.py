@@ -176,3 +176,17 @@ def test_the_cpu_probe_counts_a_processs_main_thread_its_other_threads_and_its_c
     figures = per_unit(spent, actions=10, interactions=5)
     assert figures["cpu_main_action"] == 1000 * spent.main / 10
     assert figures["cpu_main_interaction"] == 1000 * spent.main / 5
+
+
+def test_run_each_reports_a_failed_configuration_and_runs_the_others() -> None:
+    from bot.bench.report import run_each
+
+    def run(n: int) -> dict[str, Any]:
+        if n == 2:
+            raise RuntimeError("bench run failed:\nTraceback ...\n" + "x" * 2000 + "\nthe cause")
+        return {"n": n}
+
+    results, failed = run_each([1, 2, 3], run, lambda n: f"{n} tables")
+    assert results == [{"n": 1}, {"n": 3}]
+    assert len(failed) == 1 and failed[0].startswith("2 tables: ...")
+    assert failed[0].endswith("the cause") and "Traceback" not in failed[0]  # its end kept
