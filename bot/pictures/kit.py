@@ -424,8 +424,8 @@ def row(
 def fan_of_backs(canvas: Canvas, count: int, size: CardSize, at: Point, step: int) -> None:
     """`count` card backs, the first with its top-left corner at `at`, each next one `step`
     px to the right and over it: one paste of a fan composed once per count (a table
-    picture has a fan at every seat; pasting its backs one by one was a third of the time
-    the picture took to draw)."""
+    picture has a fan at every seat: one paste each instead of up to 13 took a sixth off
+    a Big Two table's drawing time)."""
     if count > 0:
         _paste(canvas, _backs_stamp(count, size, step), (0, 0), at)
 
