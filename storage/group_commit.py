@@ -23,6 +23,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import threading
+from abc import ABC, abstractmethod
 from collections.abc import Awaitable, Callable, Sequence
 from functools import partial
 from typing import Any, Generic, TypeVar
@@ -36,7 +37,7 @@ ROUNDS = 8
 """Batches a `ThreadGroupCommit` writes in a row before other work queued on its thread."""
 
 
-class Batches(Generic[J]):
+class Batches(ABC, Generic[J]):
     """What both group commits share: the queue, the count of transactions, and answering
     a batch's submitters."""
 
@@ -47,13 +48,13 @@ class Batches(Generic[J]):
         self.batches = 0
         """How many write transactions ran (group commit makes it fewer than the writes)."""
 
+    @abstractmethod
     async def submit(self, job: J) -> Any:
         """Queue `job` for the next transaction; return its result once committed."""
-        raise NotImplementedError
 
+    @abstractmethod
     async def drain(self) -> None:
         """Wait until every queued job has been written (or has failed)."""
-        raise NotImplementedError
 
     def _settle(self, batch: list[tuple[J, asyncio.Future[Any]]], outcomes: list[Outcome]) -> None:
         """Answer each job's submitter: its result, or its failure as `translate` says."""

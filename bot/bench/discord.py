@@ -495,25 +495,28 @@ async def _button_turn(
     if hand is None:
         return
     ids = hand.custom_ids()
-    actions = [c for c in ids if c.startswith("db:act:")]
+    # each action button -> the verb of the action it plays ("call", "stand", "rebuy"...)
+    verbs = {c: c.rsplit(":", 1)[-1].split()[0] for c in ids if c.startswith("db:act:")}
+
+    async def play(verb: str) -> bool:
+        chosen = [c for c, said in verbs.items() if said == verb]
+        if chosen:
+            await fake.click(user, hand, chosen[0])
+        return bool(chosen)
+
     if any(c.startswith("db:pick:") for c in ids):
-        stand = [c for c in actions if c.endswith(":stand")]
-        if stand:
-            await fake.click(user, hand, stand[0])
+        if await play("stand"):
             return
         options = [o["value"] for o in hand.component("db:sel:")["options"]]
         await fake.select(user, hand, "db:sel:", [rng.choice(options)])
         if not hand.component("db:pick:").get("disabled"):
             await fake.click(user, hand, "db:pick:")
         return
-    said = [c.rsplit(":", 1)[-1] for c in actions]
     for verb in ("check", "call", "no", "rebuy", "fold"):
-        chosen = [c for c, text in zip(actions, said, strict=True) if text.split()[0] == verb]
-        if chosen:
-            await fake.click(user, hand, chosen[0])
+        if await play(verb):
             return
-    if actions:  # whatever else the hand offers, rather than waiting for ever
-        await fake.click(user, hand, actions[0])
+    if verbs:  # whatever else the hand offers, rather than waiting for ever
+        await fake.click(user, hand, next(iter(verbs)))
 
 
 def _goal_ms(result: dict[str, Any]) -> float:
