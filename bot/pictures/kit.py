@@ -7,7 +7,6 @@ Everything here is a pure function of its arguments: no Discord, no table, no cl
 
 from __future__ import annotations
 
-import io
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -28,6 +27,7 @@ from bot.pictures.cards import (
     CardSize,
     tile,
 )
+from bot.pictures.encode import palette_png
 from bot.pictures.fonts import cap_height, fit, font, text_width
 from engines.cards import Card
 
@@ -479,9 +479,7 @@ def _palette(extra: tuple[Colour, ...] = ()) -> Image.Image:
 
 
 def png(image: Image.Image, exact: tuple[Colour, ...] = ()) -> bytes:
-    """`image` as a palette PNG (a fixed palette: small files, quick to write); `exact`:
-    colours of the caller's own that must stay exact and apart (a chart's lines)."""
-    quantized = image.quantize(palette=_palette(exact), dither=Image.Dither.NONE)
-    buffer = io.BytesIO()
-    quantized.save(buffer, format="PNG", compress_level=1)
-    return buffer.getvalue()
+    """`image` as a palette PNG (a fixed palette: small files, quick to write; see
+    `bot.pictures.encode`); `exact`: colours of the caller's own that must stay exact and
+    apart (a chart's lines)."""
+    return palette_png(image.quantize(palette=_palette(exact), dither=Image.Dither.NONE))
