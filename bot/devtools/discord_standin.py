@@ -432,6 +432,9 @@ class FakeDiscord:
         """Called with every new version of a public message (privacy checks)."""
         self.limits = DiscordLimits()
         """Discord's global and per-channel rate limits; `limits.refused` lists every 429."""
+        self.slow: list[tuple[str, str, float]] = []
+        """(method, path regex, seconds): such requests are answered that much later (a
+        busy route, or a request waiting in the bot's own REST budget)."""
         self.storm_until = 0.0
         """Until this `time.monotonic()`, every message post and edit is refused (`storm`)."""
         self.storm_status = 429
@@ -755,6 +758,9 @@ class FakeDiscord:
                     auth = request.headers.get("Authorization", "")
                     if auth != "Bot standin-token":
                         return self._json({"message": "401: Unauthorized", "code": 0}, 401)
+                for slow_method, slow_path, seconds in self.slow:
+                    if slow_method == request.method and re.search(slow_path, request.path):
+                        await asyncio.sleep(seconds)
                 stormy = self._stormy(request.method, request.path)
                 if stormy is not None:
                     return stormy
@@ -815,9 +821,7 @@ class FakeDiscord:
                     data = await part.read()
                     if not data:
                         raise BotSideError(f"empty file {filename!r}")
-                    files.append(
-                        Upload(str(filename), bytes(data) if self.keep_files else b"")
-                    )
+                    files.append(Upload(str(filename), bytes(data) if self.keep_files else b""))
                     if self.keep_files:
                         self.files.append((str(filename), bytes(data)))
                     self.uploads += 1

@@ -213,8 +213,9 @@ class _Outbox:
     channel: meanwhile no token is used (a token's webhook is not held to the channel's
     permissions, so it would hide that the channel still refuses the bot)."""
     unreplaced: list[tuple[Board, datetime | None]] = field(default_factory=list)
-    """Earlier boards (and their tokens' expiry) still to be marked replaced (a refusal
-    came between post and edit)."""
+    """Earlier boards (and their tokens' expiry) still to be marked replaced."""
+    replacing: asyncio.Task[None] | None = None
+    """Marking them replaced (`DiscordFront._replacing`), apart from the outbox."""
     queued: dict[str, float] = field(default_factory=dict)
     """Effect key -> when it was handed over (`time.monotonic()`), until delivered."""
     drawing: int = 0
@@ -437,7 +438,7 @@ class DiscordFront:
         for notice in list(self._notices):
             notice.cancel()
         for box in self._boxes.values():
-            for task in (box.task, box.dm_task):
+            for task in (box.task, box.dm_task, box.replacing):
                 if task is not None:
                     task.cancel()
         await asyncio.sleep(0)
@@ -485,17 +486,10 @@ class DiscordFront:
                 except Exception:
                     log.exception("could not recover the deliveries of table %s", box.snapshot.id)
                 box.recovered = True
-            while box.paused is None and (
-                box.effects or box.unreplaced or box.notices or box.dirty
-            ):
+            self._replace_soon(box)
+            while box.paused is None and (box.effects or box.notices or box.dirty):
                 what = "board"
                 try:
-                    if box.unreplaced:
-                        what = "replaced board"
-                        old, old_expires = box.unreplaced[0]
-                        await self._replace(box, old, old_expires, self.language(box.snapshot))
-                        box.unreplaced.pop(0)
-                        continue
                     if box.effects:
                         effect = box.effects[0]
                         what = effect.kind
@@ -589,13 +583,15 @@ class DiscordFront:
         what: str,
         build: Callable[[], dict[str, Any]],
         nonce: str,
-        effect: Effect,
+        effect: Effect | None,
     ) -> tuple[discord.Message, datetime | None]:
-        """Post an effect: as a follow-up of a member's recent interaction at the table
-        (outside the global budget) while one is lent, else through the bot's REST (with
-        `nonce`). Also the expiry of the token it went through (None: REST). A follow-up
-        has no nonce: one whose answer was lost (5xx, a broken connection) is looked for in
-        the channel before it goes again through REST."""
+        """Post an effect (None: a board outside the match's effects, `_post_untracked`): as
+        a follow-up of a member's recent interaction at the table (outside the global
+        budget) while one is lent, else through the bot's REST (with `nonce`). Also the
+        expiry of the token it went through (None: REST). A follow-up has no nonce: an
+        effect's whose answer was lost (5xx, a broken connection) is looked for in the
+        channel before it goes again through REST (an untracked board has no record to
+        look for: it goes again)."""
         lent = None if box.probing else self.tokens.usable(int(box.snapshot.place), POST_MARGIN)
         if lent is not None:
             before = box.last_message
@@ -609,7 +605,7 @@ class DiscordFront:
                     return await self._send(box, what, build, nonce), None
                 found = await self._lost_followup(box, effect, before)
             except (LostAnswer, OSError, TimeoutError):
-                log.warning("%s through a token: answer lost; looked for", what)
+                log.warning("%s through a token: answer lost", what)
                 found = await self._lost_followup(box, effect, before)
             else:
                 self.token_calls += 1
@@ -620,10 +616,11 @@ class DiscordFront:
         return await self._send(box, what, build, nonce), None
 
     async def _lost_followup(
-        self, box: _Outbox, effect: Effect, before: int | None
+        self, box: _Outbox, effect: Effect | None, before: int | None
     ) -> discord.Message | None:
-        """A follow-up whose answer was lost: the message if Discord stored it."""
-        if box.match is None:
+        """A follow-up whose answer was lost: the message if Discord stored it (None for an
+        untracked board: not looked for)."""
+        if box.match is None or effect is None:
             return None
         box.intents[effect.key] = PostIntent(box.match, effect.key, before, time.time())
         return await self._posted_before(box, effect)
@@ -711,17 +708,39 @@ class DiscordFront:
             change = {"content": t("discord.board.replaced", lang), "view": None}
             await self._edit_through(box, message, expires, "replaced board", change)
 
-    async def _replace_later(
-        self, box: _Outbox, message: Board, expires: datetime | None, lang: str
-    ) -> None:
-        """`_replace` the board a new one follows; if Discord refuses it for a lost
-        permission, it is done on resuming (the new board is out: it must not go again)."""
-        try:
-            await self._replace(box, message, expires, lang)
-        except discord.Forbidden as error:
-            if not lost_access(error):
+    def _replace_later(self, box: _Outbox, message: Board, expires: datetime | None) -> None:
+        """`_replace` the board a new one follows, apart from the outbox (`_replacing`)."""
+        box.unreplaced.append((message, expires))
+        self._replace_soon(box)
+
+    def _replace_soon(self, box: _Outbox) -> None:
+        """Start marking `box`'s earlier boards replaced, unless that is under way, paused
+        or done."""
+        running = box.replacing is not None and not box.replacing.done()
+        if box.unreplaced and box.paused is None and not running and not self._closed:
+            box.replacing = asyncio.get_running_loop().create_task(self._replacing(box))
+
+    async def _replacing(self, box: _Outbox) -> None:
+        """Mark `box`'s earlier boards replaced, oldest first. Apart from the outbox: such an
+        edit may go through the REST budget and wait there for seconds at a busy time,
+        while the new board's edits (through a token) must not wait behind it. A refusal
+        for a lost permission pauses the table's delivery (the board is done on resuming:
+        the new board is out and must not go again); another failure is logged and that
+        board left as it is."""
+        while box.unreplaced and box.paused is None:
+            old, old_expires = box.unreplaced[0]
+            try:
+                await self._replace(box, old, old_expires, self.language(box.snapshot))
+            except asyncio.CancelledError:
                 raise
-            box.unreplaced.append((message, expires))
+            except discord.Forbidden as error:
+                if lost_access(error):
+                    self._pause(box, error, "replaced board")
+                    return
+                log.exception("could not mark a board of table %s replaced", box.snapshot.id)
+            except Exception:
+                log.exception("could not mark a board of table %s replaced", box.snapshot.id)
+            box.unreplaced.pop(0)
 
     async def _deliver(self, box: _Outbox, effect: Effect) -> None:
         """Deliver one effect (unless done): record the intent, post it (or adopt the post
@@ -873,7 +892,7 @@ class DiscordFront:
         previous, previous_expires = box.board, box.board_expires
         box.board, box.board_deal, box.board_expires = sent, effect.deal, expires
         if previous is not None:
-            await self._replace_later(box, previous, previous_expires, lang)
+            self._replace_later(box, previous, previous_expires)
         return sent.id
 
     async def _post_result(self, box: _Outbox, effect: Effect, nonce: str) -> int:
@@ -1036,7 +1055,7 @@ class DiscordFront:
         if box is None or clicked is None or box.board is None or box.board.id != clicked.id:
             return False
         shown = box.snapshot
-        if not shown.started or box.board_deal != shown.deal or box.effects or box.unreplaced:
+        if not shown.started or box.board_deal != shown.deal or box.effects:
             return False
         perms = interaction.app_permissions
         if box.paused is not None or box.probing:
@@ -1056,7 +1075,9 @@ class DiscordFront:
             return True
 
     async def _post_untracked(self, box: _Outbox) -> None:
-        """A board outside a match's effects (the lobby, a stopped table, a lost message)."""
+        """A board outside a match's effects (the lobby, a stopped table, a lost message):
+        through a lent token too (the lobby of `/table create`, outside the budget, so the
+        first deal's board does not wait behind it when many tables open at once)."""
         shown = box.snapshot
         lang = self.language(shown)
         lines = box.lines(shown.deal)  # of this snapshot's turn: taken before any wait
@@ -1065,13 +1086,13 @@ class DiscordFront:
         def build() -> dict[str, Any]:
             return _send_kwargs(board_message(shown, lang, lines, with_image=True))
 
-        sent = await self._send(box, "board", build, _nonce())
+        sent, expires = await self._post(box, "board", build, _nonce(), None)
         previous, previous_expires = box.board, box.board_expires
-        box.board, box.board_expires = sent, None
+        box.board, box.board_expires = sent, expires
         box.board_deal = shown.deal if shown.started else None
         box.image_key = last_play_key(shown)
         if previous is not None:
-            await self._replace_later(box, previous, previous_expires, lang)
+            self._replace_later(box, previous, previous_expires)
 
     # ----------------------------------------------------------------- DMs
 

@@ -13,6 +13,7 @@ from typing import Any
 import aiohttp
 
 from bot.devtools.discord_standin import INTERACTION, REST, FakeDiscord, Message, version_text
+from bot.i18n import t
 from tests.e2e.conftest import bot_running, settle
 from tests.e2e.deliveries import check_match
 from tests.e2e.helpers import board, boards, open_hand, play_until
@@ -108,13 +109,14 @@ async def test_the_standin_refuses_what_discord_refuses_of_an_interaction_webhoo
     standin: FakeDiscord, tmp_path: Path
 ) -> None:
     """Only the token's own messages (else 404, 10008); nothing after 15 minutes (401,
-    50027); the board the bot posted through REST is not the token's to edit."""
+    50027); the lobby board, a follow-up of `/table create`, is not a click's token's to
+    edit."""
     ana = standin.owner
     async with bot_running(standin, tmp_path / "db.sqlite3"):
         await standin.command(ana, "table create", game="bigtwo", deals=1)
         await standin.wait_for(lambda: bool(boards(standin)), 10)
         lobby = board(standin)
-        assert lobby.via == REST
+        assert lobby.via == INTERACTION  # through the command's token, outside the budget
         answered = await standin.click(ana, lobby, "db:hand:")  # answered (refused: no match)
         token = next(t for t, iid in standin.tokens.items() if iid == answered.interaction_id)
         hook = f"{standin.api_base}/webhooks/{standin.app_id}/{token}"
@@ -132,6 +134,35 @@ async def test_the_standin_refuses_what_discord_refuses_of_an_interaction_webhoo
             late_edit = await http.patch(f"{hook}/messages/{mine}", json={"content": "y"})
             assert late_edit.status == 401
         assert lobby.content != "x" and standin.messages[int(mine)].content == "edited"
+
+
+async def test_a_new_board_is_edited_while_the_one_it_replaced_waits_to_be_marked(
+    standin: FakeDiscord, tmp_path: Path
+) -> None:
+    """Marking the previous board replaced may wait (in the REST budget, on a busy
+    route): the new board's edits do not wait behind it."""
+    ana = standin.owner
+    replaced = t("discord.board.replaced", "en")
+    async with bot_running(standin, tmp_path / "db.sqlite3", ai_delay=0.2) as bot:
+        await standin.command(ana, "table create", game="bigtwo", deals=1)
+        await standin.wait_for(lambda: bool(boards(standin)), 10)
+        lobby = board(standin)
+        standin.slow.append(("PATCH", rf"/messages/{lobby.id}$", 4.0))
+        await standin.command(ana, "table start")
+        await standin.command(ana, "table leave")  # the AI plays every seat from now on
+        await standin.wait_for(lambda: board(standin).id != lobby.id, 10)
+        first = board(standin)
+        turn = _footer(first)[2]
+        await standin.wait_for(lambda: _footer(first)[2] >= turn + 3, 3.5)  # AI moves shown
+        assert lobby.content != replaced  # while its own edit is still held
+        await standin.wait_for(lambda: lobby.content == replaced, 10)
+        assert not lobby.custom_ids()
+        table = bot.tables.find(str(standin.channel_id))
+        assert table is not None and table.match is not None
+        await standin.wait_for(lambda: table.status == "finished", 60)
+        await settle(bot)
+        await check_match(standin, bot.storage, table.match.id, table.names)
+        assert not standin.errors, standin.errors
 
 
 def _to_act_following(bot: object, table: object, user: int) -> bool:

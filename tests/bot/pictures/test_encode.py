@@ -10,8 +10,8 @@ import pytest
 from PIL import Image
 
 from bot.pictures import encode
-from bot.pictures.encode import palette_png
 from bot.pictures.cards import FACE, RED
+from bot.pictures.encode import palette_png
 from bot.pictures.kit import FELT, _palette, png
 
 
@@ -27,7 +27,9 @@ def _noisy(width: int, height: int, seed: int) -> Image.Image:
 
 
 @pytest.mark.parametrize(("width", "height", "seed"), [(1, 1, 0), (7, 3, 1), (480, 556, 2)])
-def test_the_file_decodes_to_the_same_indices_and_palette(width: int, height: int, seed: int) -> None:
+def test_the_file_decodes_to_the_same_indices_and_palette(
+    width: int, height: int, seed: int
+) -> None:
     image = _noisy(width, height, seed)
     data = palette_png(image)
     Image.open(io.BytesIO(data)).verify()  # the chunks' CRCs and structure
