@@ -204,7 +204,7 @@ _FORM_NAME = re.compile(r'(?:^|;)\s*(filename|name)="([^"]*)"')
 def _form_names(disposition: str) -> tuple[str | None, str | None]:
     """A form part's name and file name from its Content-Disposition (as discord.py writes
     it: `form-data; name="files[0]"; filename="table.png"`)."""
-    found = dict(m.groups() for m in _FORM_NAME.finditer(disposition))
+    found = {m.group(1): m.group(2) for m in _FORM_NAME.finditer(disposition)}
     return found.get("name"), found.get("filename")
 
 
