@@ -178,6 +178,9 @@ class ConsoleFront:
     async def refresh(self, table: TableSnapshot) -> None:
         """The board is printed when it is your turn, not at every change."""
 
+    async def caught_up(self, table_id: int, turn: int, within: float) -> None:
+        """Every move is printed as it is made: never behind."""
+
 
 class Console:
     """One terminal session: a table, your seat, and the prompt loop."""

@@ -231,6 +231,16 @@ class _Outbox:
     answered: str | None = None
     """What a click's answer (`answer_with_board`) showed on the board (`_seen`): the
     outbox's next edit is skipped if it would show the same."""
+    shown_turn: int = -1
+    """The latest turn of the match a board post or edit showed (`DiscordFront.caught_up`)."""
+    caught: asyncio.Event = field(default_factory=asyncio.Event)
+    """Set whenever `shown_turn` moves on."""
+
+    def showed(self, turn: int) -> None:
+        """A board post or edit showed the table at `turn`."""
+        if turn > self.shown_turn:
+            self.shown_turn = turn
+            self.caught.set()
 
     def busy(self) -> bool:
         """True while something is queued or a DM is on its way (a paused outbox waits)."""
@@ -352,6 +362,20 @@ class DiscordFront:
         if dealt or _played_for(table, seat):
             self._queue_dm(table, seat, table)
 
+    async def caught_up(self, table_id: int, turn: int, within: float) -> None:
+        """Return once the table's board showed `turn` (posted or edited), or after
+        `within` seconds, or at once while its delivery is paused or it has no board."""
+        box = self._boxes.get(table_id)
+        loop = asyncio.get_running_loop()
+        until = loop.time() + within
+        while box is not None and box.shown_turn < turn and box.paused is None:
+            left = until - loop.time()
+            if left <= 0 or self._closed:
+                return
+            box.caught.clear()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(box.caught.wait(), left)
+
     async def refresh(self, table: TableSnapshot) -> None:
         """Mark the board dirty; the outbox edits it (coalesced) or posts it if there is none."""
         box = self._box(table)
@@ -454,6 +478,7 @@ class DiscordFront:
             box.snapshot = table
         if table.match != box.match:
             box.match = table.match
+            box.shown_turn = -1
             box.queued.clear()
             box.done = set()
             box.intents.clear()
@@ -886,6 +911,8 @@ class DiscordFront:
             found = None if _footer(sent) == drawn[0] else sent  # the nonce's earlier post
         if found is None:
             box.image_key = None if shown is None else last_play_key(shown)
+            if shown is not None:
+                box.showed(shown.turn)
         else:
             sent, box.image_key = found, None
             box.dirty = True  # drawn by an earlier process at an earlier turn: draw it now
@@ -975,6 +1002,7 @@ class DiscordFront:
                 box.board_expires = None
             box.image_key = key
             box.table_cards = _table_cards(shown)
+            box.showed(shown.turn)
             return through_token
 
     async def _board_change(
@@ -1072,6 +1100,7 @@ class DiscordFront:
             await edit_clicked_publicly(interaction, **kwargs)
             self.answer_updates += 1
             box.image_key, box.answered = key, seen
+            box.showed(shown.turn)
             return True
 
     async def _post_untracked(self, box: _Outbox) -> None:
@@ -1091,6 +1120,7 @@ class DiscordFront:
         box.board, box.board_expires = sent, expires
         box.board_deal = shown.deal if shown.started else None
         box.image_key = last_play_key(shown)
+        box.showed(shown.turn)
         if previous is not None:
             self._replace_later(box, previous, previous_expires)
 

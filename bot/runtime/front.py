@@ -104,6 +104,13 @@ class Front(Protocol):
         """The table changed (action, seat change, restore at start-up): redraw the board."""
         ...
 
+    async def caught_up(self, table_id: int, turn: int, within: float) -> None:
+        """Return once what the place of table `table_id` shows has caught up with its
+        `turn`, or after `within` seconds: a paced AI seat waits for it before it plays on, so that
+        when the display falls behind (a busy bot) people still see each move, and the AI
+        slows down instead of piling moves up unseen."""
+        ...
+
 
 class NullFront:
     """A front that shows nothing (benchmarks, all-AI runs)."""
@@ -118,6 +125,9 @@ class NullFront:
 
     async def refresh(self, table: TableSnapshot) -> None:
         """Nothing to redraw."""
+
+    async def caught_up(self, table_id: int, turn: int, within: float) -> None:
+        """Nothing shown: never behind."""
 
 
 class RecordingFront:
@@ -141,6 +151,9 @@ class RecordingFront:
     async def refresh(self, table: TableSnapshot) -> None:
         """Record a refresh."""
         self.log.append(("refresh", table.id, None, None))
+
+    async def caught_up(self, table_id: int, turn: int, within: float) -> None:
+        """Everything is recorded at once: never behind."""
 
     def events(self, kind: str | None = None) -> list[Event]:
         """Every recorded event (of `kind` if given)."""

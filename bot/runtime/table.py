@@ -70,6 +70,10 @@ from storage.base import (
 
 log = logging.getLogger(__name__)
 
+CAUGHT_UP_WITHIN = 5.0
+"""How long a paced AI seat waits at most for the front to show the last move before it
+plays on (`Front.caught_up`)."""
+
 
 class Table:
     """One match of one game in one place (see the module docstring).
@@ -685,6 +689,7 @@ class Table:
             turn = self.turn
             if delay > 0:
                 await asyncio.sleep(delay)
+                await self._front.caught_up(self.id, self.turn, CAUGHT_UP_WITHIN)
                 if self.turn != turn:
                     continue
             async with self._ai.slots:

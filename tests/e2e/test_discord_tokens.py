@@ -24,6 +24,11 @@ def _footer(message: Message) -> list[int]:
     return [int(n) for n in re.findall(r"\d+", message.embeds[0]["footer"]["text"])]
 
 
+def _footer_of(version: dict[str, Any]) -> list[int]:
+    """The numbers of the footer of one of a board's versions (`Message.history`)."""
+    return [int(n) for n in re.findall(r"\d+", version["embeds"][0]["footer"]["text"])]
+
+
 def _calls(fake: FakeDiscord, method: str, fragment: str) -> int:
     return sum(1 for m, path in fake.rest_calls if m == method and fragment in path)
 
@@ -157,6 +162,33 @@ async def test_a_new_board_is_edited_while_the_one_it_replaced_waits_to_be_marke
         assert lobby.content != replaced  # while its own edit is still held
         await standin.wait_for(lambda: lobby.content == replaced, 10)
         assert not lobby.custom_ids()
+        table = bot.tables.find(str(standin.channel_id))
+        assert table is not None and table.match is not None
+        await standin.wait_for(lambda: table.status == "finished", 60)
+        await settle(bot)
+        await check_match(standin, bot.storage, table.match.id, table.names)
+        assert not standin.errors, standin.errors
+
+
+async def test_a_paced_ai_plays_on_only_once_the_board_showed_its_last_move(
+    standin: FakeDiscord, tmp_path: Path
+) -> None:
+    """Board edits slower than the AI's pace (a busy bot): the AI waits for each of its
+    moves to be shown, so the board skips none of them."""
+    ana = standin.owner
+    async with bot_running(standin, tmp_path / "db.sqlite3", ai_delay=0.02) as bot:
+        await standin.command(ana, "table create", game="bigtwo", deals=1)
+        await standin.command(ana, "table start")
+        await standin.wait_for(lambda: _footer(board(standin))[1] == 1, 10)
+        standin.slow.append(("PATCH", r"/webhooks/", 0.25))
+        await standin.command(ana, "table leave")  # the AI plays every seat from now on
+        first = board(standin)
+        start = _footer(first)[2]
+        await standin.wait_for(lambda: _footer(first)[2] >= start + 8, 30)
+        shown = sorted({_footer_of(v)[2] for v in first.history if v["embeds"]})
+        shown = [turn for turn in shown if turn >= start]
+        assert shown == list(range(start, shown[-1] + 1)), shown  # every move, in turn
+        standin.slow.clear()
         table = bot.tables.find(str(standin.channel_id))
         assert table is not None and table.match is not None
         await standin.wait_for(lambda: table.status == "finished", 60)
