@@ -256,7 +256,7 @@ next finds it even if the seconds left changed meanwhile."""
 AHEAD_KEPT = 256
 DRAW_SECONDS = 10.0
 """How long a message waits for the picture worker (a stuck worker must not hold the
-boards back: the message is then built with a picture drawn on the spot)."""
+boards back: the picture is then drawn in a thread)."""
 
 
 def _turn_of(table: TableSnapshot, lang: str) -> tuple[Any, ...]:
@@ -302,8 +302,18 @@ async def _drawn_off_loop(
             return found
         return await asyncio.wait_for(drawer.picture(model, kind, urgent=urgent), DRAW_SECONDS)
     except TimeoutError:
-        log.error("the picture worker took over %s s for a picture; drawn here", DRAW_SECONDS)
-        return None
+        # In a thread, not on the loop: a worker that slow means a full machine, and the
+        # loop is what answers people.
+        log.error(
+            "the picture worker took over %s s for a picture; drawn in a thread", DRAW_SECONDS
+        )
+        try:
+            found = await asyncio.to_thread(draw_picture, model, kind)
+        except Exception:
+            log.exception("could not draw a picture")
+            return None
+        remember(model, kind, found)
+        return found
     except Exception:
         log.exception("could not draw a picture")
         return None

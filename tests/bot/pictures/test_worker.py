@@ -76,7 +76,7 @@ async def test_a_hand_goes_before_the_boards_queued_and_twins_are_drawn_once(
 ) -> None:
     pool = drawer()
     await pool.pid()  # started
-    models = boards(6)
+    models = boards(IN_FLIGHT + 4)
     done: list[str] = []
 
     async def ask(model: Any, kind: str, name: str, urgent: bool = False) -> None:
@@ -85,14 +85,32 @@ async def test_a_hand_goes_before_the_boards_queued_and_twins_are_drawn_once(
 
     hand = hand_model(parse_cards("3C 4D 5H 6S 7C 8D 9H TS JC QD KH AS 2C"), "en")
     asked = [asyncio.ensure_future(ask(m, "table", f"board{i}")) for i, m in enumerate(models)]
-    twin = asyncio.ensure_future(ask(models[5], "table", "twin"))
+    twin = asyncio.ensure_future(ask(models[-1], "table", "twin"))
     await asyncio.sleep(0)
     asked.append(asyncio.ensure_future(ask(hand, "hand", "hand", urgent=True)))
     await asyncio.gather(*asked, twin)
     # The first boards were already sent to the worker; the hand came right after them,
     # before the boards still waiting.
     assert done.index("hand") <= IN_FLIGHT < len(models), done
-    assert pool.drawn == 7  # six boards and the hand: the twin was drawn once
+    assert pool.drawn == len(models) + 1  # the boards and the hand: the twin drawn once
+
+
+async def test_a_picture_nobody_waits_for_any_more_is_not_drawn(drawer: Any) -> None:
+    """A board whose edit gave up waiting (it moved on) costs the worker nothing if it
+    was not sent yet; one still asked for by someone else is drawn."""
+    pool = drawer()
+    await pool.pid()
+    models = boards(IN_FLIGHT + 3)
+    sent = [asyncio.ensure_future(pool.picture(m, "table")) for m in models[:IN_FLIGHT]]
+    given_up = asyncio.ensure_future(pool.picture(models[IN_FLIGHT], "table"))
+    shared = [asyncio.ensure_future(pool.picture(models[IN_FLIGHT + 1], "table")) for _ in "ab"]
+    kept = asyncio.ensure_future(pool.picture(models[IN_FLIGHT + 2], "table"))
+    await asyncio.sleep(0)
+    given_up.cancel()
+    shared[0].cancel()
+    await asyncio.gather(*sent, shared[1], kept)
+    assert pool.drawn == IN_FLIGHT + 2  # all but the one given up
+    assert cached(models[IN_FLIGHT], "table") is None
 
 
 async def test_a_dead_worker_is_replaced_and_the_picture_drawn_in_a_thread(
