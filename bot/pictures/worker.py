@@ -84,6 +84,8 @@ class PictureDrawer:
         self._urgent: collections.deque[Key] = collections.deque()
         self._later: collections.deque[Key] = collections.deque()
         self._waiting: dict[Key, asyncio.Future[Picture]] = {}
+        self._unsent: set[Key] = set()
+        """The pictures queued and not sent to the worker yet."""
         self._askers: dict[Key, int] = {}
         """How many callers wait for each picture asked for."""
         self._drawing = 0
@@ -115,10 +117,10 @@ class PictureDrawer:
             waiting = self._waiting[key] = asyncio.get_running_loop().create_future()
             waiting.add_done_callback(_retrieve)
             (self._urgent if urgent else self._later).append(key)
+            self._unsent.add(key)
             self._pump()
-        elif urgent and key in self._later:
-            self._later.remove(key)
-            self._urgent.append(key)
+        elif urgent and key in self._unsent and key not in self._urgent:
+            self._urgent.append(key)  # drawn from there; its place among the later skipped
         self._askers[key] = self._askers.get(key, 0) + 1
         try:
             return await asyncio.shield(waiting)
@@ -130,17 +132,28 @@ class PictureDrawer:
 
     def _forget_unsent(self, key: Key) -> None:
         """Nobody waits for `key` any more (they gave up): not drawn if not sent yet (a
-        board whose edit moved on must not cost the worker a picture)."""
-        for queue in (self._urgent, self._later):
-            if key in queue:
-                queue.remove(key)
-                self._waiting.pop(key).cancel()
-                return
+        board whose edit moved on must not cost the worker a picture). Its place in the
+        queue is skipped when reached (a queue is hundreds long on a busy bot: looking it
+        up there would compare every model)."""
+        if key in self._unsent:
+            self._unsent.discard(key)
+            self._waiting.pop(key).cancel()
+
+    def _next(self) -> Key | None:
+        """The next picture to draw, urgent ones first (those given up skipped)."""
+        while self._urgent or self._later:
+            key = (self._urgent or self._later).popleft()
+            if key in self._unsent:
+                self._unsent.discard(key)
+                return key
+        return None
 
     def _pump(self) -> None:
         """Send the next pictures to the worker, up to `IN_FLIGHT` being drawn."""
-        while self._drawing < IN_FLIGHT and (self._urgent or self._later):
-            key = (self._urgent or self._later).popleft()
+        while self._drawing < IN_FLIGHT:
+            key = self._next()
+            if key is None:
+                return
             self._drawing += 1
             task = asyncio.get_running_loop().create_task(self._draw(key))
             self._tasks.add(task)
@@ -194,8 +207,7 @@ class PictureDrawer:
         if worker is not None:
             await worker.aclose(SHUTDOWN_GRACE)
         # Whatever was still queued is drawn in threads now.
-        while self._urgent or self._later:
-            key = (self._urgent or self._later).popleft()
+        while (key := self._next()) is not None:
             self._drawing += 1
             await self._draw(key)
 
