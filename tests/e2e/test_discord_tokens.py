@@ -152,15 +152,15 @@ async def test_a_new_board_is_edited_while_the_one_it_replaced_waits_to_be_marke
         await standin.command(ana, "table create", game="bigtwo", deals=1)
         await standin.wait_for(lambda: bool(boards(standin)), 10)
         lobby = board(standin)
-        standin.slow.append(("PATCH", rf"/messages/{lobby.id}$", 4.0))
+        standin.slow.append(("PATCH", rf"/messages/{lobby.id}$", 8.0))
         await standin.command(ana, "table start")
         await standin.command(ana, "table leave")  # the AI plays every seat from now on
         await standin.wait_for(lambda: board(standin).id != lobby.id, 10)
         first = board(standin)
         turn = _footer(first)[2]
-        await standin.wait_for(lambda: _footer(first)[2] >= turn + 3, 3.5)  # AI moves shown
+        await standin.wait_for(lambda: _footer(first)[2] >= turn + 3, 7.0)  # AI moves shown
         assert lobby.content != replaced  # while its own edit is still held
-        await standin.wait_for(lambda: lobby.content == replaced, 10)
+        await standin.wait_for(lambda: lobby.content == replaced, 15)
         assert not lobby.custom_ids()
         table = bot.tables.find(str(standin.channel_id))
         assert table is not None and table.match is not None
