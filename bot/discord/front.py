@@ -462,6 +462,7 @@ class DiscordFront:
         for notice in list(self._notices):
             notice.cancel()
         for box in self._boxes.values():
+            box.caught.set()  # an AI waiting for the board waits no more
             for task in (box.task, box.dm_task, box.replacing):
                 if task is not None:
                     task.cancel()

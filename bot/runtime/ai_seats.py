@@ -22,7 +22,7 @@ import random
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from bot.runtime.ai_pool import AiPool
+from bot.runtime.ai_pool import AiPool, AiPoolClosed
 from bot.runtime.options import RuntimeConfig
 from bot.runtime.seats import Seat
 from engines.base import Policy
@@ -63,7 +63,9 @@ class AiSeats:
 
     async def decide(self, table_id: int, spec: GameSpec, seat: Seat, view: Any) -> Any:
         """The action for AI-played `seat` of `table_id` from the seat's `view`. Never raises
-        for a failed decision: the game's safe default is played instead (logged)."""
+        for a failed decision: the game's safe default is played instead (logged). Raises
+        `AiPoolClosed` at shutdown: no move is made for the seat then (not even the safe
+        default), so the seat decides for itself after the restart."""
         if seat.owner is not None and spec.owner_decides(view):
             # Standing in for an away person: never spend their chips for them.
             return spec.timeout_action(view)
@@ -78,6 +80,8 @@ class AiSeats:
             if self._in_thread:
                 return await asyncio.to_thread(policy.decide, view)
             return policy.decide(view)
+        except AiPoolClosed:
+            raise
         except Exception:
             log.exception(
                 "AI of seat %s failed in table %s; playing the safe default", seat.index, table_id

@@ -28,6 +28,7 @@ from dataclasses import replace
 from typing import Any
 
 from bot.runtime import errors
+from bot.runtime.ai_pool import AiPoolClosed
 from bot.runtime.ai_seats import AiSeats
 from bot.runtime.clock import Clock
 from bot.runtime.front import (
@@ -695,7 +696,10 @@ class Table:
             async with self._ai.slots:
                 if self.turn != turn or self.state is None:
                     continue
-                await self._ai_turn(index, turn)
+                try:
+                    await self._ai_turn(index, turn)
+                except AiPoolClosed:
+                    return  # shutting down: the seat plays its turn after the restart
 
     async def _ai_turn(self, index: int, turn: int) -> None:
         """Decide for AI-played seat `index` at `turn` and play it (unless the turn moved on)."""

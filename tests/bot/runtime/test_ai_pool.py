@@ -263,3 +263,38 @@ def test_a_worker_exits_when_its_parent_is_killed(tmp_path: Path, when: str) -> 
             owner.wait()
         if pid and not _gone(pid):  # do not leave it behind if the test failed
             os.kill(pid, signal.SIGKILL)
+
+
+async def test_a_decision_cut_by_shutdown_plays_nothing_for_the_seat(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The pool shut down while an AI seat's decision waits on it: no move is made for the
+    seat (not even the safe default), nothing is logged as a failure; the seat decides
+    for itself after the restart."""
+    storage = SqliteStorage(str(tmp_path / "db.sqlite3"))
+    await storage.open()
+    manager = TableManager(
+        storage, NullFront(), config=RuntimeConfig(ai_delay=0.0, timers=False, ai_processes=1)
+    )
+    pool = manager.ai_pool
+    assert pool is not None
+    try:
+        [pid] = await pool.pids()
+        os.kill(pid, signal.SIGSTOP)  # the first decision is sure to wait on it
+        table = await manager.create(
+            guild="g", place="p", game="bigtwo", settings={"deals": 1}, options={}
+        )
+        match = await table.start(seed=11)
+        async with asyncio.timeout(30):
+            while pool.waiting == 0:
+                await asyncio.sleep(0.01)
+        with caplog.at_level(logging.ERROR):
+            await pool.aclose()
+            async with asyncio.timeout(30):
+                await manager.idle()
+        assert await storage.actions(match.id) == []
+        assert table.turn == 0
+        assert not [r for r in caplog.records if r.levelno >= logging.ERROR], caplog.text
+    finally:
+        await manager.close()
+        await storage.close()
