@@ -29,6 +29,16 @@ def _footer_of(version: dict[str, Any]) -> list[int]:
     return [int(n) for n in re.findall(r"\d+", version["embeds"][0]["footer"]["text"])]
 
 
+async def _ends_in_order(standin: FakeDiscord, bot: Any) -> None:
+    """The channel's all-AI match plays to its end, and its posts match its log."""
+    table = bot.tables.find(str(standin.channel_id))
+    assert table is not None and table.match is not None
+    await standin.wait_for(lambda: table.status == "finished", 60)
+    await settle(bot)
+    await check_match(standin, bot.storage, table.match.id, table.names)
+    assert not standin.errors, standin.errors
+
+
 def _calls(fake: FakeDiscord, method: str, fragment: str) -> int:
     return sum(1 for m, path in fake.rest_calls if m == method and fragment in path)
 
@@ -162,12 +172,7 @@ async def test_a_new_board_is_edited_while_the_one_it_replaced_waits_to_be_marke
         assert lobby.content != replaced  # while its own edit is still held
         await standin.wait_for(lambda: lobby.content == replaced, 15)
         assert not lobby.custom_ids()
-        table = bot.tables.find(str(standin.channel_id))
-        assert table is not None and table.match is not None
-        await standin.wait_for(lambda: table.status == "finished", 60)
-        await settle(bot)
-        await check_match(standin, bot.storage, table.match.id, table.names)
-        assert not standin.errors, standin.errors
+        await _ends_in_order(standin, bot)
 
 
 async def test_a_paced_ai_plays_on_only_once_the_board_showed_its_last_move(
@@ -189,12 +194,7 @@ async def test_a_paced_ai_plays_on_only_once_the_board_showed_its_last_move(
         shown = [turn for turn in shown if turn >= start]
         assert shown == list(range(start, shown[-1] + 1)), shown  # every move, in turn
         standin.slow.clear()
-        table = bot.tables.find(str(standin.channel_id))
-        assert table is not None and table.match is not None
-        await standin.wait_for(lambda: table.status == "finished", 60)
-        await settle(bot)
-        await check_match(standin, bot.storage, table.match.id, table.names)
-        assert not standin.errors, standin.errors
+        await _ends_in_order(standin, bot)
 
 
 def _to_act_following(bot: object, table: object, user: int) -> bool:
