@@ -291,28 +291,25 @@ async def draw_ahead(table: TableSnapshot, lang: str, drawer: PictureDrawer | No
 async def _drawn_off_loop(
     drawer: PictureDrawer | None, model: Any, kind: str, *, urgent: bool = False
 ) -> Picture | None:
-    """The picture of `model` drawn by `drawer` (None: in a thread), or None (logged) if
-    drawing failed: the message then goes out without it."""
+    """The picture of `model` drawn by `drawer` (None: in a thread; in a thread too when
+    the worker takes over `DRAW_SECONDS`: so slow a worker means a full machine, and the
+    loop is what answers people), or None (logged) if drawing failed: the message then
+    goes out without it."""
     try:
-        if drawer is None:
-            found = cached(model, kind)
-            if found is None:
-                found = await asyncio.to_thread(draw_picture, model, kind)
-                remember(model, kind, found)
-            return found
-        return await asyncio.wait_for(drawer.picture(model, kind, urgent=urgent), DRAW_SECONDS)
-    except TimeoutError:
-        # In a thread, not on the loop: a worker that slow means a full machine, and the
-        # loop is what answers people.
-        log.error(
-            "the picture worker took over %s s for a picture; drawn in a thread", DRAW_SECONDS
-        )
-        try:
+        if drawer is not None:
+            try:
+                return await asyncio.wait_for(
+                    drawer.picture(model, kind, urgent=urgent), DRAW_SECONDS
+                )
+            except TimeoutError:
+                log.error(
+                    "the picture worker took over %s s for a picture; drawn in a thread",
+                    DRAW_SECONDS,
+                )
+        found = cached(model, kind)
+        if found is None:
             found = await asyncio.to_thread(draw_picture, model, kind)
-        except Exception:
-            log.exception("could not draw a picture")
-            return None
-        remember(model, kind, found)
+            remember(model, kind, found)
         return found
     except Exception:
         log.exception("could not draw a picture")
