@@ -67,7 +67,7 @@ def forge(call_ids: list[int], value: object) -> str:
     [fd] = sockets
     for call_id in call_ids:
         body = pickle.dumps((True, value, ""))
-        os.write(fd, _HEADER.pack(call_id, len(body)) + body)
+        os.write(fd, _HEADER.pack(call_id, len(body), False) + body)
     return "forged"
 
 

@@ -14,13 +14,14 @@ process's picture cache (`bot.pictures.remember`), where the message builders fi
     picture = await drawer.picture(model, "hand", urgent=True)  # someone waits for it
     await drawer.aclose()
 
-- At most `IN_FLIGHT` pictures at a time go to the worker, the urgent ones (a hand
-  someone clicked for) before the others (boards and results, which only wait for their
-  next edit): a hand waits at most for the few pictures already sent. More than one in
-  flight keeps the worker drawing while the bot's loop is busy: with one, the next
-  picture was sent only once the loop had handled the last one's result, so at 300 busy
-  tables the worker idled between pictures, boards waited for theirs past
-  `bot.discord.board.DRAW_SECONDS` and were then drawn on the loop itself.
+- An urgent picture (a hand someone clicked for) goes to the worker at once, as an urgent
+  call: the worker draws it next, before the boards and results already sent to it
+  (which only wait for their next edit), so a hand waits at most for the picture being
+  drawn. Of the others, at most `IN_FLIGHT` are at the worker at a time; more than one
+  keeps it drawing while the bot's loop is busy: with one, the next picture was sent only
+  once the loop had handled the last one's result, so at 300 busy tables the worker idled
+  between pictures, boards waited for theirs past `bot.discord.board.DRAW_SECONDS` and
+  were then drawn on the loop itself.
 - The same model asked twice while it is being drawn is drawn once.
 - `processes=0`, a closed drawer or a worker that died draw in a thread instead (the
   worker is started again, logged): a picture is late, never lost.
@@ -52,12 +53,13 @@ then pictures, then AI turns (which wait for an AI delay anyway, at +10)."""
 
 Key = tuple[Hashable, str]
 IN_FLIGHT = 8
-"""Pictures sent to the worker at once (the rest wait here, urgent ones first). The next
-is sent only once the loop has taken a result, so at a full loop (1,000 busy tables) 3
-held the worker to a few dozen pictures a second: boards waited past `DRAW_SECONDS` and
-were drawn on the loop itself, 556 of them in 40 s (none with 8 or 16). An urgent
-picture waits behind the pictures in flight: at 300 busy tables own-processing p99 was
-80-90 ms with 3, 150 ms with 8 and 190-210 ms with 16."""
+"""Pictures other than urgent ones sent to the worker at once (the rest wait here). The
+next is sent only once the loop has taken a result, so at a full loop (1,000 busy
+tables) 3 held the worker to a few dozen pictures a second: boards waited past
+`DRAW_SECONDS` and were drawn on the loop itself, 556 of them in 40 s (none with 8 or
+16). Urgent pictures do not count: they go at once and the worker draws them first
+(before, they waited behind these, and at 300 busy tables own-processing p99 was 80-90
+ms with 3 in flight, 150 ms with 8 and 190-210 ms with 16)."""
 
 SHUTDOWN_GRACE = 2.0
 """Seconds the worker has to finish its picture at shutdown before it is killed."""
@@ -90,7 +92,7 @@ class PictureDrawer:
         self._askers: dict[Key, int] = {}
         """How many callers wait for each picture asked for."""
         self._drawing = 0
-        """Pictures sent to the worker and not back yet."""
+        """Pictures other than urgent ones sent to the worker and not back yet."""
         self._tasks: set[asyncio.Task[None]] = set()
         self._closed = False
         self.drawn = 0
@@ -121,7 +123,8 @@ class PictureDrawer:
             self._unsent.add(key)
             self._pump()
         elif urgent and key in self._unsent and key not in self._urgent:
-            self._urgent.append(key)  # drawn from there; its place among the later skipped
+            self._urgent.append(key)  # sent from there; its place among the later skipped
+            self._pump()
         self._askers[key] = self._askers.get(key, 0) + 1
         try:
             return await asyncio.shield(waiting)
@@ -140,30 +143,32 @@ class PictureDrawer:
             self._unsent.discard(key)
             self._waiting.pop(key).cancel()
 
-    def _next(self) -> Key | None:
-        """The next picture to draw, urgent ones first (those given up skipped)."""
-        while self._urgent or self._later:
-            key = (self._urgent or self._later).popleft()
+    def _next(self, queue: collections.deque[Key]) -> Key | None:
+        """The next picture of `queue` to draw (those given up, or sent already, skipped)."""
+        while queue:
+            key = queue.popleft()
             if key in self._unsent:
                 self._unsent.discard(key)
                 return key
         return None
 
     def _pump(self) -> None:
-        """Send the next pictures to the worker, up to `IN_FLIGHT` being drawn."""
-        while self._drawing < IN_FLIGHT:
-            key = self._next()
-            if key is None:
-                return
+        """Send every urgent picture to the worker, and the others up to `IN_FLIGHT`."""
+        while (key := self._next(self._urgent)) is not None:
+            self._start(key, urgent=True)
+        while self._drawing < IN_FLIGHT and (key := self._next(self._later)) is not None:
             self._drawing += 1
-            task = asyncio.get_running_loop().create_task(self._draw(key))
-            self._tasks.add(task)
-            task.add_done_callback(self._tasks.discard)
+            self._start(key, urgent=False)
 
-    async def _draw(self, key: Key) -> None:
+    def _start(self, key: Key, *, urgent: bool) -> None:
+        task = asyncio.get_running_loop().create_task(self._draw(key, urgent))
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def _draw(self, key: Key, urgent: bool) -> None:
         waiting = self._waiting[key]
         try:
-            picture = await self._drawn(*key)
+            picture = await self._drawn(*key, urgent=urgent)
         except asyncio.CancelledError:
             waiting.cancel()
             raise
@@ -176,15 +181,16 @@ class PictureDrawer:
                 waiting.set_result(picture)
         finally:
             self._waiting.pop(key, None)
-            self._drawing -= 1
+            if not urgent:
+                self._drawing -= 1
             if not self._closed:
                 self._pump()
 
-    async def _drawn(self, model: Any, kind: str) -> Picture:
+    async def _drawn(self, model: Any, kind: str, *, urgent: bool) -> Picture:
         worker = self._worker
         if worker is not None and not self._closed:
             try:
-                picture = await worker.call(_draw_in_worker, model, kind)
+                picture = await worker.call(_draw_in_worker, model, kind, urgent=urgent)
             except WorkerError:  # it died (started again, logged), or shut down meanwhile
                 pass
             else:
@@ -208,9 +214,10 @@ class PictureDrawer:
         if worker is not None:
             await worker.aclose(SHUTDOWN_GRACE)
         # Whatever was still queued is drawn in threads now.
-        while (key := self._next()) is not None:
-            self._drawing += 1
-            await self._draw(key)
+        for queue, urgent in ((self._urgent, True), (self._later, False)):
+            while (key := self._next(queue)) is not None:
+                self._drawing += not urgent
+                await self._draw(key, urgent)
 
     def _restarted(self) -> None:
         """The worker died and was started again (the pictures it was drawing go to threads)."""

@@ -17,7 +17,12 @@ and written by the event loop itself (`loop.add_reader` / `add_writer`, non-bloc
 - Calls run in the child one at a time, in the order they were made; each carries an id
   (never reused, across restarts too) and its result, or the exception it raised (with
   the child's traceback as its `__cause__`), comes back with that id.
-- Frames are a 16-byte header (id, length) and a pickle. The parent's sends are buffered
+- An urgent call (`call(..., urgent=True)`: someone waits for it) runs before the others
+  the child has been sent and not started: between two calls the child reads every frame
+  the pipe holds, then runs the oldest urgent one, else the oldest other one. Calls of
+  the same kind keep their order (and `post`s are never urgent). Without it, a hand
+  someone clicked for waited behind every board picture already sent.
+- Frames are a 17-byte header (id, length, urgent) and a pickle. The parent's sends are buffered
   and written as the pipe takes them, so a full pipe (a child busy or still starting)
   never stalls the loop; results are read as they come, a big one (a PNG) in pieces
   across several turns of the loop. The child reads and writes blocking: a child waiting
@@ -44,11 +49,13 @@ and written by the event loop itself (`loop.add_reader` / `add_writer`, non-bloc
 from __future__ import annotations
 
 import asyncio
+import collections
 import contextlib
 import logging
 import multiprocessing
 import os
 import pickle
+import select
 import signal
 import struct
 import threading
@@ -62,8 +69,9 @@ log = logging.getLogger(__name__)
 
 T = TypeVar("T")
 
-_HEADER = struct.Struct("!QQ")
-"""A frame's header: the call's id, the length of the pickle that follows."""
+_HEADER = struct.Struct("!QQ?")
+"""A frame's header: the call's id, the length of the pickle that follows, and (for a call)
+whether it is urgent."""
 READ_CHUNK = 256 * 1024
 """Bytes read from the pipe per turn of the loop (a bigger result takes several turns)."""
 
@@ -193,22 +201,56 @@ def _serve(
         except Exception:  # the calls may still work; each says so if not
             log.exception("worker process: its start-up failed")
     fd = conn.fileno()
+    calls = _Calls(fd)
     while True:
-        header = _read_exactly(fd, _HEADER.size)
-        if header is None:
+        call = calls.next()
+        if call is None:
             return  # the parent closed the pipe: shut down
-        call_id, size = _HEADER.unpack(header)
-        body = _read_exactly(fd, size)
-        if body is None:
-            return
         try:
-            _write_all(fd, _outcome(call_id, body))
+            _write_all(fd, _outcome(*call))
         except OSError:  # the parent is gone or closed the pipe
             return
 
 
-def _frame(call_id: int, body: bytes) -> bytes:
-    return _HEADER.pack(call_id, len(body)) + body
+class _Calls:
+    """The child's calls read from the pipe and not run yet, urgent ones first."""
+
+    def __init__(self, fd: int) -> None:
+        self.fd = fd
+        self.urgent: collections.deque[tuple[int, bytes]] = collections.deque()
+        self.others: collections.deque[tuple[int, bytes]] = collections.deque()
+        self.ended = False
+
+    def next(self) -> tuple[int, bytes] | None:
+        """The next call to run (id, body): waits for one when none is read; None once the
+        pipe has ended and every call read before has been run."""
+        if not (self.urgent or self.others) and not self.ended:
+            self._read_one()
+        while not self.ended and _readable_now(self.fd):
+            self._read_one()
+        queue = self.urgent or self.others
+        return queue.popleft() if queue else None
+
+    def _read_one(self) -> None:
+        """Read one whole frame (blocking: a frame begun is written whole by the parent)."""
+        header = _read_exactly(self.fd, _HEADER.size)
+        body = None if header is None else _read_exactly(self.fd, _HEADER.unpack(header)[1])
+        if header is None or body is None:
+            self.ended = True
+            return
+        call_id, _, urgent = _HEADER.unpack(header)
+        (self.urgent if urgent else self.others).append((call_id, body))
+
+
+def _readable_now(fd: int) -> bool:
+    """Whether `fd` can be read without waiting (data, or its end)."""
+    poller = select.poll()
+    poller.register(fd, select.POLLIN)
+    return bool(poller.poll(0))
+
+
+def _frame(call_id: int, body: bytes, urgent: bool = False) -> bytes:
+    return _HEADER.pack(call_id, len(body), urgent) + body
 
 
 # -------------------------------------------------------------------- parent side
@@ -278,16 +320,17 @@ class WorkerProcess:
         """True after `close` / `aclose`."""
         return self._closed
 
-    def call(self, fn: Callable[..., T], *args: Any) -> asyncio.Future[T]:
+    def call(self, fn: Callable[..., T], *args: Any, urgent: bool = False) -> asyncio.Future[T]:
         """Run `fn(*args)` in the child (`fn` by reference: a module-level function); the
         future gets its result or the exception it raised, `WorkerLost` if the child died
-        first, `WorkerClosed` after shutdown. Needs a running event loop."""
+        first, `WorkerClosed` after shutdown. `urgent`: run before the calls sent earlier
+        that the child has not started. Needs a running event loop."""
         loop = asyncio.get_running_loop()
         future: asyncio.Future[T] = loop.create_future()
         if self._closed:
             future.set_exception(WorkerClosed(f"the {self.name} is shut down"))
             return future
-        self._send(fn, args, future)
+        self._send(fn, args, future, urgent)
         return future
 
     def post(self, fn: Callable[..., object], *args: Any) -> None:
@@ -350,11 +393,15 @@ class WorkerProcess:
             loop.add_writer(child.fd, self._writable, child)
 
     def _send(
-        self, fn: Callable[..., object], args: tuple[Any, ...], future: asyncio.Future[Any] | None
+        self,
+        fn: Callable[..., object],
+        args: tuple[Any, ...],
+        future: asyncio.Future[Any] | None,
+        urgent: bool = False,
     ) -> None:
         self._bind()
         self._ids += 1
-        frame = _frame(self._ids, pickle.dumps((fn, args), pickle.HIGHEST_PROTOCOL))
+        frame = _frame(self._ids, pickle.dumps((fn, args), pickle.HIGHEST_PROTOCOL), urgent)
         child = self._child
         child.waiting[self._ids] = future
         if child.outbox:  # behind what is already waiting to go
@@ -402,7 +449,7 @@ class WorkerProcess:
         inbox = child.inbox
         inbox += data
         while len(inbox) >= _HEADER.size:
-            call_id, size = _HEADER.unpack_from(inbox)
+            call_id, size, _ = _HEADER.unpack_from(inbox)
             end = _HEADER.size + size
             if len(inbox) < end:
                 break

@@ -1,7 +1,7 @@
 """The picture worker (`PictureDrawer`): pictures drawn in another process come back equal
-to those drawn here and land in this process's cache; a hand someone waits for goes before
-the boards queued; the same model asked twice is drawn once; a dead worker is replaced
-and its picture drawn in a thread; a closed drawer still draws (in threads)."""
+to those drawn here and land in this process's cache; a hand someone waits for is drawn
+before the boards queued or sent; the same model asked twice is drawn once; a dead worker
+is replaced and its picture drawn in a thread; a closed drawer still draws (in threads)."""
 
 from __future__ import annotations
 
@@ -89,9 +89,10 @@ async def test_a_hand_goes_before_the_boards_queued_and_twins_are_drawn_once(
     await asyncio.sleep(0)
     asked.append(asyncio.ensure_future(ask(hand, "hand", "hand", urgent=True)))
     await asyncio.gather(*asked, twin)
-    # The first boards were already sent to the worker; the hand came right after them,
-    # before the boards still waiting.
-    assert done.index("hand") <= IN_FLIGHT < len(models), done
+    # `IN_FLIGHT` boards were already sent to the worker, the others wait here; the hand,
+    # sent at once as an urgent call, is drawn after the board being drawn when it came
+    # (a few, if this machine is slow to send it), before the others sent.
+    assert done.index("hand") < IN_FLIGHT // 2 < IN_FLIGHT < len(models), done
     assert pool.drawn == len(models) + 1  # the boards and the hand: the twin drawn once
 
 

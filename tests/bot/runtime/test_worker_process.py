@@ -77,6 +77,34 @@ async def test_answers_come_back_by_id_in_the_order_of_the_calls(worker: WorkerP
     assert worker.waiting == 0
 
 
+async def test_an_urgent_call_runs_before_the_calls_sent_earlier_and_not_started(
+    worker: WorkerProcess,
+) -> None:
+    assert await worker.call(worker_calls.kept) == []  # the child is up
+    busy = worker.call(worker_calls.echo_after, "busy", 0.3)
+    await asyncio.sleep(0.05)  # the child has started the slow call
+    later = [worker.call(worker_calls.keep, f"later {i}") for i in range(3)]
+    worker.post(worker_calls.keep, "posted")
+    urgent = [worker.call(worker_calls.keep, f"urgent {i}", urgent=True) for i in range(2)]
+    await asyncio.gather(busy, *later, *urgent)
+    # The running call is not cut; then the urgent ones in their order, then the rest in
+    # theirs (a post among them).
+    assert await worker.call(worker_calls.kept) == [
+        "urgent 0",
+        "urgent 1",
+        "later 0",
+        "later 1",
+        "later 2",
+        "posted",
+    ]
+
+
+async def test_an_urgent_call_to_an_idle_child_runs_at_once(worker: WorkerProcess) -> None:
+    assert await worker.call(worker_calls.echo_after, "up", 0.0) == "up"
+    assert await worker.call(worker_calls.echo_after, "now", 0.0, urgent=True) == "now"
+    assert await worker.call(worker_calls.kept) == []
+
+
 @pytest.mark.skipif(not hasattr(os, "SCHED_BATCH"), reason="Linux scheduling policy")
 async def test_the_child_runs_under_batch_scheduling_and_the_bot_does_not(
     worker: WorkerProcess,
