@@ -12,7 +12,9 @@ front's cost) play for a fixed window; then the bot stops and the figures are re
   action log) to the first board version in its channel showing that turn (the footer's
   turn number), p50 and p99, and the actions never shown before the bot stopped; the
   same for the actions after which a person was to act (the next action in the log is
-  a human's: someone was waiting for that board);
+  a human's: someone was waiting for that board); and to the first version showing
+  its picture as well (a board does not wait past `bot.discord.front.PICTURE_WAIT` for
+  a picture: when the picture follows by a later edit, that edit is when it showed);
 - the share of board versions (posts and edits) that came through interactions (a
   member's token: follow-ups and their edits, callbacks; outside the global limit)
   rather than the bot's budgeted REST routes (see `bot.discord.tokens`);
@@ -116,6 +118,8 @@ async def _run(
     moved: dict[int, asyncio.Event] = {}
     shown: list[tuple[float, int, int]] = []
     """(when, channel, turn) of every board version."""
+    images: list[str] = []
+    """The picture each of them shows (its embed's image URL), in the same order."""
     via: dict[str, int] = {}
     """Board versions by how they came (`Message.via`: "interaction" or "rest")."""
 
@@ -125,6 +129,7 @@ async def _run(
         turn = _footer_turn(msg)
         if turn is not None:
             shown.append((time.time(), msg.channel_id, turn))
+            images.append(str(((msg.embeds or [{}])[0].get("image") or {}).get("url", "")))
             via[msg.via] = via.get(msg.via, 0) + 1
         if msg.channel_id not in boards or boards[msg.channel_id].id <= msg.id:
             boards[msg.channel_id] = msg
@@ -240,6 +245,7 @@ async def _run(
     inside, inside_steady = _latencies(fake.sent_at, answered, max(seated, default=0.0))
     stale, unseen = _staleness([c[:3] for c in commits], shown, ended)
     waited, _ = _staleness([c[:3] for c in commits if c[3]], shown, ended)
+    drawn, _ = _staleness([c[:3] for c in commits], _pictured(shown, images), ended)
     in_window = sum(1 for at, *_ in commits if started <= at <= ended)
     nan = float("nan")
     steady_figures = {"cpu_steady_main_action": nan, "cpu_steady_main_interaction": nan}
@@ -268,6 +274,8 @@ async def _run(
         "late": len(fake.late),
         "stale_p50": percentile(stale, 50),
         "stale_p99": percentile(stale, 99),
+        "stale_picture_p50": percentile(drawn, 50),
+        "stale_picture_p99": percentile(drawn, 99),
         "stale_human_p50": percentile(waited, 50),
         "stale_human_p99": percentile(waited, 99),
         "board_versions": versions,
@@ -329,6 +337,26 @@ async def _committed(
     return out, deals
 
 
+def _pictured(
+    shown: list[tuple[float, int, int]], images: list[str]
+) -> list[tuple[float, int, int]]:
+    """The board versions that showed their turn's picture too: all but those sent before
+    it (`bot.discord.front.PICTURE_WAIT`), told by a later version of the same turn
+    bringing another picture."""
+    last: dict[int, tuple[int, list[int]]] = {}
+    """Channel -> the turn of its latest versions and their indexes."""
+    early: set[int] = set()
+    for index, (_, channel, turn) in enumerate(shown):
+        seen_turn, same = last.get(channel, (-1, []))
+        if seen_turn != turn:
+            last[channel] = (turn, [index])
+            continue
+        same.append(index)
+        if images[index] != images[same[0]]:
+            early.update(i for i in same if images[i] == images[same[0]])
+    return [version for index, version in enumerate(shown) if index not in early]
+
+
 def _staleness(
     commits: list[tuple[float, int, int]], shown: list[tuple[float, int, int]], ended: float
 ) -> tuple[list[float], int]:
@@ -359,6 +387,7 @@ def _row(r: dict[str, Any]) -> str:
         f"| {r['tables']} | {where} | {r['actions_per_second']:.0f} | {r['own_p99']:.0f} ms"
         f" | {r['stale_p50']:.1f} / {r['stale_p99']:.1f} s"
         f" | {r['stale_human_p50']:.1f} / {r['stale_human_p99']:.1f} s"
+        f" | {r['stale_picture_p50']:.1f} / {r['stale_picture_p99']:.1f} s"
         f" | {r['through_interactions']:.0%} | {r['unseen']} of {r['commits']}"
         f" | {r['calls_per_deal']:.1f} | {r['refused']} ({r['refused_global']} global)"
         f" | {r['late']} | {r.get('cpu_main_action', float('nan')):.2f}"
@@ -414,11 +443,13 @@ def main(quick: bool = False, write: bool = False, tables: tuple[int, ...] = ())
         "split between shard processes. The machine is shared: load average (1 min)\n"
         f"{load_before:.1f} before the runs, {load_after:.1f} after.\n\n"
         "| tables | bot | actions/s | own processing p99 | board staleness p50 / p99 |"
-        " staleness, a person to act, p50 / p99 | board versions through interactions |"
+        " staleness, a person to act, p50 / p99 | the board's picture too, p50 / p99 |"
+        " board versions through interactions |"
         " actions never shown | REST calls per deal | 429s | answers > 3 s |"
         " bot CPU per action, main thread / process | main thread CPU per interaction |"
         " main thread CPU per action once every table has started |\n"
-        "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |\n"
+        + "| --- " * 15
+        + "|\n"
         + table
         + "\n"
         + ratio

@@ -143,10 +143,17 @@ def card_options(
 
 
 def board_message(
-    table: TableSnapshot, lang: str, recent: Sequence[str], with_image: bool
+    table: TableSnapshot,
+    lang: str,
+    recent: Sequence[str],
+    with_image: bool,
+    *,
+    brief: bool | None = None,
 ) -> dict[str, Any]:
     """The board's message: content (turn mention), embed, image and buttons (kwargs for
-    `send`/`edit`). Built from the spectator view only."""
+    `send`/`edit`). Built from the spectator view only. `brief`: whether the text leaves
+    each seat's figures to a picture (None: when there is one, drawn now or kept from the
+    last upload)."""
     spec = table.spec
     view = table.view(None)
     names = seat_names(table)
@@ -165,7 +172,8 @@ def board_message(
         # Beside the table's picture (drawn now, or kept from the last upload) the text
         # leaves each seat's figures to it and its alt text.
         picture = board_picture(table, lang) if with_image else None
-        brief = picture is not None if with_image else bool(board_image_name(table))
+        if brief is None:
+            brief = picture is not None if with_image else bool(board_image_name(table))
         embed.description = renderer.board(view, names, lang, brief=brief)[:4000]
     if table.status == "stopped":
         embed.set_footer(text=t("discord.board.stopped", lang, table=table.id))

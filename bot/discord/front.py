@@ -128,6 +128,13 @@ POST_MARGIN = 120.0
 is then edited through it while it lives, through the bot's REST after)."""
 EDIT_MARGIN = 5.0
 """Seconds a token must still live to edit through it (else: the bot's REST routes)."""
+PICTURE_WAIT = 0.5
+"""Seconds a board post or edit waits at most for its new picture; a picture drawn later
+follows by another edit (the text, with the last picture, goes now). Past what the
+picture worker can draw (1,000 busy tables on two cores), boards waited 3-4 s for their
+picture, and the move and "your turn" with them (board staleness p50 4.3 s, p99 7.9-9.3
+s; with this wait 1.5 / 3.4 s, the pictures 3.5 / 5.7 s). At 300 tables it never
+triggers. An AI still waits for its move's picture (`caught_up`)."""
 
 LOST_ACCESS = frozenset({50001, 50013})
 """Discord's codes of a 403 for a permission the bot lacks in the channel."""
@@ -220,6 +227,9 @@ class _Outbox:
     """Effect key -> when it was handed over (`time.monotonic()`), until delivered."""
     drawing: int = 0
     """Pictures being drawn in a worker thread for this table's next post or edit."""
+    late_picture: asyncio.Future[None] | None = None
+    """The picture of a board sent without it (`PICTURE_WAIT`), still being drawn: the
+    board is edited again when it is ready."""
     board_lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     """Held while the board is edited (by the outbox, or by a click's own answer)."""
     table_cards: tuple[str, ...] = ()
@@ -463,7 +473,7 @@ class DiscordFront:
             notice.cancel()
         for box in self._boxes.values():
             box.caught.set()  # an AI waiting for the board waits no more
-            for task in (box.task, box.dm_task, box.replacing):
+            for task in (box.task, box.dm_task, box.replacing, box.late_picture):
                 if task is not None:
                     task.cancel()
         await asyncio.sleep(0)
@@ -881,8 +891,7 @@ class DiscordFront:
         recent = box.lines(effect.deal, [] if over else list(box.recent))
         if not over:
             box.dirty = False  # drawn now: a refresh during the send marks it dirty again
-        if shown is not None:
-            await _drawn(box, draw_ahead(shown, lang, self.pictures))
+        pictured = shown is not None and await _within(box, draw_ahead(shown, lang, self.pictures))
 
         drawn: list[str | None] = [None]
         """The footer (table, deal, turn) of what was sent."""
@@ -891,7 +900,9 @@ class DiscordFront:
             if shown is None:
                 kwargs = self._bare_board(box, effect.deal, lang)
             else:
-                message = board_message(shown, lang, recent, with_image=True)
+                message = board_message(
+                    shown, lang, recent, with_image=pictured, brief=None if pictured else False
+                )
                 if over:
                     unit = deal_word(box.snapshot.game, lang)
                     message["content"] = t(
@@ -911,8 +922,8 @@ class DiscordFront:
             sent, expires = await self._post(box, "board", build, nonce, effect)
             found = None if _footer(sent) == drawn[0] else sent  # the nonce's earlier post
         if found is None:
-            box.image_key = None if shown is None else last_play_key(shown)
-            if shown is not None:
+            box.image_key = None if shown is None or not pictured else last_play_key(shown)
+            if pictured and shown is not None:
                 box.showed(shown.turn)
         else:
             sent, box.image_key = found, None
@@ -983,8 +994,7 @@ class DiscordFront:
                 box.dirty = True
                 return False
         async with box.board_lock:
-            key = last_play_key(shown)
-            edit, seen = await self._board_change(box, shown)
+            edit, seen, key = await self._board_change(box, shown)
             if seen == box.answered:
                 box.answered = None
                 return True  # a click's own answer showed exactly this already
@@ -1003,21 +1013,30 @@ class DiscordFront:
                 box.board_expires = None
             box.image_key = key
             box.table_cards = _table_cards(shown)
-            box.showed(shown.turn)
+            if key == last_play_key(shown):
+                box.showed(shown.turn)  # with its picture (an AI plays on once it shows)
             return through_token
 
     async def _board_change(
         self, box: _Outbox, shown: TableSnapshot
-    ) -> tuple[Callable[[], dict[str, Any]], str]:
+    ) -> tuple[Callable[[], dict[str, Any]], str, tuple[str, ...] | None]:
         """The edit bringing the board to `shown` (a function building its keyword
-        arguments for each try; its picture uploaded only when it changed) and what it shows
-        (`_seen`: to tell an edit that would change nothing)."""
-        key = last_play_key(shown)
+        arguments for each try; its picture uploaded only when it changed), what it shows
+        (`_seen`: to tell an edit that would change nothing) and the key of the picture it
+        shows (the last one kept when the new one is not drawn within `PICTURE_WAIT`)."""
+        key: tuple[str, ...] | None = last_play_key(shown)
         image = key != box.image_key
         lines = box.lines(shown.deal)  # of this snapshot's turn: taken before any wait
         if image:
-            await _drawn(box, draw_ahead(shown, self.language(shown), self.pictures))
-        message = board_message(shown, self.language(shown), lines, with_image=image)
+            image = await _within(box, draw_ahead(shown, self.language(shown), self.pictures))
+            key = key if image else box.image_key
+        message = board_message(
+            shown,
+            self.language(shown),
+            lines,
+            with_image=image,
+            brief=None if image or box.image_key else False,  # no picture at all yet
+        )
         kwargs: dict[str, Any] = {
             "content": message["content"],
             "embed": message["embed"],
@@ -1032,7 +1051,7 @@ class DiscordFront:
                 kwargs["attachments"] = [file] if file is not None else []
             return fit_message(kwargs)
 
-        return edit, _seen(message, key)
+        return edit, _seen(message, key), key
 
     @contextlib.contextmanager
     def holding_board(self, interaction: discord.Interaction, table_id: int) -> Iterator[None]:
@@ -1095,13 +1114,13 @@ class DiscordFront:
             shown = box.snapshot
             if box.board_deal != shown.deal or box.effects:
                 return False
-            key = last_play_key(shown)
-            edit, seen = await self._board_change(box, shown)
+            edit, seen, key = await self._board_change(box, shown)
             kwargs = edit()
             await edit_clicked_publicly(interaction, **kwargs)
             self.answer_updates += 1
             box.image_key, box.answered = key, seen
-            box.showed(shown.turn)
+            if key == last_play_key(shown):
+                box.showed(shown.turn)
             return True
 
     async def _post_untracked(self, box: _Outbox) -> None:
@@ -1301,6 +1320,41 @@ async def _drawn(box: _Outbox, drawing: Awaitable[None]) -> None:
         box.drawing -= 1
 
 
+async def _within(box: _Outbox, drawing: Awaitable[None]) -> bool:
+    """Await a board's picture drawn ahead for `PICTURE_WAIT` at most: whether it is ready.
+    If not, it is drawn on (the outbox counted busy), replacing a late picture of an
+    earlier snapshot (not drawn if not begun), and the board is edited again once it is
+    ready, with it."""
+    task = asyncio.ensure_future(drawing)
+    box.drawing += 1
+    task.add_done_callback(lambda _: _drew(box))
+    try:
+        done, _ = await asyncio.wait({task}, timeout=PICTURE_WAIT)
+    except asyncio.CancelledError:
+        task.cancel()
+        raise
+    if task in done:
+        task.result()
+        return True
+    if box.late_picture is not None:
+        box.late_picture.cancel()
+    box.late_picture = task
+
+    def landed(finished: asyncio.Future[None]) -> None:
+        if box.late_picture is finished:
+            box.late_picture = None
+        if not finished.cancelled():
+            box.dirty = True
+            box.wake.set()
+
+    task.add_done_callback(landed)
+    return False
+
+
+def _drew(box: _Outbox) -> None:
+    box.drawing -= 1
+
+
 def _nonce() -> str:
     """A fresh nonce for a post outside the match's effects (its retries share it)."""
     return secrets.token_hex(12)
@@ -1340,7 +1394,7 @@ def human_to_act(shown: TableSnapshot) -> bool:
     return not shown.seats[seat].ai_plays
 
 
-def _seen(message: dict[str, Any], key: tuple[str, ...]) -> str:
+def _seen(message: dict[str, Any], key: tuple[str, ...] | None) -> str:
     """What a board message shows (its text, embed and picture), to compare two of them."""
     embed = message["embed"].to_dict()
     embed.pop("image", None)
