@@ -21,6 +21,9 @@ front's cost) play for a fixed window; then the bot stops and the figures are re
 - REST calls per deal (everything but interaction answers, including each table's
   lobby board), and the 429s the stand-in sent (goal 0 at steady load);
 - actions committed per second in the window;
+- the members stuck: whose simulated person gave up, an answer never having come
+  (a deferred `/table create` still "thinking" after 30 s, say): their table never
+  played, so the other figures would look better than they are;
 - the bot's CPU per action (main thread, whole process) and main-thread CPU per
   interaction (`bot.bench.cpu`; see `bot.bench.discord`): what bounds the actions per
   second one process can show; and the main thread's CPU per action once every table
@@ -211,6 +214,7 @@ async def _run(
             ended, ended_perf = time.time(), time.perf_counter()
             steady_end = [cpu_of(proc.pid) for proc in procs]
             sampler.cancel()
+            stuck = [p for p in players if p.done() and not p.cancelled() and p.exception()]
             await _cancel_all(players)
             await asyncio.sleep(3.0)  # the last coalesced edits
             spent = sum(
@@ -272,6 +276,7 @@ async def _run(
         "own_p99": percentile(inside, 99),
         "own_steady_p99": percentile(inside_steady, 99),
         "late": len(fake.late),
+        "stuck": len(stuck),
         "stale_p50": percentile(stale, 50),
         "stale_p99": percentile(stale, 99),
         "stale_picture_p50": percentile(drawn, 50),
@@ -390,7 +395,7 @@ def _row(r: dict[str, Any]) -> str:
         f" | {r['stale_picture_p50']:.1f} / {r['stale_picture_p99']:.1f} s"
         f" | {r['through_interactions']:.0%} | {r['unseen']} of {r['commits']}"
         f" | {r['calls_per_deal']:.1f} | {r['refused']} ({r['refused_global']} global)"
-        f" | {r['late']} | {r.get('cpu_main_action', float('nan')):.2f}"
+        f" | {r['late']} | {r['stuck']} | {r.get('cpu_main_action', float('nan')):.2f}"
         f" / {r.get('cpu_process_action', float('nan')):.2f} ms"
         f" | {r.get('cpu_main_interaction', float('nan')):.2f} ms"
         f" | {r.get('cpu_steady_main_action', float('nan')):.2f} ms |"
@@ -446,9 +451,10 @@ def main(quick: bool = False, write: bool = False, tables: tuple[int, ...] = ())
         " staleness, a person to act, p50 / p99 | the board's picture too, p50 / p99 |"
         " board versions through interactions |"
         " actions never shown | REST calls per deal | 429s | answers > 3 s |"
+        " members stuck (an answer never came) |"
         " bot CPU per action, main thread / process | main thread CPU per interaction |"
         " main thread CPU per action once every table has started |\n"
-        + "| --- " * 15
+        + "| --- " * 16
         + "|\n"
         + table
         + "\n"

@@ -83,6 +83,8 @@ async def answer_privately(interaction: discord.Interaction, **kwargs: Any) -> N
         await interaction.edit_original_response(content=line)
         interaction.extras[ORIGINAL_ANSWERED] = True
     await interaction.followup.send(ephemeral=True, **kwargs)
+    if thinking:  # a private "thinking" message was this follow-up
+        interaction.extras[ORIGINAL_ANSWERED] = True
 
 
 async def edit_privately(

@@ -287,3 +287,31 @@ async def test_the_hand_a_member_looks_at_follows_the_table_through_their_own_in
         assert hand.history[-1]["attachments"] == [picture]
         assert hand.embeds[0]["image"]["url"] == f"attachment://{picture}"
         assert [name for name, _ in standin.files[uploaded:]].count(picture) == 0
+
+
+async def test_a_deferred_command_lends_its_token_once_its_thinking_message_is_answered(
+    standin: FakeDiscord, tmp_path: Path, monkeypatch: Any
+) -> None:
+    """A busy database defers `/table create` and `/table start` ("thinking..."). Once
+    that message holds its answer, a follow-up is a public message of its own: the lobby
+    and the deal's board still ride on the commands' tokens, outside the budget."""
+    import bot.discord.replies as replies
+
+    monkeypatch.setattr(replies, "DEFER_AFTER", 0.0)  # every command is deferred
+    ana = standin.owner
+    async with bot_running(standin, tmp_path / "db.sqlite3") as bot:
+        created = await standin.command(ana, "table create", game="bigtwo", deals=1)
+        started = await standin.command(ana, "table start")
+        assert created.kind == started.kind == 5
+        await standin.wait_for(lambda: _footer(board(standin))[1] == 1, 10)
+        await settle(bot)
+        deal = board(standin)
+        assert deal.via == INTERACTION and not deal.ephemeral
+        # /table start's thinking message got its private answer first; then the board
+        # went as a public message of its own through the same token.
+        assert started.followups[0].ephemeral and started.followups[1] is deal
+        # /table create's answered publicly; then the lobby (since marked replaced).
+        opened, lobby = created.followups
+        assert not opened.ephemeral and not lobby.ephemeral
+        assert lobby.content == t("discord.board.replaced", "en")
+        assert not standin.errors, standin.errors
