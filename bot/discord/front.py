@@ -994,7 +994,7 @@ class DiscordFront:
                 box.dirty = True
                 return False
         async with box.board_lock:
-            edit, seen, key = await self._board_change(box, shown)
+            edit, seen, key, current = await self._board_change(box, shown)
             if seen == box.answered:
                 box.answered = None
                 return True  # a click's own answer showed exactly this already
@@ -1013,23 +1013,25 @@ class DiscordFront:
                 box.board_expires = None
             box.image_key = key
             box.table_cards = _table_cards(shown)
-            if key == last_play_key(shown):
+            if current:
                 box.showed(shown.turn)  # with its picture (an AI plays on once it shows)
             return through_token
 
     async def _board_change(
         self, box: _Outbox, shown: TableSnapshot
-    ) -> tuple[Callable[[], dict[str, Any]], str, tuple[str, ...] | None]:
+    ) -> tuple[Callable[[], dict[str, Any]], str, tuple[str, ...] | None, bool]:
         """The edit bringing the board to `shown` (a function building its keyword
         arguments for each try; its picture uploaded only when it changed), what it shows
-        (`_seen`: to tell an edit that would change nothing) and the key of the picture it
-        shows (the last one kept when the new one is not drawn within `PICTURE_WAIT`)."""
+        (`_seen`: to tell an edit that would change nothing), the key of the picture it
+        shows (the last one kept when the new one is not drawn within `PICTURE_WAIT`) and
+        whether that picture is `shown`'s own."""
         key: tuple[str, ...] | None = last_play_key(shown)
         image = key != box.image_key
         lines = box.lines(shown.deal)  # of this snapshot's turn: taken before any wait
         if image:
             image = await _within(box, draw_ahead(shown, self.language(shown), self.pictures))
-            key = key if image else box.image_key
+        current = image or key == box.image_key
+        key = key if current else box.image_key
         message = board_message(
             shown,
             self.language(shown),
@@ -1051,7 +1053,7 @@ class DiscordFront:
                 kwargs["attachments"] = [file] if file is not None else []
             return fit_message(kwargs)
 
-        return edit, _seen(message, key), key
+        return edit, _seen(message, key), key, current
 
     @contextlib.contextmanager
     def holding_board(self, interaction: discord.Interaction, table_id: int) -> Iterator[None]:
@@ -1114,12 +1116,12 @@ class DiscordFront:
             shown = box.snapshot
             if box.board_deal != shown.deal or box.effects:
                 return False
-            edit, seen, key = await self._board_change(box, shown)
+            edit, seen, key, current = await self._board_change(box, shown)
             kwargs = edit()
             await edit_clicked_publicly(interaction, **kwargs)
             self.answer_updates += 1
             box.image_key, box.answered = key, seen
-            if key == last_play_key(shown):
+            if current:
                 box.showed(shown.turn)
             return True
 

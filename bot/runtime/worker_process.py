@@ -220,13 +220,15 @@ class _Calls:
         self.urgent: collections.deque[tuple[int, bytes]] = collections.deque()
         self.others: collections.deque[tuple[int, bytes]] = collections.deque()
         self.ended = False
+        self._poller = select.poll()
+        self._poller.register(fd, select.POLLIN)
 
     def next(self) -> tuple[int, bytes] | None:
         """The next call to run (id, body): waits for one when none is read; None once the
         pipe has ended and every call read before has been run."""
         if not (self.urgent or self.others) and not self.ended:
             self._read_one()
-        while not self.ended and _readable_now(self.fd):
+        while not self.ended and self._poller.poll(0):  # read every frame already here
             self._read_one()
         queue = self.urgent or self.others
         return queue.popleft() if queue else None
@@ -240,13 +242,6 @@ class _Calls:
             return
         call_id, _, urgent = _HEADER.unpack(header)
         (self.urgent if urgent else self.others).append((call_id, body))
-
-
-def _readable_now(fd: int) -> bool:
-    """Whether `fd` can be read without waiting (data, or its end)."""
-    poller = select.poll()
-    poller.register(fd, select.POLLIN)
-    return bool(poller.poll(0))
 
 
 def _frame(call_id: int, body: bytes, urgent: bool = False) -> bytes:
