@@ -12,6 +12,7 @@ over them, never stored counters.
 
 from __future__ import annotations
 
+import asyncio
 import datetime as dt
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -348,6 +349,11 @@ class Storage(Protocol):
     async def commit_action(self, commit: ActionCommit) -> None:
         """Durably write one accepted action and everything it changed (one transaction).
         Returns only once the commit is durable against a process kill."""
+        ...
+
+    def begin_commit(self, commit: ActionCommit) -> asyncio.Future[Any]:
+        """`commit_action` started now: the future that is done (or failed) once the
+        commit is durable. The table's hot path, with fewer hops of the event loop."""
         ...
 
     async def set_status(self, table_id: int, status: TableStatus) -> None:

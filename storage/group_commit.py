@@ -48,9 +48,14 @@ class Batches(ABC, Generic[J]):
         self.batches = 0
         """How many write transactions ran (group commit makes it fewer than the writes)."""
 
-    @abstractmethod
     async def submit(self, job: J) -> Any:
         """Queue `job` for the next transaction; return its result once committed."""
+        return await self.enqueue(job)
+
+    @abstractmethod
+    def enqueue(self, job: J) -> asyncio.Future[Any]:
+        """Queue `job` for the next transaction; the future of its result (set once it is
+        committed). A caller that awaits it directly spares the task `submit` would be."""
 
     @abstractmethod
     async def drain(self) -> None:
@@ -78,14 +83,14 @@ class GroupCommit(Batches[J]):
         self._run = run
         self._writer: asyncio.Task[None] | None = None
 
-    async def submit(self, job: J) -> Any:
-        """Queue `job` for the next transaction; return its result once committed."""
+    def enqueue(self, job: J) -> asyncio.Future[Any]:
+        """Queue `job` for the next transaction; the future of its result."""
         loop = asyncio.get_running_loop()
         future: asyncio.Future[Any] = loop.create_future()
         self._pending.append((job, future))
         if self._writer is None or self._writer.done():
             self._writer = loop.create_task(self._write_loop())
-        return await future
+        return future
 
     async def drain(self) -> None:
         """Wait until every queued job has been written (or has failed)."""
@@ -160,9 +165,9 @@ class ThreadGroupCommit(Batches[J]):
         """A turn of batches is queued or running on the thread."""
         self._waiting: set[asyncio.Future[Any]] = set()
 
-    async def submit(self, job: J) -> Any:
+    def enqueue(self, job: J) -> asyncio.Future[Any]:
         """Queue `job` for the next transaction (the thread is woken if it is not writing);
-        return its result once committed."""
+        the future of its result."""
         loop = asyncio.get_running_loop()
         future: asyncio.Future[Any] = loop.create_future()
         self._waiting.add(future)
@@ -173,7 +178,7 @@ class ThreadGroupCommit(Batches[J]):
             self._writing = True
         if wake:
             self._begin(loop)
-        return await future
+        return future
 
     async def drain(self) -> None:
         """Wait until every queued job has been written (or has failed)."""

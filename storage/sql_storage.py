@@ -199,10 +199,19 @@ class SqlStorage(SqlReads, SqlRatings, SqlLeases):
         """Write the commit in the next group transaction, its rows chained after the
         match's chain head; return once it is committed. A commit that finishes a match
         carries the match's rating updates (`storage.rating_reads`)."""
+        await self.begin_commit(commit)
+
+    def begin_commit(self, commit: ActionCommit) -> asyncio.Future[Any]:
+        """`commit_action` started now; the future that is done once it is committed. An
+        action that ends no match is queued as it is, with no task of its own: on a busy
+        bot each task between a member's click and its answer costs a turn of the loop."""
         if commit.result is None:
             build = partial(commit_statements, commit)
-            await self._group.submit(Chained(commit.action.match_id, build))
-            return
+            return self._group.enqueue(Chained(commit.action.match_id, build))
+        return asyncio.ensure_future(self._commit_rated(commit))
+
+    async def _commit_rated(self, commit: ActionCommit) -> None:
+        """Commit the action that finishes a match, with its rating updates."""
         async with self._rating:
             commit = dataclasses.replace(commit, ratings=await self.rate_commit(commit))
             build = partial(commit_statements, commit)

@@ -303,12 +303,14 @@ async def _drawn_off_loop(
     the worker takes over `DRAW_SECONDS`: so slow a worker means a full machine, and the
     loop is what answers people), or None (logged) if drawing failed: the message then
     goes out without it."""
+    found = cached(model, kind)
+    if found is not None:  # at once: no task, no turn of the event loop
+        return found
     try:
         if drawer is not None:
             try:
-                return await asyncio.wait_for(
-                    drawer.picture(model, kind, urgent=urgent), DRAW_SECONDS
-                )
+                async with asyncio.timeout(DRAW_SECONDS):
+                    return await drawer.picture(model, kind, urgent=urgent)
             except TimeoutError:
                 log.error(
                     "the picture worker took over %s s for a picture; drawn in a thread",

@@ -30,7 +30,7 @@ from bot.discord.crashpoints import watch_answers
 from bot.discord.decks import MemberDecks
 from bot.discord.front import DiscordFront
 from bot.discord.health import HealthServer, Probes
-from bot.discord.metrics import BotMetrics, Live, timed
+from bot.discord.metrics import BotMetrics, Live, timed, timed_start
 from bot.discord.one_write import one_write
 from bot.discord.replies import reply_error
 from bot.discord.rest_budget import RequestBudget, budget_trace
@@ -231,8 +231,8 @@ class Deucebot(commands.Bot):
             ),
             shards=self.owned_shards,
         )
-        storage.commit_action = timed(  # type: ignore[method-assign]
-            storage.commit_action, self.metrics.storage_commit.observe
+        storage.begin_commit = timed_start(  # type: ignore[method-assign]
+            storage.begin_commit, self.metrics.storage_commit.observe
         )
         tables.ai.decide = timed(  # type: ignore[method-assign]
             tables.ai.decide, self.metrics.ai_decision.observe

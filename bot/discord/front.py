@@ -1051,6 +1051,11 @@ class DiscordFront:
             if image:  # a file of its own for each try (a sent one is closed)
                 file = fresh_file(message)
                 kwargs["attachments"] = [file] if file is not None else []
+            elif not box.image_key:
+                # A picture this outbox never knew (posted before a restart) would stay
+                # beside the full text, out of the embed: the text stands alone until
+                # the new picture follows.
+                kwargs["attachments"] = []
             return fit_message(kwargs)
 
         return edit, _seen(message, key), key, current

@@ -12,6 +12,7 @@ webhook tokens never become label values.
 
 from __future__ import annotations
 
+import asyncio
 import functools
 import re
 import time
@@ -146,7 +147,7 @@ def timed(
     method: Callable[P, Coroutine[Any, Any, T]], observe: Callable[[float], None]
 ) -> Callable[P, Coroutine[Any, Any, T]]:
     """`method` (a coroutine function) reporting each call's duration to `observe`; used to
-    time the storage's `commit_action` and the AI's `decide` where the bot wires them."""
+    time the AI's `decide` where the bot wires it."""
 
     @functools.wraps(method)
     async def wrapper(*args: P.args, **kwargs: P.kwargs) -> T:
@@ -189,3 +190,20 @@ class _LiveCollector(Collector):
             "The gateway's last heartbeat round trip",
             value=now.gateway_latency,
         )
+
+
+def timed_start(
+    start: Callable[P, asyncio.Future[T]], observe: Callable[[float], None]
+) -> Callable[P, asyncio.Future[T]]:
+    """`start` (a function returning the future of work it began) reporting the time from
+    each call until its future is done to `observe`; used to time the storage's
+    `begin_commit`, the commit of every action, where the bot wires it."""
+
+    @functools.wraps(start)
+    def wrapper(*args: P.args, **kwargs: P.kwargs) -> asyncio.Future[T]:
+        started = time.perf_counter()
+        future = start(*args, **kwargs)
+        future.add_done_callback(lambda _: observe(time.perf_counter() - started))
+        return future
+
+    return wrapper

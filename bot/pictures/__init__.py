@@ -67,13 +67,27 @@ def draw_picture(model: Model, kind: str) -> Picture:
 
 
 CACHE_SIZE = 512
-"""Pictures kept by their model (boards of recent turns, results, hands)."""
+"""Pictures kept by their model, hands aside (boards of recent turns, results)."""
+
+HAND_CACHE_BYTES = 32 * 2**20
+"""The PNG bytes of hand pictures kept (4-12 KB each: a few thousand hands). Hands have
+their own room: a member comes back to the same hand (a pass, the "My hand" button, a
+menu choice) after seconds, and at 1,000 busy tables the boards drawn meanwhile pushed
+it out of a shared cache of 512, so every such answer waited for the worker to draw it
+again."""
 
 _cache: OrderedDict[tuple[Any, str], Picture] = OrderedDict()
+_hands: OrderedDict[Any, Picture] = OrderedDict()
+_hand_bytes = 0
 
 
 def cached(model: Model, kind: str) -> Picture | None:
     """The picture of `model` if it was drawn already (in this process or its worker)."""
+    if kind == "hand":
+        picture = _hands.get(model)
+        if picture is not None:
+            _hands.move_to_end(model)
+        return picture
     key = (model, kind)
     picture = _cache.get(key)
     if picture is not None:
@@ -83,6 +97,14 @@ def cached(model: Model, kind: str) -> Picture | None:
 
 def remember(model: Model, kind: str, picture: Picture) -> None:
     """Keep `picture` as the picture of `model` (the least recently used go first)."""
+    global _hand_bytes
+    if kind == "hand":
+        old = _hands.pop(model, None)
+        _hand_bytes += len(picture.png) - (0 if old is None else len(old.png))
+        _hands[model] = picture
+        while _hand_bytes > HAND_CACHE_BYTES and len(_hands) > 1:
+            _hand_bytes -= len(_hands.popitem(last=False)[1].png)
+        return
     _cache[(model, kind)] = picture
     _cache.move_to_end((model, kind))
     while len(_cache) > CACHE_SIZE:
@@ -92,7 +114,10 @@ def remember(model: Model, kind: str, picture: Picture) -> None:
 def clear_cache() -> None:
     """Forget every picture drawn and model built (the benchmark times drawing afresh;
     tests)."""
+    global _hand_bytes
     _cache.clear()
+    _hands.clear()
+    _hand_bytes = 0
     _models.clear()
 
 

@@ -550,7 +550,7 @@ class Table:
             raise
         # The write runs to its end even if this task is cancelled meanwhile (shutdown,
         # restart), so the in-memory state always ends up in step with the database.
-        write = asyncio.ensure_future(self._storage.commit_action(commit))
+        write = self._storage.begin_commit(commit)
         try:
             await asyncio.shield(write)
         except BaseException:

@@ -103,13 +103,15 @@ def cards_in_picture(data: bytes) -> list[Card | None]:
 
 def check_pictures(fake: FakeDiscord) -> int:
     """Every version of every board of a dealt match carries its table picture, named by the
-    embed and described (alt text, at most 1,024 characters); results carry theirs likewise.
-    Returns how many result pictures there were."""
+    embed and described (alt text, at most 1,024 characters), or is followed by one that
+    does (a board does not wait long for a picture: a late one follows by another edit);
+    results carry theirs likewise. Returns how many result pictures there were."""
     results = boards = 0
     for message in fake.public_messages():
         if not message.embeds:
             continue
         board = message.embeds[0].get("color") == BOARD_COLOUR
+        waiting: str | None = None  # the footer of a live version still without its picture
         for version in message.history:
             names = version["attachments"]
             about = version.get("descriptions") or []
@@ -122,9 +124,13 @@ def check_pictures(fake: FakeDiscord) -> int:
             footer = str((embed.get("footer") or {}).get("text") or "")
             dealt = DEALT.search(footer)
             live = "db:hand:" in str(version.get("components"))
+            pictured = any(n.startswith("table-") for n in names)
             if board and live and dealt and int(dealt.group(1)) > 0:
-                assert any(n.startswith("table-") for n in names), (footer, names)
-                boards += 1
+                waiting = None if pictured else waiting or footer
+                boards += pictured
+            elif not live:
+                waiting = None  # no longer the board anyone plays from
+        assert waiting is None, f"a board never got its picture: {waiting}"
         if not board and message.attachments:
             results += 1
     assert boards > 0, "no live board of a dealt match"

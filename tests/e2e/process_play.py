@@ -255,9 +255,11 @@ HOLDEM_SEAT = re.compile(
 """A seat in the board picture's alt text (the board's text leaves the seats to it)."""
 DUEL_SEAT = re.compile(
     r"(?:^|\. )(?P<name>[^:.\n]+): (?P<chips>\d+) chips?(?:, bet (?P<bet>\d+))?"
-    r"(?:, signals (?P<up>\d+) up, (?P<down>\d+) down)?",
+    r"(?:, signals (?P<up>\d+) up, (?P<down>\d+) down| · ▲(?P<UP>\d+) UP ▼(?P<DOWN>\d+) DOWN)?",
     re.MULTILINE,
 )
+"""A seat in the board picture's alt text (lower case signals), or in the board's text
+before the deal's first picture is drawn (a board does not wait long for it)."""
 
 
 def check_holdem_figures(text: str, view: holdem.HoldemView) -> None:
@@ -288,9 +290,10 @@ def check_duel_figures(text: str, view: duel.DuelView) -> None:
         assert int(match["chips"]) == view.chips[seat], (match.group(0), view.chips, text)
         if view.phase == "over":
             continue
-        assert match["up"] is not None, (match.group(0), text)  # the signals are shown
+        up, down = match["up"] or match["UP"], match["down"] or match["DOWN"]
+        assert up is not None, (match.group(0), text)  # the signals are shown
         assert int(match["bet"] or 0) == view.bets[seat], (match.group(0), view.bets)
-        assert (int(match["up"]), int(match["down"])) == view.signals[seat], (
+        assert (int(up), int(down)) == view.signals[seat], (
             match.group(0),
             view.signals,
         )

@@ -106,6 +106,24 @@ async def test_a_turn_cannot_be_logged_twice(store: AnyStorage) -> None:
     assert len(await store.actions(match_id)) == 1
 
 
+async def test_an_action_is_queued_for_its_commit_without_a_task_of_its_own(
+    store: AnyStorage,
+) -> None:
+    """`begin_commit`, the table's hot path: an action that ends no match is queued as it
+    is (no task per commit; PostgreSQL's one writer task aside), and its future answers as
+    `commit_action` would: done once committed, or failed with the same error."""
+    table_id, match_id = await new_match(store, "p", [("a", False)])
+    tasks = len(asyncio.all_tasks())
+    first = store.begin_commit(commit(table_id, match_id, 0))
+    again = store.begin_commit(commit(table_id, match_id, 0))
+    created = len(asyncio.all_tasks()) - tasks
+    assert created <= (0 if isinstance(store, SqliteStorage) else 1)
+    await first
+    with pytest.raises(StaleWrite):
+        await again
+    assert [a.seq for a in await store.actions(match_id)] == [0]
+
+
 async def test_group_commit_isolates_a_faulty_commit(store: AnyStorage) -> None:
     table_id, match_id = await new_match(store, "p", [("a", False)])
     await store.commit_action(commit(table_id, match_id, 0))

@@ -254,3 +254,23 @@ async def test_a_stuck_picture_worker_does_not_hold_the_board_back(
     await asyncio.wait_for(draw_ahead(table.snapshot(), "en", Stuck()), 2)  # type: ignore[arg-type]
     message = board_message(table.snapshot(), "en", [], with_image=True)
     assert "file" in message and message["file"].description
+
+
+async def test_a_picture_drawn_already_is_served_at_once_without_the_worker() -> None:
+    """A hand seen again (a pass, "My hand") is answered from the cache: the worker is not
+    asked, and the loop is not even given a turn (at a busy bot a turn costs tens of ms)."""
+    from bot.discord.board import _drawn_off_loop
+    from bot.pictures import Picture, clear_cache, remember
+
+    class Unreachable:
+        async def picture(self, *args: object, **kwargs: object) -> None:
+            raise AssertionError("the worker was asked for a picture already drawn")
+
+    clear_cache()
+    drawn = Picture(png=b"png", alt="a hand", faces=(), width=1, height=1, kind="hand")
+    remember(("a", "model"), "hand", drawn)
+    waiting = _drawn_off_loop(Unreachable(), ("a", "model"), "hand", urgent=True)  # type: ignore[arg-type]
+    with pytest.raises(StopIteration) as done:
+        waiting.send(None)  # finished on its first step: it never suspended
+    assert done.value.value is drawn
+    clear_cache()
