@@ -524,6 +524,9 @@ class DiscordFront:
                 box.recovered = True
             self._replace_soon(box)
             while box.paused is None and (box.effects or box.notices or box.dirty):
+                # Again each step: the match may have started since (a created table's
+                # outbox runs before its first match).
+                bind_ids(guild=box.snapshot.guild, table=box.snapshot.id, match=box.match)
                 what = "board"
                 try:
                     if box.effects:
@@ -1170,10 +1173,10 @@ class DiscordFront:
 
     async def _run_dms(self, box: _Outbox) -> None:
         while True:
-            bind_ids(guild=box.snapshot.guild, table=box.snapshot.id, match=box.match)
             await box.dm_wake.wait()
             box.dm_wake.clear()
             while box.dms:
+                bind_ids(guild=box.snapshot.guild, table=box.snapshot.id, match=box.match)
                 user, seat, shown = box.dms[0]
                 if any(u == user for u, _, _ in list(box.dms)[1:]):
                     box.dms.popleft()

@@ -6,6 +6,8 @@ posts and edits 403 without the permissions as Discord does."""
 from __future__ import annotations
 
 import asyncio
+import json
+import logging
 from pathlib import Path
 
 import pytest
@@ -19,6 +21,7 @@ from bot.devtools.discord_standin import (
     PUBLIC_THREAD,
     FakeDiscord,
 )
+from bot.jsonlog import JsonLines
 from tests.e2e.conftest import bot_running, settle
 from tests.e2e.deliveries import check_match
 from tests.e2e.helpers import boards
@@ -210,3 +213,44 @@ async def test_a_paused_table_resumes_by_itself_on_the_slow_timer(
         await standin.wait_for(lambda: not bot.front.paused(), 10)
         await settle(bot)
         await check_match(standin, bot.storage, table.match.id, table.names)  # type: ignore[attr-defined]
+
+
+class _JsonLog(logging.Handler):
+    """The bot's log lines as `DEUCEBOT_LOG_FORMAT=json` writes them, formatted as they are
+    emitted (in the logging task's context, where the bound ids live)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.setFormatter(JsonLines())
+        self.lines: list[dict[str, str]] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.lines.append(json.loads(self.format(record)))
+
+
+async def test_the_pause_names_the_match_started_while_the_outbox_was_busy(
+    standin: FakeDiscord, tmp_path: Path
+) -> None:
+    # The outbox was created with the table (no match yet) and is still delivering the
+    # lobby when the match starts; its later log lines name the match all the same.
+    standin.slow.append(("POST", r"/(channels/\d+/messages|webhooks/\d+/[^/]+)$", 0.3))
+    standin.slow.append(("PATCH", r"/messages/(\d+|@original)$", 0.3))
+    handler = _JsonLog()
+    logger = logging.getLogger("deucebot")
+    logger.addHandler(handler)
+    ana = standin.owner
+    try:
+        async with bot_running(standin, tmp_path / "db.sqlite3", ai_delay=0.05) as bot:
+            await standin.command(ana, "table create", game="draw", deals=2)
+            await standin.command(ana, "table start")
+            standin.deny_bot(standin.channel_id, "embed_links")
+            await standin.command(ana, "table leave")
+            await standin.wait_for(lambda: standin.forbidden, 30)
+            table = bot.tables.find(str(standin.channel_id))
+            assert table is not None and table.match is not None
+            match = table.match.id
+    finally:
+        logger.removeHandler(handler)
+    paused = [e for e in handler.lines if "channel delivery paused" in e["message"]]
+    assert paused, handler.lines
+    assert (paused[0]["table"], paused[0].get("match")) == (str(table.id), str(match))
