@@ -98,6 +98,11 @@ LogFormat = Annotated[
     BeforeValidator(_lower),
     Field(description="text (one readable line per event) or json (one JSON object per line)"),
 ]
+EventLoop = Annotated[
+    Literal["uvloop", "asyncio"],
+    BeforeValidator(_lower),
+    Field(description="uvloop (faster; where installed) or asyncio (the standard loop)"),
+]
 Synchronous = Annotated[
     Literal["NORMAL", "FULL"],
     BeforeValidator(_upper),
@@ -130,6 +135,8 @@ class Settings(BaseSettings):
     log_level: LogLevel = Field(default="INFO", validation_alias="DEUCEBOT_LOG_LEVEL")
     log_format: LogFormat = Field(default="text", validation_alias="DEUCEBOT_LOG_FORMAT")
     """Logs as readable text or as JSON lines with guild, table and match ids (`bot.jsonlog`)."""
+    event_loop: EventLoop = Field(default="uvloop", validation_alias="DEUCEBOT_EVENT_LOOP")
+    """The bot process's event loop (`bot.event_loop`): uvloop unless not installed."""
     board_edit_seconds: float = bounded(
         float, 0, 60, unit="seconds", default=1.0, env="DEUCEBOT_BOARD_EDIT_SECONDS"
     )

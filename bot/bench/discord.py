@@ -68,6 +68,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -104,20 +105,22 @@ STANDIN_NICENESS = 5
 """How much lower the bench process (stand-in and simulated people) runs than the bot."""
 
 
-def _run_apart(run: tuple[Any, ...]) -> dict[str, Any]:
-    """Run one configuration in a fresh bench process, which yields the CPU to the bot."""
+def run_apart(module: str, run: tuple[Any, ...]) -> dict[str, Any]:
+    """`module._run(*run)` in a fresh bench process, which yields the CPU to the bot; on
+    the loop the bot runs on (`bot.event_loop`), as the stand-in's CPU is Discord's, not
+    ours, and should take as little of the shared machine as it can."""
     code = (
-        "import asyncio, json, sys\n"
-        "from bot.bench.discord import _run\n"
-        "print(json.dumps(asyncio.run(_run(*json.loads(sys.argv[1]), yield_cpu=True))))\n"
+        "import json, sys\n"
+        "from bot import event_loop\n"
+        f"from {module} import _run\n"
+        "print(json.dumps(event_loop.run(_run(*json.loads(sys.argv[1]), yield_cpu=True))))\n"
     )
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
     done = subprocess.run(
         [sys.executable, "-c", code, json.dumps(run)],
         capture_output=True,
         text=True,
         cwd=ROOT,
-        env=env,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
         check=False,
     )
     if done.returncode != 0:
@@ -651,7 +654,7 @@ def main(quick: bool = False, write: bool = False) -> int:
             (100, 1, None, 1.0, 0.5, 1, True, "duel", 1),
         ]
     )
-    results, failed = run_each(runs, _run_apart)
+    results, failed = run_each(runs, partial(run_apart, "bot.bench.discord"))
     pictures = picture_figures(60 if quick else 400)
     body = (
         "Big Two tables at once, each with one human playing through interactions (My hand,\n"

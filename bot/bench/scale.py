@@ -45,10 +45,9 @@ import json
 import os
 import random
 import re
-import subprocess
-import sys
 import tempfile
 import time
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -63,6 +62,7 @@ from bot.bench.discord import (
     _play_table,
     _spawn,
     _stop,
+    run_apart,
 )
 from bot.bench.report import publish, run_each
 from bot.devtools.discord_standin import INTERACTION, FakeDiscord, Message
@@ -73,27 +73,6 @@ from storage.backend import open_storage
 
 TURN = re.compile(r"turn (\d+)")
 """The turn number in a board's footer (English)."""
-
-
-def _run_apart(run: tuple[Any, ...]) -> dict[str, Any]:
-    """One configuration in a fresh bench process, which yields the CPU to the bot."""
-    code = (
-        "import asyncio, json, sys\n"
-        "from bot.bench.scale import _run\n"
-        "print(json.dumps(asyncio.run(_run(*json.loads(sys.argv[1]), yield_cpu=True))))\n"
-    )
-    done = subprocess.run(
-        [sys.executable, "-c", code, json.dumps(run)],
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-        env={**os.environ, "PYTHONPATH": str(ROOT)},
-        check=False,
-    )
-    if done.returncode != 0:
-        raise RuntimeError(f"bench run {run} failed:\n{done.stderr[-3000:]}")
-    result: dict[str, Any] = json.loads(done.stdout.strip().splitlines()[-1])
-    return result
 
 
 def _footer_turn(msg: Message) -> int | None:
@@ -426,7 +405,9 @@ def main(quick: bool = False, write: bool = False, tables: tuple[int, ...] = ())
         )
     load_before = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
     results, failed = run_each(
-        runs, _run_apart, lambda run: f"{run[0]} tables, {run[2]} process(es), {run[3]}"
+        runs,
+        partial(run_apart, "bot.bench.scale"),
+        lambda run: f"{run[0]} tables, {run[2]} process(es), {run[3]}",
     )
     load_after = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
     table = "\n".join(_row(r) for r in results)

@@ -16,6 +16,7 @@ import signal
 import sys
 import threading
 import time
+from collections.abc import Awaitable, Callable, Coroutine
 from typing import Any
 
 import aiohttp
@@ -24,6 +25,7 @@ import yarl
 from discord.gateway import DiscordWebSocket
 from discord.http import Route
 
+from bot import event_loop
 from bot.jsonlog import JsonLines
 from bot.runtime.shard_lease import ShardsTaken
 from bot.settings import Settings, load_settings
@@ -115,16 +117,16 @@ def exit_after(seconds: float) -> None:
     threading.Thread(target=watchdog, name="exit-after", daemon=True).start()
 
 
-def stop_on_signals(task: asyncio.Task[Any], limit: float) -> None:
-    """SIGINT (Ctrl+C) and SIGTERM (systemd, docker stop) stop the bot gracefully: `task`
-    is cancelled, so the bot closes its tables, database and connection, and the process
+def stop_on_signals(stop: Callable[[], None], limit: float) -> None:
+    """SIGINT (Ctrl+C) and SIGTERM (systemd, docker stop) stop the bot gracefully: `stop`
+    is called, so the bot closes its tables, database and connection, and the process
     ends within `limit` seconds whatever happens (`exit_after`). Installed on the loop,
     so it works even where the process was started with SIGINT ignored (a background
     job); a second signal exits at once."""
     loop = asyncio.get_running_loop()
     stopping = False
 
-    def stop(name: str) -> None:
+    def on_signal(name: str) -> None:
         nonlocal stopping
         if stopping:
             sys.stderr.write(f"deucebot: second {name}: exiting now\n")
@@ -132,11 +134,40 @@ def stop_on_signals(task: asyncio.Task[Any], limit: float) -> None:
         stopping = True
         log.info("%s received: shutting down", name)
         exit_after(limit)
-        task.cancel()
+        stop()
 
     for sig in (signal.SIGINT, signal.SIGTERM):
         with contextlib.suppress(NotImplementedError, RuntimeError):  # no such API on Windows
-            loop.add_signal_handler(sig, stop, sig.name)
+            loop.add_signal_handler(sig, on_signal, sig.name)
+
+
+CANCEL_GRACE = 2.0
+"""Seconds a cancelled `bot.start` gets to end before the bot is closed instead."""
+
+
+async def run_until(
+    start: Coroutine[Any, Any, None], stop: asyncio.Event, close: Callable[[], Awaitable[None]]
+) -> None:
+    """Run `start` (the bot's login and gateway loop) until it ends or `stop` is set; then
+    cancel it, and if it is still running `CANCEL_GRACE` s later, `close` it.
+
+    A single cancel is not enough: on Python 3.11, `asyncio.wait_for` swallows a cancel
+    that arrives as its inner future completes (discord.py waits for the gateway's
+    handshake that way), and the bot then runs on as if never told to stop. `close` ends
+    discord.py's gateway loop whatever it was doing."""
+    task = asyncio.ensure_future(start)
+    stopped = asyncio.ensure_future(stop.wait())
+    try:
+        await asyncio.wait({task, stopped}, return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        stopped.cancel()
+        if not task.done():
+            task.cancel()
+            done, _ = await asyncio.wait({task}, timeout=CANCEL_GRACE)
+            if not done:
+                await close()
+    with contextlib.suppress(asyncio.CancelledError):
+        await task
 
 
 async def serve(settings: Settings, shutdown_limit: float | None = None) -> None:
@@ -146,13 +177,13 @@ async def serve(settings: Settings, shutdown_limit: float | None = None) -> None
     from bot.discord.client import create_bot
 
     point_at(settings)
+    log.info("event loop: %s", event_loop.name(asyncio.get_running_loop()))
     bot = create_bot(settings)
+    stop = asyncio.Event()
     if shutdown_limit is not None:
-        task = asyncio.current_task()
-        assert task is not None
-        stop_on_signals(task, shutdown_limit)
+        stop_on_signals(stop.set, shutdown_limit)
     async with bot:
-        await bot.start(settings.discord_token or "")
+        await run_until(bot.start(settings.discord_token or ""), stop, bot.close)
 
 
 def run(settings: Settings | None = None, shutdown_limit: float | None = None) -> int:
@@ -164,7 +195,7 @@ def run(settings: Settings | None = None, shutdown_limit: float | None = None) -
         return 2
     setup_logging(settings)
     try:
-        asyncio.run(serve(settings, shutdown_limit))
+        event_loop.run(serve(settings, shutdown_limit), settings.event_loop)
     except discord.LoginFailure:
         print(BAD_TOKEN, file=sys.stderr)
         return 2
@@ -189,6 +220,6 @@ def run(settings: Settings | None = None, shutdown_limit: float | None = None) -
         return 1
     except KeyboardInterrupt:
         return 130
-    except asyncio.CancelledError:  # stopped by SIGINT or SIGTERM (`stop_on_signals`)
+    except asyncio.CancelledError:  # cancelled from outside (asyncio.Runner on a Ctrl+C)
         return 0
     return 0

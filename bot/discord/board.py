@@ -326,11 +326,25 @@ async def _drawn_off_loop(
         return None
 
 
+_IMAGE_NAMES = 1024
+"""How many snapshots' picture names `board_image_name` remembers (a few per busy table)."""
+_image_names: dict[int, tuple[TableSnapshot, str]] = {}
+
+
 def board_image_name(table: TableSnapshot) -> str:
     """The file name of the board's picture: the same while the picture shows the same
-    table (the seconds left aside), so an edit keeps an unchanged picture by this name."""
+    table (the seconds left aside), so an edit keeps an unchanged picture by this name.
+    Remembered per snapshot: an edit asks for it more than once, and the key builds the
+    picture's whole model."""
+    known = _image_names.get(id(table))
+    if known is not None and known[0] is table:
+        return known[1]
     key = table_key(table.game, table.view(None), picture_facts(table))
-    return f"table-{key}.png" if key else ""
+    name = f"table-{key}.png" if key else ""
+    if len(_image_names) >= _IMAGE_NAMES:
+        del _image_names[next(iter(_image_names))]  # the oldest
+    _image_names[id(table)] = (table, name)
+    return name
 
 
 def attach(message: dict[str, Any], embed: discord.Embed, picture: Picture, name: str) -> None:

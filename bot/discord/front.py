@@ -78,6 +78,7 @@ from bot.discord.crashpoints import CrashPoints
 from bot.discord.effects import Effect
 from bot.discord.host import Host
 from bot.discord.live_hands import LiveHands
+from bot.discord.loop_pressure import LoopPressure
 from bot.discord.permissions import is_thread, missing_permissions
 from bot.discord.replies import edit_clicked_publicly, edit_unparsed
 from bot.discord.rest_budget import Priority, priority
@@ -315,6 +316,8 @@ class DiscordFront:
         """Members' recent interactions per channel (`lend` them as they come)."""
         self.hands = LiveHands(host, pictures)
         """Members' ephemeral hands, edited through their own interactions."""
+        self.pressure = LoopPressure()
+        """Holds board edits back while the loop runs late (clicks are answered first)."""
         self.retries = 0
         """REST calls retried after a 429 or 5xx."""
         self.crash = CrashPoints.from_env()
@@ -468,6 +471,7 @@ class DiscordFront:
     async def close(self) -> None:
         """Stop the outbox tasks (shutdown); later events are not sent."""
         self._closed = True
+        self.pressure.stop()
         self.hands.close()
         for notice in list(self._notices):
             notice.cancel()
@@ -500,6 +504,7 @@ class DiscordFront:
                 del box.deal_snaps[old]
         if self._closed:
             return box
+        self.pressure.start()
         if box.task is None or box.task.done():
             box.task = asyncio.get_running_loop().create_task(self._run(box))
         if box.dm_task is None or box.dm_task.done():
@@ -547,6 +552,9 @@ class DiscordFront:
                         box.notices.popleft()
                         continue
                     what = "board edit"
+                    await self.pressure.calm(waited_for(box.snapshot, box.table_cards))
+                    if box.effects or box.notices:
+                        continue  # they came while the edit was held: they go first
                     box.dirty = False
                     urgent = waited_for(box.snapshot, box.table_cards)
                     try:

@@ -1,7 +1,9 @@
-"""The entry point's pieces: the URL settings hook and the token-masking log filter."""
+"""The entry point's pieces: the URL settings hook, the token-masking log filter and the
+shutdown on a signal."""
 
 from __future__ import annotations
 
+import asyncio
 import io
 import logging
 import socket
@@ -12,7 +14,8 @@ import yarl
 from discord.gateway import DiscordWebSocket
 from discord.http import Route
 
-from bot.discord.app import NO_TOKEN, _TokenFilter, point_at, run, setup_logging
+from bot.discord import app
+from bot.discord.app import NO_TOKEN, _TokenFilter, point_at, run, run_until, setup_logging
 from bot.settings import load_settings
 
 
@@ -144,3 +147,56 @@ def test_a_shutdown_that_hangs_still_ends_the_process() -> None:
     assert done.returncode == 1
     assert time.monotonic() - started < 20
     assert "every accepted action was already saved" in done.stderr
+
+
+class _Gateway:
+    """A stand-in for `bot.start`: runs until `close`; `swallow` cancels are lost the way
+    Python 3.11's `asyncio.wait_for` loses one that arrives as the handshake completes."""
+
+    def __init__(self, swallow: int) -> None:
+        self.swallow = swallow
+        self.closed = asyncio.Event()
+        self.closes = 0
+        self.cancels = 0
+
+    async def start(self) -> None:
+        while True:
+            try:
+                await self.closed.wait()
+                return
+            except asyncio.CancelledError:
+                self.cancels += 1
+                if self.cancels > self.swallow:
+                    raise
+                current = asyncio.current_task()
+                assert current is not None
+                current.uncancel()
+
+    async def close(self) -> None:
+        self.closes += 1
+        self.closed.set()
+
+
+@pytest.mark.parametrize("swallow", [0, 1])
+async def test_a_stop_ends_the_bot_even_when_its_cancel_is_swallowed(
+    monkeypatch: pytest.MonkeyPatch, swallow: int
+) -> None:
+    monkeypatch.setattr(app, "CANCEL_GRACE", 0.05)
+    gateway, stop = _Gateway(swallow), asyncio.Event()
+    running = asyncio.ensure_future(run_until(gateway.start(), stop, gateway.close))
+    await asyncio.sleep(0.01)
+    assert not running.done()
+    stop.set()
+    await asyncio.wait_for(running, 2)
+    assert gateway.cancels == 1
+    # A cancel that worked leaves the closing to the caller (`async with bot`); a lost one
+    # is made up for by closing the bot here.
+    assert gateway.closes == swallow
+
+
+async def test_a_bot_that_ends_by_itself_is_neither_cancelled_nor_closed() -> None:
+    gateway, stop = _Gateway(0), asyncio.Event()
+    running = asyncio.ensure_future(run_until(gateway.start(), stop, gateway.close))
+    gateway.closed.set()
+    await asyncio.wait_for(running, 2)
+    assert (gateway.cancels, gateway.closes) == (0, 0)

@@ -274,3 +274,36 @@ async def test_a_picture_drawn_already_is_served_at_once_without_the_worker() ->
         waiting.send(None)  # finished on its first step: it never suspended
     assert done.value.value is drawn
     clear_cache()
+
+
+def test_the_picture_name_follows_the_table_and_is_remembered_per_snapshot(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from bot.discord import board
+
+    built: list[int] = []
+    real = board.table_key
+
+    def counted(*args):  # type: ignore[no-untyped-def]
+        built.append(1)
+        return real(*args)
+
+    monkeypatch.setattr(board, "table_key", counted)
+    monkeypatch.setattr(board, "_image_names", {})
+    monkeypatch.setattr(board, "_IMAGE_NAMES", 3)
+    table = sample_table(seed=3, turns=0)
+    first = table.snapshot()
+    name = board.board_image_name(first)
+    assert name.startswith("table-") and name.endswith(".png")
+    assert board.board_image_name(first) == name and len(built) == 1  # asked again: remembered
+    assert board.board_image_name(table.snapshot()) == name and len(built) == 2  # same table
+    seat = table.state.to_act
+    table.state.apply(
+        seat, table.spec.make_policy("random", random.Random(3)).decide(table.view(seat))
+    )
+    table.turn += 1
+    moved = table.snapshot()
+    assert board.board_image_name(moved) != name  # a card was played: another picture
+    board.board_image_name(table.snapshot())
+    assert len(board._image_names) == 3  # bounded: the oldest went
+    assert board.board_image_name(first) == name and len(built) == 5  # built again

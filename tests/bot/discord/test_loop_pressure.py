@@ -1,0 +1,90 @@
+"""The gate that holds board edits back while the event loop runs late
+(`bot.discord.loop_pressure`): on a real loop, made late by blocking it."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+
+import pytest
+
+from bot.discord.loop_pressure import LoopPressure
+
+
+def _block(seconds: float) -> None:
+    time.sleep(seconds)  # what a loop iteration full of ready work does to the timer
+
+
+async def _late(pressure: LoopPressure) -> None:
+    """Make the loop late once and wait for the timer to see it."""
+    asyncio.get_running_loop().call_soon(_block, 0.08)
+    while pressure.lag <= pressure.late:
+        await asyncio.sleep(0.001)
+
+
+async def test_while_the_loop_keeps_time_an_edit_goes_at_once() -> None:
+    pressure = LoopPressure(period=0.01)
+    await pressure.calm()  # not started: never holds
+    pressure.start()
+    try:
+        await asyncio.sleep(0.05)
+        assert pressure.lag < pressure.late
+        started = time.monotonic()
+        await pressure.calm()
+        assert time.monotonic() - started < 0.005 and pressure.held == 0
+    finally:
+        pressure.stop()
+
+
+async def test_a_late_loop_holds_edits_and_lets_urgent_ones_go_first() -> None:
+    pressure = LoopPressure(period=0.01, late=0.02, per_tick=1, most_held=5.0)
+    pressure.start()
+    order: list[str] = []
+
+    async def edit(name: str, urgent: bool) -> None:
+        await pressure.calm(urgent)
+        order.append(name)
+
+    try:
+        await _late(pressure)
+        tasks = [asyncio.create_task(edit(f"other {i}", False)) for i in range(3)]
+        tasks.append(asyncio.create_task(edit("urgent", True)))
+        await asyncio.sleep(0)
+        assert pressure.waiting() == 4 and order == []  # held while the loop was late
+        await asyncio.wait_for(asyncio.gather(*tasks), 2)
+        # One a tick once the loop keeps time again, the person's table first.
+        assert order == ["urgent", "other 0", "other 1", "other 2"]
+        assert pressure.held == 4 and pressure.waiting() == 0
+    finally:
+        pressure.stop()
+
+
+async def test_no_edit_is_held_longer_than_most_held_even_if_the_loop_stays_late() -> None:
+    pressure = LoopPressure(period=0.01, late=-1.0, per_tick=0, while_late=0, most_held=0.15)
+    pressure.start()  # always late, nothing let go a tick: only the time bound lets it go
+    try:
+        await _late(pressure)
+        started = time.monotonic()
+        await asyncio.wait_for(pressure.calm(), 2)
+        held = time.monotonic() - started
+        assert 0.14 <= held < 1.0, held
+    finally:
+        pressure.stop()
+
+
+async def test_a_cancelled_wait_leaves_the_queue_and_stop_lets_every_edit_go() -> None:
+    pressure = LoopPressure(period=0.01, late=-1.0, per_tick=0, while_late=0, most_held=60.0)
+    pressure.start()
+    await _late(pressure)
+    gone = asyncio.create_task(pressure.calm())
+    kept = asyncio.create_task(pressure.calm(urgent=True))
+    await asyncio.sleep(0.03)
+    assert pressure.waiting() == 2
+    gone.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await gone
+    assert pressure.waiting() == 1
+    pressure.stop()
+    await asyncio.wait_for(kept, 1)
+    assert pressure.waiting() == 0 and pressure.lag == 0.0
+    await pressure.calm()  # stopped: never holds
