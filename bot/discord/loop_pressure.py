@@ -8,7 +8,8 @@ waits behind boards nobody clicked (its answer must leave within Discord's 3 s w
 
 `LoopPressure` measures the loop's lag with a timer (how late each tick fires) and lets a
 board edit start at once while the loop keeps time; while it is late, edits queue at the
-gate and start a few per tick, those of boards where a person is to act first. A held
+gate and none starts (the clicks in the loop's queue go first); once it keeps time again
+they start a few per tick, those of boards where a person is to act first. A held
 board loses nothing: its outbox edits the latest snapshot when it goes, so the changes
 that arrived meanwhile ride on that one edit (coalesced), and no edit is held longer than
 `most_held` seconds. Answers, hands and posts never wait here.
@@ -22,7 +23,7 @@ import collections
 PERIOD = 0.02
 """Seconds between two ticks of the lag timer."""
 
-LATE = 0.025
+LATE = 0.015
 """Lag (seconds a tick fired late) above which the loop counts as late."""
 
 
@@ -34,8 +35,8 @@ class LoopPressure:
         *,
         period: float = PERIOD,
         late: float = LATE,
-        per_tick: int = 4,
-        while_late: int = 1,
+        per_tick: int = 2,
+        while_late: int = 0,
         most_held: float = 2.0,
     ) -> None:
         """Tick every `period` s; the loop is late above `late` s of lag; `per_tick` held
