@@ -37,7 +37,7 @@ class LoopPressure:
         late: float = LATE,
         per_tick: int = 2,
         while_late: int = 0,
-        most_held: float = 2.0,
+        most_held: float = 0.5,
     ) -> None:
         """Tick every `period` s; the loop is late above `late` s of lag; `per_tick` held
         edits start each tick while it keeps time, `while_late` while it is late; none is
