@@ -552,11 +552,12 @@ class DiscordFront:
                         box.notices.popleft()
                         continue
                     what = "board edit"
-                    await self.pressure.calm(waited_for(box.snapshot, box.table_cards))
-                    if box.effects or box.notices:
-                        continue  # they came while the edit was held: they go first
-                    box.dirty = False
                     urgent = waited_for(box.snapshot, box.table_cards)
+                    if await self.pressure.calm(urgent):
+                        if box.effects or box.notices:
+                            continue  # they came while the edit was held: they go first
+                        urgent = waited_for(box.snapshot, box.table_cards)  # a newer one
+                    box.dirty = False
                     try:
                         with priority(Priority.WAITED if urgent else Priority.EDIT):
                             through_token = await self._edit_board(box)

@@ -77,11 +77,12 @@ class LoopPressure:
         """Edits held at the gate now."""
         return len(self._urgent) + len(self._other)
 
-    async def calm(self, urgent: bool = False) -> None:
+    async def calm(self, urgent: bool = False) -> bool:
         """Return at once while the loop keeps time and nothing is held; else once this
-        edit's turn comes (`urgent`: a person is to act at its table; those go first)."""
+        edit's turn comes (`urgent`: a person is to act at its table; those go first).
+        True when the edit was held (what it was to show may have changed meanwhile)."""
         if self._timer is None or (self.lag <= self.late and not self.waiting()):
-            return
+            return False
         loop = asyncio.get_running_loop()
         turn: asyncio.Future[None] = loop.create_future()
         (self._urgent if urgent else self._other).append((loop.time(), turn))
@@ -95,6 +96,7 @@ class LoopPressure:
                         queue.remove(entry)
                         break
             raise
+        return True
 
     def _tick(self) -> None:
         loop = asyncio.get_running_loop()

@@ -30,7 +30,7 @@ async def test_while_the_loop_keeps_time_an_edit_goes_at_once() -> None:
         await asyncio.sleep(0.05)
         assert pressure.lag < pressure.late
         started = time.monotonic()
-        await pressure.calm()
+        assert not await pressure.calm()  # not held
         assert time.monotonic() - started < 0.005 and pressure.held == 0
     finally:
         pressure.stop()
@@ -42,7 +42,7 @@ async def test_a_late_loop_holds_edits_and_lets_urgent_ones_go_first() -> None:
     order: list[str] = []
 
     async def edit(name: str, urgent: bool) -> None:
-        await pressure.calm(urgent)
+        assert await pressure.calm(urgent)  # held
         order.append(name)
 
     try:
