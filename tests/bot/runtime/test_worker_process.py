@@ -9,6 +9,7 @@ import asyncio
 import contextlib
 import logging
 import os
+import select
 import signal
 import time
 from collections.abc import AsyncIterator, Iterator
@@ -29,6 +30,15 @@ def _gone(pid: int) -> bool:
     with contextlib.suppress(OSError):
         return "\nState:\tZ" in Path(f"/proc/{pid}/status").read_text()
     return False
+
+
+def _hung_up(worker: WorkerProcess) -> bool:
+    """The child's end of the pipe is closed (seen without reading the pipe). A child that
+    exits is a zombie as soon as its main thread is; its other threads may hold the pipe
+    a moment longer."""
+    poller = select.poll()
+    poller.register(worker._child.fd, select.POLLRDHUP | select.POLLHUP)
+    return any(events & (select.POLLRDHUP | select.POLLHUP) for _, events in poller.poll(0))
 
 
 @pytest.fixture
@@ -167,9 +177,10 @@ async def test_what_a_child_answered_before_dying_is_kept(worker: WorkerProcess)
     pid = await worker.call(os.getpid)
     answered = worker.call(worker_calls.echo_after, "answered", 0.0)
     worker.post(os._exit, 0)
-    # The loop is held until the child is gone: its death is first seen on the next write.
+    # The loop is held until the child's end of the pipe is closed: its death is first
+    # seen on the next write.
     deadline = time.monotonic() + 30
-    while not _gone(pid) and time.monotonic() < deadline:
+    while not (_gone(pid) and _hung_up(worker)) and time.monotonic() < deadline:
         time.sleep(0.01)
     after = worker.call(worker_calls.echo_after, "after", 0.0)
     assert worker.restarts == 1
