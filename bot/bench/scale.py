@@ -20,7 +20,10 @@ front's cost) play for a fixed window; then the bot stops and the figures are re
   rather than the bot's budgeted REST routes (see `bot.discord.tokens`);
 - REST calls per deal (everything but interaction answers, including each table's
   lobby board), and the 429s the stand-in sent (goal 0 at steady load);
-- actions committed per second in the window;
+- actions committed per second in the window, and how long an AI seat takes: seconds from
+  the action before its move (in the deal) to its move's commit (the production wait of
+  1 s, the board catching up, and the loop-pressure gate, which holds AI moves while the
+  loop is late: `bot.discord.loop_pressure`);
 - the members stuck: whose simulated person gave up, an answer never having come
   (a deferred `/table create` still "thinking" after 30 s, say): their table never
   played, so the other figures would look better than they are;
@@ -41,6 +44,7 @@ against one's in the same run; and 1,000 tables on two shard processes.
 from __future__ import annotations
 
 import asyncio
+import itertools
 import json
 import os
 import random
@@ -218,7 +222,7 @@ async def _run(
                 samples["actions"] += data.get("actions", [])
                 samples["answered"].update(data.get("answered", {}))
         logs = "".join((tmp / f"p{s}" / "bot.log").read_text() for s in range(processes))
-        commits, deals = await _committed(db, fake.channel_ids)
+        commits, deals, ai_gaps = await _committed(db, fake.channel_ids)
         if server is not None:
             server.stop()
     await fake.stop()
@@ -262,6 +266,8 @@ async def _run(
         "stale_picture_p99": percentile(drawn, 99),
         "stale_human_p50": percentile(waited, 50),
         "stale_human_p99": percentile(waited, 99),
+        "ai_gap_p50": percentile(ai_gaps, 50),
+        "ai_gap_p99": percentile(ai_gaps, 99),
         "board_versions": versions,
         "through_interactions": via.get(INTERACTION, 0) / max(versions, 1),
         "unseen": unseen,
@@ -296,12 +302,14 @@ async def _cancel_all(tasks: list[asyncio.Task[None]]) -> None:
 
 async def _committed(
     db: str, channels: list[int]
-) -> tuple[list[tuple[float, int, int, bool]], int]:
+) -> tuple[list[tuple[float, int, int, bool]], int, list[float]]:
     """Every committed action as (at, channel, turn after it, whether a person acts next),
-    and the deals dealt."""
+    the deals dealt, and each AI move's gap: seconds from the action before it (in its
+    deal) to its commit (the production wait, the board catching up, the loop's gate)."""
     storage = await open_storage(db, read_only=True)
     out: list[tuple[float, int, int, bool]] = []
     deals = 0
+    gaps: list[float] = []
     try:
         for channel in channels:
             table = await storage.table_at(str(channel))
@@ -316,9 +324,14 @@ async def _committed(
                 (a.at, channel, a.seq + 1, n + 1 < len(actions) and actions[n + 1].actor == "human")
                 for n, a in enumerate(actions)
             ]
+            gaps += [
+                a.at - before.at
+                for before, a in itertools.pairwise(actions)
+                if a.actor == "ai" and a.deal == before.deal
+            ]
     finally:
         await storage.close()
-    return out, deals
+    return out, deals, gaps
 
 
 def _pictured(
@@ -369,6 +382,7 @@ def _row(r: dict[str, Any]) -> str:
     where = f"{r['processes']} process{'es' if r['processes'] > 1 else ''}, {r['database']}"
     return (
         f"| {r['tables']} | {where} | {r['actions_per_second']:.0f} | {r['own_p99']:.0f} ms"
+        f" | {r['ai_gap_p50']:.1f} / {r['ai_gap_p99']:.1f} s"
         f" | {r['stale_p50']:.1f} / {r['stale_p99']:.1f} s"
         f" | {r['stale_human_p50']:.1f} / {r['stale_human_p99']:.1f} s"
         f" | {r['stale_picture_p50']:.1f} / {r['stale_picture_p99']:.1f} s"
@@ -428,14 +442,15 @@ def main(quick: bool = False, write: bool = False, tables: tuple[int, ...] = ())
         "row plays for the window given, then stops the bot. Budget: 45 requests/s per bot,\n"
         "split between shard processes. The machine is shared: load average (1 min)\n"
         f"{load_before:.1f} before the runs, {load_after:.1f} after.\n\n"
-        "| tables | bot | actions/s | own processing p99 | board staleness p50 / p99 |"
+        "| tables | bot | actions/s | own processing p99 | an AI's move after the one before,"
+        " p50 / p99 | board staleness p50 / p99 |"
         " staleness, a person to act, p50 / p99 | the board's picture too, p50 / p99 |"
         " board versions through interactions |"
         " actions never shown | REST calls per deal | 429s | answers > 3 s |"
         " members stuck (an answer never came) |"
         " bot CPU per action, main thread / process | main thread CPU per interaction |"
         " main thread CPU per action once every table has started |\n"
-        + "| --- " * 16
+        + "| --- " * 17
         + "|\n"
         + table
         + "\n"

@@ -30,6 +30,7 @@ from bot.discord.crashpoints import watch_answers
 from bot.discord.decks import MemberDecks
 from bot.discord.front import DiscordFront
 from bot.discord.health import HealthServer, Probes
+from bot.discord.loop_pressure import LoopPressure
 from bot.discord.metrics import BotMetrics, Live, timed, timed_start
 from bot.discord.one_write import one_write
 from bot.discord.replies import reply_error
@@ -173,6 +174,12 @@ class Deucebot(commands.Bot):
     def locales(self) -> dict[int, str]:
         """Discord user id -> the language of their last interaction (for DMs)."""
         return self._locales
+
+    @property
+    def pressure(self) -> LoopPressure:
+        """The loop-pressure gate (`bot.discord.loop_pressure`): slash commands that come
+        while the loop runs late are deferred and wait at it (`replies.in_time`)."""
+        return self.front.pressure
 
     @property
     def answers(self) -> DiscordFront:

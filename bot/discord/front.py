@@ -377,17 +377,21 @@ class DiscordFront:
 
     async def caught_up(self, table_id: int, turn: int, within: float) -> None:
         """Return once the table's board showed `turn` (posted or edited), or after
-        `within` seconds, or at once while its delivery is paused or it has no board."""
+        `within` seconds, or at once while its delivery is paused or it has no board;
+        then once the loop has room for the AI move that follows (`LoopPressure.admit`:
+        while it runs late, members' clicks go first)."""
         box = self._boxes.get(table_id)
         loop = asyncio.get_running_loop()
         until = loop.time() + within
         while box is not None and box.shown_turn < turn and box.paused is None:
             left = until - loop.time()
             if left <= 0 or self._closed:
-                return
+                break
             box.caught.clear()
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(box.caught.wait(), left)
+        if not self._closed:
+            await self.pressure.admit()
 
     async def refresh(self, table: TableSnapshot) -> None:
         """Mark the board dirty; the outbox edits it (coalesced) or posts it if there is none."""

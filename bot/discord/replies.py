@@ -14,6 +14,7 @@ from discord import app_commands
 from discord.http import handle_message_parameters
 from discord.webhook.async_ import async_context
 
+from bot.discord.loop_pressure import LoopPressure
 from bot.discord.textlimits import CONTENT, clip, echo
 from bot.i18n import explain, normalise_language, t
 from engines.base import IllegalAction
@@ -272,8 +273,21 @@ async def in_time(
     defer the interaction first so Discord never shows "This interaction failed". The
     answer then goes out as a followup (`say`) or an edit of the original (`edit_hand`).
 
+    A slash command that comes while the loop runs late (`LoopPressure.keeps_time`) is
+    deferred at once and its work waits at the gate (`LoopPressure.admit`): the member
+    sees "thinking..." within milliseconds, and the clicks of tables in play go first.
+
     `work` is awaited here, not in a task of its own: on a busy bot every task handed
     over costs the answer a turn of the event loop (tens of ms at 1,000 tables)."""
+    gate = getattr(interaction.client, "pressure", None)
+    if (
+        isinstance(gate, LoopPressure)
+        and interaction.type is discord.InteractionType.application_command
+        and not interaction.response.is_done()
+        and not gate.keeps_time()
+    ):
+        await _defer_logged(interaction, public)
+        await gate.admit(command=True)
     deferring: list[asyncio.Task[None]] = []
 
     def start_deferring() -> None:

@@ -1,17 +1,20 @@
 """`replies.in_time`: work slower than `DEFER_AFTER` has its interaction deferred first
 (Discord's window is 3 s), and its answer goes only after the deferral; fast work is
-answered directly."""
+answered directly. A slash command that comes while the loop runs late is deferred at once
+and its work waits at the loop-pressure gate; a click never waits there."""
 
 from __future__ import annotations
 
 import asyncio
+import time
 from typing import Any, cast
 
 import discord
 import pytest
 
 from bot.discord import replies
-from bot.discord.replies import in_time
+from bot.discord.loop_pressure import LoopPressure
+from bot.discord.replies import PRIVATE_DEFERRAL, in_time
 
 
 class _Response:
@@ -30,10 +33,21 @@ class _Response:
         self.log.append("deferred")
 
 
+class _Client:
+    def __init__(self, pressure: LoopPressure) -> None:
+        self.pressure = pressure
+
+
 class _Interaction:
     id = 1
 
-    def __init__(self, kind: discord.InteractionType, defer_seconds: float = 0.0) -> None:
+    def __init__(
+        self,
+        kind: discord.InteractionType,
+        defer_seconds: float = 0.0,
+        client: _Client | None = None,
+    ) -> None:
+        self.client = client
         self.log: list[str] = []
         self.type = kind
         self.extras: dict[str, Any] = {}
@@ -102,3 +116,56 @@ async def test_work_is_awaited_in_place_not_handed_to_a_task() -> None:
     with pytest.raises(StopIteration) as done:
         answering.send(None)
     assert done.value.value == 7 and interaction.log == ["work done"]
+
+
+async def _late_gate() -> LoopPressure:
+    """A started gate whose loop was just late (blocked past its threshold)."""
+    pressure = LoopPressure(period=0.01, late=0.02)
+    pressure.start()
+    asyncio.get_running_loop().call_soon(time.sleep, 0.08)
+    while pressure.lag <= pressure.late:
+        await asyncio.sleep(0.001)
+    return pressure
+
+
+async def _started(interaction: _Interaction) -> int:
+    interaction.log.append("work started")
+    return 7
+
+
+@pytest.mark.parametrize("public", [True, False])
+async def test_a_command_while_the_loop_is_late_is_deferred_at_once_and_waits(
+    public: bool,
+) -> None:
+    pressure = await _late_gate()
+    try:
+        interaction = _Interaction(
+            discord.InteractionType.application_command, client=_Client(pressure)
+        )
+        answering = asyncio.ensure_future(
+            in_time(cast(discord.Interaction, interaction), _started(interaction), public=public)
+        )
+        while "deferred" not in interaction.log:
+            await asyncio.sleep(0)
+        # Deferred with the visibility its answer will have; the work waits at the gate.
+        assert interaction.response.deferred == {"ephemeral": not public, "thinking": True}
+        assert interaction.extras.get(PRIVATE_DEFERRAL, False) is not public
+        assert pressure.work_waiting() == 1 and "work started" not in interaction.log
+        assert await asyncio.wait_for(answering, 2) == 7  # let go once the loop keeps time
+        assert interaction.log == ["defer sent", "deferred", "work started"]
+        assert pressure.work_held == 1
+    finally:
+        pressure.stop()
+
+
+async def test_a_click_while_the_loop_is_late_is_answered_without_waiting() -> None:
+    pressure = await _late_gate()
+    try:
+        interaction = _Interaction(discord.InteractionType.component, client=_Client(pressure))
+        answering = in_time(cast(discord.Interaction, interaction), _started(interaction))
+        with pytest.raises(StopIteration) as done:  # on its first step: nothing held it
+            answering.send(None)
+        assert done.value.value == 7 and interaction.log == ["work started"]
+        assert interaction.response.deferred is None and pressure.work_held == 0
+    finally:
+        pressure.stop()

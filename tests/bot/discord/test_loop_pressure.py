@@ -88,3 +88,68 @@ async def test_a_cancelled_wait_leaves_the_queue_and_stop_lets_every_edit_go() -
     await asyncio.wait_for(kept, 1)
     assert pressure.waiting() == 0 and pressure.lag == 0.0
     await pressure.calm()  # stopped: never holds
+
+
+async def test_held_work_goes_after_the_held_edits_commands_before_ai_moves() -> None:
+    pressure = LoopPressure(period=0.01, late=0.02, per_tick=1, most_held=5.0)
+    pressure.start()
+    order: list[str] = []
+
+    async def edit(name: str) -> None:
+        await pressure.calm()
+        order.append(name)
+
+    async def work(name: str, command: bool) -> None:
+        await pressure.admit(command)
+        order.append(name)
+
+    try:
+        assert pressure.keeps_time()
+        await asyncio.wait_for(pressure.admit(), 0.01)  # a calm loop holds nothing
+        await _late(pressure)
+        assert not pressure.keeps_time()
+        tasks = [
+            asyncio.create_task(work("move", False)),
+            asyncio.create_task(work("command", True)),
+            asyncio.create_task(edit("edit 0")),
+            asyncio.create_task(edit("edit 1")),
+        ]
+        await asyncio.sleep(0)
+        assert pressure.waiting() == 2 and pressure.work_waiting() == 2 and order == []
+        await asyncio.wait_for(asyncio.gather(*tasks), 2)
+        assert order == ["edit 0", "edit 1", "command", "move"]
+        assert pressure.work_held == 2 and pressure.work_waiting() == 0
+    finally:
+        pressure.stop()
+
+
+async def test_the_work_rate_grows_while_the_loop_keeps_time_and_halves_when_late() -> None:
+    pressure = LoopPressure(period=0.01, late=0.02, work_step=1.0, most_work_per_tick=8)
+    pressure.start()
+    try:
+        await _late(pressure)
+        held = [asyncio.create_task(pressure.admit()) for _ in range(200)]
+        await asyncio.sleep(0.15)  # about fifteen calm ticks: 1, 2, 3 ... up to 8 a tick
+        assert pressure.work_rate == 8.0
+        assert 0 < sum(t.done() for t in held) < 200
+        await _late(pressure)
+        assert pressure.work_rate == 4.0  # one late tick halves it
+        pressure.stop()
+        await asyncio.wait_for(asyncio.gather(*held), 1)
+    finally:
+        pressure.stop()
+
+
+async def test_work_past_its_bound_trickles_out_one_a_tick_while_the_loop_stays_late() -> None:
+    pressure = LoopPressure(period=0.01, late=-1.0, most_work_held=0.05)
+    pressure.start()  # always late: only the bound lets work go
+    try:
+        await asyncio.sleep(0.03)
+        held = [asyncio.create_task(pressure.admit()) for _ in range(5)]
+        started = time.monotonic()
+        done, _ = await asyncio.wait(held, timeout=1, return_when=asyncio.FIRST_COMPLETED)
+        assert time.monotonic() - started >= 0.045  # not before its bound
+        assert len(done) == 1  # the first alone: the others follow a tick apart
+        await asyncio.wait_for(asyncio.gather(*held), 1)
+    finally:
+        pressure.stop()
