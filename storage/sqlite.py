@@ -22,16 +22,16 @@ before the transaction holding their action has committed, so batching never
 acknowledges anything a kill could lose. If a batch fails, its commits are retried one
 transaction each, so one faulty commit cannot fail the others. The writes, reads and group
 commit are shared with `storage.postgres` (`storage.sql_storage.SqlStorage`); this module
-is the SQLite connection and its thread: once open, every statement (group commits and
-reads) runs on one thread of the storage's own over the plain sqlite3 connection, in the
-order asked, so nothing else needs a lock, and a batch goes to that thread without a
-writer task (`storage.group_commit.ThreadGroupCommit`). aiosqlite opens, recognises and
-migrates the file.
+is the SQLite connection and its thread: once open, the plain sqlite3 connection is used
+by one side at a time (`storage.group_commit.SplitGroupCommit`): a batch's statements run
+on the event loop, its commit (the sync), the reads and the one-by-one retries on the
+storage's own thread, and no transaction is opened while the thread has work, so nothing
+else needs a lock. aiosqlite opens, recognises and migrates the file.
 """
 
 from __future__ import annotations
 
-import asyncio
+import contextlib
 import sqlite3
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
@@ -44,7 +44,7 @@ import aiosqlite
 from storage.base import PlaceTaken, StaleWrite
 from storage.chain import GENESIS
 from storage.checkpoint import Checkpointer
-from storage.group_commit import ThreadGroupCommit
+from storage.group_commit import SplitGroupCommit
 from storage.migrate import identity, migrate, recognise
 from storage.opening import ProcessLock, cannot_open, check_path, is_memory
 from storage.sql_storage import SqlStorage
@@ -79,16 +79,59 @@ def _fetch_all(conn: sqlite3.Connection, sql: str, params: tuple[Any, ...]) -> l
     return conn.execute(sql, params).fetchall()
 
 
-def _run_jobs(conn: sqlite3.Connection, jobs: Sequence[Write]) -> list[Any]:
-    """Run jobs in one transaction on the plain sqlite3 connection; all or nothing."""
+def _begin_jobs(conn: sqlite3.Connection, jobs: Sequence[Write]) -> list[Any]:
+    """Open a transaction and run `jobs` in it, one result each; rolled back if one fails."""
     conn.execute("BEGIN IMMEDIATE")
     try:
-        results = [_run_write(conn, job) for job in jobs]
-        conn.execute("COMMIT")
+        return [_run_write(conn, job) for job in jobs]
     except BaseException:
         conn.execute("ROLLBACK")
         raise
+
+
+def _commit(conn: sqlite3.Connection) -> None:
+    """Commit the open transaction (it is rolled back if the commit fails)."""
+    try:
+        conn.execute("COMMIT")
+    except BaseException:
+        if conn.in_transaction:
+            conn.execute("ROLLBACK")
+        raise
+
+
+def _run_jobs(conn: sqlite3.Connection, jobs: Sequence[Write]) -> list[Any]:
+    """Run jobs in one transaction on the plain sqlite3 connection; all or nothing."""
+    results = _begin_jobs(conn, jobs)
+    _commit(conn)
     return results
+
+
+class _Connection:
+    """The open connection and its thread as `SplitGroupCommit` uses them."""
+
+    def __init__(self, storage: SqliteStorage) -> None:
+        self._storage = storage
+
+    def begin(self, jobs: Sequence[Write]) -> list[Any]:
+        """On the event loop: open the batch's transaction and run its statements."""
+        return _begin_jobs(self._storage._thread()[1], jobs)
+
+    def commit(self) -> None:
+        """On the commit thread: commit (the sync)."""
+        _commit(self._storage._thread()[1])
+
+    def rollback(self) -> None:
+        """On the event loop: roll back (the commit thread is gone)."""
+        with contextlib.suppress(sqlite3.Error, RuntimeError):
+            self._storage._thread()[1].execute("ROLLBACK")
+
+    def run(self, jobs: Sequence[Write]) -> list[Any]:
+        """On the commit thread: the jobs in one whole transaction."""
+        return _run_jobs(self._storage._thread()[1], jobs)
+
+    def start(self, fn: Callable[[], None]) -> None:
+        """Queue `fn` on the commit thread (RuntimeError once the storage is closed)."""
+        self._storage._thread()[0].submit(fn)
 
 
 class SqliteStorage(SqlStorage):
@@ -164,8 +207,8 @@ class SqliteStorage(SqlStorage):
         target = Path(self.path).resolve().as_uri() + "?mode=ro" if read_only else self.path
 
         def connect() -> sqlite3.Connection:
-            # aiosqlite's thread uses it until `open` returns, the commit thread after:
-            # never two threads on it at once.
+            # aiosqlite's thread uses it until `open` returns; after, the event loop and
+            # the commit thread take turns (`SplitGroupCommit`): never two at once.
             self._conn = sqlite3.connect(
                 target, isolation_level=None, check_same_thread=False, uri=read_only
             )
@@ -216,11 +259,10 @@ class SqliteStorage(SqlStorage):
 
     # ----------------------------------------------------------------- writes
 
-    def _new_group(self) -> ThreadGroupCommit[Write]:
-        """Group commit on the commit thread, with no writer task."""
-        return ThreadGroupCommit(
-            self._jobs_here, self._translate, self._on_thread, self._note_commit
-        )
+    def _new_group(self) -> SplitGroupCommit[Write]:
+        """Group commit: statements on the event loop, the commit on the commit thread."""
+        self._split = SplitGroupCommit(_Connection(self), self._translate, self._note_commit)
+        return self._split
 
     def _thread(self) -> tuple[ThreadPoolExecutor, sqlite3.Connection]:
         """The commit thread and the connection (RuntimeError if the storage is not open)."""
@@ -228,25 +270,16 @@ class SqliteStorage(SqlStorage):
             raise RuntimeError("storage is not open: call `await storage.open()` first")
         return self._committer, self._conn
 
-    def _on_thread(self, fn: Callable[[], None]) -> None:
-        """Queue `fn` on the commit thread (RuntimeError once the storage is closed)."""
-        self._thread()[0].submit(fn)
-
-    def _jobs_here(self, jobs: Sequence[Write]) -> list[Any]:
-        """On the commit thread: the jobs in one transaction (group commit's runner)."""
-        if self._conn is None:
-            raise RuntimeError("storage is closed")
-        return _run_jobs(self._conn, jobs)
-
     def _note_commit(self) -> None:
         """A batch committed: the WAL grew (the checkpointer copies it back later)."""
         if self._checkpointer is not None:
             self._checkpointer.committed()
 
     async def _in_thread(self, fn: Callable[[sqlite3.Connection], T]) -> T:
-        """Run `fn(connection)` on the commit thread, after what is queued there."""
-        thread, conn = self._thread()
-        return await asyncio.get_running_loop().run_in_executor(thread, fn, conn)
+        """Run `fn(connection)` on the commit thread, never inside a transaction of the
+        group commit's."""
+        conn = self._thread()[1]
+        return await self._split.call(partial(fn, conn))
 
     @staticmethod
     def _translate(error: Exception) -> BaseException:
