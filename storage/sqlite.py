@@ -112,22 +112,26 @@ class _Connection:
     def __init__(self, storage: SqliteStorage) -> None:
         self._storage = storage
 
+    @property
+    def _conn(self) -> sqlite3.Connection:
+        return self._storage._thread()[1]
+
     def begin(self, jobs: Sequence[Write]) -> list[Any]:
         """On the event loop: open the batch's transaction and run its statements."""
-        return _begin_jobs(self._storage._thread()[1], jobs)
+        return _begin_jobs(self._conn, jobs)
 
     def commit(self) -> None:
         """On the commit thread: commit (the sync)."""
-        _commit(self._storage._thread()[1])
+        _commit(self._conn)
 
     def rollback(self) -> None:
         """On the event loop: roll back (the commit thread is gone)."""
         with contextlib.suppress(sqlite3.Error, RuntimeError):
-            self._storage._thread()[1].execute("ROLLBACK")
+            self._conn.execute("ROLLBACK")
 
     def run(self, jobs: Sequence[Write]) -> list[Any]:
         """On the commit thread: the jobs in one whole transaction."""
-        return _run_jobs(self._storage._thread()[1], jobs)
+        return _run_jobs(self._conn, jobs)
 
     def start(self, fn: Callable[[], None]) -> None:
         """Queue `fn` on the commit thread (RuntimeError once the storage is closed)."""
@@ -136,6 +140,8 @@ class _Connection:
 
 class SqliteStorage(SqlStorage):
     """`Storage` on one SQLite file (":memory:" works too, without WAL or lock)."""
+
+    _group: SplitGroupCommit[Write]
 
     def __init__(
         self,
@@ -261,8 +267,7 @@ class SqliteStorage(SqlStorage):
 
     def _new_group(self) -> SplitGroupCommit[Write]:
         """Group commit: statements on the event loop, the commit on the commit thread."""
-        self._split = SplitGroupCommit(_Connection(self), self._translate, self._note_commit)
-        return self._split
+        return SplitGroupCommit(_Connection(self), self._translate, self._note_commit)
 
     def _thread(self) -> tuple[ThreadPoolExecutor, sqlite3.Connection]:
         """The commit thread and the connection (RuntimeError if the storage is not open)."""
@@ -279,7 +284,7 @@ class SqliteStorage(SqlStorage):
         """Run `fn(connection)` on the commit thread, never inside a transaction of the
         group commit's."""
         conn = self._thread()[1]
-        return await self._split.call(partial(fn, conn))
+        return await self._group.call(partial(fn, conn))
 
     @staticmethod
     def _translate(error: Exception) -> BaseException:
