@@ -166,6 +166,9 @@ class Secrets:
     """Table id -> its latest deal."""
     checked: int = 0
     pictures: int = 0
+    named: set[str] = field(default_factory=set)
+    """Names a member typed for the bot to show (a season's): their own words, public by
+    design, so a card code among them is no leak (a season named "7C")."""
 
 
 def watch_secrets(bot: Deucebot) -> Secrets:
@@ -212,7 +215,10 @@ def watch_secrets(bot: Deucebot) -> Secrets:
 
 def version_cards(version: dict[str, Any], secrets: Secrets) -> set[Card]:
     """Every card a message version shows: in its text, its files' names and its pictures."""
-    shown = cards_in_text(text_of_version(version))
+    text = text_of_version(version)
+    for name in secrets.named:
+        text = text.replace(name, " ")
+    shown = cards_in_text(text)
     for name in version.get("attachments") or []:
         data = getattr(name, "data", b"")
         assert data, f"no content kept for {name!r} (keep_files)"

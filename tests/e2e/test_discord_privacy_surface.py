@@ -84,6 +84,8 @@ async def test_random_members_never_make_a_hand_public(
                 used["/" + leaf.path] = used.get("/" + leaf.path, 0) + 1
                 cards = hand_of(bot, fake.owner, main)
                 values = await option_values(fake, rng, fake.owner, leaf, main, members, cards)
+                if leaf.path == "season" and values.get("name"):
+                    secrets.named.add(str(values["name"]))
                 await fake.command(fake.owner, leaf.path, channel_id=main, values=values)
                 await settle(bot)
             assert secrets.checked > 3, secrets
