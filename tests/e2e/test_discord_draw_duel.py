@@ -63,17 +63,20 @@ async def test_draw_discards_are_chosen_by_card_even_sorted_by_suit(
         text = str(board(standin).embeds[0].get("description", ""))
         assert "Blind 2" in text and "surblind 4" not in text and "entry 0" not in text
         drew = False
+        trace = []
         for _ in range(60):
             if await wait_turn(standin, bot, table, [ana]) is None:
+                trace.append(("end", table.status))
                 break
             seat = table.seat_of(str(ana.id))
             view = table.view(seat)
             hand = await open_hand(standin, ana)
+            trace.append((view.phase, tuple(buttons(hand)), table.deal))
             if get_renderer("draw").card_pick(view) is None:
                 if not drew and view.phase in ("bet1", "bet2"):
                     says = await refused(standin, bot, table, ana, "rebuy 1")
                     assert "between deals" in says, says
-                await bet_or_speak(standin, ana, hand, ("Check", "Call", "no", "No"))
+                await bet_or_speak(standin, ana, hand, ("Check", "Call", "no", "No", "Min"))
                 continue
             # The draw: sort by suit, choose the two last cards shown, discard them.
             assert "Stand pat" in buttons(hand), buttons(hand)
@@ -98,7 +101,7 @@ async def test_draw_discards_are_chosen_by_card_even_sorted_by_suit(
             assert {str(c) for c in view.hand} - set(chosen) <= after
             drew = True
             break
-        assert drew
+        assert drew, trace
 
 
 async def test_a_whole_duel_through_the_lock_menu_and_the_betting_buttons(
