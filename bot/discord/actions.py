@@ -19,6 +19,7 @@ from bot.discord import host
 from bot.discord.board import (
     draw_cards_ahead,
     draw_hand_ahead,
+    draw_hand_within,
     hand_message,
     ordered_hand,
     rebuy_message,
@@ -246,24 +247,63 @@ class Controls(host.Controls):
                     interaction, table, lang, self._charge_hint(interaction)
                 )
                 shown = table.snapshot(seat)  # the table may have moved on meanwhile
-            deck = await self._bot.decks.of(interaction.user.id)
-            await draw_hand_ahead(shown, seat, lang, sort, deck, self._bot.pictures)
-            message = hand_message(
-                shown, seat, lang, sort, selected=selected or [], note=note, deck=deck
-            )
-            if edit and _is_ephemeral_hand(interaction):
-                await _edit_hand(interaction, message)
-            else:
-                await _send_hand(interaction, message)
-            self._bot.answers.watch_hand(
+            await self._answer_with_hand(
                 interaction,
                 table_id,
+                shown,
                 seat,
+                lang,
                 sort,
                 note=note,
                 selected=tuple(selected or []),
-                image=message.get("image_name"),
+                edit=edit and _is_ephemeral_hand(interaction),
             )
+
+    async def _answer_with_hand(
+        self,
+        interaction: discord.Interaction,
+        table_id: int,
+        shown: TableSnapshot,
+        seat: int,
+        lang: str,
+        sort: str,
+        *,
+        note: str,
+        selected: tuple[str, ...] = (),
+        edit: bool,
+    ) -> None:
+        """Answer with the clicker's hand at `shown` (an update of the ephemeral hand
+        clicked when `edit`, else a new ephemeral message) and keep it up to date. Its
+        picture is waited for `HAND_PICTURE_WAIT` at most: a picture drawn later follows
+        by an edit through this interaction. A deferred interaction (its 3 s are no
+        longer running; its original response is no hand to edit) waits for it."""
+        deck = await self._bot.decks.of(interaction.user.id)
+        drawing = None
+        if interaction.response.is_done():
+            await draw_hand_ahead(shown, seat, lang, sort, deck, self._bot.pictures)
+        else:
+            drawing = await draw_hand_within(shown, seat, lang, sort, deck, self._bot.pictures)
+        message = hand_message(
+            shown, seat, lang, sort, selected=selected, note=note, deck=deck, draw=drawing is None
+        )
+        await (_edit_hand if edit else _send_hand)(interaction, message)
+        answers = self._bot.answers
+        answers.watch_hand(
+            interaction,
+            table_id,
+            seat,
+            sort,
+            note=note,
+            selected=selected,
+            image=message.get("image_name"),
+        )
+        if drawing is not None and "image_name" not in message:
+
+            def drawn(done: asyncio.Future[None]) -> None:
+                if not done.cancelled():
+                    answers.hand_pictured(interaction, table_id)
+
+            drawing.add_done_callback(drawn)
 
     async def set_autopass(
         self, interaction: discord.Interaction, table_id: int, sort: str, on: bool
@@ -317,12 +357,8 @@ class Controls(host.Controls):
                         deal=shown.deal,
                     )
                     note += "\n" + after if after else ""
-                deck = await self._bot.decks.of(interaction.user.id)
-                await draw_hand_ahead(shown, seat, lang, sort, deck, self._bot.pictures)
-                message = hand_message(shown, seat, lang, sort, note=note, deck=deck)
-                await _edit_hand(interaction, message)
-                self._bot.answers.watch_hand(
-                    interaction, table_id, seat, sort, note=note, image=message.get("image_name")
+                await self._answer_with_hand(
+                    interaction, table_id, shown, seat, lang, sort, note=note, edit=True
                 )
             else:
                 await say(interaction, note)

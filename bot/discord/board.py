@@ -399,6 +399,44 @@ async def draw_cards_ahead(
         await _drawn_off_loop(drawer, hand_model(cards, lang, deck), "hand", urgent=True)
 
 
+HAND_PICTURE_WAIT = 0.025
+"""Seconds an answer showing a member's hand waits at most for the hand's picture; one
+drawn later follows by an edit of that answer, through the member's own interaction
+(`LiveHands.pictured`). A hand picture takes 2 ms to draw and is mostly drawn before the
+click (the hand a play leaves is drawn while the play commits), but while 1,000 tables
+open at once the picture worker, drawing their first boards and hands, took up to 230 ms
+(p99) for the first hands, and every answer waited for it."""
+_LATE_HANDS: set[asyncio.Future[None]] = set()
+
+
+async def draw_hand_within(
+    table: TableSnapshot,
+    seat: int,
+    lang: str,
+    sort: str,
+    deck: str,
+    drawer: PictureDrawer | None,
+) -> asyncio.Future[None] | None:
+    """Draw `seat`'s hand picture as `draw_hand_ahead` does, waiting `HAND_PICTURE_WAIT`
+    at most: None once it is ready (or there is none to draw), else the drawing, which
+    goes on (its failures are logged; `hand_message(..., draw=False)` leaves the picture
+    out meanwhile)."""
+    cards = hand_cards(table, seat, sort)
+    if not cards or cached(hand_model(cards, lang, deck), "hand") is not None:
+        return None  # at once: no task, no turn of the event loop
+    drawing = asyncio.ensure_future(draw_cards_ahead(cards, lang, deck, drawer))
+    try:
+        done, _ = await asyncio.wait({drawing}, timeout=HAND_PICTURE_WAIT)
+    except asyncio.CancelledError:
+        drawing.cancel()
+        raise
+    if drawing in done:
+        return None
+    _LATE_HANDS.add(drawing)
+    drawing.add_done_callback(_LATE_HANDS.discard)
+    return drawing
+
+
 def result_message(
     table: TableSnapshot, deal_view: Any, events: Sequence[Any], embed: discord.Embed, lang: str
 ) -> dict[str, Any]:
@@ -474,9 +512,11 @@ def hand_message(
     note: str = "",
     controls: bool = True,
     deck: str = "two",
+    draw: bool = True,
 ) -> dict[str, Any]:
     """The private hand of `seat` (from a snapshot holding that seat's view): text, the hand's
-    picture (in the owner's `deck` colours) and (for ephemeral use) the controls."""
+    picture (in the owner's `deck` colours; with `draw` False, only if it is drawn
+    already) and (for ephemeral use) the controls."""
     renderer = get_renderer(table.game)
     view = table.view(seat)
     cards = hand_cards(table, seat, sort)
@@ -489,7 +529,11 @@ def hand_message(
     if cards:
         # The name says which cards are drawn, so an edit can keep an unchanged picture.
         name = f"hand-{deck}-" + "".join(str(card) for card in cards) + ".png"
-        picture = _drawn_or_none(hand_picture, cards, lang, deck)
+        picture = (
+            _drawn_or_none(hand_picture, cards, lang, deck)
+            if draw
+            else cached(hand_model(cards, lang, deck), "hand")
+        )
         if picture is not None:
             attach(message, embed, picture, name)
     if not controls:

@@ -1112,6 +1112,11 @@ class DiscordFront:
                 interaction, box.snapshot, seat, sort, note=note, selected=selected, image=image
             )
 
+    def hand_pictured(self, interaction: discord.Interaction, table_id: int) -> None:
+        """The late picture of the hand `interaction` answered with is ready (`LiveHands`)."""
+        if not self._closed:
+            self.hands.pictured(interaction, table_id)
+
     async def answer_with_board(self, interaction: discord.Interaction, table_id: int) -> bool:
         """Answer a member's click on their table's current board, which the click changed,
         with that board brought up to date: callback type 7 (UPDATE_MESSAGE), or an edit

@@ -141,6 +141,11 @@ class Answers(Protocol):
         picture it shows (None: unknown), kept by edits that would draw the same."""
         ...
 
+    def hand_pictured(self, interaction: discord.Interaction, table_id: int) -> None:
+        """The picture the hand `interaction` answered with went without (drawn too late)
+        is ready: edit it in through that interaction, unless the member moved on since."""
+        ...
+
 
 class Host(Protocol):
     """The bot as handlers, components and the front see it."""

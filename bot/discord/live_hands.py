@@ -15,6 +15,9 @@ interaction whose original response *is* that ephemeral hand: a "My hand" answer
 type 4, ephemeral), or an update of the ephemeral hand clicked (types 6 and 7); never an
 interaction on the board (its original response is the public board).
 
+A hand answered without its picture (drawn later than `bot.discord.board.HAND_PICTURE_WAIT`)
+gets it the same way once it is drawn (`pictured`), unless the member interacted since.
+
 Nothing here is a delivery of the log (DMs and boards are): a hand not edited in time is
 only a hand whose controls answer "the table moved on" and redraw it.
 """
@@ -145,11 +148,26 @@ class LiveHands:
                 continue
             if table.to_act != watched.seat or table.status != "playing":
                 continue
-            watched.pending.set()
-            if watched.task is None or watched.task.done():
-                watched.task = asyncio.get_running_loop().create_task(
-                    self._keep(table_id, user, watched)
-                )
+            self._edit_soon(table_id, user, watched)
+
+    def _edit_soon(self, table_id: int, user: int, watched: _Watched) -> None:
+        """Edit `watched` with the seat's newest committed view (one edit in flight)."""
+        watched.pending.set()
+        if watched.task is None or watched.task.done():
+            watched.task = asyncio.get_running_loop().create_task(
+                self._keep(table_id, user, watched)
+            )
+
+    def pictured(self, interaction: discord.Interaction, table_id: int) -> None:
+        """The picture the hand `interaction` answered with went without is drawn: edit
+        the hand (with it) if that answer is still the member's watched hand there."""
+        watched = self._watched.get((table_id, interaction.user.id))
+        if watched is None or watched.interaction is not interaction:
+            return  # the member interacted since: what they see now has its own picture
+        if discord.utils.utcnow() >= watched.expires:
+            self._forget(table_id, interaction.user.id)
+            return
+        self._edit_soon(table_id, interaction.user.id, watched)
 
     def close(self) -> None:
         """Stop every edit (shutdown)."""

@@ -307,3 +307,51 @@ def test_the_picture_name_follows_the_table_and_is_remembered_per_snapshot(
     board.board_image_name(table.snapshot())
     assert len(board._image_names) == 3  # bounded: the oldest went
     assert board.board_image_name(first) == name and len(built) == 5  # built again
+
+
+async def test_a_late_hand_picture_is_waited_for_briefly_and_drawn_on_meanwhile(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """`draw_hand_within`: a worker slower than `HAND_PICTURE_WAIT` gets the answer
+    going without the picture (`hand_message(..., draw=False)` leaves it out and does not
+    draw it on the loop); the drawing goes on, and once done the hand shows it."""
+    import asyncio
+
+    from bot.discord import board
+    from bot.discord.board import draw_hand_within
+    from bot.pictures import clear_cache, draw_picture, remember
+
+    release = asyncio.Event()
+    asked: list[str] = []
+
+    class Slow:
+        async def picture(self, model: object, kind: str, **kwargs: object) -> object:
+            asked.append(kind)
+            await release.wait()
+            picture = draw_picture(model, kind)  # type: ignore[arg-type]
+            remember(model, kind, picture)  # type: ignore[arg-type]  # as the worker's drawer does
+            return picture
+
+    clear_cache()
+    monkeypatch.setattr(board, "HAND_PICTURE_WAIT", 0.05)
+    table = sample_table(seed=4, turns=0)
+    seat = table.to_act
+    assert seat is not None
+    table.seats[seat] = replace(table.seats[seat], owner=table.seats[0].owner)
+    shown = table.snapshot(seat)
+    drawing = await asyncio.wait_for(
+        draw_hand_within(shown, seat, "en", "r", "two", Slow()),  # type: ignore[arg-type]
+        1,
+    )
+    assert drawing is not None and not drawing.done() and asked == ["hand"]
+    message = hand_message(shown, seat, "en", "r", draw=False)
+    assert "file" not in message and message["embed"].image.url is None
+    assert message["embed"].description and message["view"].children  # the hand as text
+    release.set()
+    await asyncio.wait_for(drawing, 1)
+    ready = hand_message(shown, seat, "en", "r", draw=False)
+    assert ready["file"].filename.startswith("hand-two-")
+    # Drawn now: asked again, it is ready at once, without the worker.
+    assert await draw_hand_within(shown, seat, "en", "r", "two", Slow()) is None  # type: ignore[arg-type]
+    assert asked == ["hand"]
+    clear_cache()
