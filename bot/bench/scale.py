@@ -15,6 +15,9 @@ front's cost) play for a fixed window; then the bot stops and the figures are re
   a human's: someone was waiting for that board); and to the first version showing
   its picture as well (a board does not wait past `bot.discord.front.PICTURE_WAIT` for
   a picture: when the picture follows by a later edit, that edit is when it showed);
+- the share of the members' hand versions (ephemeral answers and their edits, with cards
+  in the menu) that went out without the hand's picture (drawn later than
+  `bot.discord.board.HAND_PICTURE_WAIT`; it follows by an edit);
 - the share of board versions (posts and edits) that came through interactions (a
   member's token: follow-ups and their edits, callbacks; outside the global limit)
   rather than the bot's budgeted REST routes (see `bot.discord.tokens`);
@@ -69,7 +72,7 @@ from bot.bench.discord import (
     run_apart,
 )
 from bot.bench.report import publish, run_each
-from bot.devtools.discord_standin import INTERACTION, FakeDiscord, Message
+from bot.devtools.discord_standin import INTERACTION, FakeDiscord, Message, iter_components
 from bot.i18n import t
 from bot.runtime.worker_process import batch_scheduling
 from bot.simulate import percentile
@@ -85,6 +88,27 @@ def _footer_turn(msg: Message) -> int | None:
         if found:
             return int(found.group(1))
     return None
+
+
+def _hands_without_picture(fake: FakeDiscord) -> tuple[int, int]:
+    """How many versions of members' ephemeral hands (with cards in their menu) went out
+    without the hand's picture, of how many."""
+    without = total = 0
+    for msg in fake.messages.values():
+        if not msg.ephemeral:
+            continue
+        for version in msg.history:
+            menus = [
+                c
+                for c in iter_components(version.get("components") or [])
+                if str(c.get("custom_id", "")).startswith("db:sel:") and c.get("options")
+            ]
+            if not menus:
+                continue
+            total += 1
+            attachments = version.get("attachments") or []
+            without += not any(str(a).startswith("hand-") for a in attachments)
+    return without, total
 
 
 async def _run(
@@ -225,6 +249,7 @@ async def _run(
         commits, deals, ai_gaps = await _committed(db, fake.channel_ids)
         if server is not None:
             server.stop()
+    hands_bare, hands = _hands_without_picture(fake)
     await fake.stop()
     if "Traceback" in logs:
         raise RuntimeError("the bot misbehaved:\n" + logs[-3000:])
@@ -269,6 +294,8 @@ async def _run(
         "ai_gap_p50": percentile(ai_gaps, 50),
         "ai_gap_p99": percentile(ai_gaps, 99),
         "board_versions": versions,
+        "hands_without_picture": hands_bare / max(hands, 1),
+        "hand_versions": hands,
         "through_interactions": via.get(INTERACTION, 0) / max(versions, 1),
         "unseen": unseen,
         "commits": len(commits),
@@ -386,7 +413,9 @@ def _row(r: dict[str, Any]) -> str:
         f" | {r['stale_p50']:.1f} / {r['stale_p99']:.1f} s"
         f" | {r['stale_human_p50']:.1f} / {r['stale_human_p99']:.1f} s"
         f" | {r['stale_picture_p50']:.1f} / {r['stale_picture_p99']:.1f} s"
-        f" | {r['through_interactions']:.0%} | {r['unseen']} of {r['commits']}"
+        f" | {r['through_interactions']:.0%}"
+        f" | {r.get('hands_without_picture', float('nan')):.1%} of {r.get('hand_versions', 0)}"
+        f" | {r['unseen']} of {r['commits']}"
         f" | {r['calls_per_deal']:.1f} | {r['refused']} ({r['refused_global']} global)"
         f" | {r['late']} | {r['stuck']} | {r.get('cpu_main_action', float('nan')):.2f}"
         f" / {r.get('cpu_process_action', float('nan')):.2f} ms"
@@ -446,11 +475,12 @@ def main(quick: bool = False, write: bool = False, tables: tuple[int, ...] = ())
         " p50 / p99 | board staleness p50 / p99 |"
         " staleness, a person to act, p50 / p99 | the board's picture too, p50 / p99 |"
         " board versions through interactions |"
+        " hand versions without their picture (it follows) |"
         " actions never shown | REST calls per deal | 429s | answers > 3 s |"
         " members stuck (an answer never came) |"
         " bot CPU per action, main thread / process | main thread CPU per interaction |"
         " main thread CPU per action once every table has started |\n"
-        + "| --- " * 17
+        + "| --- " * 18
         + "|\n"
         + table
         + "\n"
