@@ -6,7 +6,8 @@ process, through the stand-in, the hand's first drawing held back."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Sequence
+import contextlib
+from collections.abc import AsyncIterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -14,8 +15,9 @@ import pytest
 
 import bot.discord.board as board_module
 from bot.devtools.discord_standin import INTERACTION, FakeDiscord, Message
+from bot.discord.client import Deucebot
 from bot.pictures import clear_cache
-from tests.e2e.conftest import bot_running, settle
+from tests.e2e.conftest import bot_running
 from tests.e2e.helpers import board, cards_in_text, open_hand
 
 LATE = 0.4
@@ -41,6 +43,17 @@ def _held_back(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, ...]]:
     return held
 
 
+@contextlib.asynccontextmanager
+async def _dealt(standin: FakeDiscord, tmp_path: Path) -> AsyncIterator[Deucebot]:
+    """The bot with the owner's Big Two deal under way, its board and DMs sent (the AI
+    seats wait 30 s: nothing else moves meanwhile)."""
+    async with bot_running(standin, tmp_path / "db.sqlite3", ai_delay=30) as bot:
+        await standin.command(standin.owner, "table create", game="bigtwo")
+        await standin.command(standin.owner, "table start")
+        await bot.front.settle()
+        yield bot
+
+
 def _image(version: dict[str, Any]) -> str:
     return str(version["embeds"][0].get("image", {}).get("url", ""))
 
@@ -53,10 +66,7 @@ async def test_a_late_hand_picture_follows_the_answer_through_the_interaction(
     standin: FakeDiscord, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     ana = standin.owner
-    async with bot_running(standin, tmp_path / "db.sqlite3", ai_delay=30) as bot:
-        await standin.command(ana, "table create", game="bigtwo")
-        await standin.command(ana, "table start")
-        await settle(bot)
+    async with _dealt(standin, tmp_path):
         held = _held_back(monkeypatch)
         hand = await open_hand(standin, ana)
         # At once: the whole hand as text and its controls, no picture yet.
@@ -82,10 +92,7 @@ async def test_a_late_picture_never_lands_on_a_hand_the_member_moved_on_from(
     standin: FakeDiscord, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     ana = standin.owner
-    async with bot_running(standin, tmp_path / "db.sqlite3", ai_delay=30) as bot:
-        await standin.command(ana, "table create", game="bigtwo")
-        await standin.command(ana, "table start")
-        await settle(bot)
+    async with _dealt(standin, tmp_path) as bot:
         held = _held_back(monkeypatch)
         old = await open_hand(standin, ana)
         assert not _pictured(old)
@@ -96,6 +103,30 @@ async def test_a_late_picture_never_lands_on_a_hand_the_member_moved_on_from(
         assert new is not None and new.id != old.id and len(held) == 1
         await standin.wait_for(lambda: _pictured(new), 5)
         await asyncio.sleep(LATE + 0.2)
-        await settle(bot)
+        await bot.front.settle()
         assert len(old.history) == 1 and not _pictured(old)
+        assert not standin.errors, standin.errors
+
+
+async def test_a_hand_updated_by_a_click_gets_its_late_picture_by_a_later_edit(
+    standin: FakeDiscord, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    ana = standin.owner
+    async with _dealt(standin, tmp_path):
+        hand = await open_hand(standin, ana)
+        assert _pictured(hand)
+        first = hand.attachments[0]
+        held = _held_back(monkeypatch)
+        # Sort by suit: the click's answer updates this ephemeral hand (type 7) in the new
+        # order at once, without the old picture (it shows the other order) ...
+        response = await standin.click(ana, hand, "db:sort:")
+        assert response.kind == 7 and response.message is hand
+        sorted_now = hand.history[-1]
+        assert not sorted_now["attachments"] and not _image(sorted_now)
+        assert len(held) == 1
+        # ... and the picture of the sorted hand follows by an edit through that click.
+        await standin.wait_for(lambda: _pictured(hand), 5)
+        name = hand.attachments[0]
+        assert name != first and name == "hand-two-" + "".join(held[0]) + ".png"
+        assert hand.via == INTERACTION and _image(hand.history[-1]) == f"attachment://{name}"
         assert not standin.errors, standin.errors
