@@ -72,12 +72,7 @@ class Batches(ABC, Generic[J]):
     def _settle(self, batch: list[tuple[J, asyncio.Future[Any]]], outcomes: list[Outcome]) -> None:
         """Answer each job's submitter: its result, or its failure as `translate` says."""
         for (_, future), (result, problem) in zip(batch, outcomes, strict=True):
-            if future.done():  # its submitter gave up waiting; the write stands
-                continue
-            if problem is None:
-                future.set_result(result)
-            else:
-                future.set_exception(self._translate(problem))
+            _answer(future, result, None if problem is None else self._translate(problem))
 
 
 class GroupCommit(Batches[J]):
@@ -208,12 +203,7 @@ class SplitGroupCommit(Batches[J]):
         future: asyncio.Future[T] = loop.create_future()
 
         def answer(result: Any, problem: BaseException | None) -> None:
-            if future.done():
-                return
-            if problem is None:
-                future.set_result(result)
-            else:
-                future.set_exception(_as_exception(problem))
+            _answer(future, result, None if problem is None else _as_exception(problem))
 
         self._send(loop, fn, answer)
         return await future
@@ -309,6 +299,17 @@ class SplitGroupCommit(Batches[J]):
         self._on_thread -= 1
         answer(result, problem)
         self._write_next(loop)
+
+
+def _answer(future: asyncio.Future[Any], result: Any, problem: BaseException | None) -> None:
+    """Set `future` to `result`, or to `problem` when there is one; nothing if it is done
+    already (its waiter gave up; a write stands all the same)."""
+    if future.done():
+        return
+    if problem is None:
+        future.set_result(result)
+    else:
+        future.set_exception(problem)
 
 
 def _as_exception(problem: BaseException) -> Exception:

@@ -399,6 +399,17 @@ async def draw_cards_ahead(
         await _drawn_off_loop(drawer, hand_model(cards, lang, deck), "hand", urgent=True)
 
 
+async def done_within(task: asyncio.Future[Any], seconds: float) -> bool:
+    """Wait `seconds` at most for `task` (a picture being drawn): whether it is done. A
+    task not done goes on; it is cancelled if the wait is."""
+    try:
+        done, _ = await asyncio.wait({task}, timeout=seconds)
+    except asyncio.CancelledError:
+        task.cancel()
+        raise
+    return task in done
+
+
 HAND_PICTURE_WAIT = 0.025
 """Seconds an answer showing a member's hand waits at most for the hand's picture; one
 drawn later follows by an edit of that answer, through the member's own interaction
@@ -425,12 +436,7 @@ async def draw_hand_within(
     if not cards or cached(hand_model(cards, lang, deck), "hand") is not None:
         return None  # at once: no task, no turn of the event loop
     drawing = asyncio.ensure_future(draw_cards_ahead(cards, lang, deck, drawer))
-    try:
-        done, _ = await asyncio.wait({drawing}, timeout=HAND_PICTURE_WAIT)
-    except asyncio.CancelledError:
-        drawing.cancel()
-        raise
-    if drawing in done:
+    if await done_within(drawing, HAND_PICTURE_WAIT):
         return None
     _LATE_HANDS.add(drawing)
     drawing.add_done_callback(_LATE_HANDS.discard)

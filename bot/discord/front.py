@@ -64,6 +64,7 @@ from bot.discord.board import (
     BOARD_COLOUR,
     attach,
     board_message,
+    done_within,
     draw_ahead,
     draw_hand_ahead,
     draw_result_ahead,
@@ -1356,12 +1357,7 @@ async def _within(box: _Outbox, drawing: Awaitable[None]) -> bool:
     task = asyncio.ensure_future(drawing)
     box.drawing += 1
     task.add_done_callback(lambda _: _drew(box))
-    try:
-        done, _ = await asyncio.wait({task}, timeout=PICTURE_WAIT)
-    except asyncio.CancelledError:
-        task.cancel()
-        raise
-    if task in done:
+    if await done_within(task, PICTURE_WAIT):
         task.result()
         return True
     if box.late_picture is not None:
