@@ -23,7 +23,7 @@ async def _late(pressure: LoopPressure) -> None:
 
 
 async def test_while_the_loop_keeps_time_an_edit_goes_at_once() -> None:
-    pressure = LoopPressure(period=0.01)
+    pressure = LoopPressure(period=0.01, late=0.05)  # a busy test machine is not late
     await pressure.calm()  # not started: never holds
     pressure.start()
     try:
