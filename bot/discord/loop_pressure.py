@@ -39,8 +39,9 @@ LATE = 0.005
 four or five loop iterations (the gateway read, the dispatch, the commit's hand-off to the
 storage thread and back, the answer), so the gate keeps iterations short: at 15 ms, the
 loop of a token busier than its process ran at about 15 ms of lag, and the 99th
-percentile answer at 1,000 busy tables took 60-100 ms; at 5 ms, 30-40 ms, with as many
-actions per second (docs/benchmarks.md, 5 Dec)."""
+percentile answer at 1,000 busy tables took 60-100 ms; at 5 ms, 30-54 ms (median 40),
+with as many actions per second; at 3 ms AI moves wait so often that the tables play
+10-20 % fewer actions (docs/benchmarks.md, 5 Dec)."""
 
 _Queue = collections.deque[tuple[float, "asyncio.Future[None]"]]
 """Held waiters, oldest first: (when it began to wait, the future that lets it go)."""
