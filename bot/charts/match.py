@@ -42,17 +42,19 @@ TEXT = (220, 222, 228)
 DIM = (150, 154, 164)
 GOLD = (255, 200, 90)
 SEAT_COLOURS = (
-    (120, 170, 255),
-    (235, 95, 90),
-    (90, 200, 120),
-    (255, 200, 90),
-    (200, 130, 240),
-    (80, 210, 220),
-    (245, 150, 60),
-    (230, 230, 230),
-    (170, 120, 90),
+    (90, 150, 255),
+    (235, 60, 60),
+    (50, 190, 80),
+    (190, 110, 255),
+    (60, 220, 230),
+    (255, 130, 20),
+    (255, 255, 255),
+    (255, 110, 200),
+    (185, 235, 50),
 )
-"""One colour per seat (up to nine seats), told apart without their order."""
+"""One colour per seat (up to nine seats), told apart without their order: nine hues far
+apart (CIELAB distance, `colour_distance`) and each far from the winners' `GOLD`, so that
+no seat's line reads as the winner's name."""
 LISTED_POINTS = 12
 """Up to this many deals, the alt text lists every seat's totals; past it, a range."""
 
@@ -82,6 +84,53 @@ class MatchSummary:
             same = bool(out) and self.totals[out[-1][1]] == self.totals[seat]
             out.append((out[-1][0] if same else i + 1, seat))
         return out
+
+
+def _lab(colour: tuple[int, int, int]) -> tuple[float, float, float]:
+    def linear(value: int) -> float:
+        u = value / 255
+        return ((u + 0.055) / 1.055) ** 2.4 if u > 0.04045 else u / 12.92
+
+    r, g, b = (linear(v) for v in colour)
+    x = (0.4124 * r + 0.3576 * g + 0.1805 * b) / 0.95047
+    y = 0.2126 * r + 0.7152 * g + 0.0722 * b
+    z = (0.0193 * r + 0.1192 * g + 0.9505 * b) / 1.08883
+
+    def f(t: float) -> float:
+        return t ** (1 / 3) if t > 0.008856 else 7.787 * t + 16 / 116
+
+    return 116 * f(y) - 16, 500 * (f(x) - f(y)), 200 * (f(y) - f(z))
+
+
+def colour_distance(one: tuple[int, int, int], other: tuple[int, int, int]) -> float:
+    """How far apart two colours look: their distance in CIELAB (CIE76; about 2 is the
+    smallest difference seen side by side, lines need far more)."""
+    return math.dist(_lab(one), _lab(other))
+
+
+def line_points(summary: MatchSummary) -> list[list[tuple[int, int]]]:
+    """Each seat's line as drawn: (deal, value) points. Where chips are counted as held (not
+    net, not penalties), a seat knocked out stops at the deal it reached 0 and stayed there
+    (its line does not run on along 0 over the others')."""
+    lines = []
+    for points in summary.series:
+        end = len(points)
+        if not summary.penalties and not summary.net and points and points[-1] == 0:
+            while end > 1 and points[end - 2] == 0:
+                end -= 1
+        lines.append(list(enumerate(points[:end])))
+    return lines
+
+
+def deal_ticks(deals: int, most: int = 6) -> list[int]:
+    """The deal numbers labelled under the chart: evenly spaced from 0 in steps of 1, 2 or 5
+    times a power of ten, at most `most` of them, none past `deals`."""
+    if deals <= 0:
+        return [0]
+    step = 1
+    while deals // step + 1 > most:
+        step = next(m * 10**p for p in range(12) for m in (1, 2, 5) if m * 10**p > step)
+    return list(range(0, deals + 1, step))
 
 
 def summary_from_events(
@@ -171,6 +220,11 @@ def alt_text(summary: MatchSummary, lang: str) -> str:
                 t("summary.alt_range", lang, name=name, first=f"{points[0]:,}",
                   last=f"{points[-1]:,}", low=f"{min(points):,}", high=f"{max(points):,}")
             )  # fmt: skip
+    unit = deal_word(summary.game, lang)
+    for seat, drawn in enumerate(line_points(summary)):
+        if len(drawn) < deals + 1:
+            name = summary.names[seat]
+            parts.append(t("summary.alt_out", lang, name=name, unit=unit, n=len(drawn) - 1))
     return fit_alt(parts)
 
 
@@ -257,16 +311,20 @@ def _lines(canvas: Canvas, summary: MatchSummary, top: int) -> None:
     def x(i: int) -> float:
         return left + (right - left) * (i / (n - 1) if n > 1 else 0.5)
 
-    for tick in sorted({0, n - 1, (n - 1) // 2}):
-        canvas.text((x(tick), bottom + 6), str(tick), SMALL, DIM, anchor="ma", condensed=True)
-    for seat, points in enumerate(summary.series):
+    for tick in deal_ticks(n - 1):
+        canvas.text((x(tick), bottom + 6), f"{tick:,}", SMALL, DIM, anchor="ma", condensed=True)
+    for seat, points in enumerate(line_points(summary)):
         colour = SEAT_COLOURS[seat % len(SEAT_COLOURS)]
         width = 6 if seat in summary.winners else 4
-        xy = [(x(i), y(v)) for i, v in enumerate(points)]
+        xy = [(x(i), y(v)) for i, v in points]
         if len(xy) > 1:
             draw.line(xy, fill=colour, width=width, joint="curve")
         end = xy[-1]
-        draw.ellipse((end[0] - 5, end[1] - 5, end[0] + 5, end[1] + 5), fill=colour)
+        if len(points) < n:  # knocked out: a cross where the line stops
+            draw.line((end[0] - 6, end[1] - 6, end[0] + 6, end[1] + 6), fill=colour, width=3)
+            draw.line((end[0] - 6, end[1] + 6, end[0] + 6, end[1] - 6), fill=colour, width=3)
+        else:
+            draw.ellipse((end[0] - 5, end[1] - 5, end[0] + 5, end[1] + 5), fill=colour)
 
 
 def summary_canvas(summary: MatchSummary, lang: str) -> Canvas:

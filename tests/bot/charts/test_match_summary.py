@@ -6,6 +6,7 @@ names cut, Cyrillic drawn), the alt text, and drawing each match once, off the l
 from __future__ import annotations
 
 import io
+import itertools
 import random
 import threading
 from collections.abc import Sequence
@@ -279,3 +280,73 @@ async def test_a_match_is_replayed_and_drawn_once_per_language_off_the_event_loo
     other = Reads()
     assert await MatchSummaries(other).get(spec, 5, ["Ana", "Bo"], "en") is not first
     assert other.reads == 1
+
+
+def test_seat_colours_are_far_apart_and_none_is_the_winners_gold() -> None:
+    """Nine lines told apart on a phone: every two seat colours at least 35 apart in CIELAB
+    (the old palette had two at 24, and one was the winners' gold), each as far from the
+    gold the winners' names are written in."""
+    from bot.charts.match import GOLD, colour_distance
+
+    assert 99 < colour_distance((0, 0, 0), (255, 255, 255)) < 101
+    colours = list(SEAT_COLOURS)
+    assert len(set(colours)) == 9
+    for i, one in enumerate(colours):
+        assert colour_distance(one, GOLD) >= 35, one
+        for other in colours[i + 1 :]:
+            assert colour_distance(one, other) >= 35, (one, other)
+
+
+def _holdem_summary(seats: int) -> MatchSummary:
+    from bot.pictures.gallery import facts_for, play
+
+    events = [e for m in play("holdem", seats, 7) for e in m.events]
+    spec = get_game("holdem")
+    summary = summary_from_events(events, "holdem", spec.title, facts_for(seats).names, False)
+    assert summary is not None
+    return summary
+
+
+def test_a_knocked_out_seats_line_stops_where_it_went_out() -> None:
+    """Hold'em's eliminated seats no longer run along 0 over each other: each line ends at
+    the hand its chips reached 0 for good (marked, and said in the alt text); the winner's
+    runs to the end."""
+    from bot.charts.match import line_points
+
+    summary = _holdem_summary(9)
+    hands = len(summary.series[0]) - 1
+    lines = line_points(summary)
+    out = 0
+    for seat, (points, drawn) in enumerate(zip(summary.series, lines, strict=True)):
+        if seat in summary.winners:
+            assert len(drawn) == hands + 1
+            continue
+        went = next(i for i in range(len(points)) if all(v == 0 for v in points[i:]))
+        assert drawn == list(enumerate(points[: went + 1]))
+        said = f"{summary.names[seat]} was knocked out after hand {went}." in alt_text(
+            summary, "en"
+        )
+        assert said == (went < hands)  # out at the last hand: the line ends there anyway
+        out += said
+    assert out >= 6
+    # No stretch of 0 is drawn twice: at most one line is at 0 between two hands.
+    zero_runs = [
+        i for drawn in lines for (i, v), (_, w) in itertools.pairwise(drawn) if v == w == 0
+    ]
+    assert len(zero_runs) == len(set(zero_runs))
+
+
+def test_deal_axis_labels_are_evenly_spaced_round_numbers() -> None:
+    """The deals under the chart: 0, 1, 2, 3 for three deals (it was 0, 1, 3), and for any
+    match evenly spaced steps of 1, 2 or 5 times a power of ten from 0, at most six."""
+    from bot.charts.match import deal_ticks
+
+    canvas = summary_canvas(sample(2, 3, True, 1), "en")
+    labels = [text for _, _, text in canvas.texts]
+    assert all(str(deal) in labels for deal in range(4))
+    for deals in range(1, 600):
+        ticks = deal_ticks(deals)
+        step = ticks[1] - ticks[0]
+        assert ticks == list(range(0, ticks[-1] + 1, step)), deals
+        assert str(step).strip("0") in ("1", "2", "5")
+        assert len(ticks) <= 6 and deals - step < ticks[-1] <= deals
