@@ -75,7 +75,9 @@ class BigTwoTable:
         it (or who leads), then the four plates in play order, two to a row."""
         lang = self.lang
         plates = [_plate(seat, lang) for seat in self.seats]
-        canvas, box, plates_top = table_canvas(self.header, TABLE.height + 70, plates)
+        canvas, box, plates_top = table_canvas(
+            self.header, TABLE.height + 70, plates, [seat.left for seat in self.seats]
+        )
         mid = (PHONE_WIDTH / 2, box[1] + 12 + TABLE.height / 2)
         below = (mid[0], mid[1] + TABLE.height / 2 + 28)
         if self.combo:
@@ -135,7 +137,9 @@ def _plate(seat: BigTwoSeat, lang: str) -> Plate:
     if seat.away:
         tags.append((word("tag.away", lang), TAG_AWAY))
     figure = word("bigtwo.penalty", lang, n=seat.penalty)
-    return Plate(seat.name, figure, tuple(tags), seat.to_act, seat.seconds, winner=seat.winner)
+    return Plate(
+        seat.name, figure, tuple(tags), seat.to_act, seat.seconds, winner=seat.winner, lang=lang
+    )
 
 
 def _combo_label(kind: str, name: str, lang: str) -> str:

@@ -11,7 +11,7 @@ from typing import Any
 
 from bot.i18n import join_names, t
 from bot.pictures.model import Facts, pot_text, word
-from bot.pictures.poker import PokerSeat, PokerTable
+from bot.pictures.poker import PokerSeat, PokerTable, owed_line
 from bot.pictures.sheet import Sheet, SheetRow
 from engines.base import Event
 from engines.draw.events import Carried, PotReturned, PotWon, Shown
@@ -20,7 +20,9 @@ from engines.draw.view import DrawView
 
 def _tags(view: DrawView, seat: int, facts: Facts) -> tuple[str, ...]:
     tags = []
-    if not view.in_deal[seat]:
+    if view.finished:  # the last deal's folds and outs no longer matter
+        pass
+    elif not view.in_deal[seat]:
         tags.append("out")
     elif view.folded[seat]:
         tags.append("fold")
@@ -68,12 +70,40 @@ def stakes(view: DrawView, facts: Facts, lang: str) -> tuple[str, ...]:
         lines.append(word("draw.carried", lang, n=view.carried))
     if view.opener is not None:
         lines.append(word("draw.opened_by", lang, name=facts.name(view.opener)))
-    return tuple(lines)
+    return (*lines, *turn_lines(view, facts, lang))
+
+
+def owed(view: DrawView, seat: int) -> tuple[str, int]:
+    """What `seat` must put in now to stay in the betting round: ("entry", chips) while
+    nobody came in over the blinds (coming in is a raise to the entry price), else ("call",
+    chips), up to its stack; ("check", 0) when nothing is owed."""
+    if view.entry > 0:
+        return "entry", max(0, min(view.entry - view.stakes[seat], view.stacks[seat]))
+    chips = max(0, min(view.highest - view.stakes[seat], view.stacks[seat]))
+    return ("call", chips) if chips else ("check", 0)
+
+
+def turn_lines(view: DrawView, facts: Facts, lang: str) -> tuple[str, ...]:
+    """The phase of the deal (surblind, betting before or after the draw, the draw, rebuys)
+    and, in a betting round, what the seat to act owes."""
+    if view.finished or view.phase not in PHASES:
+        return ()
+    phase = word(f"draw.phase.{view.phase}", lang)
+    if view.phase in ("bet1", "bet2") and view.to_act is not None:
+        kind, chips = owed(view, view.to_act)
+        return phase, owed_line(facts.name(view.to_act), chips, lang, kind)
+    return (phase,)
+
+
+PHASES = ("surblind", "bet1", "draw", "bet2", "rebuy")
 
 
 def board(view: DrawView, facts: Facts, lang: str) -> PokerTable:
-    """The table picture of a public draw poker view."""
+    """The table picture of a public draw poker view; at the match's end each seat shows
+    its net (chips held minus chips bought: what ranks it), the leaders framed in gold."""
     dealt = view.phase not in ("surblind", "rebuy") and not view.finished
+    best = max(view.stacks[s] - view.bought[s] for s in range(view.seats))
+    leaders = {s for s in range(view.seats) if view.stacks[s] - view.bought[s] == best}
     seats = tuple(
         PokerSeat(
             name=facts.name(seat),
@@ -85,6 +115,8 @@ def board(view: DrawView, facts: Facts, lang: str) -> PokerTable:
             drew=None if view.finished else view.drawn[seat],
             to_act=view.to_act == seat and not view.finished,
             seconds=facts.seconds if view.to_act == seat else None,
+            winner=view.finished and seat in leaders,
+            net=view.stacks[seat] - view.bought[seat] if view.finished else None,
             notes=(
                 word("alt.bought", lang, n=view.bought[seat]),
                 word("alt.in_deal", lang, n=view.stakes[seat] + view.put_in[seat]),
@@ -96,16 +128,14 @@ def board(view: DrawView, facts: Facts, lang: str) -> PokerTable:
     pots = ((word("pot.main", lang), view.pot, live),) if view.pot else ()
     banner = ""
     if view.finished:
-        best = max(view.stacks[s] - view.bought[s] for s in range(view.seats))
-        leaders = [s for s in range(view.seats) if view.stacks[s] - view.bought[s] == best]
-        banner = word("over", lang, names=join_names(facts.name(s) for s in leaders))
+        banner = word("over", lang, names=join_names(facts.name(s) for s in sorted(leaders)))
     header = word("draw.header", lang, deal=view.deal, kind=_kind(view, lang))
     return PokerTable(
         lang=lang,
         header=header,
         seats=seats,
         pots=pots,
-        stakes=() if view.finished else stakes(view, facts, lang),
+        stakes=(word("draw.net", lang),) if view.finished else stakes(view, facts, lang),
         banner=banner,
     )
 

@@ -1,8 +1,9 @@
 """`deucebot gallery DIR`: every game's key moments drawn to PNG files, from seeded all-AI
 matches (the same pictures every run): the opening, mid-deal, an all-in with side pots,
 a showdown, the match's end and the match summary (`bot.charts.match`), at 2, 4, 6 and 9
-seats where the game seats them; plus a hand picture per game (the two-colour and the
-four-colour deck).
+seats where the game seats them; plus a hand picture per game (the two-colour deck, and
+the four-colour deck with a hand that shows what it changes: every suit, or in a hand of
+two cards a diamond and a club).
 
 `play(game, seats, seed)` yields every public moment of such a match (the spectator view
 after each action and that action's public events): what the tests and the benchmark
@@ -22,6 +23,7 @@ from bot.pictures import Facts, Picture, hand_picture, result_picture, table_pic
 from bot.render import get_renderer
 from bot.runtime.replay import opening_events
 from engines.base import DealSettled, Event
+from engines.cards import Card, Suit
 from engines.registry import get_game
 
 GAMES = ("holdem", "draw", "duel", "bigtwo")
@@ -105,6 +107,13 @@ def _mid_deal(game: str, view: Any) -> bool:
     return view.table is not None and view.passes > 0
 
 
+def shows_the_four_colours(cards: Sequence[Card]) -> bool:
+    """Whether a hand shows what the four-colour deck changes: all four suits (or as many
+    as it has cards), and among them diamonds and clubs (the two suits it recolours)."""
+    suits = {card.suit for card in cards}
+    return len(suits) >= min(4, len(cards)) and {Suit.DIAMONDS, Suit.CLUBS} <= suits
+
+
 def key_moments(game: str, seats: int, seed: int, lang: str = "en") -> list[tuple[str, Picture]]:
     """The key moments of one seeded match: (label, picture) for the opening, mid-deal, an
     all-in with side pots (when the match had one), a showdown, the match's end and its
@@ -114,6 +123,7 @@ def key_moments(game: str, seats: int, seed: int, lang: str = "en") -> list[tupl
     last: Moment | None = None
     previous_view: Any = None
     events: list[Event] = []
+    fallback: Sequence[Card] = ()
     for moment in play(game, seats, seed):
         view = moment.view
         events += moment.events
@@ -127,13 +137,17 @@ def key_moments(game: str, seats: int, seed: int, lang: str = "en") -> list[tupl
             shown = result_picture(game, moment.events, previous_view, facts, lang)
             if shown is not None and (shown.faces or game == "bigtwo"):
                 found["showdown"] = shown
-        if "hand" not in found and moment.own is not None:
+        if moment.own is not None and "hand-four-colour" not in found:
             cards = get_renderer(game).hand_cards(moment.own)
-            if cards:
+            if cards and "hand" not in found:
                 found["hand"] = hand_picture(cards, lang)
+                fallback = cards
+            if cards and shows_the_four_colours(cards):
                 found["hand-four-colour"] = hand_picture(cards, lang, "four")
         previous_view = view
         last = moment
+    if "hand" in found and "hand-four-colour" not in found:
+        found["hand-four-colour"] = hand_picture(fallback, lang, "four")
     if last is not None:
         found["match-end"] = _table(game, last.view, facts, lang)
         spec = get_game(game)

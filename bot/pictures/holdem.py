@@ -9,7 +9,7 @@ from typing import Any
 
 from bot.i18n import join_names, t
 from bot.pictures.model import Facts, pot_text, word
-from bot.pictures.poker import PokerSeat, PokerTable
+from bot.pictures.poker import PokerSeat, PokerTable, owed_line
 from bot.pictures.sheet import Sheet, SheetRow
 from bot.render.phrases import hand_name
 from engines.base import Event
@@ -45,6 +45,41 @@ def _marks(view: HoldemView, seat: int) -> tuple[str, ...]:
 
 def _pot_label(index: int, lang: str) -> str:
     return word("pot.main", lang) if index == 0 else word("pot.side", lang, n=index)
+
+
+def short_blinds(view: HoldemView) -> tuple[tuple[str, int], ...]:
+    """The blinds of the hand running that were posted short: (small_blind or big_blind,
+    chips), for a blind seat all-in with less in the hand than its blind (all it had)."""
+    found = []
+    for mark, seat, nominal in (
+        ("small_blind", view.small_blind_seat, view.small_blind),
+        ("big_blind", view.big_blind_seat, view.big_blind),
+    ):
+        info = view.seats[seat] if 0 <= seat < len(view.seats) else None
+        if info is not None and info.in_hand and info.all_in and info.invested < nominal:
+            found.append((mark, info.invested))
+    return tuple(found)
+
+
+def owed(view: HoldemView, seat: int) -> int:
+    """The chips `seat` must add to call: the highest bet of the round less its own bet,
+    up to its stack (after a short big blind, what the others enter for)."""
+    info = view.seats[seat]
+    return max(0, min(view.current_bet - info.bet, info.stack))
+
+
+def stakes(view: HoldemView, facts: Facts, lang: str) -> tuple[str, ...]:
+    """The picture's lines under the pots while a hand runs: a blind posted short (so that
+    a small pot and a call below the big blind read as what they are), then what the seat
+    to act owes."""
+    if view.finished:
+        return ()
+    lines = [
+        word(f"holdem.short_blind.{mark}", lang, n=chips) for mark, chips in short_blinds(view)
+    ]
+    if view.to_act is not None:
+        lines.append(owed_line(facts.name(view.to_act), owed(view, view.to_act), lang))
+    return tuple(lines)
 
 
 def board(view: HoldemView, facts: Facts, lang: str) -> PokerTable:
@@ -85,6 +120,7 @@ def board(view: HoldemView, facts: Facts, lang: str) -> PokerTable:
         board=tuple(view.board),
         slots=5,
         pots=pots,
+        stakes=stakes(view, facts, lang),
         banner=banner,
     )
 

@@ -29,6 +29,7 @@ from bot.pictures.cards import (
 )
 from bot.pictures.encode import palette_png
 from bot.pictures.fonts import cap_height, fit, font, text_width
+from bot.pictures.model import word
 from engines.cards import Card
 
 Colour = tuple[int, int, int]
@@ -221,7 +222,8 @@ def pill(
 @dataclass(frozen=True, slots=True)
 class Plate:
     """What a seat plate shows: name, a figure line (stack or penalty), its tags (folded,
-    all-in, away...) and whether it is the seat to act (with seconds left) or dimmed."""
+    all-in, away...) and whether it is the seat to act (with seconds left, written in
+    `lang`) or dimmed."""
 
     name: str
     figure: str
@@ -230,11 +232,54 @@ class Plate:
     seconds: int | None = None
     dim: bool = False
     winner: bool = False
+    lang: str = "en"
 
 
 PLATE_W, PLATE_H = 160, 76
 TAG_SIZE = 23
 NAME_SIZE, FIGURE_SIZE = 27, 30
+NAME_SIZES = (NAME_SIZE, 25, TAG_SIZE, 21)
+"""The sizes a name is tried at on one line before it takes two (at the smallest, whose
+capitals are still `MIN_HEIGHT` px tall on a phone)."""
+NAME_LINE = 24
+"""The distance between the two lines of a name."""
+BREAKS = " -_."
+
+
+def name_lines(name: str, width: int) -> tuple[int, tuple[str, ...]]:
+    """How a plate writes `name` in `width` px: (font size, lines). The whole name on one
+    line at the largest of `NAME_SIZES` it fits; else in two lines at the smallest, broken
+    after a space, hyphen, underscore or dot; only what still does not fit is cut with an
+    ellipsis."""
+    for size in NAME_SIZES:
+        if text_width(name, size, True) <= width:
+            return size, (name,)
+    size = NAME_SIZES[-1]
+    splits = [
+        (name[: i + 1].rstrip(), name[i + 1 :].lstrip())
+        for i, char in enumerate(name[:-1])
+        if char in BREAKS and name[: i + 1].strip() and name[i + 1 :].strip()
+    ]
+    splits = [pair for pair in splits if text_width(pair[0], size, True) <= width]
+    if not splits:
+        return size, (fit(name, size, width, True),)
+    # The most even break whose lines both fit, else the longest first line that fits.
+    both = [pair for pair in splits if text_width(pair[1], size, True) <= width]
+    if both:
+        first, second = min(both, key=lambda pair: max(text_width(p, size, True) for p in pair))
+    else:
+        first, second = splits[-1]
+    return size, (first, fit(second, size, width, True))
+
+
+def _name_room(width: int, room: int) -> int:
+    return width - 16 - room
+
+
+def _extra_height(seat: Plate, width: int, room: int) -> int:
+    """How much taller than `PLATE_H` a plate is for a name in two lines."""
+    lines = name_lines(seat.name, _name_room(width, room))[1]
+    return NAME_LINE * (len(lines) - 1)
 
 
 TAG_GAP = 4
@@ -251,15 +296,17 @@ def plate(canvas: Canvas, centre: Point, seat: Plate, width: int = PLATE_W, room
     _paste(canvas, stamp, offset, centre)
 
 
-def plate_height(seat: Plate, width: int = PLATE_W) -> int:
-    """How tall `seat`'s plate is with its lines of tags."""
-    return PLATE_H + TAG_LINE * len(_tag_lines(_tags_of(seat), width))
+def plate_height(seat: Plate, width: int = PLATE_W, room: int = 0) -> int:
+    """How tall `seat`'s plate is with its name's lines (`room` px kept free at its right)
+    and its lines of tags."""
+    tags = TAG_LINE * len(_tag_lines(_tags_of(seat), width))
+    return PLATE_H + _extra_height(seat, width, room) + tags
 
 
 def _tags_of(seat: Plate) -> list[tuple[str, Colour]]:
     tags = list(seat.tags)
     if seat.to_act and seat.seconds is not None:
-        tags.insert(0, (f"{seat.seconds} s", TURN))
+        tags.insert(0, (word("clock", seat.lang, n=seat.seconds), TURN))
     return tags
 
 
@@ -280,10 +327,17 @@ def _tag_lines(tags: Sequence[tuple[str, Colour]], width: int) -> list[list[tupl
 @lru_cache(maxsize=1024)
 def _plate_stamp(seat: Plate, width: int, room: int) -> tuple[Canvas, Point]:
     lines = _tag_lines(_tags_of(seat), width)
+    size, names = name_lines(seat.name, _name_room(width, room))
+    high = PLATE_H + NAME_LINE * (len(names) - 1)
     stamp_w = width + 8
-    stamp = _stamp_canvas(stamp_w, PLATE_H + 8 + TAG_LINE * len(lines))
+    stamp = _stamp_canvas(stamp_w, high + 8 + TAG_LINE * len(lines))
     x, y = stamp_w / 2, PLATE_H / 2 + 4
-    box = (int(x - width / 2), int(y - PLATE_H / 2), int(x + width / 2), int(y + PLATE_H / 2))
+    box = (
+        int(x - width / 2),
+        int(y - PLATE_H / 2),
+        int(x + width / 2),
+        int(y - PLATE_H / 2 + high),
+    )
     edge = TURN if seat.to_act or seat.winner else PLATE_EDGE
     stamp.draw.rounded_rectangle(
         box,
@@ -293,18 +347,20 @@ def _plate_stamp(seat: Plate, width: int, room: int) -> tuple[Canvas, Point]:
         width=4 if seat.to_act or seat.winner else 2,
     )
     ink = DIM_TEXT if seat.dim else TEXT
-    stamp.text(
-        (x - room / 2, box[1] + 21),
-        seat.name,
-        NAME_SIZE,
-        ink,
-        anchor="mm",
-        condensed=True,
-        width=width - 16 - room,
-    )
+    first = box[1] + (17 if len(names) > 1 else 21)
+    for i, name in enumerate(names):
+        stamp.text(
+            (x - room / 2, first + i * NAME_LINE),
+            name,
+            size,
+            ink,
+            anchor="mm",
+            condensed=True,
+            width=_name_room(width, room),
+        )
     figure_ink = TURN if seat.to_act else ink
     stamp.text(
-        (x - room / 2, box[1] + 55),
+        (x - room / 2, box[3] - 21),
         seat.figure,
         FIGURE_SIZE,
         figure_ink,
@@ -335,9 +391,23 @@ BACKS_FAN = 32
 """The widest a fan of backs in a plate spreads (past its first card)."""
 
 
-def grid_height(seats: Sequence[Plate]) -> int:
-    """How tall the two columns of `seats`' plates are (rows as tall as their taller plate)."""
-    heights = [plate_height(seat, COLUMN_W) for seat in seats]
+def backs_room(held: int) -> tuple[int, int]:
+    """The step of a plate's fan of `held` backs and the room it takes at the plate's right
+    end (0, 0 for none)."""
+    step = min(BACKS_STEP, BACKS_FAN // (held - 1)) if held > 1 else 0
+    return step, MINI.width + step * (held - 1) + 4 if held else 0
+
+
+def _held(backs: Sequence[int], i: int) -> int:
+    return backs[i] if i < len(backs) else 0
+
+
+def grid_height(seats: Sequence[Plate], backs: Sequence[int] = ()) -> int:
+    """How tall the two columns of `seats`' plates are (rows as tall as their taller plate;
+    `backs`: the cards each holds face down, which narrow its name's room)."""
+    heights = [
+        plate_height(seat, COLUMN_W, backs_room(_held(backs, i))[1]) for i, seat in enumerate(seats)
+    ]
     return sum(max(heights[i : i + 2]) + MARGIN for i in range(0, len(heights), 2))
 
 
@@ -347,11 +417,13 @@ def seat_grid(canvas: Canvas, top: int, seats: Sequence[Plate], backs: Sequence[
     y = top
     for first in range(0, len(seats), 2):
         pair = seats[first : first + 2]
-        height = max(plate_height(seat, COLUMN_W) for seat in pair)
+        rooms = [backs_room(_held(backs, first + i)) for i in range(len(pair))]
+        height = max(
+            plate_height(seat, COLUMN_W, room[1]) for seat, room in zip(pair, rooms, strict=True)
+        )
         for i, seat in enumerate(pair):
-            held = backs[first + i] if first + i < len(backs) else 0
-            step = min(BACKS_STEP, BACKS_FAN // (held - 1)) if held > 1 else 0
-            room = MINI.width + step * (held - 1) + 4 if held else 0
+            held = _held(backs, first + i)
+            step, room = rooms[i]
             x = MARGIN + COLUMN_W / 2 + i * (COLUMN_W + MARGIN)
             centre = (x, y + PLATE_H / 2)
             plate(canvas, centre, seat, COLUMN_W, room)
@@ -369,13 +441,13 @@ HEADER_SIZE = 24
 
 
 def table_canvas(
-    header: str, inner: int, plates: Sequence[Plate]
+    header: str, inner: int, plates: Sequence[Plate], backs: Sequence[int] = ()
 ) -> tuple[Canvas, tuple[int, int, int, int], int]:
     """A table picture's canvas, `PHONE_WIDTH` wide: the `header` line, then a felt with
-    `inner` px of room, then room for `plates` in two columns (`seat_grid`). Returns the
-    canvas, the felt's box and the y where the plates go."""
+    `inner` px of room, then room for `plates` in two columns (`seat_grid`, with the
+    `backs` each holds). Returns the canvas, the felt's box and the y where the plates go."""
     felt_bottom = FELT_TOP + 28 + inner
-    height = felt_bottom + MARGIN + grid_height(plates)
+    height = felt_bottom + MARGIN + grid_height(plates, backs)
     box = (MARGIN + 14, FELT_TOP + 14, PHONE_WIDTH - MARGIN - 14, felt_bottom - 14)
     canvas = new_canvas(felt(PHONE_WIDTH, height, box, 22))
     width = PHONE_WIDTH - 2 * MARGIN - 8

@@ -13,10 +13,11 @@ from dataclasses import dataclass
 
 from bot.i18n import join_names
 from bot.pictures.cards import TABLE
-from bot.pictures.fonts import text_width
+from bot.pictures.fonts import fit, text_width
 from bot.pictures.kit import (
     CHIP,
     DISC,
+    MARGIN,
     PHONE_WIDTH,
     TAG_ALL_IN,
     TAG_AWAY,
@@ -39,6 +40,21 @@ from engines.cards import Card
 TAG_COLOURS = {"fold": TAG_FOLD, "allin": TAG_ALL_IN, "away": TAG_AWAY, "out": TAG_FOLD}
 POT_SIZE = 23
 LINE_SIZE = 23
+STAKES_WIDTH = PHONE_WIDTH - 2 * (MARGIN + 14) - 24
+"""How wide a stakes line on the felt may be."""
+
+
+def owed_line(seat_name: str, chips: int, lang: str, kind: str = "") -> str:
+    """The felt's line of what the seat to act owes: "Ann to call 40", "Nothing for Ann to
+    call", (`kind` "entry") "Ann needs 40 to come in"; a long name is shortened so that the
+    line's figure always shows."""
+    key = f"owed.{kind or ('call' if chips else 'check')}"
+    line = word(key, lang, name=seat_name, n=chips)
+    over = text_width(line, LINE_SIZE, True) - STAKES_WIDTH
+    if over > 0:
+        room = max(48, text_width(seat_name, LINE_SIZE, True) - over)
+        line = word(key, lang, name=fit(seat_name, LINE_SIZE, room, True), n=chips)
+    return line
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,6 +76,9 @@ class PokerSeat:
     winner: bool = False
     notes: tuple[str, ...] = ()
     """Facts the alt text says after the others, in words (draw: chips bought, put in)."""
+    net: int | None = None
+    """The figure that ranks the seat at the match's end where it is not the stack (draw:
+    chips held minus chips bought), shown signed instead of the stack."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -112,12 +131,13 @@ def seat_plate(seat: PokerSeat, lang: str) -> Plate:
         tags.append((word("drew", lang, n=seat.drew), POT))
     return Plate(
         seat.name,
-        f"{seat.stack:,}",
+        f"{seat.stack:,}" if seat.net is None else f"{seat.net:+,}",
         tuple(tags),
         seat.to_act,
         seat.seconds,
         dim="fold" in seat.tags or "out" in seat.tags,
         winner=seat.winner,
+        lang=lang,
     )
 
 
@@ -128,8 +148,10 @@ def draw_table(table: PokerTable) -> Canvas:
     plates = [seat_plate(seat, lang) for seat in table.seats]
     pot_lines = _pot_lines(table)
     inner = 16 + (TABLE.height + 14 if table.slots else 0) + 40 * len(pot_lines)
-    inner += 28 * len(table.stakes) + (44 if table.banner else 0)
-    canvas, box, plates_top = table_canvas(table.header, max(inner, 60), plates)
+    inner += 28 * len(table.stakes) + (48 if table.banner else 0)
+    canvas, box, plates_top = table_canvas(
+        table.header, max(inner, 60), plates, [seat.holding for seat in table.seats]
+    )
     mid_x = PHONE_WIDTH / 2
     y = box[1] + 12 if inner > 60 else box[1] + (box[3] - box[1] - inner) / 2 + 12
     if table.slots:
@@ -159,7 +181,7 @@ def draw_table(table: PokerTable) -> Canvas:
         )
         y += 28
     if table.banner:
-        pill(canvas, (mid_x, y + 20), table.banner, POT_SIZE, TURN, (0, 0, 0))
+        pill(canvas, (mid_x, y + 24), table.banner, POT_SIZE, TURN, (0, 0, 0))
     seat_grid(canvas, plates_top, plates, [seat.holding for seat in table.seats])
     return canvas
 
@@ -193,6 +215,8 @@ def _alt_parts(table: PokerTable, *, with_names: bool) -> list[str]:
         parts.append(table.banner + ".")
     for seat in table.seats:
         facts = [word("alt.stack", lang, n=seat.stack)]
+        if seat.net is not None:
+            facts.insert(0, word("alt.net", lang, n=f"{seat.net:+,}"))
         if seat.bet:
             facts.append(word("alt.bet", lang, n=seat.bet))
         facts += [word(f"alt.mark.{mark}", lang) for mark in seat.marks]
