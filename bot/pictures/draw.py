@@ -1,6 +1,7 @@
 """French draw poker pictures: the table at any board state (stacks, stakes in front, the
 blind and surblind, the opener, cards held face down and how many each seat drew, the pot,
-the carried pot and the deal's stakes) and each deal's result (hands shown with their
+the carried pot and the deal's stakes, its phase and what the seat to act owes; at the
+match's end each seat's net, what ranks it) and each deal's result (hands shown with their
 names, who won what, a carried pot). Built from the spectator's `DrawView`, drawn by
 `bot.pictures.poker` and `bot.pictures.sheet`."""
 

@@ -94,8 +94,8 @@ class DuelTable:
                 row(canvas, (card,), SMALL, (x, y + 30 + SMALL.height / 2))
                 if i < len(self.last_names):
                     name = fit(self.last_names[i], 23, LAST_APART - 16, True)
-                    canvas.text((x, y + 46 + SMALL.height), name, 23, TEXT, anchor="mm",
-                                condensed=True)  # fmt: skip
+                    at = (x, y + 46 + SMALL.height)
+                    canvas.text(at, name, 23, TEXT, anchor="mm", condensed=True)
             y += SMALL.height + 72
         pot = pot_text(word("pot.main", lang), self.pot) if self.pot else ""
         if pot:

@@ -46,7 +46,7 @@ STAKES_WIDTH = PHONE_WIDTH - 2 * (MARGIN + 14) - 24
 
 def owed_line(seat_name: str, chips: int, lang: str, kind: str = "") -> str:
     """The felt's line of what the seat to act owes: "Ann to call 40", "Nothing for Ann to
-    call", (`kind` "entry") "Ann needs 40 to come in"; a long name is shortened so that the
+    call", (`kind` "entry") "Entry for Ann: 40"; a long name is shortened so that the
     line's figure always shows."""
     key = f"owed.{kind or ('call' if chips else 'check')}"
     line = word(key, lang, name=seat_name, n=chips)

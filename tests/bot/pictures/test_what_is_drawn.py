@@ -310,3 +310,20 @@ def test_every_word_of_the_pictures_has_its_glyphs_in_the_shipped_fonts(lang: st
             for condensed in (False, True):
                 mask = font(24, condensed).getmask(char)
                 assert bytes(mask) != missing and mask.getbbox() is not None, (key, char)
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_felts_lines_fit_whole_with_a_ten_letter_name(lang: str) -> None:
+    """What is owed, a short blind, the phase and draw's net line are never cut on the
+    felt for a name as long as "Олександра" (a longer one is shortened, not the figure)."""
+    from bot.pictures.poker import LINE_SIZE, STAKES_WIDTH, owed_line
+
+    for kind in ("call", "check", "entry"):
+        line = owed_line("Олександра", 1000, lang, kind)
+        assert "Олександра" in line and text_width(line, LINE_SIZE, True) <= STAKES_WIDTH
+    long = owed_line("Олександра-Éloïse Коваленко-Шевченко", 1000, lang, "call")
+    assert "1000" in long and text_width(long, LINE_SIZE, True) <= STAKES_WIDTH
+    keys = [f"draw.phase.{phase}" for phase in PHASES] + ["draw.net"]
+    keys += ["holdem.short_blind.big_blind", "holdem.short_blind.small_blind"]
+    for key in keys:
+        assert text_width(word(key, lang, n=1999), LINE_SIZE, True) <= STAKES_WIDTH, key
