@@ -24,6 +24,7 @@ from bot.pictures.gallery import GAMES, facts_for, key_moments, play, seat_count
 from bot.pictures.kit import COLUMN_W, MIN_HEIGHT, Canvas, Plate, display_heights, name_lines
 from bot.pictures.model import word
 from bot.pictures.poker import seat_plate
+from engines.base import MatchEnded
 from engines.cards import Suit
 from engines.duel import Showdown
 
@@ -49,17 +50,19 @@ def pairs(game: str, seats: int, seed: int, most: int = 3000) -> Iterator[tuple[
 
 @pytest.mark.parametrize("seats", [4, 6])
 def test_draw_match_end_shows_the_net_that_ranks_the_seats(seats: int) -> None:
-    """Each plate shows chips held minus chips bought (signed), the leaders framed in gold;
-    no FOLD or other tag of the last deal stays on."""
+    """Each plate shows the match's total of the seat (chips held minus chips bought,
+    signed: what the engine ranks by), its winners framed in gold; no FOLD or other tag
+    of the last deal stays on."""
     *_, last = play("draw", seats, 7)
     view = last.view
-    assert view.finished
+    ended = next(e for e in last.events if isinstance(e, MatchEnded))
     model = board_model("draw", view, facts_for(seats), "en")
     nets = [view.stacks[s] - view.bought[s] for s in range(seats)]
+    assert tuple(nets) == ended.totals
     assert any(n != s for n, s in zip(nets, view.stacks, strict=True))  # the net differs
     plates = [seat_plate(seat, "en") for seat in model.seats]  # type: ignore[attr-defined]
-    assert [p.figure for p in plates] == [f"{n:+,}" for n in nets]
-    assert [p.winner for p in plates] == [n == max(nets) for n in nets]
+    assert [p.figure for p in plates] == [f"{n:+,}" for n in ended.totals]
+    assert [p.winner for p in plates] == [s in ended.winners for s in range(seats)]
     assert all(p.tags == () and not p.dim for p in plates)
     assert model.stakes == ("Net chips: held minus bought",)  # type: ignore[attr-defined]
     alt = model.alt()
