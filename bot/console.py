@@ -4,10 +4,13 @@ It runs on the same runtime and storage as the Discord bot: the table lives at t
 ``terminal:<game>`` in a SQLite file (`--db`, or a temporary file), so killing the process
 at any moment and running the same command again resumes the match at the last accepted
 action. Generic over games: it only uses the game's `SPEC` and its renderer
-(`bot.render.<game>.RENDERER`). Works with a pipe on stdin (scriptable); colour only when
-stdout is a terminal. Ctrl-C ends it at once (stdin is read without a thread, see
-`bot.lines`), saying whether the match is saved. A resumed match keeps its saved settings;
-flags that ask for others are named. `deucebot leaderboard` opens the database read-only.
+(`bot.render.<game>.RENDERER`); only that game's table is resumed from the database (another
+game's unfinished table there is left as saved). A line typed while it is not your turn is
+answered at once or refused, never kept for a later prompt; a file on stdin is a script (a
+line read at each prompt). Colour only when stdout is a terminal. Ctrl-C ends it at once
+(stdin is read without a thread, see `bot.lines`), saying whether the match is saved. A
+resumed match keeps its saved settings; flags that ask for others are named. `deucebot
+leaderboard` opens the database read-only.
 """
 
 from __future__ import annotations
@@ -234,6 +237,8 @@ class Console:
         self.inbox = Inbox()
         self.clock: Clock = SystemClock()
         """The runtime's clock (the turn timer's), once the runtime runs."""
+        self.timers = False
+        """Whether turn timers run in this session (`--turn-seconds`)."""
 
     @property
     def saved(self) -> bool:
@@ -299,7 +304,7 @@ class Console:
             self.front,
             config=RuntimeConfig(ai_delay=delay, ai_in_thread=True, timers=turn_seconds > 0),
         )
-        self.clock = manager.clock
+        self.clock, self.timers = manager.clock, turn_seconds > 0
         try:
             # Only this game's table: another game's unfinished table in the same database
             # stays as it was saved (no AI moves nobody watches) until its own `play`.
@@ -371,6 +376,10 @@ class Console:
         are answered as they come (`_out_of_turn`): none is kept for a later prompt."""
         while True:
             self.front.changed.clear()
+            head = self.inbox.peek()
+            if head is not None and (head.text is None or head.text.lower() in QUIT):
+                self.say(self._goodbye)  # at once, even in the pause between two deals
+                return None
             # The table once every delivery in flight is printed (it runs under the table's
             # lock): a deal's opening lines and the pause between deals come before the
             # board and prompt they lead to, never after (the live state is ahead of them).
@@ -481,7 +490,7 @@ class Console:
 
     def _time_left(self, now: TableSnapshot) -> float | None:
         """Seconds left on the turn timer of `now`'s turn (None: no timer runs for it)."""
-        if now.deadline is None or now.deadline_turn != now.turn:
+        if not self.timers or now.deadline is None or now.deadline_turn != now.turn:
             return None
         return max(0.0, now.deadline - self.clock.now())
 
@@ -489,10 +498,11 @@ class Console:
         """The next line typed at the prompt. For your turn's prompt (`now` given): None once
         the turn moved on without you (your time ran out: the next turn gets its board and
         prompt), and a warning when little time is left."""
-        hurry: float | None = None
-        """When (clock time) you are warned."""
+        hurry: float | None = None  # when (clock time) you are warned, if still to come
         if now is not None and now.deadline is not None and self._time_left(now) is not None:
             hurry = now.deadline - min(HURRY_AT, now.options.turn_seconds / 3)
+            if hurry <= self.clock.now():
+                hurry = None  # the time left shown with the prompt says it already
         while True:
             if self.inbox.pending or self.inbox.scripted:
                 return await self.inbox.get()
