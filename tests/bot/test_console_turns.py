@@ -162,10 +162,10 @@ def test_play_drives_only_its_own_games_table(
 def test_lines_typed_while_it_is_not_your_turn_are_refused_and_never_played(
     terminal: list[Terminal],
 ) -> None:
-    # Seed 11: three AI seats act before you, 1 s each; then you hold Q♦ 9♥ facing 20.
-    term = Terminal("holdem", "--seed", "11", "--ai-delay", "1")
+    # Seed 11: after the blinds an AI seat acts first (2 s); then you hold Q♦ 9♥ facing
+    # 20. Typed at once, call and fold reach the console before that AI's move.
+    term = Terminal("holdem", "--seed", "11", "--ai-delay", "2")
     terminal.append(term)
-    term.read_until(lambda s: s.startswith("Your cards: "), 30)
     term.type("call")
     term.type("fold")
     early = term.read_until(lambda s: is_prompt(s) or s.startswith(f"{NOT_YOURS}“fold”"), 30)
@@ -190,10 +190,9 @@ def test_lines_typed_while_it_is_not_your_turn_are_refused_and_never_played(
 
 
 def test_a_line_out_of_turn_is_refused_in_your_language(terminal: list[Terminal]) -> None:
-    term = Terminal("holdem", "--seed", "11", "--ai-delay", "1", lang="fr")
+    term = Terminal("holdem", "--seed", "11", "--ai-delay", "2", lang="fr")
     terminal.append(term)
-    term.read_until(lambda s: s.startswith("Vos cartes"), 30)
-    term.type("suivre")
+    term.type("suivre")  # before the AI seat to act first has played
     refused = term.read_until(lambda s: is_prompt(s) or "votre tour" in s, 30)[-1]
     assert refused.startswith("Ce n'est pas votre tour : « suivre »"), refused
     term.type("quit")
