@@ -1,7 +1,9 @@
-"""The terminal's turns, in a child process fed line by line as a person types: a line typed
-while it is not your turn is refused at once and never played later; with a turn timer the
-time left is shown and a timed-out turn is followed by the next turn's board and prompt; a
-deal's opening lines come before its board and prompt. Every wait is bounded."""
+"""The terminal's turns, in a child process fed line by line as a person types: `play GAME`
+drives only its own game's table (every ordered pair of games in one database), its front
+reading each table with that table's game's renderer; a line typed while it is not your
+turn is refused at once and never played later; with a turn timer the time left is shown
+and a timed-out turn is followed by the next turn's board and prompt; a deal's opening
+lines come before its board and prompt. Every wait is bounded."""
 
 from __future__ import annotations
 
@@ -38,9 +40,9 @@ def terminal() -> Iterator[list[Terminal]]:
 
 def test_a_hand_opens_before_its_board_and_prompt(terminal: list[Terminal]) -> None:
     # You fold at once, so hands end on an AI's move and the pause between hands (0.5 s)
-    # holds the next hand's opening lines; a line typed in that pause woke the console,
-    # which drew the board and prompt from the live table, ahead of those lines (you are
-    # first to act in hand 2).
+    # holds the next hand's opening lines. A line typed in that pause used to wake the
+    # console, which drew the board and prompt from the live table, ahead of those lines
+    # (you are first to act in hand 2).
     term = Terminal("holdem", "--seed", "5", "--ai-delay", "0.25")
     terminal.append(term)
     hands = 0
