@@ -4,10 +4,13 @@ It runs on the same runtime and storage as the Discord bot: the table lives at t
 ``terminal:<game>`` in a SQLite file (`--db`, or a temporary file), so killing the process
 at any moment and running the same command again resumes the match at the last accepted
 action. Generic over games: it only uses the game's `SPEC` and its renderer
-(`bot.render.<game>.RENDERER`). Works with a pipe on stdin (scriptable); colour only when
-stdout is a terminal. Ctrl-C ends it at once (stdin is read without a thread, see
-`bot.lines`), saying whether the match is saved. A resumed match keeps its saved settings;
-flags that ask for others are named. `deucebot leaderboard` opens the database read-only.
+(`bot.render.<game>.RENDERER`); only that game's table is resumed from the database (another
+game's unfinished table there is left as saved). A line typed while it is not your turn is
+answered at once or refused, never kept for a later prompt; a file on stdin is a script (a
+line read at each prompt). Colour only when stdout is a terminal. Ctrl-C ends it at once
+(stdin is read without a thread, see `bot.lines`), saying whether the match is saved. A
+resumed match keeps its saved settings; flags that ask for others are named. `deucebot
+leaderboard` opens the database read-only.
 """
 
 from __future__ import annotations
@@ -16,6 +19,7 @@ import argparse
 import asyncio
 import collections
 import contextlib
+import math
 import random
 import signal
 import sys
@@ -23,15 +27,16 @@ import tempfile
 import time
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, TextIO
+from typing import Any, NamedTuple, TextIO
 
 from bot.i18n import Addressee, explain, normalise_language, pretty_cards, t
 from bot.levels import level_text
 from bot.lines import LineReader
 from bot.render import GameRenderer, get_renderer
 from bot.render.fair import fair_line
-from bot.render.words import move_words
+from bot.render.words import move_words, say_move
 from bot.runtime import (
+    Clock,
     MatchStarted,
     Player,
     PlayerJoined,
@@ -39,6 +44,7 @@ from bot.runtime import (
     RuntimeConfig,
     SeatAway,
     SeatBack,
+    SystemClock,
     Table,
     TableError,
     TableManager,
@@ -48,7 +54,7 @@ from bot.runtime import (
 from bot.settings import load_settings
 from engines.base import DealSettled, DealStarted, Event, IllegalAction
 from engines.cards import CardParseError
-from engines.registry import LEVELS
+from engines.registry import LEVELS, get_game
 from storage import ChipRow, Leaderboard, PenaltyRow, Storage, is_postgres_url, open_storage
 from storage.opening import is_memory
 
@@ -65,7 +71,15 @@ QUIT = frozenset({"quit", "exit", "q"})
 WATCH = frozenset({"watch", "w"})
 NEW = frozenset({"new", "n"})
 OUT_SHOWN = -2
-"""The shown turn once the choices of a knocked-out player are printed."""
+"""The shown turn once the choices of a knocked-out player are printed (and their prompt)."""
+AWAY = -3
+"""The away notice's prompt (your turn's prompt is its turn number)."""
+HELP = frozenset({"help", "?", "h"})
+BOARD = frozenset({"board", "hand", "show"})
+HURRY_AT = 10.0
+"""Seconds left on your turn's timer when you are warned (a third of a shorter timer)."""
+ECHOED = 40
+"""How much of a line typed out of turn is quoted back."""
 
 
 def addressed_names(table: Table | TableSnapshot) -> list[str]:
@@ -85,15 +99,17 @@ class ConsoleFront:
 
     def __init__(
         self,
-        renderer: GameRenderer,
+        place: str,
         out: TextIO,
         lang: str,
         colour: bool,
         deal_pause: float = 0.0,
     ) -> None:
-        """Write to `out` in `lang`; `colour` adds ANSI styling (terminals only); between two
-        deals the standings are printed, then a pause of `deal_pause` seconds."""
-        self.renderer = renderer
+        """Print the table in `place` (deliveries of any other table are not shown) to `out`
+        in `lang`; `colour` adds ANSI styling (terminals only); between two deals the
+        standings are printed, then a pause of `deal_pause` seconds. Each table is read
+        with its own game's renderer, never another game's."""
+        self.place = place
         self.out = out
         self.lang = lang
         self.colour = colour
@@ -111,12 +127,16 @@ class ConsoleFront:
             text = f"{style}{text}{RESET}"
         print(text, file=self.out, flush=True)
 
-    def _runtime_event(self, event: Event, names: Sequence[str]) -> str | None:
+    def _runtime_event(
+        self, event: Event, names: Sequence[str], renderer: GameRenderer
+    ) -> str | None:
         lang = self.lang
         if isinstance(event, MatchStarted):
             return t("console.event.match_started", lang, number=event.number)
         if isinstance(event, TurnTimedOut):
-            return t("console.event.timed_out", lang, name=names[event.seat], action=event.action)
+            # The move in the reader's words (cards as hands show them), not its code.
+            action = say_move(event.action, renderer.move_areas, lang)
+            return t("console.event.timed_out", lang, name=names[event.seat], action=action)
         if isinstance(event, (SeatAway, SeatBack, PlayerJoined, PlayerLeft)):
             key = {
                 SeatAway: "console.event.away",
@@ -133,21 +153,22 @@ class ConsoleFront:
         """Print a line for each event worth one (while watching, only the outcomes). When a
         deal ends and the match goes on: the standings, then the pause, before the next
         deal's lines."""
+        if self.quiet or table.place != self.place:
+            return
+        renderer = get_renderer(table.game)
         names = addressed_names(table)
         settled = False
-        if self.quiet:
-            return
         for event in events:
             if isinstance(event, DealStarted) and settled:
-                await self._between_deals(table, names)
+                await self._between_deals(table, names, renderer)
                 settled = False
             if isinstance(event, DealSettled):
                 settled = True
             if self.watching and event.kind not in WATCHED:
                 continue
-            text = self._runtime_event(event, names)
+            text = self._runtime_event(event, names, renderer)
             if text is None:
-                text = self.renderer.event(event, names, self.lang)
+                text = renderer.event(event, names, self.lang)
             fair = None if self.watching else fair_line(event, self.lang, table.game)
             # Who you play against is said as the match starts, not only at your turn.
             level = (
@@ -157,10 +178,12 @@ class ConsoleFront:
                 if line:
                     self.line(line, DIM if event.to is not None else "")
         if settled and not table.finished and table.to_act is not None:
-            await self._between_deals(table, names)
+            await self._between_deals(table, names, renderer)
 
-    async def _between_deals(self, table: TableSnapshot, names: Sequence[str]) -> None:
-        self.line(self.renderer.standings(table.view(None), names, self.lang))
+    async def _between_deals(
+        self, table: TableSnapshot, names: Sequence[str], renderer: GameRenderer
+    ) -> None:
+        self.line(renderer.standings(table.view(None), names, self.lang))
         if self.deal_pause > 0:
             await asyncio.sleep(self.deal_pause)
 
@@ -176,7 +199,10 @@ class ConsoleFront:
         await self.show(table, events)
 
     async def refresh(self, table: TableSnapshot) -> None:
-        """The board is printed when it is your turn, not at every change."""
+        """The board is printed when it is your turn, not at every change; a delivery ends
+        here (the console looks again)."""
+        if table.place == self.place:
+            self.changed.set()
 
     async def caught_up(self, table_id: int, turn: int, within: float) -> None:
         """Every move is printed as it is made: never behind."""
@@ -203,11 +229,16 @@ class Console:
         self.colour = out.isatty() if colour is None else colour
         self.settings = settings
         self.renderer = get_renderer(args.game)
+        self.place = place_of(get_game(args.game).name)
         delay = settings.ai_delay if args.ai_delay is None else args.ai_delay
         self.front = ConsoleFront(
-            self.renderer, out, self.lang, self.colour, deal_pause=min(DEAL_PAUSE, 2 * delay)
+            self.place, out, self.lang, self.colour, deal_pause=min(DEAL_PAUSE, 2 * delay)
         )
         self.inbox = Inbox()
+        self.clock: Clock = SystemClock()
+        """The runtime's clock (the turn timer's), once the runtime runs."""
+        self.timers = False
+        """Whether turn timers run in this session (`--turn-seconds`)."""
 
     @property
     def saved(self) -> bool:
@@ -273,8 +304,11 @@ class Console:
             self.front,
             config=RuntimeConfig(ai_delay=delay, ai_in_thread=True, timers=turn_seconds > 0),
         )
+        self.clock, self.timers = manager.clock, turn_seconds > 0
         try:
-            await manager.restore()
+            # Only this game's table: another game's unfinished table in the same database
+            # stays as it was saved (no AI moves nobody watches) until its own `play`.
+            await manager.restore(places={self.place})
             table = await self._table(manager, turn_seconds)
             return await self._loop(table)
         finally:
@@ -282,7 +316,7 @@ class Console:
 
     async def _table(self, manager: TableManager, turn_seconds: int) -> Table:
         args = self.args
-        place = place_of(manager.spec(args.game).name)
+        place = self.place
         table = manager.find(place)
         if table is not None:
             self._name_ignored_flags(table)
@@ -336,18 +370,33 @@ class Console:
         if ignored:
             self.say("console.kept_settings", settings="; ".join(ignored))
 
-    async def _wait_for_you(self, table: Table, seat: int) -> None:
+    async def _wait_for_you(self, table: Table, seat: int) -> TableSnapshot | None:
         """Let the AI play until it is your turn, you are away or out, or the match is over,
-        or you typed a line answered at once (quit; new while watching)."""
-        while not table.finished and table.status == "playing":
+        and return the table then, as delivered; None once you quit. Lines typed meanwhile
+        are answered as they come (`_out_of_turn`): none is kept for a later prompt."""
+        while True:
             self.front.changed.clear()
-            if table.seats[seat].away or (table.to_act == seat and not table.will_autopass(seat)):
-                return
-            if self.renderer.eliminated(table.view(seat)) and not self.front.watching:
-                return
+            head = self.inbox.peek()
+            if head is not None and (head.text is None or head.text.lower() in QUIT):
+                self.say(self._goodbye)  # at once, even in the pause between two deals
+                return None
+            # The table once every delivery in flight is printed (it runs under the table's
+            # lock): a deal's opening lines and the pause between deals come before the
+            # board and prompt they lead to, never after (the live state is ahead of them).
+            now = await table.committed(seat)
+            if now.status != "playing":
+                return now
+            due = self._due(table, now, seat)
+            head = self.inbox.peek()
+            if head is not None and (due is None or head.prompt != due):
+                self.inbox.pop()
+                if await self._out_of_turn(table, seat, now, head.text):
+                    return None
+                continue
+            if due is not None:
+                return now
+            self.inbox.prompt = None
             known = self.inbox.arrived
-            if self.inbox.head_is(QUIT | NEW if self.front.watching else QUIT):
-                return
             # Shielded: cancelling idle() would cancel the AI turn it waits for.
             idle = asyncio.ensure_future(asyncio.shield(table.idle()))
             typed = asyncio.ensure_future(self.inbox.arrival(known))
@@ -359,17 +408,63 @@ class Console:
             if table.to_act != seat:
                 await asyncio.sleep(0.01)
 
-    def _board(self, table: Table, seat: int) -> None:
-        self.front.line("")
-        self.front.line(
-            self.renderer.board(table.view(None), addressed_names(table), self.lang), BOLD
-        )
-        self.front.line(level_text(table.options, self.lang))
-        self.front.line(self.renderer.hand(table.view(seat), self.lang))
+    def _due(self, table: Table, now: TableSnapshot, seat: int) -> int | None:
+        """The prompt due at `now`: `OUT_SHOWN` (out of the match, not watching), `AWAY`, or
+        your turn's (its turn number; unless auto-pass plays it); None: no prompt."""
+        out = bool(self.renderer.eliminated(now.view(seat)))
+        if out and not self.front.watching:
+            return OUT_SHOWN
+        if now.seats[seat].away:
+            return OUT_SHOWN if out else AWAY
+        if now.to_act == seat and not table.will_autopass(seat):
+            return OUT_SHOWN if out else now.turn
+        return None
 
-    def _show(self, table: Table, seat: int, out: bool, away: bool, shown_turn: int) -> int:
+    async def _out_of_turn(
+        self, table: Table, seat: int, now: TableSnapshot, text: str | None
+    ) -> bool:
+        """Answer a line typed while no prompt waited for it (the AI playing, or before the
+        prompt it would answer): quit, help, board, autopass and (watching) new are done at
+        once; any other line is refused as not your turn and dropped, never played later.
+        True once you quit (or the input closed)."""
+        command = (text or "").lower()
+        if text is None or command in QUIT:
+            self.say(self._goodbye)
+            return True
+        out = bool(self.renderer.eliminated(now.view(seat)))
+        if not command:
+            return False
+        if command in HELP:
+            self._help(table, seat, out)
+        elif command in BOARD:
+            self._board(now, seat)
+        elif self.front.watching and command in NEW:
+            await self._new_match(table)
+        elif self._autopass(table, command):
+            pass
+        elif self.front.watching:
+            self.say("console.out.watching")
+        else:
+            echoed = text if len(text) <= ECHOED else text[: ECHOED - 1] + "…"
+            self.say("console.turn.not_yours", text=echoed)
+        return False
+
+    async def _new_match(self, table: Table) -> None:
+        """`new` once you are out: a new match with fresh stacks, printed again."""
+        self.front.watching = self.front.quiet = False
+        self.say("console.out.new", BOLD)
+        await table.restart(seed=None)
+
+    def _board(self, now: TableSnapshot, seat: int) -> None:
+        self.front.line("")
+        self.front.line(self.renderer.board(now.view(None), addressed_names(now), self.lang), BOLD)
+        self.front.line(level_text(now.options, self.lang))
+        self.front.line(self.renderer.hand(now.view(seat), self.lang))
+
+    def _show(self, now: TableSnapshot, seat: int, out: bool, away: bool, shown_turn: int) -> int:
         """Before a prompt: the choices once you are out, the away notice, or the table when
-        it moved since it was last shown; then the prompt. Returns the turn shown."""
+        it moved since it was last shown, and the time left on your turn; then the prompt.
+        Returns the turn shown."""
         if out:
             if shown_turn != OUT_SHOWN:
                 self.front.quiet = not self.front.watching
@@ -377,14 +472,61 @@ class Console:
                 shown_turn = OUT_SHOWN
         elif away:
             self.say("console.you_are_away")
-        elif shown_turn != table.turn:
-            self._board(table, seat)
-            shown_turn = table.turn
+        else:
+            if shown_turn != now.turn:
+                self._board(now, seat)
+                shown_turn = now.turn
+            left = self._time_left(now)
+            if left is not None:
+                self.say("console.turn.time_left", seconds=math.ceil(left))
+        self._prompt()
+        return shown_turn
+
+    def _prompt(self) -> None:
         if self.colour:
             print(t("console.prompt", self.lang), end="", file=self.out, flush=True)
         else:
             self.say("console.prompt")
-        return shown_turn
+
+    def _time_left(self, now: TableSnapshot) -> float | None:
+        """Seconds left on the turn timer of `now`'s turn (None: no timer runs for it)."""
+        if not self.timers or now.deadline is None or now.deadline_turn != now.turn:
+            return None
+        return max(0.0, now.deadline - self.clock.now())
+
+    async def _answer(self, table: Table, now: TableSnapshot | None) -> Typed | None:
+        """The next line typed at the prompt. For your turn's prompt (`now` given): None once
+        the turn moved on without you (your time ran out: the next turn gets its board and
+        prompt), and a warning when little time is left."""
+        hurry: float | None = None  # when (clock time) you are warned, if still to come
+        if now is not None and now.deadline is not None and self._time_left(now) is not None:
+            hurry = now.deadline - min(HURRY_AT, now.options.turn_seconds / 3)
+            if hurry <= self.clock.now():
+                hurry = None  # the time left shown with the prompt says it already
+        while True:
+            if self.inbox.pending or self.inbox.scripted:
+                return await self.inbox.get()
+            self.front.changed.clear()
+            if now is not None and table.turn != now.turn:
+                return None
+            known = self.inbox.arrived
+            typed = asyncio.ensure_future(self.inbox.arrival(known))
+            moved = asyncio.ensure_future(self.front.changed.wait())
+            waits: set[asyncio.Future[Any]] = {typed, moved}
+            warning = None
+            if hurry is not None:
+                warning = asyncio.ensure_future(asyncio.sleep(max(0.0, hurry - self.clock.now())))
+                waits.add(warning)
+            await asyncio.wait(waits, return_when=asyncio.FIRST_COMPLETED)
+            for task in waits:
+                task.cancel()
+            if warning is not None and warning.done() and not warning.cancelled():
+                hurry = None
+                assert now is not None
+                left = self._time_left(now)
+                if table.turn == now.turn and left is not None:
+                    self.say("console.turn.hurry", seconds=math.ceil(left))
+                    self._prompt()
 
     def _help(self, table: Table, seat: int, out: bool) -> None:
         """What can be typed now: the game's moves when it is your turn, and the commands
@@ -432,19 +574,29 @@ class Console:
         hint_rng = random.Random(self.args.seed)
         shown_turn = -1
         while True:
-            await self._wait_for_you(table, seat)
-            if table.finished:
+            now = await self._wait_for_you(table, seat)
+            if now is None:
+                return 0
+            if now.finished:
                 self.front.line(
-                    self.renderer.board(table.view(None), addressed_names(table), self.lang), BOLD
+                    self.renderer.board(now.view(None), addressed_names(now), self.lang), BOLD
                 )
                 self.say("console.finished", BOLD)
                 return 0
-            out = self.renderer.eliminated(table.view(seat))
-            away = table.seats[seat].away
-            # A quit (or new, once out) typed while the AI played is answered at once.
-            if not self.inbox.head_is(QUIT | NEW if out else QUIT):
-                shown_turn = self._show(table, seat, out, away, shown_turn)
-            text = await self.inbox.get()
+            due = self._due(table, now, seat)
+            if due is None:
+                continue
+            out, away = due == OUT_SHOWN, due == AWAY
+            shown_turn = self._show(now, seat, out, away, shown_turn)
+            self.inbox.prompt = due
+            typed = await self._answer(table, None if out or away else now)
+            if typed is None:  # the turn moved on without you (your time ran out)
+                continue
+            text = typed.text
+            if typed.prompt != due:  # typed before this prompt: it does not answer it
+                if await self._out_of_turn(table, seat, now, text):
+                    return 0
+                continue
             if text is None:
                 self.say(self._goodbye)
                 return 0
@@ -454,10 +606,10 @@ class Console:
             if command in QUIT:
                 self.say(self._goodbye)
                 return 0
-            if command in ("help", "?", "h"):
+            if command in HELP:
                 self._help(table, seat, out)
                 continue
-            if command in ("board", "hand", "show"):
+            if command in BOARD:
                 shown_turn = -1
                 continue
             if out:
@@ -465,9 +617,7 @@ class Console:
                     self.front.watching, self.front.quiet = True, False
                     self.say("console.out.watching")
                 elif command in NEW:
-                    self.front.watching = self.front.quiet = False
-                    self.say("console.out.new", BOLD)
-                    await table.restart(seed=None)
+                    await self._new_match(table)
                     shown_turn = -1
                 else:
                     self.say("console.out.choices")
@@ -484,7 +634,7 @@ class Console:
             if away:
                 self.say("console.you_are_away")
                 continue
-            view = table.view(seat)
+            view = now.view(seat)
             if command == "hint":
                 policy = table.spec.make_policy(table.spec.default_policy, hint_rng)
                 suggestion = await asyncio.to_thread(policy.decide, view)
@@ -492,26 +642,52 @@ class Console:
                 continue
             try:
                 action = self.renderer.parse_input(text, view)
-                await table.act(HUMAN_ID, action, turn=table.turn)
+                # Made for this prompt's turn: if the table moved on meanwhile (your time
+                # ran out), the runtime refuses it rather than play it at another turn.
+                await table.act(HUMAN_ID, action, turn=now.turn)
             except (IllegalAction, CardParseError) as error:
                 self.say("console.refused", error=explain(error, self.lang))
                 continue
 
 
+class Typed(NamedTuple):
+    """A line as it came in, and the prompt that was open then."""
+
+    text: str | None
+    """The line, stripped (None: the input is closed)."""
+    prompt: int | None
+    """`Inbox.prompt` when it arrived: the prompt it answers (None: no prompt was open)."""
+
+
 class Inbox:
     """The lines you type, read as they come (also while the AI plays), so `quit` is
-    answered at once; other lines wait for the next prompt, in order."""
+    answered at once; each is stamped with the prompt open when it arrived, so a line typed
+    before a prompt is never taken for its answer. A script (a file, not a terminal or a
+    pipe) is read a line at a time, as prompts ask."""
 
     def __init__(self) -> None:
         """An empty inbox; `start` begins reading."""
-        self._lines: collections.deque[str | None] = collections.deque()
+        self._lines: collections.deque[Typed] = collections.deque()
         self._arrived = 0
         self._changed = asyncio.Condition()
         self._task: asyncio.Task[None] | None = None
+        self._script: LineReader | None = None
+        self.prompt: int | None = None
+        """The prompt open now (`Console._due`), None while none is: what lines are
+        stamped with as they arrive."""
 
     def start(self, reader: LineReader) -> None:
-        """Read `reader` in the background until it ends (None is queued then)."""
-        self._task = asyncio.ensure_future(self._read(reader))
+        """Read `reader` in the background until it ends (None is queued then); a script
+        is read only when a line is asked for."""
+        if reader.live:
+            self._task = asyncio.ensure_future(self._read(reader))
+        else:
+            self._script = reader
+
+    @property
+    def scripted(self) -> bool:
+        """True for a script: lines are read when asked for, never in the background."""
+        return self._script is not None
 
     def stop(self) -> None:
         """Stop reading."""
@@ -521,16 +697,31 @@ class Inbox:
     async def _read(self, reader: LineReader) -> None:
         while True:
             line = await reader.readline()
-            self._lines.append(None if line is None else line.strip())
-            self._arrived += 1
-            async with self._changed:
-                self._changed.notify_all()
+            await self._arrive(line)
             if line is None:
                 return
 
-    def head_is(self, words: frozenset[str]) -> bool:
-        """True when the next line waiting is one of `words` (lowercase)."""
-        return bool(self._lines) and (self._lines[0] or "").lower() in words
+    async def _arrive(self, line: str | None) -> None:
+        self._lines.append(Typed(None if line is None else line.strip(), self.prompt))
+        self._arrived += 1
+        async with self._changed:
+            self._changed.notify_all()
+
+    @property
+    def pending(self) -> bool:
+        """True when a line is waiting."""
+        return bool(self._lines)
+
+    def peek(self) -> Typed | None:
+        """The next line waiting, left in place (None: none is)."""
+        return self._lines[0] if self._lines else None
+
+    def pop(self) -> Typed:
+        """Take the next line waiting (there must be one)."""
+        typed = self._lines.popleft()
+        if typed.text is None:
+            self._lines.appendleft(typed)  # closed for good: every later read sees it too
+        return typed
 
     @property
     def arrived(self) -> int:
@@ -542,14 +733,13 @@ class Inbox:
         async with self._changed:
             await self._changed.wait_for(lambda: self._arrived > known)
 
-    async def get(self) -> str | None:
-        """The next line (None: the input is closed)."""
+    async def get(self) -> Typed:
+        """The next line (its text None: the input is closed)."""
+        if self._script is not None and not self._lines:
+            await self._arrive(await self._script.readline())
         while not self._lines:
             await self.arrival(self._arrived)
-        line = self._lines.popleft()
-        if line is None:
-            self._lines.appendleft(None)  # closed for good: every later read sees it too
-        return line
+        return self.pop()
 
 
 def run_console(args: argparse.Namespace) -> int:

@@ -48,6 +48,12 @@ class LineReader:
         encoding = getattr(stream, "encoding", None) or "utf-8"
         self._decoder = codecs.getincrementaldecoder(encoding)("replace")
 
+    @property
+    def live(self) -> bool:
+        """True when lines come as someone types them (a terminal, a pipe): reading may
+        wait. False for a stream read straight through (a file, `io.StringIO`): a script."""
+        return self._fd is not None
+
     async def readline(self) -> str | None:
         """The next line, or None once the input is closed."""
         if self._fd is None:

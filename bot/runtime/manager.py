@@ -14,7 +14,7 @@ import asyncio
 import gc
 import logging
 import secrets
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from typing import Any
 
 from pydantic import ValidationError
@@ -231,9 +231,11 @@ class TableManager:
         self.tables.pop(place, None)
         self._by_id.pop(table.id, None)
 
-    async def restore(self) -> list[Table]:
+    async def restore(self, places: Collection[str] | None = None) -> list[Table]:
         """Rebuild every live table from storage (start-up), only those of guilds on this
-        process's `shards` when it has some; returns them.
+        process's `shards` when it has some, and only those in `places` when given (the
+        terminal drives only its own game's table: the others stay as stored, not resumed,
+        their AI seats not playing); returns them.
 
         First the hash chain of every stored match is checked: each damaged match is
         logged as a warning naming its first bad row. A live table whose current match is
@@ -245,6 +247,8 @@ class TableManager:
         restored = []
         for record in await self.storage.live_tables():
             if record.place in self.tables:
+                continue
+            if places is not None and record.place not in places:
                 continue
             if self.shards is not None and not self.shards.owns(record.guild):
                 continue  # another shard process drives it

@@ -16,6 +16,7 @@ from bot.cli import build_parser
 from bot.console import HUMAN_ID, Console, ConsoleFront
 from bot.i18n import LANGUAGES, t
 from bot.render import get_renderer
+from bot.render.words import say_move
 from bot.runtime import SeatAway, SeatBack, TurnTimedOut
 
 # Enough generic moves for each game to go through many deals; refused ones are harmless.
@@ -80,6 +81,7 @@ class _Table:
 
     names: ClassVar[list[str]] = ["You", "strong AI 2"]
     game = "holdem"
+    place = "terminal:holdem"
 
     def seat_of(self, player_id: str) -> int | None:
         return 0 if player_id == HUMAN_ID else None
@@ -88,7 +90,7 @@ class _Table:
 @pytest.mark.parametrize("lang", LANGUAGES)
 async def test_after_two_timeouts_you_are_told_to_type_back(lang: str) -> None:
     out = io.StringIO()
-    front = ConsoleFront(get_renderer("holdem"), out, lang, colour=False)
+    front = ConsoleFront("terminal:holdem", out, lang, colour=False)
     await front.show(
         _Table(),  # type: ignore[arg-type]
         [
@@ -99,7 +101,9 @@ async def test_after_two_timeouts_you_are_told_to_type_back(lang: str) -> None:
         ],
     )
     lines = out.getvalue().splitlines()
-    assert lines[0] == t("console.event.timed_out.you", lang, action="check")
+    # The move in the reader's words, as they would type it ("чек" in Ukrainian).
+    check = say_move("check", get_renderer("holdem").move_areas, lang)
+    assert lines[0] == t("console.event.timed_out.you", lang, action=check)
     assert "back" in lines[1] and lines[1] == t("console.event.away.you", lang)
     assert lines[2] == t("console.event.back.you", lang)
     assert lines[3].startswith("strong AI 2")  # someone else: third person, no 'back' hint
