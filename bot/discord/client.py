@@ -35,7 +35,7 @@ from bot.discord.metrics import BotMetrics, Live, timed, timed_start
 from bot.discord.one_write import one_write
 from bot.discord.replies import reply_error
 from bot.discord.rest_budget import RequestBudget, budget_trace
-from bot.discord.server_config import ServerConfig
+from bot.discord.server_config import COOLDOWN_MAX, ServerConfig
 from bot.discord.translator import CatalogTranslator
 from bot.discord.views import DYNAMIC_ITEMS
 from bot.i18n import normalise_language
@@ -225,6 +225,7 @@ class Deucebot(commands.Bot):
         config = self._server_config = ServerConfig(storage, self.settings)
         await config.load()
         self.cooldowns.guild_seconds = config.cooldown
+        self.cooldowns.longest = COOLDOWN_MAX
         await self._lease_shards()
         tables = self._tables = TableManager(
             storage,
