@@ -36,6 +36,7 @@ from bot.discord.one_write import one_write
 from bot.discord.replies import reply_error
 from bot.discord.rest_budget import RequestBudget, budget_trace
 from bot.discord.server_config import COOLDOWN_MAX, ServerConfig
+from bot.discord.table_limits import TableLimits
 from bot.discord.translator import CatalogTranslator
 from bot.discord.views import DYNAMIC_ITEMS
 from bot.i18n import normalise_language
@@ -117,6 +118,8 @@ class Deucebot(commands.Bot):
         self.settings = settings
         self.cooldowns = Cooldowns.from_settings(settings)
         """Per-member cooldowns on costly commands and buttons."""
+        self.table_limits = TableLimits.from_settings(settings)
+        """Limits per member and per table on the commands that cost other members."""
         self._storage: AnyStorage | None = None
         self._server_config: ServerConfig | None = None
         self._tables: TableManager | None = None
