@@ -146,3 +146,16 @@ async def test_a_refused_stop_or_create_changes_nothing(
         start = (await standin.command(ana, "table start")).final()
         assert start is not None and start.content.startswith("⏳")
         assert table.status == "lobby" and len(standin.public_messages()) == boards
+
+
+async def test_history_has_a_cooldown_across_servers(tmp_path: Path) -> None:
+    async with two_servers() as standin:
+        ana = standin.owner
+        one, two = (standin.guild_channels[g][0] for g in standin.guild_ids)
+        async with bot_running(standin, tmp_path / "db.sqlite3", stats_cooldown=600):
+            first = (await standin.command(ana, "history", channel_id=one)).final()
+            assert first is not None and first.ephemeral and not first.content.startswith("⏳")
+            for place in (one, two, one):
+                again = (await standin.command(ana, "history", channel_id=place)).final()
+                assert again is not None and again.ephemeral
+                assert again.content.startswith("⏳ You are going too fast"), again.content
