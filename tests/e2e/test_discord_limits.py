@@ -4,9 +4,12 @@ Discord stand-in."""
 
 from __future__ import annotations
 
+import sqlite3
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
+
+import aiohttp
 
 from bot.devtools.discord_standin import FakeDiscord
 from tests.e2e.conftest import bot_running, running_standin, settle
@@ -159,3 +162,24 @@ async def test_history_has_a_cooldown_across_servers(tmp_path: Path) -> None:
                 again = (await standin.command(ana, "history", channel_id=place)).final()
                 assert again is not None and again.ephemeral
                 assert again.content.startswith("⏳ You are going too fast"), again.content
+
+
+async def test_healthz_gets_write_nothing(standin: FakeDiscord, tmp_path: Path) -> None:
+    """Issue 40, item 6: every GET /healthz wrote to the database."""
+    db = tmp_path / "db.sqlite3"
+    async with bot_running(standin, db, DEUCEBOT_HTTP_PORT=0) as bot:
+        assert bot.health is not None
+        watcher = sqlite3.connect(db)  # another connection sees every commit the bot makes
+        try:
+            before = watcher.execute("PRAGMA data_version").fetchone()[0]
+            url = f"http://127.0.0.1:{bot.health.port}/healthz"
+            async with aiohttp.ClientSession() as session:
+                for _ in range(30):
+                    async with session.get(url) as answer:
+                        assert answer.status == 200, await answer.text()
+                        assert (await answer.json())["checks"]["storage"] == "ok"
+            assert watcher.execute("PRAGMA data_version").fetchone()[0] == before
+            assert watcher.execute("SELECT count(*) FROM notices_said").fetchone()[0] == 0
+        finally:
+            watcher.close()
+        assert 1 <= bot.health.storage_reads <= 30
