@@ -1,6 +1,6 @@
-"""Issue 40: cooldowns that alternating servers cannot bypass, and limits on the commands
-that cost other members (restarts, stops, seats, histories), end to end through the
-Discord stand-in."""
+"""Issue 40: cooldowns that alternating servers cannot bypass, limits on the commands that
+cost other members (restarts, stops, seats, histories), and a /healthz that writes
+nothing, end to end through the Discord stand-in."""
 
 from __future__ import annotations
 
