@@ -166,6 +166,12 @@ class Settings(BaseSettings):
         float, 0, 3600, unit="seconds", default=10.0, env="DEUCEBOT_CREATE_COOLDOWN"
     )
     """Seconds before a member may run /table create again."""
+    table_commands_per_minute: int = bounded(
+        int, 0, 1000, zero="no limit", default=6, env="DEUCEBOT_TABLE_COMMANDS_PER_MINUTE"
+    )
+    """Uses per minute a member may make of the commands that start or stop matches
+    (/table create, start, restart, stop, /duel challenge), and apart of those that change
+    seats (/table join, leave, /back); a table takes twice as many from all its members."""
     http_port: int | None = bounded(
         int, 0, 65535, zero="any free port", default=None, env="DEUCEBOT_HTTP_PORT"
     )

@@ -389,10 +389,16 @@ class Storage(Protocol):
         ...
 
     async def matches(
-        self, *, player_id: str | None = None, guild: str | None = None, limit: int | None = None
+        self,
+        *,
+        player_id: str | None = None,
+        guild: str | None = None,
+        limit: int | None = None,
+        ended_deals: bool = False,
     ) -> list[MatchRecord]:
         """Matches newest first: all of them, or those `player_id` played (a seat credited to
-        them), or those of tables in `guild`; at most `limit` (hand histories)."""
+        them), or those of tables in `guild`; with `ended_deals`, only those with an ended
+        deal (credited to `player_id` if given); at most `limit` (hand histories)."""
         ...
 
     async def match_players(self, match_id: int) -> list[MatchPlayer]:

@@ -247,10 +247,17 @@ class SqlReads:
         return match_record(rows[0]) if rows else None
 
     async def matches(
-        self, *, player_id: str | None = None, guild: str | None = None, limit: int | None = None
+        self,
+        *,
+        player_id: str | None = None,
+        guild: str | None = None,
+        limit: int | None = None,
+        ended_deals: bool = False,
     ) -> list[MatchRecord]:
         """Matches newest first: all, those `player_id` played, or those of `guild`'s tables;
-        at most `limit`."""
+        with `ended_deals`, only those with a deal that ended (its ledger rows: a chip game's
+        "hand" rows, Big Two's penalties), credited to `player_id` if given; at most
+        `limit`. Each match is checked through the ledgers' match indexes, no log read."""
         sql = f"{MATCHES} JOIN tables t ON t.id = m.table_id WHERE 1 = 1"
         params: list[Any] = []
         if player_id is not None:
@@ -259,6 +266,14 @@ class SqlReads:
         if guild is not None:
             sql += " AND t.guild = ?"
             params.append(guild)
+        if ended_deals:
+            whose = "" if player_id is None else " AND player_id = ?"
+            sql += (
+                " AND (EXISTS (SELECT 1 FROM chip_ledger WHERE match_id = m.id"
+                f" AND reason = 'hand'{whose})"
+                f" OR EXISTS (SELECT 1 FROM penalty_ledger WHERE match_id = m.id{whose}))"
+            )
+            params += [player_id, player_id] if player_id is not None else []
         sql += " ORDER BY m.id DESC"
         if limit is not None:
             sql += " LIMIT ?"

@@ -35,7 +35,8 @@ from bot.discord.metrics import BotMetrics, Live, timed, timed_start
 from bot.discord.one_write import one_write
 from bot.discord.replies import reply_error
 from bot.discord.rest_budget import RequestBudget, budget_trace
-from bot.discord.server_config import ServerConfig
+from bot.discord.server_config import COOLDOWN_MAX, ServerConfig
+from bot.discord.table_limits import TableLimits
 from bot.discord.translator import CatalogTranslator
 from bot.discord.views import DYNAMIC_ITEMS
 from bot.i18n import normalise_language
@@ -117,6 +118,8 @@ class Deucebot(commands.Bot):
         self.settings = settings
         self.cooldowns = Cooldowns.from_settings(settings)
         """Per-member cooldowns on costly commands and buttons."""
+        self.table_limits = TableLimits.from_settings(settings)
+        """Limits per member and per table on the commands that cost other members."""
         self._storage: AnyStorage | None = None
         self._server_config: ServerConfig | None = None
         self._tables: TableManager | None = None
@@ -225,6 +228,7 @@ class Deucebot(commands.Bot):
         config = self._server_config = ServerConfig(storage, self.settings)
         await config.load()
         self.cooldowns.guild_seconds = config.cooldown
+        self.cooldowns.longest = COOLDOWN_MAX
         await self._lease_shards()
         tables = self._tables = TableManager(
             storage,
@@ -295,15 +299,15 @@ class Deucebot(commands.Bot):
     def _probes(self) -> Probes:
         """What `/healthz` checks."""
 
-        async def storage_writes() -> None:
-            await self.storage.remember_said("healthz", "healthz", True)
+        async def storage_reads() -> None:
+            await self.storage.table(0)  # a primary-key read: no row, nothing written
 
         def lag() -> float:
             paused = self.front.paused()
             waits = [s for tid, s in self.front.lag().items() if tid not in paused]
             return max(waits, default=0.0)
 
-        return Probes(self.gateway_open, storage_writes, lag, self.settings.health_max_lag)
+        return Probes(self.gateway_open, storage_reads, lag, self.settings.health_max_lag)
 
     async def _lease_shards(self) -> None:
         """Claim this process's shards in the database (`ShardLeaseKeeper`): a sharded bot,

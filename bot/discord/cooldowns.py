@@ -1,16 +1,23 @@
 """Per-member cooldowns on costly commands and buttons.
 
-`/stats` runs a full-history leaderboard query per game, `/leaderboard` one, a hint
-(`/hint` or the hand's Hint button) runs the strong AI, and `/table create` opens a
-table: each member may use each of them once per its setting's seconds
-(`DEUCEBOT_STATS_COOLDOWN`, `DEUCEBOT_HINT_COOLDOWN`, `DEUCEBOT_CREATE_COOLDOWN`; 0:
-none). The buckets are discord.py's `app_commands.Cooldown`; a use that comes too soon
-raises its `CommandOnCooldown`, which `replies.refusal_text` answers privately, in the
-member's language, with when to try again.
+`/stats` runs a full-history leaderboard query per game, `/leaderboard` one, `/history`
+loads and replays matches, a hint (`/hint` or the hand's Hint button) runs the strong AI,
+and `/table create` opens a table: each member may use each of them once per its
+setting's seconds (`DEUCEBOT_STATS_COOLDOWN`, also for `/leaderboard` and `/history`,
+`DEUCEBOT_HINT_COOLDOWN`, `DEUCEBOT_CREATE_COOLDOWN`; 0: none), or per the server's own
+`/config cooldown` where it is stricter.
+
+A member's use is recorded once per kind, whichever server it was made in, and each
+server's seconds are checked against that one record: alternating between a lenient and a
+strict server gives no extra uses, and the strict one's cooldown still holds there. A use
+that comes too soon raises discord.py's `app_commands.CommandOnCooldown` (nothing
+recorded), which `replies.refusal_text` answers privately, in the member's language, with
+when to try again.
 """
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Literal, TypeVar
 
@@ -21,18 +28,22 @@ if TYPE_CHECKING:
     from bot.settings import Settings
 
 T = TypeVar("T")
-Costly = Literal["stats", "leaderboard", "hint", "create"]
+Costly = Literal["stats", "leaderboard", "hint", "create", "history"]
 
 
 class Cooldowns:
-    """One bucket per (kind, member); a member's uses of one kind are spaced by its seconds."""
+    """A member's last use of each kind, wherever it was made; each server's own seconds
+    for a kind are checked against it, so alternating servers never helps."""
 
     def __init__(self, seconds: Mapping[str, float]) -> None:
         """Cooldowns of `seconds` per kind (a kind missing or at 0 has none)."""
         self.seconds = dict(seconds)
-        self._buckets: dict[tuple[str, int], app_commands.Cooldown] = {}
+        self._last: OrderedDict[tuple[str, int], float] = OrderedDict()
+        """(kind, member) -> the time of their last use counted, oldest first."""
         self.guild_seconds: Callable[[str, str], float | None] | None = None
         """A server's own seconds for a kind (its `/config`), None: the process's."""
+        self.longest = max(self.seconds.values(), default=0.0)
+        """The longest cooldown any server may set: a use older than that is forgotten."""
 
     @classmethod
     def from_settings(cls, settings: Settings) -> Cooldowns:
@@ -43,12 +54,14 @@ class Cooldowns:
                 "leaderboard": settings.stats_cooldown,
                 "hint": settings.hint_cooldown,
                 "create": settings.create_cooldown,
+                "history": settings.stats_cooldown,
             }
         )
 
     def hit(self, kind: Costly, interaction: discord.Interaction) -> None:
         """Count one use of `kind` by the interaction's user, at the interaction's time;
-        raises `app_commands.CommandOnCooldown` (nothing counted) if it comes too soon."""
+        raises `app_commands.CommandOnCooldown` (nothing counted) if it comes too soon after
+        their last use of `kind` in any server, by this server's seconds."""
         per = self.seconds.get(kind, 0.0)
         if self.guild_seconds is not None and interaction.guild_id is not None:
             own = self.guild_seconds(str(interaction.guild_id), kind)
@@ -56,18 +69,22 @@ class Cooldowns:
         if per <= 0:
             return
         now = interaction.created_at.timestamp()
-        # Forget buckets that filled up again: they would allow the next use anyway.
-        idle = [k for k, b in self._buckets.items() if b.get_tokens(now) == b.rate]
-        for key in idle:
-            del self._buckets[key]
-        bucket = self._buckets.setdefault(
-            (kind, interaction.user.id), app_commands.Cooldown(1, per)
-        )
-        if bucket.per != per:  # the server changed its cooldown meanwhile
-            bucket = self._buckets[(kind, interaction.user.id)] = app_commands.Cooldown(1, per)
-        retry_after = bucket.update_rate_limit(now)
-        if retry_after is not None:
-            raise app_commands.CommandOnCooldown(bucket, retry_after)
+        self.longest = max(self.longest, per)
+        self._forget(now)
+        key = (kind, interaction.user.id)
+        last = self._last.get(key)
+        if last is not None and now - last < per:
+            raise app_commands.CommandOnCooldown(app_commands.Cooldown(1, per), per - (now - last))
+        self._last[key] = now
+        self._last.move_to_end(key)
+
+    def _forget(self, now: float) -> None:
+        """Drop the uses no server's cooldown can reach any more (oldest first)."""
+        while self._last:
+            key, at = next(iter(self._last.items()))
+            if now - at < self.longest:
+                break
+            del self._last[key]
 
 
 def cooldown(kind: Costly) -> Callable[[T], T]:

@@ -2,11 +2,16 @@
 
 - `GET /healthz`: 200 when the bot is healthy, 503 when not (what load balancers and
   `systemd`/container health checks expect), with a JSON body naming each check:
-  `gateway` (connected to Discord), `storage` (a write commits within `STORAGE_WAIT`
+  `gateway` (connected to Discord), `storage` (a read answers within `STORAGE_WAIT`
   seconds), `delivery` (no table's oldest undelivered effect older than
   `DEUCEBOT_HEALTH_MAX_LAG` seconds; a table paused for a lost permission does not count:
   restarting would not give the permission back).
 - `GET /metrics`: every metric in the Prometheus text format (`metrics.BotMetrics`).
+
+A GET never writes to the database: the storage check is one read (on SQLite it waits on
+the thread every commit uses, so a stuck commit shows), and it runs at most once per
+`STORAGE_EVERY` seconds however many GETs come (concurrent ones share it; the others get
+its verdict), so probing the endpoint cannot load the storage the tables share.
 """
 
 from __future__ import annotations
@@ -14,6 +19,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import math
+import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
@@ -26,7 +32,9 @@ log = logging.getLogger("deucebot.discord")
 
 HOST = "127.0.0.1"
 STORAGE_WAIT = 5.0
-"""Seconds the storage check waits for its write."""
+"""Seconds the storage check waits for its read."""
+STORAGE_EVERY = 1.0
+"""Seconds a storage verdict is reused: at most one read per that many seconds."""
 
 
 @dataclass(frozen=True)
@@ -36,7 +44,7 @@ class Probes:
     gateway: Callable[[], bool]
     """Whether every gateway connection is open."""
     storage: Callable[[], Awaitable[None]]
-    """Commit a small write (raises when the storage cannot)."""
+    """Read from the storage, writing nothing (raises when the storage cannot)."""
     lag: Callable[[], float]
     """The largest outbox lag of the tables not paused (seconds)."""
     max_lag: float
@@ -45,12 +53,24 @@ class Probes:
 class HealthServer:
     """The `/healthz` and `/metrics` endpoint of one bot process."""
 
-    def __init__(self, probes: Probes, metrics: BotMetrics, port: int) -> None:
-        """An endpoint on 127.0.0.1:`port` (0: a free port, see `port` once started)."""
+    def __init__(
+        self,
+        probes: Probes,
+        metrics: BotMetrics,
+        port: int,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        """An endpoint on 127.0.0.1:`port` (0: a free port, see `port` once started);
+        `clock` times the reuse of storage verdicts."""
         self.probes = probes
         self.metrics = metrics
         self.port = port
+        self.clock = clock
+        self.storage_reads = 0
+        """Storage checks run so far."""
         self._runner: web.AppRunner | None = None
+        self._storage_check: asyncio.Task[str] | None = None
+        self._storage_verdict: tuple[float, str] | None = None
 
     async def start(self) -> None:
         """Listen (the port chosen is logged)."""
@@ -70,6 +90,8 @@ class HealthServer:
 
     async def close(self) -> None:
         """Stop listening."""
+        if self._storage_check is not None:
+            self._storage_check.cancel()
         if self._runner is not None:
             await self._runner.cleanup()
             self._runner = None
@@ -77,13 +99,7 @@ class HealthServer:
     async def checks(self) -> dict[str, str]:
         """Each check's verdict: "ok" or what is wrong."""
         out = {"gateway": "ok" if self.probes.gateway() else "not connected"}
-        try:
-            await asyncio.wait_for(self.probes.storage(), STORAGE_WAIT)
-            out["storage"] = "ok"
-        except TimeoutError:
-            out["storage"] = f"no commit within {STORAGE_WAIT:g} s"
-        except Exception as error:
-            out["storage"] = f"cannot write: {type(error).__name__}"
+        out["storage"] = await self._storage()
         lag = self.probes.lag()
         bound = self.probes.max_lag
         out["delivery"] = (
@@ -92,6 +108,30 @@ class HealthServer:
             else (f"lag {lag:.1f} s over {bound:g} s")
         )
         return out
+
+    async def _storage(self) -> str:
+        """The storage's verdict: the last one if it is recent, else the check under way
+        (started if none is), shared by every GET waiting for it."""
+        recent = self._storage_verdict
+        if recent is not None and self.clock() - recent[0] < STORAGE_EVERY:
+            return recent[1]
+        if self._storage_check is None or self._storage_check.done():
+            self._storage_check = asyncio.create_task(self._check_storage())
+        # Shielded: a GET whose client goes away does not cancel the others' check.
+        return await asyncio.shield(self._storage_check)
+
+    async def _check_storage(self) -> str:
+        """Run the storage probe once; its verdict, remembered with its time."""
+        self.storage_reads += 1
+        try:
+            await asyncio.wait_for(self.probes.storage(), STORAGE_WAIT)
+            verdict = "ok"
+        except TimeoutError:
+            verdict = f"no answer within {STORAGE_WAIT:g} s"
+        except Exception as error:
+            verdict = f"cannot read: {type(error).__name__}"
+        self._storage_verdict = (self.clock(), verdict)
+        return verdict
 
     async def _healthz(self, request: web.Request) -> web.Response:
         checks = await self.checks()

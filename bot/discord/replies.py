@@ -15,6 +15,7 @@ from discord.http import handle_message_parameters
 from discord.webhook.async_ import async_context
 
 from bot.discord.loop_pressure import LoopPressure
+from bot.discord.table_limits import TableBusy
 from bot.discord.textlimits import CONTENT, clip, echo
 from bot.i18n import explain, normalise_language, t
 from engines.base import IllegalAction
@@ -213,6 +214,8 @@ def refusal_text(error: BaseException, lang: str) -> str:
         return "⛔ " + t("discord.need_manage_channels", lang)
     if isinstance(error, app_commands.NoPrivateMessage):
         return "⛔ " + t("discord.guild_only", lang)
+    if isinstance(error, TableBusy):
+        return "⏳ " + t("discord.table_busy", lang, seconds=math.ceil(error.retry_after))
     if isinstance(error, app_commands.CommandOnCooldown):
         return "⏳ " + t("discord.cooldown", lang, seconds=math.ceil(error.retry_after))
     return "⚠️ " + t("discord.internal_error", lang)

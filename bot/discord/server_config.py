@@ -96,8 +96,9 @@ class ServerConfig:
 
     def cooldown(self, guild: str, kind: str) -> float | None:
         """The server's cooldown of `kind` in seconds (a `Cooldowns.guild_seconds`); the
-        leaderboard shares the stats one."""
-        value = self.of(guild).get(f"cooldown.{'stats' if kind == 'leaderboard' else kind}")
+        leaderboard and the history share the stats one."""
+        own = "stats" if kind in ("leaderboard", "history") else kind
+        value = self.of(guild).get(f"cooldown.{own}")
         return float(value) if value is not None else None
 
     def process_cap(self) -> int:

@@ -326,10 +326,13 @@ async def recent_deals(
 ) -> HistoryFile:
     """`player_id`'s last `deals` ended deals (newest matches first, each match's deals in
     order), as they saw them: what `/history` sends. Replays run in a worker thread, so a
-    long match never holds the event loop."""
+    long match never holds the event loop. Only matches with a deal of theirs that ended
+    are read, at most `deals` of them (each holds one at least): the work does not grow
+    with the matches they played."""
     matches: list[MatchHistory] = []
     wanted = deals
-    for match in await storage.matches(player_id=player_id, guild=guild):
+    found = await storage.matches(player_id=player_id, guild=guild, limit=deals, ended_deals=True)
+    for match in found:
         if wanted <= 0:
             break
         log = await load_match(storage, match.id)

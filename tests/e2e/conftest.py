@@ -87,6 +87,7 @@ def settings_for(fake: FakeDiscord, db: Path | str, **extra: Any) -> Any:
         DEUCEBOT_STATS_COOLDOWN=extra.pop("stats_cooldown", 0),
         DEUCEBOT_HINT_COOLDOWN=extra.pop("hint_cooldown", 0),
         DEUCEBOT_CREATE_COOLDOWN=extra.pop("create_cooldown", 0),
+        DEUCEBOT_TABLE_COMMANDS_PER_MINUTE=extra.pop("table_commands_per_minute", 0),
         **extra,
     )
 

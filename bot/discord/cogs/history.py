@@ -9,6 +9,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.discord.cooldowns import cooldown
 from bot.discord.replies import in_time, say
 from bot.discord.slash_options import slash_options
 from bot.discord.translator import tr
@@ -38,6 +39,7 @@ class History(commands.Cog):
     )
     @slash_options(deals="history_deals", kind="history_format")
     @app_commands.guild_only()
+    @cooldown("history")
     async def history(
         self,
         interaction: discord.Interaction,

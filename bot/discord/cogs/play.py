@@ -11,6 +11,7 @@ from discord.ext import commands
 from bot.discord.actions import seat_for
 from bot.discord.replies import in_time, say
 from bot.discord.slash_options import slash_options
+from bot.discord.table_limits import limited
 from bot.discord.translator import tr
 from bot.i18n import t
 from bot.render import get_renderer
@@ -126,6 +127,7 @@ class Play(commands.Cog):
         description=tr("Take your seat back from the AI", "discord.cmd.back.desc"),
     )
     @app_commands.guild_only()
+    @limited("seat")
     async def back(self, interaction: discord.Interaction) -> None:
         """Play your seat again after leaving or timing out."""
         lang = self.bot.language(interaction)

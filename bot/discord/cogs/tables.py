@@ -13,10 +13,10 @@ from discord.ext import commands
 from bot.discord import actions
 from bot.discord.actions import seat_for
 from bot.discord.board import board_message
-from bot.discord.cooldowns import cooldown
 from bot.discord.permissions import check_table_channel
 from bot.discord.replies import answer_privately, frozen_view, in_time, say
 from bot.discord.slash_options import game_choices, playable_games, slash_options
+from bot.discord.table_limits import limited
 from bot.discord.table_setup import OPTION_ORDER, options_in_force, table_options, table_setup
 from bot.discord.translator import tr
 from bot.discord.views import ChallengeButton
@@ -87,7 +87,7 @@ class Tables(commands.Cog):
         description=tr("Open a table in this channel", "discord.cmd.table.create.desc"),
     )
     @slash_options("game", *OPTION_ORDER, "turn_seconds", "ai")
-    @cooldown("create")
+    @limited("match", cooldown="create")
     async def create(
         self,
         interaction: discord.Interaction,
@@ -161,7 +161,7 @@ class Tables(commands.Cog):
         ),
     )
     @slash_options("member")
-    @cooldown("create")
+    @limited("match", cooldown="create")
     async def challenge(
         self, interaction: discord.Interaction, member: discord.Member | None = None
     ) -> None:
@@ -235,6 +235,7 @@ class Tables(commands.Cog):
         name=tr("join", "discord.cmd.table.join"),
         description=tr("Sit down at this channel's table", "discord.cmd.table.join.desc"),
     )
+    @limited("seat")
     async def join(self, interaction: discord.Interaction) -> None:
         """Take the first seat without a human (an AI seat during a match)."""
         lang = self.bot.language(interaction)
@@ -245,6 +246,7 @@ class Tables(commands.Cog):
         name=tr("leave", "discord.cmd.table.leave"),
         description=tr("Leave your seat (the AI plays it)", "discord.cmd.table.leave.desc"),
     )
+    @limited("seat")
     async def leave(self, interaction: discord.Interaction) -> None:
         """Leave; during a match the AI plays the seat until /back."""
         lang = self.bot.language(interaction)
@@ -255,6 +257,7 @@ class Tables(commands.Cog):
         name=tr("start", "discord.cmd.table.start"),
         description=tr("Deal: empty seats are played by the AI", "discord.cmd.table.start.desc"),
     )
+    @limited("match")
     async def start(self, interaction: discord.Interaction) -> None:
         """Start the match (seated players only)."""
         lang = self.bot.language(interaction)
@@ -268,6 +271,7 @@ class Tables(commands.Cog):
         name=tr("stop", "discord.cmd.table.stop"),
         description=tr("Close this channel's table", "discord.cmd.table.stop.desc"),
     )
+    @limited("match")
     async def stop(self, interaction: discord.Interaction) -> None:
         """Stop the table for good (creator or Manage Channels)."""
         lang = self.bot.language(interaction)
@@ -285,6 +289,7 @@ class Tables(commands.Cog):
         name=tr("restart", "discord.cmd.table.restart"),
         description=tr("Start a fresh match with the same seats", "discord.cmd.table.restart.desc"),
     )
+    @limited("match")
     async def restart(self, interaction: discord.Interaction) -> None:
         """Abandon the match and begin a new one (creator or Manage Channels)."""
         lang = self.bot.language(interaction)

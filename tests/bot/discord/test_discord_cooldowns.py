@@ -8,6 +8,8 @@ from typing import Any
 
 import pytest
 from discord import app_commands
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from bot.discord.cooldowns import Cooldowns
 from bot.discord.replies import refusal_text
@@ -16,16 +18,20 @@ from bot.settings import load_settings
 START = dt.datetime(2026, 12, 1, 12, 0, tzinfo=dt.UTC)
 
 
-def use(user: int, at: float) -> Any:
-    """What `Cooldowns.hit` reads from an interaction: its user and its time."""
+def use(user: int, at: float, guild: int | None = None) -> Any:
+    """What `Cooldowns.hit` reads from an interaction: its user, server and time."""
     return SimpleNamespace(
-        user=SimpleNamespace(id=user), created_at=START + dt.timedelta(seconds=at)
+        user=SimpleNamespace(id=user),
+        guild_id=guild,
+        created_at=START + dt.timedelta(seconds=at),
     )
 
 
-def refused(cooldowns: Cooldowns, kind: Any, user: int, at: float) -> float | None:
+def refused(
+    cooldowns: Cooldowns, kind: Any, user: int, at: float, guild: int | None = None
+) -> float | None:
     try:
-        cooldowns.hit(kind, use(user, at))
+        cooldowns.hit(kind, use(user, at, guild))
     except app_commands.CommandOnCooldown as error:
         return error.retry_after
     return None
@@ -55,7 +61,63 @@ def test_buckets_of_members_who_may_use_it_again_are_forgotten() -> None:
     for user in range(100):
         cooldowns.hit("hint", use(user, 0))
     cooldowns.hit("hint", use(1000, 60))
-    assert len(cooldowns._buckets) == 1
+    assert len(cooldowns._last) == 1
+
+
+STRICT, LENIENT = 1, 2
+
+
+def two_servers(strict: float = 60, lenient: float = 10) -> Cooldowns:
+    """Stats cooldowns of `lenient` seconds (the process's) and `strict` in one server."""
+    cooldowns = Cooldowns({"stats": lenient})
+    own = {str(STRICT): float(strict)}
+    cooldowns.guild_seconds = lambda guild, kind: own.get(guild)
+    cooldowns.longest = 3600
+    return cooldowns
+
+
+def test_alternating_servers_gives_no_extra_use() -> None:
+    """Issue 40, item 3: 100 uses alternating two servers in 10 s made 100 go through."""
+    cooldowns = two_servers()
+    through = [
+        at
+        for at in range(100)
+        if refused(cooldowns, "stats", 1, at / 10, (STRICT, LENIENT)[at % 2]) is None
+    ]
+    assert through == [0]
+    # Each server's own seconds count from the member's last use anywhere.
+    assert refused(cooldowns, "stats", 1, 9.9, LENIENT) == pytest.approx(0.1)
+    assert refused(cooldowns, "stats", 1, 10, LENIENT) is None
+    assert refused(cooldowns, "stats", 1, 30, STRICT) == pytest.approx(40)
+    assert refused(cooldowns, "stats", 1, 70, STRICT) is None
+    assert refused(cooldowns, "stats", 2, 70, LENIENT) is None  # another member
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(
+        st.tuples(st.sampled_from([STRICT, LENIENT]), st.integers(0, 400)),
+        min_size=1,
+        max_size=60,
+    ),
+    st.integers(10, 100),
+)
+def test_a_use_goes_through_exactly_when_the_server_s_seconds_have_passed(
+    uses: list[tuple[int, float]], strict: int
+) -> None:
+    """Whatever the order of servers: a use is counted if and only if this server's seconds
+    have passed since the member's last counted use in any server (times in tenths)."""
+    cooldowns = two_servers(strict=strict)
+    per = {STRICT: strict * 10, LENIENT: 100}
+    at, last = 0, None
+    for guild, step in uses:
+        at += step
+        wait = refused(cooldowns, "stats", 7, at / 10, guild)
+        if last is None or at - last >= per[guild]:
+            assert wait is None
+            last = at
+        else:
+            assert wait == pytest.approx((per[guild] - (at - last)) / 10, abs=1e-5)
 
 
 def test_the_settings_choose_the_seconds() -> None:
@@ -67,6 +129,7 @@ def test_the_settings_choose_the_seconds() -> None:
         "leaderboard": 12,
         "hint": 3,
         "create": 0,
+        "history": 12,
     }
 
 
