@@ -123,3 +123,34 @@ async def test_a_restarted_match_is_over_and_its_seeds_are_shown(env: Any) -> No
     ended = next(m for m in after.matches if m.match_id == old)
     shown = seeds_in(ended.model_dump_json(), table.id, commitments)
     assert shown and shown == {d.deal for d in ended.deals}
+
+
+async def test_an_export_written_when_settlements_revealed_seeds_still_verifies(
+    env: Any, tmp_path: Path
+) -> None:
+    """Files written before seeds waited for the match's end hold each deal's seed in its
+    `deal_settled` event and no `seeds` at the match's end: they still verify, and a seed
+    changed in a settlement still fails."""
+    table = await env.manager.create(
+        guild="g", place="old-form", game="holdem", settings={"seats": 3, "max_hands": 3},
+        options={"ai_policy": "random"},
+    )  # fmt: skip
+    await table.start(seed=3)
+    await table.idle()
+    assert table.finished and table.match is not None
+    export, db, match = tmp_path / "export.json", str(env.path), str(table.match.id)
+    assert await cli("verify", "--db", db, "--match", match, "--export", str(export)) == 0
+    data = json.loads(export.read_text())
+    seeds = {d["deal"]: d["seed"] for d in data["deals"]}
+    for event in data["events"]:
+        if event["kind"] == "deal_settled" and event.get("commitment"):
+            event["seed"] = seeds[event["deal"]]
+        if event["kind"] == "match_ended":
+            del event["seeds"]
+    export.write_text(json.dumps(data))
+    assert verify_export(str(export)) == []
+    settled = next(e for e in data["events"] if e["kind"] == "deal_settled" and e["deal"] == 1)
+    settled["seed"] = seeds[2]
+    export.write_text(json.dumps(data))
+    problems = verify_export(str(export))
+    assert len(problems) == 1 and "(deal_settled) is not what the seed deals" in problems[0]
