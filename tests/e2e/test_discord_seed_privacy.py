@@ -8,12 +8,16 @@ or control joins by construction), and everything the bot sends toward any membe
 messages, ephemeral answers, follow-ups, DMs, forms, autocomplete lists, every file's bytes
 such as a `/history` file, alt texts) goes through the stand-in's `content_hook`: none of it
 may hold a seed, nor its first 16 hex digits, of a deal of a match still in play. Once the
-match is over, `/history` carries every deal's seed and `deucebot verify` passes on it."""
+match is over, `/history` carries every deal's seed and `deucebot verify` passes on it.
+The same through `python -m bot` as its own process: nothing it sent holds a 64-hex string
+that hashes to one of the live match's commitments."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import random
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -26,7 +30,10 @@ from bot.history.model import HistoryFile
 from bot.i18n import t
 from bot.verify import verify_export
 from engines.fair import commitment
+from tests.e2e.bot_process import spawn_bot
 from tests.e2e.conftest import bot_running, running_standin, settle
+from tests.e2e.helpers import board, boards, mentioned
+from tests.e2e.process_play import FOOTER, env_for, finished, match_over_shown, stop
 from tests.e2e.surface import hand_of, leaves, option_values, use_control, visible_controls
 
 STEPS = 36
@@ -36,6 +43,7 @@ SHORT = {"bigtwo": {"deals": 3}, "holdem": {"deals": 5}, "draw": {"deals": 4}, "
 """A match short enough for the AI to finish it."""
 SHOWN = 16
 """Hex digits of a seed that count as showing it (what the channel used to show)."""
+HEX64 = re.compile(rb"(?<![0-9a-f])[0-9a-f]{64}(?![0-9a-f])")
 
 
 @dataclass
@@ -196,3 +204,79 @@ async def test_no_member_receives_a_seed_of_a_live_match(game: str, tmp_path: Pa
             path = tmp_path / "history.json"
             path.write_bytes(data)
             assert verify_export(str(path)) == []
+
+
+def committed_deals(
+    blobs: list[bytes], table: int, match: int, commitments: dict[int, str]
+) -> set[int]:
+    """The deals whose seed is in `blobs`: every 64-hex string hashed as each deal's seed."""
+    found = set()
+    for blob in blobs:
+        for hexed in HEX64.findall(blob):
+            seed = bytes.fromhex(hexed.decode("ascii"))
+            found |= {
+                deal
+                for deal, value in commitments.items()
+                if commitment(seed, table=table, match=match, deal=deal) == value
+            }
+    return found
+
+
+async def test_the_bot_process_sends_no_seed_of_a_live_match(
+    standin: FakeDiscord, tmp_path: Path
+) -> None:
+    """`python -m bot` as its own process: Ana folds hold'em hands until hand 3 began; no
+    byte the process sent anyone (messages, answers, DMs, her `/history` file) holds a
+    64-hex string that hashes to one of the match's commitments. Once the AI has played
+    the match out, her `/history` carries every hand's seed and verifies."""
+    ana = standin.owner
+    standin.keep_files = True
+    sent: list[bytes] = []
+
+    def keep(path: str, payload: dict[str, Any], files: list[tuple[str, bytes]]) -> None:
+        sent.append(json.dumps(payload).encode())
+        sent.extend(data for _, data in files)
+
+    standin.content_hook = keep
+    bot = await spawn_bot(env_for(standin, tmp_path), tmp_path)
+    try:
+        await standin.wait_ready(60)
+        await standin.command(ana, "table create", game="holdem", seats=3, deals=12)
+        await standin.command(ana, "table start")
+        hand = 1
+        for _ in range(1200):  # up to a minute on a busy machine
+            await asyncio.sleep(0.05)
+            stamp = FOOTER.search(board(standin).text()) if boards(standin) else None
+            hand = int(stamp.group(2)) if stamp else hand
+            if hand >= 3 or finished(standin):
+                break
+            if mentioned(standin) == ana.id:
+                answer = await standin.command(ana, "act", action="fold")
+                final = answer.final()
+                if final is not None and final.content.startswith("⛔"):
+                    await standin.command(ana, "act", action="check")
+        assert hand >= 3 and not finished(standin), "hand 3 never began mid-match"
+        await standin.command(ana, "history", deals=50)
+        live = HistoryFile.model_validate_json(standin.files[-1][1])
+        (match,) = live.matches
+        commitments = {
+            e.event["deal"]: e.event["commitment"]
+            for d in match.deals
+            for e in d.events
+            if e.event["kind"] == "deal_started"
+        }
+        assert len(commitments) >= 2 and all(d.seed is None for d in match.deals)
+        assert committed_deals(sent, match.table_id, match.number, commitments) == set()
+
+        await standin.command(ana, "table leave")  # the AI plays the match out
+        await standin.wait_for(lambda: match_over_shown(standin), 120)
+        await standin.command(ana, "history", deals=50)
+        data = standin.files[-1][1]
+        (ended,) = HistoryFile.model_validate_json(data).matches
+        shown = committed_deals([data], ended.table_id, ended.number, commitments)
+        assert shown == set(commitments) and all(d.seed for d in ended.deals)
+        path = tmp_path / "history.json"
+        path.write_bytes(data)
+        assert verify_export(str(path)) == []
+    finally:
+        await stop(bot)
