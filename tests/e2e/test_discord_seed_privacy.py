@@ -129,8 +129,10 @@ async def test_no_member_receives_a_seed_of_a_live_match(game: str, tmp_path: Pa
             for member in members:
                 await fake.command(member, "history", channel_id=main, values={"deals": 50})
             await settle(bot)
-            # Every command and control, by members seated or not, in both channels;
-            # commands that would end the match (stop, restart, leave) are typed last.
+            # Every command and control, by members seated or not, in both channels, but
+            # those that would end the match here: `table leave` comes last (the AI then
+            # plays it out); a stopped or restarted match is over, its seeds public
+            # (tests/bot/runtime/test_seeds_of_live_matches.py).
             ending = {"table stop", "table restart", "table leave"}
             admin = [c for c in commands if not all(fake.sees(m, c.path) for m in members)]
             walked = [c for c in commands if c not in admin and c.path not in ending]
