@@ -8,7 +8,8 @@ the match secret stands in for the seeds of deals not revealed yet.
 
 One line per problem on stdout; exit status 0 when every check passed, 1 otherwise, 2
 when the input cannot be read. The JSON format (`MatchFacts.to_json`, documented in
-docs/fairness.md) holds only what may be public: the seeds of deals that are over.
+docs/fairness.md) holds only what may be public: the commitments, and the seeds and events
+of a match only once it is over (`bot.history.over`).
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ from pydantic import ValidationError
 from bot.history.build import deal_cards
 from bot.history.model import FORMAT as HISTORY_FORMAT
 from bot.history.model import HistoryFile, MatchHistory
+from bot.history.over import match_over
 from bot.runtime.ledger import LedgerIds, ledger_rows
 from bot.runtime.replay import opening_events
 from engines.base import JSON, DealSettled, DealStarted, Event, IllegalAction, MatchEnded
@@ -89,6 +91,8 @@ class MatchFacts:
     """The public and private events of the revealed deals, when the export has them."""
     secret: int | None = None
     label: str = ""
+    over: bool = False
+    """The match can no longer be played (`bot.history.over`): its seeds may be public."""
 
     def to_json(self) -> JSON:
         """The export: everything but the secret."""
@@ -193,7 +197,7 @@ def check_match(facts: MatchFacts, *, last_deal: int | None = None) -> list[str]
             problem(f"deal {d.deal}: the seed does not hash to the commitment {d.commitment}")
     events = _replay(spec, config, facts, source, checked, problem)
     _compare_deals(facts, events, checked, problem)
-    _compare_events(facts, events, checked, problem)
+    _compare_events(facts, events, checked, source, problem)
     _compare_ledgers(facts, config, spec.max_seats, events, checked, problem)
     return out
 
@@ -246,7 +250,7 @@ def _compare_deals(
     facts: MatchFacts, events: Sequence[Event], checked: set[int], problem: Report
 ) -> None:
     started = {e.deal: e for e in events if isinstance(e, DealStarted)}
-    settled = {e.deal: e for e in events if isinstance(e, DealSettled) and e.seed}
+    revealed = {deal: seed for e in events if isinstance(e, MatchEnded) for deal, seed in e.seeds}
     for d in facts.deals:
         if d.deal not in checked:
             continue
@@ -256,8 +260,8 @@ def _compare_deals(
             continue
         if event.dealer != d.dealer or event.commitment != d.commitment:
             problem(f"deal {d.deal}: the log's dealer or commitment differs from the replay's")
-        reveal = settled.get(d.deal)
-        if d.seed is not None and reveal is not None and reveal.seed != d.seed:
+        reveal = revealed.get(d.deal)
+        if d.seed is not None and reveal is not None and reveal != d.seed:
             problem(f"deal {d.deal}: the revealed seed differs from the replay's")
     missing = sorted(set(started) - {d.deal for d in facts.deals})
     if missing:
@@ -265,7 +269,11 @@ def _compare_deals(
 
 
 def _compare_events(
-    facts: MatchFacts, events: Sequence[Event], checked: set[int], problem: Report
+    facts: MatchFacts,
+    events: Sequence[Event],
+    checked: set[int],
+    source: DealSource,
+    problem: Report,
 ) -> None:
     if facts.events is None:
         return
@@ -273,7 +281,7 @@ def _compare_events(
                 if d in checked or d == 0]  # fmt: skip
     replayed = [e.to_json() for e in events]
     for index, (mine, theirs) in enumerate(zip(replayed, exported, strict=False)):
-        if mine != theirs:
+        if _as_written_before(mine, theirs, source) != theirs:
             problem(
                 f"event {index + 1} ({theirs.get('kind')}) is not what the seed deals: "
                 f"exported {json.dumps(theirs, sort_keys=True)}, "
@@ -284,6 +292,20 @@ def _compare_events(
         problem(
             f"the export has {len(exported)} events of checked deals, the replay {len(replayed)}"
         )
+
+
+def _as_written_before(mine: JSON, theirs: JSON, source: DealSource) -> JSON:
+    """The replayed event `mine` as a file written before seeds waited for the match's end
+    holds it, when `theirs` is in that form: the deal's seed in its settlement (it must be
+    the deal's true seed), no `seeds` at the match's end. Otherwise `mine` unchanged."""
+    kind = theirs.get("kind")
+    if kind == DealSettled.kind and theirs.get("seed") and mine.get("seed") is None:
+        seed = source.seed(int(mine.get("deal", 0)))
+        if seed is not None and seed.hex == theirs["seed"]:
+            return {**mine, "seed": theirs["seed"]}
+    if kind == MatchEnded.kind and "seeds" not in theirs:
+        return {k: v for k, v in mine.items() if k != "seeds"}
+    return mine
 
 
 def _deal_numbers(events: Sequence[JSON]) -> list[int]:
@@ -358,14 +380,18 @@ async def load_matches(storage: Storage, match_id: int | None = None) -> list[Ma
             penalties=[(p.deal, p.seat, p.penalty) for p in await storage.penalty_entries(m.id)],
             secret=m.seed,
             label=f"match {m.id} (table {m.table_id}, match {m.number})",
+            over=await match_over(storage, m, table),
         )
         found.append(facts)
     return found
 
 
 def public_export(facts: MatchFacts) -> MatchFacts:
-    """What a stored match lets the public check: the seeds of the deals that are over and
-    the events of those deals, without the secret (replayed from it)."""
+    """What a stored match lets the public check, without the secret: its commitments and
+    actions; once the match is over (`facts.over`) also every deal's seed and every event
+    (replayed from the secret). While it can still be played no seed and no event of a
+    deal: a seed, or a private event, would tell cards that still matter (the duel's card
+    carried into the next deal, the poker games' folded hands)."""
     if facts.secret is None:
         raise ValueError("only a match read from the database can be exported")
     spec = get_game(facts.game)
@@ -374,7 +400,10 @@ def public_export(facts: MatchFacts) -> MatchFacts:
     events: list[Event] = list(opening_events(state))
     for action in facts.actions:
         events += state.apply(action.seat, spec.parse_action(action.action))
-    seeds = {e.deal: e.seed for e in events if isinstance(e, DealSettled) and e.seed}
+    seeds: dict[int, str] = {}
+    if facts.over:
+        found = ((d.deal, source.seed(d.deal)) for d in facts.deals if d.commitment)
+        seeds = {deal: seed.hex for deal, seed in found if seed is not None}
     deal_of = _deal_of(events)
     shown = [e.to_json() for e, d in zip(events, deal_of, strict=True) if d in seeds or d == 0]
     deals = [replace(d, seed=seeds.get(d.deal)) for d in facts.deals]
@@ -469,11 +498,14 @@ def check_history(match: MatchHistory, last_deal: int | None = None) -> list[str
     label = f"table {match.table_id} match {match.number}"
     deals: list[DealFacts] = []
     out: list[str] = []
+    ended = [e.event for d in match.deals for e in d.events if e.event.get("kind") == "match_ended"]
+    revealed = {int(deal): str(seed) for e in ended for deal, seed in e.get("seeds") or []}
     for deal in match.deals:
         events = [e.event for e in deal.events]
         started = next((e for e in events if e.get("kind") == DealStarted.kind), {})
         settled = next((e for e in events if e.get("kind") == DealSettled.kind), {})
-        seed = deal.seed or settled.get("seed")
+        # Files written before seeds waited for the match's end have them in settlements.
+        seed = deal.seed or revealed.get(deal.deal) or settled.get("seed")
         deals.append(DealFacts(deal.deal, deal.dealer, started.get("commitment"), seed))
         dealt = deal_cards(match.game, seed) if seed else None
         if deal.deck is not None and [str(c) for c in dealt or []] != deal.deck:

@@ -117,8 +117,8 @@ class Event:
 @dataclasses.dataclass(frozen=True, kw_only=True, slots=True)
 class DealStarted(Event):
     """A deal (hand) began, before any of its cards is seen. `commitment` is the SHA-256
-    commitment to the deal's secret seed (`engines.fair.commitment`), revealed by its
-    `DealSettled`; None for a deal dealt from an explicit (stacked) deck order."""
+    commitment to the deal's secret seed (`engines.fair.commitment`), revealed by the
+    match's `MatchEnded`; None for a deal dealt from an explicit (stacked) deck order."""
 
     kind: ClassVar[str] = "deal_started"
     deal: int
@@ -131,10 +131,11 @@ class DealSettled(Event):
     """A deal ended. `chips` holds each seat's net chip change in the deal (chip games),
     `penalties` each seat's penalty (Big Two); the other is None. `dealt` lists the seats
     that were dealt in (None: every seat); a seat left out (eliminated, broke) may still
-    have chips handed back, e.g. a carried pot returned when the match ends. `seed` reveals
-    the deal's seed in hex once the deal is over, next to the `commitment` its
-    `DealStarted` published (both None: a stacked deal, or a settlement without a deal of
-    its own)."""
+    have chips handed back, e.g. a carried pot returned when the match ends. `commitment`
+    repeats the one its `DealStarted` published (None: a stacked deal, or a settlement
+    without a deal of its own). `seed` is always None now: a deal's seed is revealed only
+    by `MatchEnded.seeds` (while the match goes on it would tell cards that still matter);
+    the field stays so that histories written when settlements revealed it still read."""
 
     kind: ClassVar[str] = "deal_settled"
     outcome: ClassVar[bool] = True
@@ -163,12 +164,15 @@ class ChipsBought(Event):
 @dataclasses.dataclass(frozen=True, kw_only=True, slots=True)
 class MatchEnded(Event):
     """The match is over. `winners` share the win; `totals` are the final per-seat
-    scores (chips for chip games, total penalty for Big Two)."""
+    scores (chips for chip games, total penalty for Big Two). `seeds` reveals the seed (hex)
+    of every deal of the match that had one, as ``(deal, seed)`` in deal order
+    (`engines.fair.DealSource.revealed`): no event before it carries a seed."""
 
     kind: ClassVar[str] = "match_ended"
     outcome: ClassVar[bool] = True
     winners: tuple[int, ...]
     totals: tuple[int, ...]
+    seeds: tuple[tuple[int, str], ...] = ()
 
 
 A = TypeVar("A")

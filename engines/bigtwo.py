@@ -700,7 +700,9 @@ class BigTwoState:
             self.totals[s] += penalties[s]
         events: list[Event] = [
             DealWon(seat=winner, cards_left=tuple(self.counts), penalties=penalties),
-            DealSettled(deal=self.deal, penalties=penalties, **self.source.reveal(self.deal)),
+            DealSettled(
+                deal=self.deal, penalties=penalties, commitment=self.source.commitment(self.deal)
+            ),
         ]
         if self.deal < self.config.deals:
             return events + self._start_deal(winner)
@@ -711,7 +713,8 @@ class BigTwoState:
         self.table = None
         self.table_seat = None
         self.trick = ()
-        events.append(MatchEnded(winners=self.winners, totals=tuple(self.totals)))
+        seeds = self.source.revealed(self.deal)
+        events.append(MatchEnded(winners=self.winners, totals=tuple(self.totals), seeds=seeds))
         return events
 
     def _start_deal(self, dealer: int) -> list[Event]:

@@ -17,8 +17,10 @@ Randomness: every deal's cards come from the injected `engines.fair.DealSource`
 (by default one with a secret drawn from the RNG). Deal 1 deals from
 `deck_order(seed, 2)`; every later deal first reorders the stock carried over (with
 the discards added when fewer than two cards are left) by `shuffle_cards(seed,
-stock)` with its own seed, so revealing one deal's seed never tells the cards of the
-next deals. `DealStarted.commitment` commits to the seed, `DealSettled.seed` reveals it.
+stock)` with its own seed, so one deal's seed never tells the cards the next deals draw;
+it does tell the card each player keeps into the next deal, which is why the seeds are
+revealed only when the match is over. `DealStarted.commitment` commits to the seed,
+`MatchEnded.seeds` reveals it.
 """
 
 from __future__ import annotations
@@ -593,7 +595,8 @@ class DuelState:
             )
         )
         net = tuple(self.chips[s] - self.start_chips[s] for s in range(SEATS))
-        events.append(DealSettled(deal=self.deal, chips=net, **self.source.reveal(self.deal)))
+        committed = self.source.commitment(self.deal)
+        events.append(DealSettled(deal=self.deal, chips=net, commitment=committed))
         self.last = DealRecord(
             deal=self.deal,
             first=self.first,
@@ -615,7 +618,8 @@ class DuelState:
             self.phase = "over"
             self.to_act_seat = None
             self.winners = tuple(s for s in range(SEATS) if self.chips[s] > 0)
-            events.append(MatchEnded(winners=self.winners, totals=tuple(self.chips)))
+            seeds = self.source.revealed(self.deal)
+            events.append(MatchEnded(winners=self.winners, totals=tuple(self.chips), seeds=seeds))
             return events
         self.first = winners[0] if len(winners) == 1 else 1 - self.first
         return events + self._start_deal()

@@ -1,11 +1,15 @@
-"""Provably fair deals: one secret seed per deal, committed before the deal, revealed after.
+"""Provably fair deals: one secret seed per deal, committed before the deal, revealed once
+the match is over.
 
 Every deal of every game deals from `engines.cards.deck_order(seed, decks)`. The seed of
 deal ``d`` is ``HMAC-SHA256(match secret, b"deal" || d as 8 bytes big-endian)``, so
 revealing one deal's seed tells nothing about the others. Before any card of the deal is
-seen, the deal's `DealStarted` event publishes ``commitment(seed, table, match, deal)``;
-its `DealSettled` event reveals the seed. Anyone can then check with SHA-256 alone that
-the seed hashes to the commitment and gives the cards that were dealt (docs/fairness.md).
+seen, the deal's `DealStarted` event publishes ``commitment(seed, table, match, deal)``.
+No seed is shown while the match is played: a seed gives the whole deck, and so the folded
+hands, the cards drawn and (in Deuce Duel) the card each player carries into the next
+deal. The match's `MatchEnded` event reveals every deal's seed (`DealSource.revealed`).
+Anyone can then check with SHA-256 alone that each seed hashes to its commitment and gives
+the cards that were dealt (docs/fairness.md).
 
 A `DealSource` is what an engine draws its deals from. The runtime builds one per match
 from the match's secret (`DealSource.for_match`); tests and replays may stack an explicit
@@ -20,7 +24,7 @@ import random
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, TypedDict
+from typing import Any
 
 from engines.cards import (
     SEED_BYTES,
@@ -31,14 +35,6 @@ from engines.cards import (
     reshuffle_label,
     shuffle_cards,
 )
-
-
-class Reveal(TypedDict):
-    """The fields of `engines.base.DealSettled` that reveal a deal's seed."""
-
-    seed: str | None
-    commitment: str | None
-
 
 COMMIT_DOMAIN = b"deucebot/deal/v1"
 """The first bytes of every committed message: nothing else hashed by anyone collides."""
@@ -159,13 +155,13 @@ class DealSource:
         seed = self.seed(deal)
         return None if seed is None else seed.commitment
 
-    def reveal(self, deal: int) -> Reveal:
-        """What deal `deal`'s settlement reveals: its seed in hex and the commitment its
-        start published (both None for a stacked deal); pass as ``DealSettled(**reveal)``."""
-        seed = self.seed(deal)
-        if seed is None:
-            return {"seed": None, "commitment": None}
-        return {"seed": seed.hex, "commitment": seed.commitment}
+    def revealed(self, last_deal: int) -> tuple[tuple[int, str], ...]:
+        """What the end of a match reveals: ``(deal, seed in hex)`` for every deal from 1 to
+        `last_deal` that has a seed (a stacked deal has none), in deal order. Only
+        `engines.base.MatchEnded` carries it: until the match is over a seed would tell
+        cards that still matter."""
+        found = ((deal, self.seed(deal)) for deal in range(1, last_deal + 1))
+        return tuple((deal, seed.hex) for deal, seed in found if seed is not None)
 
     def deck(self, deal: int, decks: int = 1) -> list[Card]:
         """Deal `deal`'s deck order, top card first: `deck_order(seed, decks)`."""

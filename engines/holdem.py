@@ -14,8 +14,8 @@ Seats are numbered in play order; "next player" is the next seat number
 
 Randomness: hand ``h`` deals from `source.deck(h)` (an `engines.fair.DealSource`
 injected at creation, by default one with a secret drawn from the RNG):
-`DealStarted.commitment` commits to the hand's seed and `DealSettled.seed` reveals
-it. A snapshot therefore needs no RNG internals.
+`DealStarted.commitment` commits to the hand's seed and `MatchEnded.seeds` reveals
+it once the match is over. A snapshot therefore needs no RNG internals.
 
 For simulations, ``reset_stacks=True`` puts every stack back to its starting
 value after each hand, so every hand is played at the same depth, and
@@ -545,8 +545,8 @@ class HoldemState:
             )
         deltas = tuple(self.stacks[s] - self.hand_start[s] for s in range(n))
         dealt = tuple(s for s in range(n) if self.dealt[s])
-        reveal = self.source.reveal(self.hand)
-        events.append(DealSettled(deal=self.hand, chips=deltas, dealt=dealt, **reveal))
+        committed = self.source.commitment(self.hand)
+        events.append(DealSettled(deal=self.hand, chips=deltas, dealt=dealt, commitment=committed))
         self.invested = [0] * n
         if self.config.reset_stacks:
             self.stacks = self.config.starting_stacks()
@@ -560,7 +560,8 @@ class HoldemState:
             top = max(self.stacks)
             self.winners = tuple(s for s in range(n) if self.stacks[s] == top)
             self.round.to_act = None
-            events.append(MatchEnded(winners=self.winners, totals=tuple(self.stacks)))
+            seeds = self.source.revealed(self.hand)
+            events.append(MatchEnded(winners=self.winners, totals=tuple(self.stacks), seeds=seeds))
             return
         events.extend(self._start_hand())
 

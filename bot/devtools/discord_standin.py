@@ -18,6 +18,9 @@ settings `DISCORD_API_BASE` and `DISCORD_GATEWAY_URL` point at it). It:
   (with its ephemeral flag) and every REST call;
 - records as an error every unknown route or malformed payload; a test calls
   `assert_clean()` to fail on them;
+- hands a check (`content_hook`) everything the bot sends toward members, whatever
+  command, control or export made it: every message payload, edit, interaction answer,
+  follow-up, DM, form and autocomplete list, and every uploaded file's bytes;
 - models channel kinds (`add_channel`: text, announcement, voice, stage, category, forum
   and its posts, public and private threads) and the bot's permissions in each channel
   (`deny_bot` / `allow_bot`; a thread takes its parent's unless set): interactions carry
@@ -430,6 +433,14 @@ class FakeDiscord:
         """Fail at once when an answer misses the window (tests); off, record it (benchmark)."""
         self.public_hook: Callable[[Message], None] | None = None
         """Called with every new version of a public message (privacy checks)."""
+        self.content_hook: Callable[[str, dict[str, Any], list[tuple[str, bytes]]], None] | None
+        self.content_hook = None
+        """Called with everything the bot sends toward members, before it is stored: the
+        request's path, its JSON payload (content, embeds, components, attachments' names and
+        alt texts, a form, autocomplete choices) and each uploaded file's name and bytes
+        (pictures, history files). Every message, edit, interaction answer, follow-up and DM
+        passes here, so a check set here covers a new command, control or export without
+        anyone listing it; an `AssertionError` it raises is recorded in `errors`."""
         self.limits = DiscordLimits()
         """Discord's global and per-channel rate limits; `limits.refused` lists every 429."""
         self.slow: list[tuple[str, str, float]] = []
@@ -799,11 +810,24 @@ class FakeDiscord:
         )
 
     async def _payload(self, request: web.Request) -> tuple[dict[str, Any], list[str]]:
-        """The JSON payload and attachment file names of a JSON or multipart request."""
+        """The JSON payload and attachment file names of a JSON or multipart request, shown
+        to `content_hook` first."""
+        payload, files, contents = await self._read_payload(request)
+        if self.content_hook is not None:
+            try:
+                self.content_hook(request.path, payload, contents)
+            except AssertionError as error:
+                self.errors.append(f"{request.method} {request.path}: {error}")
+        return payload, files
+
+    async def _read_payload(
+        self, request: web.Request
+    ) -> tuple[dict[str, Any], list[str], list[tuple[str, bytes]]]:
         # The media type read by hand: aiohttp's `content_type` (and a part's `text()`)
         # parse the header with the email package, most of this stand-in's own CPU when
         # hundreds of tables upload pictures.
         media = request.headers.get("Content-Type", "").partition(";")[0].strip().lower()
+        contents: list[tuple[str, bytes]] = []
         if media == "multipart/form-data":
             payload: dict[str, Any] = {}
             files: list[str] = []
@@ -824,11 +848,13 @@ class FakeDiscord:
                     files.append(Upload(str(filename), bytes(data) if self.keep_files else b""))
                     if self.keep_files:
                         self.files.append((str(filename), bytes(data)))
+                    if self.content_hook is not None:
+                        contents.append((str(filename), bytes(data)))
                     self.uploads += 1
-            return payload, files
+            return payload, files, contents
         if request.can_read_body:
-            return orjson.loads(await request.read()), []
-        return {}, []
+            return orjson.loads(await request.read()), [], contents
+        return {}, [], contents
 
     def _message_payload(self, msg: Message) -> dict[str, Any]:
         author = self.bot_user.payload()

@@ -1454,7 +1454,8 @@ def _redraw(box: _Outbox) -> None:
 def result_text(table: TableSnapshot, effect: Effect, lang: str) -> str:
     """The text of a deal's or the match's result: the lines of the events that ended it
     (the last play, hands shown, pots won, chips returned), then each seat's net amount
-    in the deal exactly as the ledger sums it, or the final standings."""
+    in the deal exactly as the ledger sums it, or the final standings and the line that
+    reveals the match's seeds."""
     names = seat_names(table)
     renderer = _renderer(table)
     lines: list[str] = []
@@ -1470,12 +1471,14 @@ def result_text(table: TableSnapshot, effect: Effect, lang: str) -> str:
             lines.append(line)
     if settled:
         lines.append(_settled_line(settled, names, lang))
-    lines += [line for e in settled if (line := fair_line(e, lang, table.game)) is not None]
     for end in ended:
         line = renderer.event(end, names, lang) if renderer else None
         if line is not None:
             lines.append(line)
         lines.append(_standings(table, end, names, lang))
+        revealed = fair_line(end, lang, table.game)  # the match's seeds, now public
+        if revealed is not None:
+            lines.append(revealed)
     return "\n".join(lines)
 
 

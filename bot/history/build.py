@@ -4,10 +4,11 @@ what one viewer may know.
 The one rule of visibility (`visible`): a seat's history holds the public events and that
 seat's private events, exactly as the table delivered them, its own action texts (another
 seat's action text can name hidden cards: a duel lock, a draw discard; what the table showed
-of it is in the public events), and no seed (a shuffle seed gives the whole deck); deals
-credited to someone else (before a member took an AI seat over) are left out. The
-omniscient history (every hidden card, the seeds and the deck order of ended deals) is only
-built for a finished match.
+of it is in the public events), and no seed while the match can still be played (a shuffle
+seed gives the whole deck); deals credited to someone else (before a member took an AI seat
+over) are left out. Once the match is over (`bot.history.over`) every history carries each
+deal's seed, so a member can check the deals. The omniscient history (every hidden card and
+the deck order of ended deals) is only built for a match that is over.
 """
 
 from __future__ import annotations
@@ -28,10 +29,19 @@ from bot.history.model import (
     SeatInfo,
     Viewer,
 )
+from bot.history.over import is_over
 from bot.runtime.replay import match_state, opening_events
-from engines.base import ChipsBought, DealSettled, DealStarted, Event, GameState, IllegalAction
+from engines.base import (
+    ChipsBought,
+    DealSettled,
+    DealStarted,
+    Event,
+    GameState,
+    IllegalAction,
+    MatchEnded,
+)
 from engines.cards import Card, deck_order
-from engines.fair import seed_from_hex
+from engines.fair import DealSource, seed_from_hex
 from engines.registry import GameSpec, get_game
 from storage.base import (
     ActionRecord,
@@ -75,11 +85,19 @@ class MatchLog:
     actions: list[ActionRecord]
     chips: list[ChipEntry]
     penalties: list[PenaltyEntry]
+    latest: int | None = None
+    """The id of the table's latest match (None: taken to be this one)."""
 
     @property
     def finished(self) -> bool:
         """True once the match has ended."""
         return self.match.finished_at is not None
+
+    @property
+    def over(self) -> bool:
+        """True once the match can no longer be played (`bot.history.over.is_over`): its
+        seeds may be shown."""
+        return is_over(self.match, self.table, self.latest)
 
     def seat_of(self, player_id: str) -> int | None:
         """The seat credited to `player_id` in this match, if any."""
@@ -95,6 +113,7 @@ async def load_match(storage: Storage, match_id: int) -> MatchLog:
     table = await storage.table(match.table_id) if match is not None else None
     if match is None or table is None:
         raise HistoryError(f"there is no match {match_id}", code="history_no_match", match=match_id)
+    latest = await storage.current_match(table.id)
     return MatchLog(
         table=table,
         match=match,
@@ -102,6 +121,7 @@ async def load_match(storage: Storage, match_id: int) -> MatchLog:
         actions=await storage.actions(match_id),
         chips=await storage.chip_entries(match_id),
         penalties=await storage.penalty_entries(match_id),
+        latest=latest.id if latest is not None else None,
     )
 
 
@@ -167,6 +187,28 @@ def _deals(
     return before, deals
 
 
+def revealed_seeds(log: MatchLog, steps: Sequence[Step]) -> dict[int, str]:
+    """Deal -> its seed (hex), for a match that is over; nothing while it can be played.
+    A match that ended revealed them itself (`MatchEnded.seeds`); one that stopped or was
+    restarted has them derived from its stored secret, for the deals that published a
+    commitment (a stacked deal has none)."""
+    if not log.over:
+        return {}
+    for step in steps:
+        for event in step.events:
+            if isinstance(event, MatchEnded):
+                return dict(event.seeds)
+    source = DealSource.for_match(log.match.seed, table=log.table.id, match=log.match.number)
+    found = {}
+    for step in steps:
+        for event in step.events:
+            if isinstance(event, DealStarted) and event.commitment is not None:
+                seed = source.seed(event.deal)
+                if seed is not None and seed.commitment == event.commitment:
+                    found[event.deal] = seed.hex
+    return found
+
+
 def visible(event: Event, seat: int | None) -> bool:
     """True when the viewer at `seat` (None: omniscient) saw `event`."""
     return seat is None or event.to is None or event.to == seat
@@ -206,14 +248,15 @@ def build_match_history(
     log: MatchLog, *, seat: int | None = None, start: GameState[Any, Any] | None = None
 ) -> MatchHistory:
     """The match as the owner of `seat` saw it, or everything when `seat` is None (refused
-    with ``history_not_finished`` while the match is still being played). `start` is the
+    with ``history_not_finished`` while the match is still being played). Every deal's seed
+    is there once the match is over (`revealed_seeds`), never before. `start` is the
     match's state before its first action when it was not made from the match seed (a
     recorded hand dealt from a stacked deck).
 
     A seat's history leaves out the deals its ledger rows credit to someone else: a member
     who took an AI seat over mid-match never sees that seat's earlier hands."""
     omniscient = seat is None
-    if omniscient and not log.finished:
+    if omniscient and not log.over:
         raise HistoryError(
             f"match {log.match.id} is still being played: only a seat's own history can be "
             "exported until it ends",
@@ -222,7 +265,9 @@ def build_match_history(
         )
     spec = get_game(log.table.game)
     chips = [0] * len(log.players) if spec.scoring == "chips" else None
-    before, deals = _deals(replay_steps(spec, log.match, log.actions, start), chips)
+    steps = replay_steps(spec, log.match, log.actions, start)
+    seeds = revealed_seeds(log, steps)
+    before, deals = _deals(steps, chips)
     numbers = {d.started.deal for d in deals}
     viewer_id = next((p.player_id for p in log.players if p.seat == seat), None)
     credited = _credited(log)
@@ -234,10 +279,9 @@ def build_match_history(
         if seat is not None and credited.get((deal.started.deal, seat), viewer_id) != viewer_id:
             continue
         ended = deal.settled is not None
-        show_deck = omniscient and ended
         settled = deal.settled
-        seed = settled.seed if settled is not None and show_deck else None
-        deck = deal_cards(spec.name, seed)
+        seed = seeds.get(deal.started.deal)
+        deck = deal_cards(spec.name, seed) if omniscient and ended else None
         out.append(
             DealHistory(
                 deal=deal.started.deal,

@@ -81,7 +81,10 @@ class DealHistory(_Frozen):
     deal: int = Field(ge=1)
     dealer: int
     ended: bool
-    seed: str | None = Field(description="the deal's revealed seed (hex); ended, omniscient")
+    seed: str | None = Field(
+        description="the deal's revealed seed (hex): only once the match is over (ended, "
+        "stopped or restarted), in every history"
+    )
     deck: list[str] | None = Field(description="the deck order, top first; ended, omniscient")
     stacks: list[int] | None = Field(
         description="every seat's chips when the deal began (chip games; None for Big Two)"
@@ -104,7 +107,8 @@ class MatchHistory(_Frozen):
     place: str
     config: dict[str, Any]
     seed: str | None = Field(
-        description="the match's secret seed (decimal); omniscient exports of ended matches only"
+        description="the match's secret seed (decimal); omniscient exports of matches that are "
+        "over only"
     )
     started_at: float
     finished_at: float | None

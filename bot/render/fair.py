@@ -1,31 +1,25 @@
 """The lines every game shows for provably fair deals: the commitment when a deal starts
-(before any card is seen), then the seed in the deal's result, both in a short form with
-where to check them (`deucebot verify`); the full values are in the hand history."""
+(before any card is seen), in a short form; then, when the match is over, one line saying
+that every deal's seed is revealed and where to check them (`deucebot verify`, the hand
+history holds the full values). No seed is ever shown while the match can be played."""
 
 from __future__ import annotations
 
 from bot.i18n import t
 from bot.render.phrases import deal_word
-from engines.base import DealSettled, DealStarted, Event
+from engines.base import DealStarted, Event, MatchEnded
 
 SHORT = 16
-"""Hex digits of a commitment or seed shown (the history holds all 64)."""
+"""Hex digits of a commitment shown (the history holds all 64)."""
 
 
 def fair_line(event: Event, lang: str, game: str = "") -> str | None:
-    """The commitment line of a `DealStarted`, the reveal line of a `DealSettled` that
-    reveals a seed; None for any other event. `game` names the deal ("Hand 3" in hold'em)."""
-    unit = deal_word(game, lang, title=True)
+    """The commitment line of a `DealStarted`, the reveal line of a `MatchEnded` that
+    reveals seeds; None for any other event. `game` names the deal ("Hand 3" in hold'em)."""
     if isinstance(event, DealStarted) and event.commitment:
+        unit = deal_word(game, lang, title=True)
         short = event.commitment[:SHORT]
         return t("fair.committed", lang, unit=unit, deal=event.deal, short=short)
-    if isinstance(event, DealSettled) and event.seed:
-        return t(
-            "fair.revealed",
-            lang,
-            unit=unit,
-            deal=event.deal,
-            seed=event.seed[:SHORT],
-            short=(event.commitment or "")[:SHORT],
-        )
+    if isinstance(event, MatchEnded) and event.seeds:
+        return t("fair.revealed", lang)
     return None

@@ -637,8 +637,10 @@ class DrawState:
     def _finish_deal(self, events: list[Event]) -> None:
         chips = tuple(self.stacks[s] - self.start_stacks[s] for s in range(self.seats))
         dealt = tuple(s for s in range(self.seats) if self.in_deal[s])
-        reveal = self.source.reveal(self.deal_no)
-        events.append(DealSettled(deal=self.deal_no, chips=chips, dealt=dealt, **reveal))
+        committed = self.source.commitment(self.deal_no)
+        events.append(
+            DealSettled(deal=self.deal_no, chips=chips, dealt=dealt, commitment=committed)
+        )
         self.round = None
         self.put_in = [0] * self.seats
         events += self._between_deals(first=False)
@@ -678,7 +680,8 @@ class DrawState:
         self.phase = "over"
         self.queue = []
         self.result = (winners, totals)
-        events.append(MatchEnded(winners=winners, totals=totals))
+        seeds = self.source.revealed(self.deal_no)
+        events.append(MatchEnded(winners=winners, totals=totals, seeds=seeds))
         return events
 
     # ------------------------------------------------------------ a new deal

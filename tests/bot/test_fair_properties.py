@@ -1,6 +1,6 @@
 """Properties of provably fair deals over random matches of all four games: every deal's
-commitment is published before any of its cards is seen and its seed only once it is
-over; the revealed seeds reproduce every dealt card (`deucebot verify` of the export
+commitment is published before any of its cards is seen and its seed only once the match
+is over; the revealed seeds reproduce every dealt card (`deucebot verify` of the export
 passes); a changed seed or a changed card fails verification."""
 
 from __future__ import annotations
@@ -47,13 +47,13 @@ def play(game: str, secret: bytes, rng_seed: int, choices: random.Random) -> tup
         for event in state.apply(seat, action):
             events.append(event)
             deal = event.deal if isinstance(event, DealStarted) else deal
-    seeds = {e.deal: e.seed for e in events if isinstance(e, DealSettled) and e.seed}
+    ended = next((e for e in events if isinstance(e, MatchEnded)), None)
+    seeds = dict(ended.seeds) if ended is not None else {}
     deals = [
         DealFacts(e.deal, e.dealer, e.commitment, seeds.get(e.deal))
         for e in events
         if isinstance(e, DealStarted)
     ]
-    ended = next((e for e in events if isinstance(e, MatchEnded)), None)
     facts = MatchFacts(
         game=game,
         config=config.model_dump(mode="json"),
@@ -116,7 +116,7 @@ matches = st.tuples(
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(matches)
-def test_commitment_comes_before_any_card_and_the_seed_after_the_deal(match: Any) -> None:
+def test_commitment_comes_before_any_card_and_the_seed_after_the_match(match: Any) -> None:
     game, secret, rng_seed, choice_seed = match
     _, events = play(game, secret, rng_seed, random.Random(choice_seed))
     open_deal: int | None = None
@@ -127,13 +127,17 @@ def test_commitment_comes_before_any_card_and_the_seed_after_the_deal(match: Any
             assert event.commitment is not None
             committed[event.deal] = event.commitment
             open_deal = event.deal
-        elif isinstance(event, DealSettled) and event.seed:
+        elif isinstance(event, DealSettled) and event.commitment:
             assert event.deal == open_deal and event.commitment == committed[event.deal]
-            seed = bytes.fromhex(event.seed)
-            assert commitment(seed, table=7, match=2, deal=event.deal) == event.commitment
-            earlier = json.dumps([e.to_json() for e in events[:index]])
-            assert event.seed not in earlier, "the seed was shown before the deal was over"
+            assert event.seed is None, "a seed was shown before the match was over"
             open_deal = None
+        elif isinstance(event, MatchEnded):
+            assert [deal for deal, _ in event.seeds] == sorted(committed)
+            earlier = json.dumps([e.to_json() for e in events[:index]])
+            for deal, seed in event.seeds:
+                value = commitment(bytes.fromhex(seed), table=7, match=2, deal=deal)
+                assert value == committed[deal]
+                assert seed not in earlier, "a seed was shown before the match was over"
         elif event.to is not None or cards_in(event.to_json()):
             assert open_deal is not None, f"{event.kind}: a card seen outside a started deal"
 

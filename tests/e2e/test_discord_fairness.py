@@ -1,5 +1,5 @@
 """On Discord, a deal's commitment is on its board before anyone is sent a card, and its
-seed is shown only in the deal's result."""
+seed is not shown while the match goes on (the match's end reveals it)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from tests.e2e.conftest import bot_running, settle
 from tests.e2e.helpers import mentioned, open_hand
 
 
-async def test_commitment_before_the_cards_and_the_seed_in_the_result(
+async def test_commitment_before_the_cards_and_no_seed_in_the_result(
     standin: FakeDiscord, tmp_path: Path
 ) -> None:
     ana = standin.owner
@@ -20,7 +20,7 @@ async def test_commitment_before_the_cards_and_the_seed_in_the_result(
         table = bot.tables.find(str(standin.channel_id))
         assert table is not None and table.state is not None
         source = table.state.source
-        committed, seed = source.commitment(1), source.reveal(1)["seed"]
+        committed, seed = source.commitment(1), source.seed(1).hex
         for _ in range(40):  # Ana folds whenever it is her turn, until hand 1 is over
             await settle(bot)
             if table.deal > 1:
@@ -29,17 +29,19 @@ async def test_commitment_before_the_cards_and_the_seed_in_the_result(
                 hand = await open_hand(standin, ana)
                 fold = [c for c in hand.custom_ids() if c.endswith(":fold")]
                 await standin.click(ana, hand, fold[0])
-        assert table.deal > 1
+        assert table.deal > 1 and not table.finished
         await settle(bot)
 
     shown = [m for m in standin.public_messages() if committed[:16] in version_text(m.history[0])]
     assert shown, "no board showed deal 1's commitment"
     cards = standin.dms(ana)
     assert cards and min(m.id for m in cards) > shown[0].id, "a card was sent before"
-    # The short forms and where to check them (the full values are in the history).
-    line = f"Hand 1 seed {seed[:16]}… for commitment {committed[:16]}…: check it with"
-    revealed = [m for m in standin.public_messages() if line in m.text()]
-    assert revealed
-    assert "`deucebot verify`" in revealed[0].text()
-    before = [m for m in standin.messages.values() if m.id < revealed[0].id]
-    assert all(seed[:16] not in version_text(v) for m in before for v in m.history)
+    # The short form, and when the seed will be shown.
+    line = f"Hand 1 committed: {committed[:16]}… (its secret seed is shown when the match is over)"
+    assert line in version_text(shown[0].history[0])
+    # Hand 1 is over, the match is not: no message ever showed any part of its seed.
+    results = [m for m in standin.public_messages() if "hand 1: result" in m.text()]
+    assert results
+    assert all(
+        seed[:16] not in version_text(v) for m in standin.messages.values() for v in m.history
+    )

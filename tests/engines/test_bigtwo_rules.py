@@ -465,7 +465,8 @@ def test_a_match_lasts_the_number_of_deals_chosen() -> None:
 def test_the_lowest_total_wins_and_a_tie_shares_the_win() -> None:
     state = crafted(["3D", "4D", "5D", "6D 7D"], turn=0, opening=True)
     events = state.apply(0, play("3D"))
-    assert events[-1] == MatchEnded(winners=(0,), totals=(0, 1, 1, 2))
+    seeds = state.source.revealed(1)  # the match's end reveals its seeds
+    assert events[-1] == MatchEnded(winners=(0,), totals=(0, 1, 1, 2), seeds=seeds)
     state = crafted(["3D", "4D", "5D", "6D 7D"], turn=0, opening=True, deals=2)
     state.totals = [5, 0, 1, 1]  # earlier deals: seat 1 is ahead by 5
     state.apply(0, play("3D"))
@@ -485,7 +486,8 @@ def test_tied_totals_share_the_win() -> None:
     state.penalties = [(1, 0, 0, 0)]
     state.deal = 2
     events = state.apply(0, play("3D"))
-    assert events[-1] == MatchEnded(winners=(0, 2, 3), totals=(1, 2, 1, 1))
+    seeds = state.source.revealed(2)
+    assert events[-1] == MatchEnded(winners=(0, 2, 3), totals=(1, 2, 1, 1), seeds=seeds)
 
 
 def test_config_is_validated() -> None:

@@ -97,7 +97,7 @@ def test_deal_seeds_come_from_hmac_of_the_secret() -> None:
         hmac.new(b"k" * 32, b"deal" + (7).to_bytes(8, "big"), "sha256").digest(), 4, 5, 7
     )
     assert source.commitment(7) == commitment(seed.seed, table=4, match=5, deal=7)
-    assert source.reveal(7) == {"seed": seed.hex, "commitment": source.commitment(7)}
+    assert dict(source.revealed(7))[7] == seed.hex
     assert source.deck(7) == deck_order(seed.seed)
     assert source.seed(8) != seed
 
@@ -107,6 +107,7 @@ def test_stacked_and_revealed_sources() -> None:
     source = DealSource(b"k" * 32).stacked(2, cards)
     assert source.deck(2) == cards
     assert source.seed(2) is None and source.commitment(2) is None
+    assert [deal for deal, _ in source.revealed(3)] == [1, 3]  # a stacked deal has no seed
     assert source.deck(1) == DealSource(b"k" * 32).deck(1)
     assert DealSource.from_json(source.to_json()) == source
     revealed = DealSource(b"", 1, 1, seeds={3: bytes(32)})  # revealed seeds, no secret

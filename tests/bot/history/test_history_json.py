@@ -20,7 +20,8 @@ from bot.history.build import (
 from bot.history.model import HistoryFile
 from bot.runtime import Player
 from bot.runtime.replay import match_state
-from engines.base import Event
+from engines.base import DealStarted, Event, MatchEnded
+from engines.fair import commitment
 from engines.registry import get_game
 from storage import SqliteStorage
 from storage.base import MatchRecord
@@ -58,8 +59,9 @@ def test_a_seats_history_holds_no_card_it_did_not_see(game: str, seed: int) -> N
     players = [f"u{s}" for s in range(int(GAMES[game].get("seats", 2 if game == "duel" else 4)))]
     log = engine_match(game, GAMES[game], seed, random_legal, players=players)
     events = engine_events(game, GAMES[game], seed, [a.action for a in log.actions])
-    # The match's secret never shows; a deal's seed is public once it is over (its result).
+    # The match's secret never shows; the deals' seeds are public once the match is over.
     seeds = {log.match.seed}
+    ended = next(e for e in events if isinstance(e, MatchEnded))
     everything = build_match_history(log).model_dump_json()
     leaked_somewhere = False
     for seat in range(len(players)):
@@ -73,7 +75,7 @@ def test_a_seats_history_holds_no_card_it_did_not_see(game: str, seed: int) -> N
         for number in seeds - {0}:
             assert not re.search(rf"(?<!\d){number}(?!\d)", text), number
         for deal in history.deals:
-            assert deal.deck is None and deal.seed is None
+            assert deal.deck is None and deal.seed == dict(ended.seeds)[deal.deal]
             for action in deal.actions:
                 assert (action.action is not None) == (action.seat == seat)
         leaked_somewhere |= not cards_in(everything) <= allowed
@@ -110,6 +112,20 @@ def test_an_unfinished_match_has_no_omniscient_history() -> None:
     assert refused.value.code == "history_not_finished"
     unfinished = build_match_history(log, seat=0)
     assert unfinished.deals[-1].ended is False and unfinished.deals[-1].result is None
+    # Nor any deal's seed: no 64-hex string that hashes to a commitment of the match.
+    text = unfinished.model_dump_json()
+    committed = {
+        e.event["deal"]: e.event["commitment"]
+        for d in unfinished.deals
+        for e in d.events
+        if e.event["kind"] == DealStarted.kind
+    }
+    assert committed and all(d.seed is None for d in unfinished.deals)
+    for found in re.findall(r"[0-9a-f]{64}", text):
+        assert all(
+            commitment(bytes.fromhex(found), table=1, match=1, deal=deal) != value
+            for deal, value in committed.items()
+        ), f"a seed in a live match's history: {found}"
 
 
 def test_a_history_file_round_trips_and_a_broken_one_is_refused() -> None:
