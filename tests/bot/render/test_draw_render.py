@@ -184,7 +184,13 @@ def test_to_call_is_shown_only_when_something_is_owed_in_a_betting_round() -> No
     fresh.apply(surblind, parse_action("no"))
     speaker = fresh.to_act
     assert speaker is not None
-    assert "to call 2" in RENDERER.hand(fresh.view(speaker), "en")
+    # Nobody may just match the blind: the price to come in is shown, not a refused call.
+    first = RENDERER.hand(fresh.view(speaker), "en")
+    assert "to call" not in first and "to come in 4" in first
+    fresh.apply(speaker, parse_action("raise 4"))
+    after = fresh.to_act
+    assert after is not None
+    assert "to call 4" in RENDERER.hand(fresh.view(after), "en")
 
 
 def _finished_match() -> DrawState:
@@ -207,7 +213,7 @@ def test_a_finished_match_shows_results_once_and_no_roles_of_the_last_deal() -> 
         assert tag not in board.split("\n", 2)[-1], board
     assert "The match is over" not in board
     totals = [state.stacks[s] - state.bought[s] for s in range(3)]
-    assert f"Final results (chips minus buy-ins): Ann {totals[0]:+d}, Bob {totals[1]:+d}" in board
+    assert f"Chips minus buy-ins: Ann {totals[0]:+d}, Bob {totals[1]:+d}" in board
 
 
 def test_a_seat_sitting_out_shows_no_role() -> None:
