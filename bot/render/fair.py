@@ -12,16 +12,18 @@ SHORT = 16
 """Hex digits of a commitment or seed shown (the history holds all 64)."""
 
 
-def fair_line(event: Event, lang: str, game: str = "") -> str | None:
+def fair_line(event: Event, lang: str, game: str = "", *, verifiable: bool = True) -> str | None:
     """The commitment line of a `DealStarted`, the reveal line of a `DealSettled` that
-    reveals a seed; None for any other event. `game` names the deal ("Hand 3" in hold'em)."""
+    reveals a seed; None for any other event. `game` names the deal ("Hand 3" in hold'em).
+    `verifiable`: the match is kept where `deucebot verify` can check it (not a terminal
+    match played without --db), so the reveal points there."""
     unit = deal_word(game, lang, title=True)
     if isinstance(event, DealStarted) and event.commitment:
         short = event.commitment[:SHORT]
         return t("fair.committed", lang, unit=unit, deal=event.deal, short=short)
     if isinstance(event, DealSettled) and event.seed:
         return t(
-            "fair.revealed",
+            "fair.revealed" if verifiable else "fair.revealed_unsaved",
             lang,
             unit=unit,
             deal=event.deal,
