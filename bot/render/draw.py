@@ -222,16 +222,16 @@ class DrawRenderer(ViewAccessors):
         )
         # "to call" only when something is owed in a betting round (not at the draw).
         owed = view.phase in ("bet1", "bet2") and view.to_call > 0
+        to_call = view.to_call if owed else 0
+        # Nobody may just match the blind: the price to come in, not a call refused.
+        entry = None if "call" in self.legal_moves(view) else view.min_raise_to
         if view.legal and menu:
             if view.phase == "draw":
                 lines.append(t("draw.hand.draw_menu", lang))
             else:
-                lines.append(buttons_line(view.to_call if owed else 0, view.pot, lang))
+                lines.append(buttons_line(to_call, view.pot, lang, entry))
         elif view.legal:
             options = [say_move(text, self.move_areas, lang) for text in self._options(view)]
-            # Nobody may just match the blind: the price to come in, not a call refused.
-            entry = None if "call" in self.legal_moves(view) else view.min_raise_to
-            to_call = view.to_call if owed else 0
             lines.append(options_line(options, lang, to_call=to_call, pot=view.pot, entry=entry))
         return "\n".join(lines)
 

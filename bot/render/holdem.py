@@ -132,12 +132,12 @@ class HoldemRenderer(ViewAccessors):
         if len(view.board) >= 3:
             value = hand_value([*view.hole, *view.board])
             lines.append(t("holdem.hand.made", lang, hand=hand_name(value, lang)))
+        # Nobody may just match the blind: the price to come in, not a call refused.
+        entry = None if "call" in self.legal_moves(view) else view.min_to
         if view.legal and menu:
-            lines.append(buttons_line(view.to_call, view.pot_total, lang))
+            lines.append(buttons_line(view.to_call, view.pot_total, lang, entry))
         elif view.legal:
             options = [say_move(self._option(a, view), self.move_areas, lang) for a in view.legal]
-            # Nobody may just match the blind: the price to come in, not a call refused.
-            entry = None if "call" in self.legal_moves(view) else view.min_to
             lines.append(
                 options_line(options, lang, to_call=view.to_call, pot=view.pot_total, entry=entry)
             )

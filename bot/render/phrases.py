@@ -74,9 +74,12 @@ def seat_status(parts: Sequence[str]) -> str:
     return f" ({', '.join(parts)})" if parts else ""
 
 
-def buttons_line(to_call: int, pot: int, lang: str) -> str:
-    """Beside the betting buttons: what calling adds (when something is owed), the pot, and
-    that the buttons below are the moves."""
+def buttons_line(to_call: int, pot: int, lang: str, entry: int | None = None) -> str:
+    """Beside the betting buttons: what calling adds (when something is owed), or the price
+    to come in when calling is refused (`entry`), the pot, and that the buttons below are
+    the moves."""
+    if to_call > 0 and entry is not None:
+        return t("phrase.poker.buttons_entry", lang, entry=entry, pot=pot)
     if to_call > 0:
         return t("phrase.poker.buttons_call", lang, to_call=to_call, pot=pot)
     return t("phrase.poker.buttons", lang, pot=pot)

@@ -8,7 +8,7 @@ import re
 
 import pytest
 
-from bot.i18n import LANGUAGES, catalog, explain
+from bot.i18n import LANGUAGES, catalog, explain, t
 from bot.render import get_renderer
 from engines.base import IllegalAction
 from engines.cards import parse_card
@@ -271,3 +271,15 @@ def test_the_rebuy_refusals_are_translated(lang: str) -> None:
         text = explain(error, lang)
         assert text != "x" and "{" not in text
     assert "1 " in explain(has_chips, lang)
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_discord_buttons_name_the_entry_price_when_calling_is_refused(lang: str) -> None:
+    fresh = DrawState(DrawConfig(seats=3), random.Random(1))
+    surblind = fresh.to_act
+    assert surblind is not None
+    fresh.apply(surblind, parse_action("no"))
+    speaker = fresh.to_act
+    assert speaker is not None
+    shown = RENDERER.hand(fresh.view(speaker), lang, menu=True).splitlines()[-1]
+    assert shown == t("phrase.poker.buttons_entry", lang, entry=4, pot=2), shown
