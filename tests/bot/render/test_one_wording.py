@@ -12,6 +12,7 @@ import pytest
 
 from bot.i18n import LANGUAGES, Addressee, t
 from bot.render import get_renderer
+from engines import duel
 from engines.base import Event, MatchEnded
 from engines.registry import get_game
 
@@ -26,7 +27,8 @@ SETTINGS: dict[str, dict[str, Any]] = {
 
 
 def played(game: str, seed: int) -> tuple[list[Event], list[Any]]:
-    """A whole match of `game` by random AI: every event, and the view of each seat to act."""
+    """A whole match of `game` by random AI: every event, and the view of each seat to act
+    (the last one: the finished match's spectator view)."""
     spec = get_game(game)
     rng = random.Random(seed)
     state = spec.new_state(spec.make_config(**SETTINGS[game]), rng)
@@ -40,7 +42,7 @@ def played(game: str, seed: int) -> tuple[list[Event], list[Any]]:
         views.append(view)
         events += state.apply(seat, rng.choice(list(view.legal)))
     assert state.finished, game
-    return events, views
+    return events, [*views, state.view(None)]
 
 
 def names(count: int) -> list[str]:
@@ -101,8 +103,12 @@ def test_an_uncontested_pot_reads_the_same_in_every_poker_game(game: str) -> Non
     for seed in range(12):
         events, _ = played(game, seed)
         for event in events:
-            line = renderer.event(event, names(3), "en") or ""
-            if "uncontested" in line:
+            # A pot paid with no showdown: hold'em's and draw's `shown`, the duel's fold.
+            alone = getattr(event, "shown", True) is False or (
+                isinstance(event, duel.Showdown) and event.folded is not None
+            )
+            if alone:
+                line = renderer.event(event, names(3), "en") or ""
                 assert re.search(r"P\d wins \d+ uncontested \(everyone else folded\)\.$", line)
                 seen += 1
     assert seen, game
@@ -112,7 +118,7 @@ def test_an_uncontested_pot_reads_the_same_in_every_poker_game(game: str) -> Non
 @pytest.mark.parametrize("game", GAMES)
 def test_the_match_end_reads_the_same_in_every_game(game: str, lang: str) -> None:
     renderer = get_renderer(game)
-    events, _ = played(game, 3)
+    events, views = played(game, 3)
     ended = [e for e in events if isinstance(e, MatchEnded)]
     assert len(ended) == 1
     seats = len(ended[0].totals)
@@ -123,6 +129,9 @@ def test_the_match_end_reads_the_same_in_every_game(game: str, lang: str) -> Non
     # You, winning alone: the second-person form, the same everywhere.
     you = [Addressee("You") if s == ended[0].winners[0] else n for s, n in
            enumerate(names(seats))]  # fmt: skip
+    # The finished board ends with the same line.
+    board = renderer.board(views[-1], names(seats), lang).splitlines()
+    assert any(row.startswith((head, shared)) for row in board), board
     lone = MatchEnded(winners=ended[0].winners[:1], totals=ended[0].totals)
     mine = renderer.event(lone, you, lang) or ""
     assert mine.startswith(t("phrase.match_over.you", lang, totals="").strip()), mine
