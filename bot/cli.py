@@ -209,6 +209,7 @@ def _migrate_db(args: argparse.Namespace) -> int:
 
 
 def _simulate(args: argparse.Namespace) -> int:
+    from bot.progress import terminal_bar
     from bot.simulate import dumps, simulate
 
     spec = get_game(args.game)
@@ -227,7 +228,18 @@ def _simulate(args: argparse.Namespace) -> int:
     refusal = spec.seats_refusal(len(policies))
     if refusal:
         raise UnknownName(f"{refusal} (--players a,b,...)")
-    result = simulate(spec, policies, args.n, seed=args.seed, rotate=args.rotate)
+    # Minutes of play show their progress on a terminal, never in --json output.
+    bar = terminal_bar(sys.stderr, args.n, spec.sim.unit, wanted=not args.json)
+    result = simulate(
+        spec,
+        policies,
+        args.n,
+        seed=args.seed,
+        rotate=args.rotate,
+        progress=None if bar is None else bar.update,
+    )
+    if bar is not None:
+        bar.finish()
     print(dumps(result) if args.json else result.to_table())
     return 0
 

@@ -34,7 +34,7 @@ from bot.levels import level_text
 from bot.lines import LineReader
 from bot.render import GameRenderer, get_renderer
 from bot.render.fair import fair_line
-from bot.render.words import move_words, say_move
+from bot.render.words import UNREAD, closest, move_words, say_move
 from bot.runtime import (
     Clock,
     MatchStarted,
@@ -78,8 +78,22 @@ HELP = frozenset({"help", "?", "h"})
 BOARD = frozenset({"board", "hand", "show"})
 HURRY_AT = 10.0
 """Seconds left on your turn's timer when you are warned (a third of a shorter timer)."""
-ECHOED = 40
-"""How much of a line typed out of turn is quoted back."""
+ECHO = 40
+"""The most characters of a typed line a message repeats (then "…")."""
+
+
+def echoed(text: str) -> str:
+    """What a message may repeat of a typed `text`: at most `ECHO` characters, then "…"."""
+    return text if len(text) <= ECHO else text[:ECHO] + "…"
+
+
+def short_refusal(error: IllegalAction | CardParseError) -> IllegalAction | CardParseError:
+    """`error` with the typed text it quotes cut to `echoed` (a pasted page is never
+    printed back whole)."""
+    if isinstance(error, CardParseError):
+        return error if len(error.token) <= ECHO else CardParseError(echoed(error.token))
+    params = {k: echoed(v) if isinstance(v, str) else v for k, v in error.params.items()}
+    return IllegalAction(echoed(error.message), code=error.code, **params)
 
 
 def addressed_names(table: Table | TableSnapshot) -> list[str]:
@@ -104,16 +118,19 @@ class ConsoleFront:
         lang: str,
         colour: bool,
         deal_pause: float = 0.0,
+        verifiable: bool = True,
     ) -> None:
         """Print the table in `place` (deliveries of any other table are not shown) to `out`
         in `lang`; `colour` adds ANSI styling (terminals only); between two deals the
         standings are printed, then a pause of `deal_pause` seconds. Each table is read
-        with its own game's renderer, never another game's."""
+        with its own game's renderer, never another game's. `verifiable`: the match is
+        saved (--db), so the match end's reveal may point at `deucebot verify`."""
         self.place = place
         self.out = out
         self.lang = lang
         self.colour = colour
         self.deal_pause = deal_pause
+        self.verifiable = verifiable
         self.watching = False
         """Set once you are out and watch: only each deal's outcome is printed."""
         self.quiet = False
@@ -169,7 +186,11 @@ class ConsoleFront:
             text = self._runtime_event(event, names, renderer)
             if text is None:
                 text = renderer.event(event, names, self.lang)
-            fair = None if self.watching else fair_line(event, self.lang, table.game)
+            fair = (
+                None
+                if self.watching
+                else fair_line(event, self.lang, table.game, verifiable=self.verifiable)
+            )
             # Who you play against is said as the match starts, not only at your turn.
             level = (
                 level_text(table.options, self.lang) if isinstance(event, MatchStarted) else None
@@ -232,7 +253,12 @@ class Console:
         self.place = place_of(get_game(args.game).name)
         delay = settings.ai_delay if args.ai_delay is None else args.ai_delay
         self.front = ConsoleFront(
-            self.place, out, self.lang, self.colour, deal_pause=min(DEAL_PAUSE, 2 * delay)
+            self.place,
+            out,
+            self.lang,
+            self.colour,
+            deal_pause=min(DEAL_PAUSE, 2 * delay),
+            verifiable=self.saved,
         )
         self.inbox = Inbox()
         self.clock: Clock = SystemClock()
@@ -322,6 +348,7 @@ class Console:
             self._name_ignored_flags(table)
         if table is not None and table.status == "playing":
             self.say("console.resumed", BOLD, turn=table.turn)
+            self.front.line(level_text(table.options, self.lang))
             return table
         if table is not None:
             if table.status == "finished":
@@ -445,8 +472,7 @@ class Console:
         elif self.front.watching:
             self.say("console.out.watching")
         else:
-            echoed = text if len(text) <= ECHOED else text[: ECHOED - 1] + "…"
-            self.say("console.turn.not_yours", text=echoed)
+            self.say("console.turn.not_yours", text=echoed(text))
         return False
 
     async def _new_match(self, table: Table) -> None:
@@ -458,7 +484,6 @@ class Console:
     def _board(self, now: TableSnapshot, seat: int) -> None:
         self.front.line("")
         self.front.line(self.renderer.board(now.view(None), addressed_names(now), self.lang), BOLD)
-        self.front.line(level_text(now.options, self.lang))
         self.front.line(self.renderer.hand(now.view(seat), self.lang))
 
     def _show(self, now: TableSnapshot, seat: int, out: bool, away: bool, shown_turn: int) -> int:
@@ -536,11 +561,33 @@ class Console:
             return
         away = table.seats[seat].away
         if not away:
-            self.front.line(self.renderer.input_help(self.lang))
+            self.front.line(self.renderer.input_help(self.lang, table.view(seat)))
         self.say("console.help.away" if away else "console.help")
         if self._has_pass and not away:
             state = "on" if table.autopasses(HUMAN_ID) else "off"
             self.say("console.help.autopass", state=t(f"console.autopass.{state}", self.lang))
+
+    def _near_command(self, text: str, out: bool) -> str | None:
+        """`text` with its first word made the command it nearly is (``wtach``, ``autopas
+        on``), among those that do something now; None when it is no near miss."""
+        words = text.split()
+        if not words:
+            return None
+        if out:
+            commands = ["watch", "new", "quit", "help", "board"]
+        else:
+            commands = ["quit", "help", "hint", "board", "back"]
+            commands += ["autopass"] if self._has_pass else []
+        found = closest(words[0], commands)
+        return None if found is None else " ".join([found, *words[1:]])
+
+    def _did_you_mean(self, text: str, out: bool) -> bool:
+        """Say "did you mean ...?" when `text` nearly is a command; True when said."""
+        meant = self._near_command(text, out)
+        if meant is None:
+            return False
+        self.say("console.did_you_mean", text=echoed(text), meant=echoed(meant))
+        return True
 
     @property
     def _has_pass(self) -> bool:
@@ -619,7 +666,7 @@ class Console:
                 elif command in NEW:
                     await self._new_match(table)
                     shown_turn = -1
-                else:
+                elif not self._did_you_mean(text, out):
                     self.say("console.out.choices")
                 continue
             if command in ("back",):
@@ -646,7 +693,10 @@ class Console:
                 # ran out), the runtime refuses it rather than play it at another turn.
                 await table.act(HUMAN_ID, action, turn=now.turn)
             except (IllegalAction, CardParseError) as error:
-                self.say("console.refused", error=explain(error, self.lang))
+                unread = isinstance(error, CardParseError) or error.code in UNREAD
+                if unread and self._did_you_mean(text, out):
+                    continue
+                self.say("console.refused", error=explain(short_refusal(error), self.lang))
                 continue
 
 

@@ -16,6 +16,7 @@ import random
 import statistics
 import time
 from collections import defaultdict
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
@@ -178,12 +179,18 @@ class SimulationResult:
 
 
 def simulate(
-    spec: GameSpec, policies: list[str], n: int, seed: int = 0, rotate: bool = False
+    spec: GameSpec,
+    policies: list[str],
+    n: int,
+    seed: int = 0,
+    rotate: bool = False,
+    progress: Callable[[int], None] | None = None,
 ) -> SimulationResult:
     """Play `n` units of `spec` with one AI policy per seat and collect the figures.
 
     With `rotate`, every new match moves each policy one seat on, so position
     luck cancels out over the run. Samples are indexed by policy slot, not seat.
+    `progress` is told the units played so far after each one (a progress bar).
     """
     seats = len(policies)
     refusal = spec.seats_refusal(seats)
@@ -212,6 +219,8 @@ def simulate(
                     samples[slot_of_seat[s]][figure].append(float(value))
             if isinstance(event, spec.sim.unit_event):
                 units += 1
+                if progress is not None:
+                    progress(min(units, n))
         return units >= n
 
     started = time.perf_counter()

@@ -82,7 +82,15 @@ def _history(args: argparse.Namespace, lang: str, db: str) -> int:
     if not is_postgres_url(db) and not Path(db).exists():
         print(t("console.board.no_db", lang, path=db), file=sys.stderr)
         return 2
-    text = render(asyncio.run(_export(args, db)), args.format)
+    history = asyncio.run(_export(args, db))
+    if not history.matches:
+        # An empty export says why (the file or output stays a valid, empty history).
+        key = "history.none_finished" if args.player is None else "history.none_player"
+        from storage.postgres import redact
+
+        path = redact(db) if is_postgres_url(db) else db
+        print(t(key, lang, path=path, player=args.player), file=sys.stderr)
+    text = render(history, args.format)
     if args.out:
         Path(args.out).write_text(text, encoding="utf-8")
     else:

@@ -76,12 +76,13 @@ def pick(
 def viewer_names(match: MatchHistory, seat: int | None, lang: str) -> list[str]:
     """The seats' names as `seat` reads them: that seat is "you" (an `Addressee`, so lines
     take their second-person forms), and another seat stored under the terminal's default
-    name "You" is called by its number, so only one seat is ever "you"."""
+    name "You" is called by its number, so only one seat is ever "you" (none in a replay of
+    every seat: "You sits down" would read wrong)."""
     names: list[str] = []
     for index, entry in enumerate(match.seats):
         if index == seat:
             names.append(Addressee(entry.name))
-        elif entry.name == "You" and seat is not None:
+        elif entry.name == "You":
             names.append(t("history.replay.seat", lang, seat=index + 1))
         else:
             names.append(entry.name)

@@ -64,8 +64,9 @@ class GameRenderer(Protocol):
         message."""
         ...
 
-    def input_help(self, lang: str) -> str:
-        """How to type actions in this game."""
+    def input_help(self, lang: str, view: Any = None) -> str:
+        """How to type actions in this game; given the `view` of the seat to act, a game may
+        say only what can be done at this moment."""
         ...
 
     def table_cards(self, view: Any) -> list[Card]:

@@ -10,9 +10,14 @@ action when it is played.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from engines.base import IllegalAction
+
+_GROUPED = re.compile(r"[0-9]{1,3}(?:,[0-9]{3})+")
+"""An amount with thousands separators as pictures print it (``1,000``): ASCII digits in
+groups of three after the first; nothing else is read as one."""
 
 BETTING_VERBS = frozenset({"fold", "check", "call", "bet", "raise", "allin"})
 """The verbs of the shared betting actions (`engines.poker.actions`)."""
@@ -148,7 +153,12 @@ def typed_bet(text: str, spot: BetSpot | None) -> str:
     """`text` (canonical words, `bot.render.words.read_move`) with the buttons' forms made
     the engine's: ``min``, ``half``, ``pot`` become the raise to the total the button offers
     (``half`` and ``pot`` capped by the minimum and all-in), and ``call N`` the call when N
-    is the chips it adds. Other text is returned unchanged (the engine reads it)."""
+    is the chips it adds; an amount typed as pictures print it (``1,000``) loses its
+    separators. Other text is returned unchanged (the engine reads it)."""
+    if any(_GROUPED.fullmatch(word) for word in text.split()):
+        text = " ".join(
+            word.replace(",", "") if _GROUPED.fullmatch(word) else word for word in text.split()
+        )
     words = text.strip().lower().split()
     if spot is None or not words:
         return text

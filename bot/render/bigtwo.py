@@ -10,9 +10,9 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from bot.i18n import join_names, t
+from bot.i18n import t
 from bot.render import GameRenderer, ViewAccessors
-from bot.render.phrases import turn_marker
+from bot.render.phrases import match_over, turn_marker
 from bot.render.text import numbered_cards
 from bot.render.words import read_move, suggest, words_help
 from engines.base import DealSettled, DealStarted, Event, IllegalAction, MatchEnded
@@ -82,8 +82,9 @@ class BigTwoRenderer(ViewAccessors):
                     )
                 )
         if view.finished:
-            winners = join_names(_name(names, s) for s in view.winners)
-            lines.append(t("bigtwo.board.over", lang, winners=winners))
+            winners = [_name(names, s) for s in view.winners]
+            totals = ", ".join(f"{_name(names, s)} {total}" for s, total in enumerate(view.totals))
+            lines.append(match_over(winners, totals, "penalties", lang))
             return "\n".join(lines)
         if view.table is not None and view.table_seat is not None:
             lines.append(
@@ -112,7 +113,7 @@ class BigTwoRenderer(ViewAccessors):
         menu: bool = False,
     ) -> str:
         """The seat's cards sorted low to high and numbered, and what it may do now."""
-        numbered = numbered_cards(view.hand, order, "{n}:{card}")
+        numbered = numbered_cards(view.hand, order)
         lines = [t("bigtwo.hand.cards", lang, count=len(view.hand), cards=numbered)]
         if view.seat is not None and view.to_act == view.seat:
             if view.table is None:
@@ -163,9 +164,8 @@ class BigTwoRenderer(ViewAccessors):
             return None  # DealWon already says it all
         if isinstance(event, MatchEnded):
             totals = ", ".join(f"{_name(names, s)} {total}" for s, total in enumerate(event.totals))
-            winners = join_names(_name(names, s) for s in event.winners)
-            key = "bigtwo.event.match_shared" if len(event.winners) > 1 else "bigtwo.event.match"
-            return t(key, lang, winners=winners, totals=totals)
+            winners = [_name(names, s) for s in event.winners]
+            return match_over(winners, totals, "penalties", lang)
         return None
 
     def parse_input(self, text: str, view: BigTwoView) -> Action:
@@ -202,8 +202,8 @@ class BigTwoRenderer(ViewAccessors):
 
     @staticmethod
     def _card_of(word: str, view: BigTwoView) -> Card:
-        if word.isdigit():
-            number = int(word)
+        if word.removeprefix("#").isdigit():
+            number = int(word.removeprefix("#"))
             if not 1 <= number <= len(view.hand):
                 raise IllegalAction(
                     f"there is no card number {number}: your hand has cards 1 to {len(view.hand)}",
@@ -223,7 +223,7 @@ class BigTwoRenderer(ViewAccessors):
         seats = ", ".join(f"{_name(names, s)} {total}" for s, total in enumerate(view.totals))
         return t("phrase.standings.penalties", lang, seats=seats)
 
-    def input_help(self, lang: str) -> str:
+    def input_help(self, lang: str, view: BigTwoView | None = None) -> str:
         """How to type a Big Two action."""
         return t("bigtwo.help", lang) + "\n" + words_help(self.move_areas, lang)
 

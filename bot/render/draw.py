@@ -8,12 +8,23 @@ Built from views and events only; every string goes through `bot.i18n.t` (catalo
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 
-from bot.i18n import join_names, t
+from bot.i18n import LANGUAGES, t
 from bot.render import GameRenderer, ViewAccessors, chip_standings
 from bot.render.betting import BetSpot, CardPick, RebuyOffer, spot_if_betting, typed_bet
-from bot.render.phrases import acted, buttons_line, hand_name, returned, seat_status, turn_marker
+from bot.render.phrases import (
+    acted,
+    buttons_line,
+    hand_name,
+    match_over,
+    options_line,
+    returned,
+    seat_status,
+    turn_marker,
+    uncontested,
+)
 from bot.render.text import numbered_cards
 from bot.render.words import read_move, say_move, suggest, words_help
 from engines.base import ChipsBought, DealSettled, DealStarted, Event, IllegalAction, MatchEnded
@@ -59,6 +70,21 @@ def _all_cards(words: Sequence[str]) -> bool:
         except CardParseError:
             return False
     return True
+
+
+HELP_STEPS = frozenset({"surblind", "bet", "draw", "rebuy"})
+"""The steps of a deal with their own help (`draw.help.<step>`): what can be done then."""
+
+
+@functools.cache
+def _answers(answer: str) -> frozenset[str]:
+    """The forms of a yes or no answer (`answer`) in every catalog language."""
+    return frozenset(
+        form.strip().lower()
+        for lang in LANGUAGES
+        for form in t(f"draw.answer.{answer}", lang).split("|")
+        if form.strip()
+    )
 
 
 def _requirement(name: str | None, lang: str) -> str:
@@ -136,10 +162,10 @@ class DrawRenderer(ViewAccessors):
                     )
                 )
         if view.finished:
-            totals = ", ".join(
-                f"{_name(names, s)} {view.stacks[s] - view.bought[s]:+d}" for s in range(view.seats)
-            )
-            lines.append(t("draw.board.over", lang, totals=totals))
+            nets = [view.stacks[s] - view.bought[s] for s in range(view.seats)]
+            totals = ", ".join(f"{_name(names, s)} {net:+d}" for s, net in enumerate(nets))
+            winners = [_name(names, s) for s, net in enumerate(nets) if net == max(nets)]
+            lines.append(match_over(winners, totals, "net", lang))
         elif view.to_act is not None:
             lines.append(t(f"draw.board.turn_{view.phase}", lang, name=_name(names, view.to_act)))
         return "\n".join(lines)
@@ -196,23 +222,17 @@ class DrawRenderer(ViewAccessors):
         )
         # "to call" only when something is owed in a betting round (not at the draw).
         owed = view.phase in ("bet1", "bet2") and view.to_call > 0
+        to_call = view.to_call if owed else 0
+        # Nobody may just match the blind: the price to come in, not a call refused.
+        entry = None if "call" in self.legal_moves(view) else view.min_raise_to
         if view.legal and menu:
             if view.phase == "draw":
                 lines.append(t("draw.hand.draw_menu", lang))
             else:
-                lines.append(buttons_line(view.to_call if owed else 0, view.pot, lang))
+                lines.append(buttons_line(to_call, view.pot, lang, entry))
         elif view.legal:
-            lines.append(
-                t(
-                    "draw.hand.options" if owed else "draw.hand.options_no_call",
-                    lang,
-                    options=", ".join(
-                        say_move(text, self.move_areas, lang) for text in self._options(view)
-                    ),
-                    to_call=view.to_call,
-                    pot=view.pot,
-                )
-            )
+            options = [say_move(text, self.move_areas, lang) for text in self._options(view)]
+            lines.append(options_line(options, lang, to_call=to_call, pot=view.pot, entry=entry))
         return "\n".join(lines)
 
     @staticmethod
@@ -304,8 +324,9 @@ class DrawRenderer(ViewAccessors):
                 line += t("draw.event.proof_split", lang, cards=_cards(event.set_aside))
             return line
         if isinstance(event, PotWon):
+            if not event.shown:
+                return uncontested(name, event.amount, lang)
             key = "draw.event.won" if event.pot == 0 else "draw.event.won_side"
-            key = key if event.shown else "draw.event.won_alone"
             return t(key, lang, name=name, amount=event.amount, pot=event.pot)
         if isinstance(event, Carried):
             return t(
@@ -321,9 +342,9 @@ class DrawRenderer(ViewAccessors):
         if isinstance(event, DealSettled):
             return None
         if isinstance(event, MatchEnded):
-            winners = join_names(_name(names, s) for s in event.winners)
+            winners = [_name(names, s) for s in event.winners]
             totals = ", ".join(f"{_name(names, s)} {n:+d}" for s, n in enumerate(event.totals))
-            return t("draw.event.match_over", lang, winners=winners, totals=totals)
+            return match_over(winners, totals, "net", lang)
         return None
 
     def parse_input(self, text: str, view: DrawView) -> DrawAction:
@@ -335,6 +356,11 @@ class DrawRenderer(ViewAccessors):
         words = text.strip().lower().split()
         if words in (["pat"], ["keep"]):
             return STAND
+        if view.phase == "surblind" and len(words) == 1:
+            # The surblind is a question: yes / no (y / n) answer it in every language.
+            for answer, action in (("yes", "surblind"), ("no", "no")):
+                if words[0] in _answers(answer):
+                    return parse_action(action)
         if words == ["rebuy"]:
             offer = self.rebuy_offer(view)
             most = offer.most if offer is not None else view.max_rebuy_units
@@ -352,6 +378,9 @@ class DrawRenderer(ViewAccessors):
                 "(draw AS 3D), or stand to keep all five",
                 code="draw_which_cards",
             )
+        if view.phase == "draw":
+            # Positions read as hands show them (#2) or bare (2).
+            words = [w[1:] if w[:1] == "#" and w[1:].isdigit() else w for w in words]
         if view.phase == "draw" and words and (words[0] == "draw" or _all_cards(words)):
             rest = words[1:] if words[0] == "draw" else words
             if rest and not all(w.isdigit() for w in rest):
@@ -443,9 +472,28 @@ class DrawRenderer(ViewAccessors):
         ]
         return chip_standings(chips, names, lang)
 
-    def input_help(self, lang: str) -> str:
-        """How to type actions in draw poker."""
-        return t("draw.help", lang) + "\n" + words_help(self.move_areas, lang)
+    def input_help(self, lang: str, view: DrawView | None = None) -> str:
+        """How to type actions in draw poker: every move, or, given the `view` of the seat to
+        act, only what it can do now (its step's moves and words)."""
+        every = t("draw.help", lang) + "\n" + words_help(self.move_areas, lang)
+        if view is None or view.seat is None or view.to_act != view.seat or not view.legal:
+            return every
+        step = "bet" if view.phase in ("bet1", "bet2") else view.phase
+        if step not in HELP_STEPS:
+            return every
+        verbs = {text.split()[0] for text in self.legal_moves(view)}
+        if self.bet_spot(view) is not None:
+            verbs |= {"min", "half", "pot"}
+        moves = ", ".join(say_move(text, self.move_areas, lang) for text in self._options(view))
+        now = t(
+            f"draw.help.{step}",
+            lang,
+            moves=moves,
+            amount=2 * view.blind_unit,
+            cave=view.cave_unit,
+            most=view.max_rebuy_units,
+        )
+        return now + "\n" + words_help(self.move_areas, lang, verbs)
 
 
 RENDERER: GameRenderer = DrawRenderer()

@@ -12,11 +12,19 @@ from collections.abc import Sequence
 from bot.i18n import Addressee, join_names, t
 from bot.render import GameRenderer, ViewAccessors, chip_standings
 from bot.render.betting import BetSpot, CardPick, spot_if_betting, typed_bet
-from bot.render.phrases import acted, buttons_line, returned, turn_marker
+from bot.render.phrases import (
+    acted,
+    buttons_line,
+    match_over,
+    options_line,
+    returned,
+    turn_marker,
+    uncontested,
+)
 from bot.render.text import numbered_cards
 from bot.render.words import read_move, say_move, suggest, words_help
 from engines.base import ChipsBought, DealStarted, Event, IllegalAction, MatchEnded
-from engines.cards import Card, CardParseError, parse_card
+from engines.cards import Card, CardParseError, Rank, parse_card
 from engines.duel import (
     Acted,
     AntesPaid,
@@ -45,6 +53,17 @@ def _signal(signal: Sequence[int], lang: str) -> str:
 
 def _name(names: Sequence[str], seat: int) -> str:
     return names[seat] if 0 <= seat < len(names) else f"#{seat + 1}"
+
+
+def _card_like(word: str) -> bool:
+    """Whether `word` names a card the way a lock may: a position (1, #2), a rank or a card."""
+    if word.removeprefix("#").isdigit():
+        return True
+    try:
+        parse_card(word)
+    except CardParseError:
+        return any(word.upper() in (rank.label, rank.char) for rank in Rank)
+    return True
 
 
 class DuelRenderer(ViewAccessors):
@@ -102,8 +121,9 @@ class DuelRenderer(ViewAccessors):
         if view.last is not None:
             lines.append(self._last(view, names, lang))
         if view.winners is not None:
-            winners = join_names(_name(names, s) for s in view.winners)
-            lines.append(t("duel.board.over", lang, winners=winners))
+            winners = [_name(names, s) for s in view.winners]
+            totals = ", ".join(f"{_name(names, s)} {chips}" for s, chips in enumerate(view.chips))
+            lines.append(match_over(winners, totals, "chips", lang))
         elif view.to_act is not None:
             key = "duel.board.turn_lock" if view.phase == "lock" else "duel.board.turn_bet"
             lines.append(t(key, lang, name=_name(names, view.to_act)))
@@ -128,13 +148,7 @@ class DuelRenderer(ViewAccessors):
         winners: Sequence[int], folded: int | None, pot: int, names: Sequence[str], lang: str
     ) -> str:
         if folded is not None:
-            return t(
-                "duel.result.fold",
-                lang,
-                folder=_name(names, folded),
-                winner=_name(names, winners[0]),
-                pot=pot,
-            )
+            return uncontested(_name(names, winners[0]), pot, lang)
         if len(winners) > 1:
             return t("duel.result.tie", lang, pot=pot)
         return t("duel.result.win", lang, winner=_name(names, winners[0]), pot=pot)
@@ -145,7 +159,7 @@ class DuelRenderer(ViewAccessors):
         """The seat's two cards (numbered for locking), its locked card and its options."""
         if view.seat is None:
             return ""
-        cards = numbered_cards(view.hand, order, "#{n} {card}")
+        cards = numbered_cards(view.hand, order)
         lines = [
             t("duel.hand.cards", lang, cards=cards, signal=_signal(view.signals[view.seat], lang))
         ]
@@ -164,15 +178,7 @@ class DuelRenderer(ViewAccessors):
                         verb = text.split()[0]
                         text = f"{verb} {view.min_raise_to}-{view.max_total}"
                     options.append(say_move(text, self.move_areas, lang))
-                lines.append(
-                    t(
-                        "duel.hand.options" if view.to_call > 0 else "duel.hand.options_no_call",
-                        lang,
-                        options=", ".join(options),
-                        to_call=view.to_call,
-                        pot=view.pot,
-                    )
-                )
+                lines.append(options_line(options, lang, to_call=view.to_call, pot=view.pot))
         return "\n".join(lines)
 
     def event(self, event: Event, names: Sequence[str], lang: str) -> str | None:
@@ -220,9 +226,9 @@ class DuelRenderer(ViewAccessors):
             result = self._result(event.winners, event.folded, event.pot, names, lang)
             return t("duel.event.showdown", lang, cards=shown, result=result)
         if isinstance(event, MatchEnded):
-            winners = join_names(_name(names, s) for s in event.winners)
+            winners = [_name(names, s) for s in event.winners]
             totals = ", ".join(f"{_name(names, s)} {chips}" for s, chips in enumerate(event.totals))
-            return t("duel.event.match_over", lang, winners=winners, totals=totals)
+            return match_over(winners, totals, "chips", lang)
         return None
 
     def parse_input(self, text: str, view: DuelView) -> DuelAction:
@@ -232,6 +238,14 @@ class DuelRenderer(ViewAccessors):
         text = read_move(text, self.move_areas)
         words = text.strip().lower().split()
         if view.phase == "lock" and words and words[0] not in BETTING_WORDS:
+            if words[0] != "lock" and not _card_like(words[0]):
+                # Neither the lock nor a card: a mistyped move ("lokc 2♦", "chekc")?
+                unread = IllegalAction(
+                    f"{typed.strip()!r} is not a card or a move: type #1 or #2, or the card",
+                    code="duel_bad_lock",
+                    text=typed.strip(),
+                )
+                raise suggest(unread, typed, self.move_areas)
             choice = words[1:] if words[0] == "lock" else words
             if len(choice) == 1:
                 return self._lock_choice(choice[0], view)
@@ -331,7 +345,7 @@ class DuelRenderer(ViewAccessors):
         chips = [c + b + a for c, b, a in zip(view.chips, view.bets, view.antes, strict=True)]
         return chip_standings(chips, names, lang)
 
-    def input_help(self, lang: str) -> str:
+    def input_help(self, lang: str, view: DuelView | None = None) -> str:
         """How to type actions in the duel."""
         return t("duel.help", lang) + "\n" + words_help(self.move_areas, lang)
 

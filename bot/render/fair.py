@@ -13,13 +13,15 @@ SHORT = 16
 """Hex digits of a commitment shown (the history holds all 64)."""
 
 
-def fair_line(event: Event, lang: str, game: str = "") -> str | None:
+def fair_line(event: Event, lang: str, game: str = "", *, verifiable: bool = True) -> str | None:
     """The commitment line of a `DealStarted`, the reveal line of a `MatchEnded` that
-    reveals seeds; None for any other event. `game` names the deal ("Hand 3" in hold'em)."""
+    reveals seeds; None for any other event. `game` names the deal ("Hand 3" in hold'em).
+    `verifiable`: the match is kept where `deucebot verify` can check it (not a terminal
+    match played without --db), so the reveal points there."""
     if isinstance(event, DealStarted) and event.commitment:
         unit = deal_word(game, lang, title=True)
         short = event.commitment[:SHORT]
         return t("fair.committed", lang, unit=unit, deal=event.deal, short=short)
     if isinstance(event, MatchEnded) and event.seeds:
-        return t("fair.revealed", lang)
+        return t("fair.revealed" if verifiable else "fair.revealed_unsaved", lang)
     return None

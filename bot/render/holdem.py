@@ -10,17 +10,20 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from bot.i18n import join_names, t
+from bot.i18n import t
 from bot.render import GameRenderer, ViewAccessors, chip_standings
 from bot.render.betting import BetSpot, spot_if_betting, typed_bet
 from bot.render.phrases import (
     acted,
     buttons_line,
     hand_name,
+    match_over,
+    options_line,
     pot_name,
     returned,
     seat_status,
     turn_marker,
+    uncontested,
 )
 from bot.render.words import read_move, say_move, suggest, words_help
 from engines.base import ChipsBought, DealStarted, Event, IllegalAction, MatchEnded
@@ -107,8 +110,9 @@ class HoldemRenderer(ViewAccessors):
                     )
                 )
         if view.finished:
-            winners = join_names(_name(names, s) for s in view.winners)
-            lines.append(t("holdem.board.over", lang, winners=winners))
+            winners = [_name(names, s) for s in view.winners]
+            totals = ", ".join(f"{_name(names, seat.seat)} {seat.stack}" for seat in view.seats)
+            lines.append(match_over(winners, totals, "chips", lang))
         elif view.to_act is not None:
             lines.append(t("holdem.board.turn", lang, name=_name(names, view.to_act)))
         return "\n".join(lines)
@@ -128,19 +132,14 @@ class HoldemRenderer(ViewAccessors):
         if len(view.board) >= 3:
             value = hand_value([*view.hole, *view.board])
             lines.append(t("holdem.hand.made", lang, hand=hand_name(value, lang)))
+        # Nobody may just match the blind: the price to come in, not a call refused.
+        entry = None if "call" in self.legal_moves(view) else view.min_to
         if view.legal and menu:
-            lines.append(buttons_line(view.to_call, view.pot_total, lang))
+            lines.append(buttons_line(view.to_call, view.pot_total, lang, entry))
         elif view.legal:
+            options = [say_move(self._option(a, view), self.move_areas, lang) for a in view.legal]
             lines.append(
-                t(
-                    "holdem.hand.options",
-                    lang,
-                    options=", ".join(
-                        say_move(self._option(a, view), self.move_areas, lang) for a in view.legal
-                    ),
-                    to_call=view.to_call,
-                    pot=view.pot_total,
-                )
+                options_line(options, lang, to_call=view.to_call, pot=view.pot_total, entry=entry)
             )
         return "\n".join(lines)
 
@@ -205,14 +204,14 @@ class HoldemRenderer(ViewAccessors):
                 f"{_name(names, seat)} +{share}"
                 for seat, share in zip(event.winners, event.shares, strict=True)
             )
-            key = "holdem.event.pot" if event.shown else "holdem.event.pot_unshown"
-            return t(key, lang, pot=pot, winners=winners)
+            if not event.shown and len(event.winners) == 1:
+                return uncontested(_name(names, event.winners[0]), event.amount, lang)
+            return t("holdem.event.pot", lang, pot=pot, winners=winners)
         if isinstance(event, Eliminated):
             return t("holdem.event.eliminated", lang, name=_name(names, event.seat))
         if isinstance(event, MatchEnded):
-            winners = join_names(_name(names, s) for s in event.winners)
             totals = ", ".join(f"{_name(names, s)} {chips}" for s, chips in enumerate(event.totals))
-            return t("holdem.event.match_over", lang, winners=winners, totals=totals)
+            return match_over([_name(names, s) for s in event.winners], totals, "chips", lang)
         return None
 
     def parse_input(self, text: str, view: HoldemView) -> BettingAction:
@@ -250,7 +249,7 @@ class HoldemRenderer(ViewAccessors):
         """The seat an `Eliminated` event puts out."""
         return event.seat if isinstance(event, Eliminated) else None
 
-    def input_help(self, lang: str) -> str:
+    def input_help(self, lang: str, view: HoldemView | None = None) -> str:
         """How to type actions in hold'em."""
         return t("holdem.help", lang) + "\n" + words_help(self.move_areas, lang)
 

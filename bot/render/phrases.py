@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from bot.i18n import t
+from bot.i18n import join_names, t
 from engines.cards import Rank
 from engines.poker.ranking import Category, describe
 
@@ -74,9 +74,41 @@ def seat_status(parts: Sequence[str]) -> str:
     return f" ({', '.join(parts)})" if parts else ""
 
 
-def buttons_line(to_call: int, pot: int, lang: str) -> str:
-    """Beside the betting buttons: what calling adds (when something is owed), the pot, and
-    that the buttons below are the moves."""
+def buttons_line(to_call: int, pot: int, lang: str, entry: int | None = None) -> str:
+    """Beside the betting buttons: what calling adds (when something is owed), or the price
+    to come in when calling is refused (`entry`), the pot, and that the buttons below are
+    the moves."""
+    if to_call > 0 and entry is not None:
+        return t("phrase.poker.buttons_entry", lang, entry=entry, pot=pot)
     if to_call > 0:
         return t("phrase.poker.buttons_call", lang, to_call=to_call, pot=pot)
     return t("phrase.poker.buttons", lang, pot=pot)
+
+
+def options_line(
+    options: Sequence[str], lang: str, *, to_call: int, pot: int, entry: int | None = None
+) -> str:
+    """The seat's options as the terminal lists them, worded the same in every poker game:
+    the moves, what calling adds (when something is owed and calling is allowed), or, when
+    calling is refused (nobody may just match the blind), the price to come in; the pot."""
+    listed = ", ".join(options)
+    if to_call > 0 and entry is not None:
+        return t("phrase.poker.options_entry", lang, options=listed, entry=entry, pot=pot)
+    if to_call > 0:
+        return t("phrase.poker.options_call", lang, options=listed, to_call=to_call, pot=pot)
+    return t("phrase.poker.options", lang, options=listed, pot=pot)
+
+
+def uncontested(name: str, amount: int, lang: str) -> str:
+    """A pot won without a showdown (everyone else folded), the same in every poker game."""
+    return t("phrase.poker.uncontested", lang, name=name, amount=amount)
+
+
+def match_over(winners: Sequence[str], totals: str, scoring: str, lang: str) -> str:
+    """The match's end, the same in every game: who won (one, several sharing, or you) and
+    every seat's final figure (`scoring`: ``penalties``, ``chips`` or ``net``, chips minus
+    buy-ins)."""
+    figures = t(f"phrase.totals.{scoring}", lang, totals=totals)
+    if len(winners) > 1:
+        return t("phrase.match_over_shared", lang, winners=join_names(winners), totals=figures)
+    return t("phrase.match_over", lang, winners=join_names(winners), totals=figures)

@@ -28,10 +28,14 @@ def move_cards(text: str) -> list[Card]:
     return [w for w in _words(text) if isinstance(w, Card)]
 
 
-def numbered_cards(
-    hand: Sequence[Card], order: Sequence[Card] | None = None, form: str = "[{n}] {card}"
-) -> str:
-    """A hand's cards with the position numbers people type (``[1] 3♦  [2] 5♠``).
+POSITION = "#{n} {card}"
+"""How a card's position reads in every game's hand (``#1 3♦``); people type ``#1`` (or a
+bare 1 where it cannot be a card's rank)."""
+
+
+def numbered_cards(hand: Sequence[Card], order: Sequence[Card] | None = None) -> str:
+    """A hand's cards with the position numbers people type (``#1 3♦  #2 5♠``), the same in
+    every game.
 
     Positions are those of `hand`, the game's order; `order` is the order the cards are
     shown in (a re-sorted hand), and each card keeps its number there, so a typed position
@@ -42,4 +46,4 @@ def numbered_cards(
         free.setdefault(card, []).append(n)
     same = order is not None and sorted(c.code for c in order) == sorted(c.code for c in hand)
     shown = order if order is not None and same else hand
-    return "  ".join(form.format(n=free[card].pop(0), card=card.pretty) for card in shown)
+    return "  ".join(POSITION.format(n=free[card].pop(0), card=card.pretty) for card in shown)

@@ -15,7 +15,7 @@ from __future__ import annotations
 import difflib
 import functools
 import re
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 
 from bot.i18n import LANGUAGES, catalog, t
 from bot.render.text import describe
@@ -74,16 +74,25 @@ def say_move(text: str, areas: Sequence[str], lang: str) -> str:
     return (forms[0] + match.group(2)) if forms else shown
 
 
-def words_help(areas: Sequence[str], lang: str) -> str:
-    """The move words people may type in `lang` (for /rules and the terminal's help)."""
+def words_help(areas: Sequence[str], lang: str, verbs: Collection[str] | None = None) -> str:
+    """The move words people may type in `lang` (for /rules and the terminal's help); only
+    those of `verbs` (canonical) when given: what can be typed at this moment."""
     listed = ", ".join(
-        " / ".join(forms[:2]) for forms in move_words(tuple(areas), lang).values() if forms
+        " / ".join(forms[:2])
+        for verb, forms in move_words(tuple(areas), lang).items()
+        if forms and (verbs is None or verb in verbs)
     )
     return t("common.words_help", lang, words=listed)
 
 
 UNREAD = frozenset(
-    {"bad_input", "draw_bad_input", "bigtwo.bad_action_text", "bigtwo.unknown_action"}
+    {
+        "bad_input",
+        "draw_bad_input",
+        "bigtwo.bad_action_text",
+        "bigtwo.unknown_action",
+        "duel_bad_lock",
+    }
 )
 """Codes of refusals for text that was not read as a move at all (a near miss may be
 suggested instead)."""
@@ -97,10 +106,36 @@ def near_miss(text: str, areas: Sequence[str]) -> str | None:
     if not typed:
         return None
     forms = [form for form, _ in _readings(tuple(areas)) if " " not in form]
-    found = difflib.get_close_matches(typed[0].lower(), forms, n=1, cutoff=0.75)
-    if not found or found[0] == typed[0].lower():
+    found = closest(typed[0], forms)
+    if found is None:
         return None
-    return " ".join([found[0], *typed[1:]])
+    return " ".join([found, *typed[1:]])
+
+
+def _swapped(word: str, form: str) -> bool:
+    """Whether `word` is `form` with two neighbouring letters swapped (``mni``, ``pto``)."""
+    if len(word) != len(form) or word == form:
+        return False
+    differ = [i for i, (a, b) in enumerate(zip(word, form, strict=True)) if a != b]
+    return (
+        len(differ) == 2
+        and differ[1] == differ[0] + 1
+        and word[differ[0]] == form[differ[1]]
+        and word[differ[1]] == form[differ[0]]
+    )
+
+
+def closest(word: str, forms: Sequence[str]) -> str | None:
+    """The form of `forms` that `word` nearly is (a typo: a letter missing, extra or wrong,
+    two neighbouring letters swapped), or None when none is close enough or `word` is one."""
+    word = word.lower()
+    if word in forms:
+        return None
+    swapped = [form for form in forms if _swapped(word, form)]
+    if swapped:
+        return swapped[0]
+    found = difflib.get_close_matches(word, forms, n=1, cutoff=0.75)
+    return found[0] if found else None
 
 
 def suggest(error: IllegalAction, text: str, areas: Sequence[str]) -> IllegalAction:

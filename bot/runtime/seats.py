@@ -56,8 +56,10 @@ class Seat:
 
 
 def ai_name(policy: str, seat: int) -> str:
-    """The display name of an AI seat."""
-    return f"{policy} AI {seat + 1}"
+    """The display name of an AI seat: "AI 2". Its policy is not in it (a policy's name,
+    such as the easy level's "calling", would read as a verb: "calling AI 4 calls 20"); the
+    table's AI level is said once, as the match starts."""
+    return f"AI {seat + 1}"
 
 
 def credit_id(seat: Seat) -> tuple[str, bool]:

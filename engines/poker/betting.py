@@ -370,10 +370,12 @@ class BettingRound:
             )
         if total <= self.current_bet:
             raise IllegalAction(
-                f"{text} is refused: a raise must go above the current bet of {self.current_bet}",
+                f"{text} does not go above the current bet of {self.current_bet}: raise to at "
+                f"least {self.min_raise_to()}, call or fold",
                 code="raise_not_above",
                 action=text,
                 current=self.current_bet,
+                min_to=self.min_raise_to(),
             )
         self._require_raise_allowed(seat, text)
         low = self.min_raise_to()

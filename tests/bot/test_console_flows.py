@@ -13,7 +13,7 @@ import pytest
 from tests.bot.terminal import Terminal, is_prompt
 
 OUT = "You are out of the match."
-AI_ACTION = re.compile(r"^strong AI \d (folds|checks|calls|bets|raises)")
+AI_ACTION = re.compile(r"^AI \d (folds|checks|calls|bets|raises)")
 
 
 @pytest.fixture

@@ -59,10 +59,10 @@ async def test_a_scripted_match_plays_to_the_end(tmp_path: Path) -> None:
     db = tmp_path / "play.sqlite3"
     output = await play(db, SCRIPT, "--deals", "2")
     assert "\x1b[" not in output, "colour codes on a pipe"
-    assert "Your hand (13): 1:" in output
+    assert "Your hand (13): #1 " in output
     assert "Play order: You → " in output
     assert output.count("wins the deal. Penalties:") == 2
-    assert "Match over." in output
+    assert "Match over: " in output
     assert "Run the same command again to play another match." in output
     with sqlite3.connect(db) as conn:
         (status,) = conn.execute("SELECT status FROM tables").fetchone()

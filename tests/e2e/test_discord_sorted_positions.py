@@ -23,7 +23,7 @@ WORDS = {
 }
 """Each language's word for the draw, and how an accepted move is confirmed."""
 
-NUMBERED = re.compile(r"\[(\d)\] (\S+)")
+NUMBERED = re.compile(r"#(\d) (\S+)")
 
 
 def numbered(hand: Message) -> list[tuple[int, Card]]:

@@ -150,3 +150,27 @@ def test_a_database_not_yet_upgraded_is_refused_in_one_line(
         f"deucebot: {old} has an old schema (version 4): run `deucebot play` or the bot on "
         "it once to upgrade it\n"
     )
+
+
+@pytest.fixture
+async def unfinished(tmp_path: Path, store: SqliteStorage) -> Path:
+    """A database whose only match is still being played."""
+    manager = runtime(store)
+    table = await manager.create(
+        guild="g1", place="p", game="holdem", owner=Player("u2", "Bo"), options={}
+    )
+    await table.start(seed=9)
+    await table.idle()
+    await manager.close()
+    return tmp_path / "h.sqlite3"
+
+
+def test_an_export_with_no_finished_match_says_why(
+    unfinished: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["history", "--db", str(unfinished)]) == 0
+    out, err = capsys.readouterr()
+    assert HistoryFile.model_validate_json(out).matches == []  # still a valid export
+    assert f"No finished match in {unfinished} yet" in err, err
+    assert main(["history", "--db", str(unfinished), "--player", "nobody"]) == 0
+    assert "nobody has played no match" in capsys.readouterr().err

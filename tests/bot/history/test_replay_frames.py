@@ -59,3 +59,18 @@ def test_replaying_another_seat_calls_only_that_seat_you() -> None:
     board = frames(match, deal, 1, "en")[-1].board or ""
     assert "Seat 1:" in board and "\n  You:" not in board and "▶ You:" not in board, board
     assert others or "Seat 1" in board
+
+
+def test_a_full_replay_calls_nobody_you() -> None:
+    # An omniscient file of a terminal match: its human is stored as "You", but the replay
+    # of every seat is nobody's, so "You sits down" / "You has the button" never appear.
+    log = engine_match("holdem", GAMES["holdem"], 8, random_legal)
+    match = build_match_history(log)
+    seats = [s.model_copy(update={"name": "You" if s.seat == 0 else s.name}) for s in match.seats]
+    match = match.model_copy(update={"seats": seats})
+    steps = frames(match, match.deals[0], None, "en")
+    lines = [line.removeprefix("[Seat 1] ") for line in steps[-1].lines]
+    assert not any(line.startswith("You ") or "[You]" in line for line in lines), lines
+    assert any(line.startswith("Seat 1 ") for line in lines), lines
+    board = steps[-1].board or ""
+    assert "Seat 1:" in board and "You:" not in board, board

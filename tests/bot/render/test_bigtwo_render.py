@@ -66,7 +66,7 @@ def test_board_at_the_opening_names_the_three_of_diamonds() -> None:
 def test_hand_is_sorted_and_numbered_with_options() -> None:
     state = state_from(["2S 3D 9C 5C", "KD", "6D 8D", "7D"], turn=0)
     text = R.hand(state.view(0), "en")
-    assert "1:3♦  2:5♣  3:9♣  4:2♠" in text
+    assert "#1 3♦  #2 5♣  #3 9♣  #4 2♠" in text
     assert "contains 3♦" in text
     state.apply(0, Play(tuple(parse_cards("3D"))))
     assert "Beat 3♦" in R.hand(state.view(1), "en")

@@ -8,7 +8,7 @@ import re
 
 import pytest
 
-from bot.i18n import LANGUAGES, catalog, explain
+from bot.i18n import LANGUAGES, catalog, explain, t
 from bot.render import get_renderer
 from engines.base import IllegalAction
 from engines.cards import parse_card
@@ -184,7 +184,13 @@ def test_to_call_is_shown_only_when_something_is_owed_in_a_betting_round() -> No
     fresh.apply(surblind, parse_action("no"))
     speaker = fresh.to_act
     assert speaker is not None
-    assert "to call 2" in RENDERER.hand(fresh.view(speaker), "en")
+    # Nobody may just match the blind: the price to come in is shown, not a refused call.
+    first = RENDERER.hand(fresh.view(speaker), "en")
+    assert "to call" not in first and "to come in 4" in first
+    fresh.apply(speaker, parse_action("raise 4"))
+    after = fresh.to_act
+    assert after is not None
+    assert "to call 4" in RENDERER.hand(fresh.view(after), "en")
 
 
 def _finished_match() -> DrawState:
@@ -207,7 +213,7 @@ def test_a_finished_match_shows_results_once_and_no_roles_of_the_last_deal() -> 
         assert tag not in board.split("\n", 2)[-1], board
     assert "The match is over" not in board
     totals = [state.stacks[s] - state.bought[s] for s in range(3)]
-    assert f"Final results (chips minus buy-ins): Ann {totals[0]:+d}, Bob {totals[1]:+d}" in board
+    assert f"Chips minus buy-ins: Ann {totals[0]:+d}, Bob {totals[1]:+d}" in board
 
 
 def test_a_seat_sitting_out_shows_no_role() -> None:
@@ -265,3 +271,15 @@ def test_the_rebuy_refusals_are_translated(lang: str) -> None:
         text = explain(error, lang)
         assert text != "x" and "{" not in text
     assert "1 " in explain(has_chips, lang)
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_discord_buttons_name_the_entry_price_when_calling_is_refused(lang: str) -> None:
+    fresh = DrawState(DrawConfig(seats=3), random.Random(1))
+    surblind = fresh.to_act
+    assert surblind is not None
+    fresh.apply(surblind, parse_action("no"))
+    speaker = fresh.to_act
+    assert speaker is not None
+    shown = RENDERER.hand(fresh.view(speaker), lang, menu=True).splitlines()[-1]
+    assert shown == t("phrase.poker.buttons_entry", lang, entry=4, pot=2), shown

@@ -87,6 +87,62 @@ def test_a_near_miss_is_answered_did_you_mean(game: str, lang: str) -> None:
     assert french.value.params["meant"] == "relancer 60"
 
 
+# Each move word the README promises, mistyped the usual ways: a letter swapped with its
+# neighbour (even in three-letter words), one missing, one doubled.
+TYPOS = {
+    "cal": "call",
+    "clal": "call",
+    "chekc": "check",
+    "fodl": "fold",
+    "mni": "min",
+    "hlaf": "half",
+    "pto": "pot",
+    "alin": "allin",
+    "rasie 120": "raise 120",
+    "bte 60": "bet 60",
+}
+
+
+def every_turn(game: str, seed: int = 4) -> list[Any]:
+    """The view of the seat to act at every turn of a random match of `game`."""
+    spec = get_game(game)
+    rng = random.Random(seed)
+    state = spec.new_state(spec.make_config(), rng)
+    views = []
+    for _ in range(300):
+        if state.finished or state.to_act is None:
+            break
+        view = state.view(state.to_act)
+        views.append(view)
+        state.apply(state.to_act, rng.choice(list(view.legal)))
+    return views
+
+
+@pytest.mark.parametrize("game", POKER)
+def test_every_promised_move_word_mistyped_gets_did_you_mean_at_every_step(game: str) -> None:
+    renderer = get_renderer(game)
+    steps = set()
+    for view in every_turn(game):
+        steps.add(getattr(view, "phase", ""))
+        for typed, meant in TYPOS.items():
+            with pytest.raises(IllegalAction) as refused:
+                renderer.parse_input(typed, view)
+            assert refused.value.code == "did_you_mean", (typed, view.phase, refused.value)
+            assert refused.value.params["meant"] == meant
+    if game == "duel":
+        assert "lock" in steps  # a move word typed while locking is no card either
+
+
+def test_a_mistyped_lock_is_not_read_as_cards() -> None:
+    renderer = get_renderer("duel")
+    view = next(v for v in every_turn("duel") if v.phase == "lock")
+    card = view.hand[1].pretty
+    with pytest.raises(IllegalAction) as refused:
+        renderer.parse_input(f"lokc {card}", view)
+    assert refused.value.params["meant"] == f"lock {card}"
+    assert "menu" not in explain(refused.value, "en")
+
+
 def test_nonsense_is_not_given_a_guess() -> None:
     view = betting_spot("holdem")
     with pytest.raises(IllegalAction) as refused:

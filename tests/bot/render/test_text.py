@@ -19,17 +19,17 @@ def test_move_cards_are_the_card_words_in_order() -> None:
 
 def test_numbered_cards_keep_their_positions_in_the_order_shown() -> None:
     hand = parse_cards("3D 5S 9H KC")
-    assert numbered_cards(hand) == "[1] 3♦  [2] 5♠  [3] 9♥  [4] K♣"
+    assert numbered_cards(hand) == "#1 3♦  #2 5♠  #3 9♥  #4 K♣"
     by_suit = parse_cards("3D 9H 5S KC")
-    assert numbered_cards(hand, by_suit, "{n}:{card}") == "1:3♦  3:9♥  2:5♠  4:K♣"
+    assert numbered_cards(hand, by_suit) == "#1 3♦  #3 9♥  #2 5♠  #4 K♣"
 
 
 def test_a_card_held_twice_gets_both_of_its_positions() -> None:
     hand = parse_cards("7C 7C")
-    assert numbered_cards(hand, list(reversed(hand))) == "[1] 7♣  [2] 7♣"
-    assert numbered_cards(parse_cards("7C 2D"), parse_cards("2D 7C")) == "[2] 2♦  [1] 7♣"
+    assert numbered_cards(hand, list(reversed(hand))) == "#1 7♣  #2 7♣"
+    assert numbered_cards(parse_cards("7C 2D"), parse_cards("2D 7C")) == "#2 2♦  #1 7♣"
 
 
 def test_an_order_of_other_cards_is_ignored() -> None:
     hand = parse_cards("3D 5S")
-    assert numbered_cards(hand, parse_cards("3D AS")) == "[1] 3♦  [2] 5♠"
+    assert numbered_cards(hand, parse_cards("3D AS")) == "#1 3♦  #2 5♠"
