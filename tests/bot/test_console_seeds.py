@@ -27,4 +27,4 @@ async def test_the_terminal_reveals_no_seed_before_the_match_is_over(tmp_path: P
         assert source.seed(deal).hex[:16] not in output  # type: ignore[union-attr]
     revealed = t("fair.revealed", "en")
     assert output.count(revealed) == 1
-    assert output.index(revealed) > output.index("Match over.")
+    assert output.index(revealed) > output.index("Match over:")
