@@ -34,6 +34,7 @@ from bot.discord.replies import (
     in_time,
     say,
 )
+from bot.discord.safe_text import safe_name
 from bot.discord.views import AmountModal
 from bot.i18n import t
 from bot.render import get_renderer
@@ -136,7 +137,7 @@ def seat_for(table: Table | TableSnapshot, interaction: discord.Interaction) -> 
     """The clicker's seat at `table`; refuses people who are not seated."""
     seat = table.seat_of(str(interaction.user.id))
     if seat is None:
-        raise errors.not_seated(interaction.user.display_name)
+        raise errors.not_seated(safe_name(interaction.user.display_name))
     return seat
 
 

@@ -21,6 +21,7 @@ from bot.discord.permissions import (
     permission_names,
 )
 from bot.discord.replies import say
+from bot.discord.safe_text import safe_name
 from bot.discord.server_config import COOLDOWNS
 from bot.discord.slash_options import slash_options
 from bot.discord.table_setup import OPTION_ORDER, option_name, table_options, table_setup
@@ -314,7 +315,7 @@ class Admin(commands.Cog):
                     lang,
                     name=change.name,
                     value=shown_value(change.value, lang),
-                    member=change.member_name,
+                    member=safe_name(change.member_name),
                     at=f"<t:{int(change.at)}:R>",
                 )
                 for change in changes

@@ -6,6 +6,7 @@ from __future__ import annotations
 import io
 import re
 import time
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 import discord
@@ -14,6 +15,7 @@ from discord.ext import commands
 
 from bot.charts.figures import ChartCache, stats_figures
 from bot.discord.replies import in_time, say
+from bot.discord.safe_text import safe_name
 from bot.discord.slash_options import slash_options
 from bot.discord.translator import tr
 from bot.i18n import t
@@ -76,7 +78,10 @@ async def rating_embed(
         ("ratings.board.unranked", board.unranked),
     ):
         if rows:
-            lines = [f"{i + 1}. {rating_line(r, lang)}" for i, r in enumerate(rows[:10])]
+            lines = [
+                f"{i + 1}. {rating_line(replace(r, name=safe_name(r.name)), lang)}"
+                for i, r in enumerate(rows[:10])
+            ]
             embed.add_field(
                 name=t(key, lang, min_matches=board.min_matches),
                 value="\n".join(lines)[:1024],
