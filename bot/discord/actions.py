@@ -45,6 +45,7 @@ from bot.render.words import say_move
 from bot.runtime import Player, Table, TableSnapshot, errors
 from bot.runtime.errors import TableError
 from engines.cards import Card, CardParseError, parse_card
+from engines.numbers import is_number
 
 HINT_SECONDS = 2.0
 CHALLENGE_SECONDS = 120
@@ -554,7 +555,7 @@ class Controls(host.Controls):
         40"). Nothing is applied on a refusal."""
         lang = self._bot.language(interaction)
         amount = typed.strip().replace(" ", "").replace(",", "")
-        if not amount.isdigit():
+        if not is_number(amount):
             async with answering(interaction, lang):
                 spot = await self._spot(interaction, table_id, turn, lang)
                 if spot is not None:
@@ -629,7 +630,7 @@ class Controls(host.Controls):
             if found is None:
                 return
             _, offer = found
-            if not caves.isdigit():
+            if not is_number(caves):
                 raise not_caves(caves, offer.most)
             chosen = int(caves)
         if chosen is not None:  # (a refusal was answered)
