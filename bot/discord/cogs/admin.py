@@ -125,7 +125,8 @@ class Admin(commands.Cog):
         this channel, paused tables of this server and why; privately, Manage Server only."""
         lang = self.bot.language(interaction)
         need_manage_guild(interaction)
-        await say(interaction, self.status_text(interaction, lang))
+        owner = await self.bot.is_owner(interaction.user)
+        await say(interaction, self.status_text(interaction, lang, owner=owner))
 
     config = admin_group("config", "This server's own settings for Deucebot")
 
@@ -322,8 +323,12 @@ class Admin(commands.Cog):
             ]
         return "\n".join(lines)
 
-    def status_text(self, interaction: discord.Interaction, lang: str) -> str:
-        """The text of `/deucebot status` for the interaction's server and channel."""
+    def status_text(
+        self, interaction: discord.Interaction, lang: str, *, owner: bool = False
+    ) -> str:
+        """The text of `/deucebot status` for the interaction's server and channel. The
+        live tables of other servers are counted for the bot's `owner` only (a server's
+        admin has no business knowing how busy other servers are)."""
         bot = self.bot
         guild = str(interaction.guild_id)
         live = [table for table in bot.tables.tables.values() if table.status != "stopped"]
@@ -348,7 +353,9 @@ class Admin(commands.Cog):
                 latency=latency,
             ),
             t("admin.status.storage", lang, backend=backend),
-            t("admin.status.tables", lang, here=here, everywhere=len(live)),
+            t("admin.status.tables", lang, here=here, everywhere=len(live))
+            if owner
+            else t("admin.status.tables_here", lang, here=here),
             t("admin.status.permissions", lang, permissions=" · ".join(shown)),
         ]
         mine = [table for table in bot.tables.tables.values() if table.guild == guild]
