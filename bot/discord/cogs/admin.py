@@ -199,6 +199,7 @@ class Admin(commands.Cog):
         self, interaction: discord.Interaction, count: app_commands.Range[int, 0, 10_000]
     ) -> None:
         """Set the live-table cap (0: the bot's own)."""
+        need_manage_guild(interaction)  # before the value: a non-admin learns no bound
         value = None if count == 0 else self.bot.server_config.check_max_tables(count)
         await self._change(interaction, "max_tables", value)
 
@@ -223,6 +224,7 @@ class Admin(commands.Cog):
         seconds: app_commands.Range[int, 0, 3600] | None = None,
     ) -> None:
         """Set a cooldown in seconds (none given: the bot's own)."""
+        need_manage_guild(interaction)  # before the value: a non-admin learns no bound
         config = self.bot.server_config
         value = None if seconds is None else config.check_cooldown(kind.value, seconds)
         await self._change(interaction, f"cooldown.{kind.value}", value)
