@@ -152,3 +152,15 @@ async def test_the_rating_board_shows_a_player_s_name_literally(
     assert rated is not None
     assert "\\[Prize\\](https://example.com) \\*\\*x\\*\\*: " in rated.text(), rated.text()
     assert "[Prize](" not in rated.text() and "**x**" not in rated.text()
+
+
+async def test_a_season_s_name_is_written_literally(standin: FakeDiscord, tmp_path: Path) -> None:
+    ana = standin.owner
+    async with bot_running(standin, tmp_path / "db.sqlite3"):
+        started = (await standin.command(ana, "season", name="__cup__ -x")).final()
+        board = (
+            await standin.command(ana, "leaderboard", game="bigtwo", by="rating", season="current")
+        ).final()
+    assert started is not None and not started.ephemeral
+    assert "Season **\\_\\_cup\\_\\_ -x** starts now" in started.content, started.content
+    assert board is not None and "season \\_\\_cup\\_\\_ -x" in board.text(), board.text()

@@ -69,7 +69,7 @@ async def rating_embed(
             "ratings.board.title",
             lang,
             game=get_game(game).title,
-            track=track_name(board.season, lang),
+            track=track_name(safe_name(board.season), lang),
         ),
         colour=discord.Colour.gold(),
     )
@@ -151,11 +151,15 @@ class Ratings(commands.Cog):
         if chosen is None:
             current = season_of(await self.bot.storage.seasons(guild), started)
             await say(
-                interaction, t("ratings.season.monthly", lang, season=current), ephemeral=False
+                interaction,
+                t("ratings.season.monthly", lang, season=safe_name(current)),
+                ephemeral=False,
             )
         else:
             await say(
-                interaction, t("ratings.season.started", lang, season=chosen), ephemeral=False
+                interaction,
+                t("ratings.season.started", lang, season=safe_name(chosen)),
+                ephemeral=False,
             )
 
 
