@@ -13,7 +13,6 @@ addresses a member on purpose (their turn on the board, a challenge) passes `pin
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
 
 import discord
 
@@ -45,11 +44,6 @@ def safe_name(name: str) -> str:
 def _escape_start(found: re.Match[str]) -> str:
     lead, mark = found.group(1), found.group(2)
     return lead + (mark[:-1] + "\\." if mark.endswith(".") else "\\" + mark)
-
-
-def safe_names(names: Iterable[str]) -> list[str]:
-    """`safe_name` of each name, in order."""
-    return [safe_name(name) for name in names]
 
 
 def pinging(*user_ids: int | str) -> discord.AllowedMentions:
