@@ -54,6 +54,11 @@ async def test_nicknames_neither_ping_nor_render_and_the_player_to_act_is_pinged
                 await settle(bot)
                 await asyncio.sleep(0.05)
         await settle(bot)
+        # The match's results (deal and match results: posts with embeds, not boards),
+        # before any command answers in the channel.
+        results = [
+            m.text() for m in standin.public_messages() if m.embeds and m not in boards(standin)
+        ]
         chips = await standin.command(ana, "leaderboard", game="draw")
         mine = await standin.command(guests[0], "stats")
         yours = await standin.command(ana, "stats", values={"user": guests[1]})
@@ -83,7 +88,6 @@ async def test_nicknames_neither_ping_nor_render_and_the_player_to_act_is_pinged
     thinking = [v["content"] for m in boards(standin) for v in m.history]
     assert f"🤖 {shown[raw[0]]} is thinking…" in thinking, thinking
     board_texts = [rendered(v) for m in boards(standin) for v in m.history]
-    results = [m.text() for m in standin.public_messages() if m not in boards(standin) and m.embeds]
     assert results, "no result was posted"
     for escaped in shown.values():
         assert any(escaped in text for text in board_texts), escaped
