@@ -154,6 +154,9 @@ class Message:
     (a callback or an interaction's webhook, outside the global limit)."""
     history: list[dict[str, Any]] = field(default_factory=list)
     """Every version of the message, oldest first (content, embeds, components, attachments)."""
+    pinged: list[int] = field(default_factory=list)
+    """Every user a version of the message pinged (once per version), oldest first: see
+    `pings_of`."""
 
     @property
     def ephemeral(self) -> bool:
@@ -174,6 +177,36 @@ class Message:
             if str(comp.get("custom_id", "")).startswith(prefix):
                 return comp
         raise AssertionError(f"message {self.id} has no component {prefix!r}: {self.custom_ids()}")
+
+
+_USER_MENTION = re.compile(r"<@!?(\d+)>")
+_ROLE_MENTION = re.compile(r"<@&(\d+)>")
+_EVERYONE = re.compile(r"@(everyone|here)")
+
+
+def pings_of(payload: dict[str, Any]) -> tuple[list[int], list[int], bool]:
+    """Whom a message body pings, as Discord decides it: the users, roles and whether
+    everyone (``@everyone``, ``@here``) are mentioned in its content (embeds never ping)
+    and allowed by its `allowed_mentions` (absent: every mention in the content pings;
+    ``parse`` lists the kinds parsed, ``users``/``roles`` the ids allowed otherwise). A
+    body that sets both ``parse: users`` and ``users`` is refused, as Discord does."""
+    content = str(payload.get("content") or "")
+    users = [int(found) for found in _USER_MENTION.findall(content)]
+    roles = [int(found) for found in _ROLE_MENTION.findall(content)]
+    everyone = bool(_EVERYONE.search(content))
+    allowed = payload.get("allowed_mentions")
+    if allowed is None:
+        return list(dict.fromkeys(users)), list(dict.fromkeys(roles)), everyone
+    parse = allowed.get("parse") or []
+    listed = {int(uid) for uid in allowed.get("users") or []}
+    listed_roles = {int(rid) for rid in allowed.get("roles") or []}
+    if ("users" in parse and listed) or ("roles" in parse and listed_roles):
+        raise BotSideError(f"allowed_mentions both parses and lists ids: {allowed}")
+    if len(listed) > 100 or len(listed_roles) > 100:
+        raise BotSideError("allowed_mentions lists more than 100 ids")
+    users = [u for u in dict.fromkeys(users) if "users" in parse or u in listed]
+    roles = [r for r in dict.fromkeys(roles) if "roles" in parse or r in listed_roles]
+    return users, roles, everyone and "everyone" in parse
 
 
 def iter_components(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -398,6 +431,15 @@ class FakeDiscord:
         self.forbidden: list[tuple[str, int, int]] = []
         """Every post or edit refused for the bot's permissions: (method, channel, code)."""
         self.messages: dict[int, Message] = {}
+        self.pings: list[tuple[Message, int]] = []
+        """(message, user id) of every ping, in order: each message version whose
+        content mentions a user and whose `allowed_mentions` allow it (`pings_of`; a post,
+        or an edit that sets the content: stricter than Discord, which notifies on posts
+        only, so that a mention an edit adds is caught too)."""
+        self.role_pings: list[tuple[int, int]] = []
+        """(message id, role id) of every role ping (`pings` for roles)."""
+        self.everyone_pings: list[int] = []
+        """The message of every version that pinged ``@everyone`` or ``@here``."""
         self.responses: dict[int, Response] = {}
         self.tokens: dict[str, int] = {}
         self.commands: list[dict[str, Any]] = []
@@ -963,8 +1005,23 @@ class FakeDiscord:
         )
         msg.history.append(self._version(msg))
         self.messages[msg.id] = msg
+        self._record_pings(msg, payload)
         self._check_public(msg)
         return msg
+
+    def _record_pings(self, msg: Message, payload: dict[str, Any]) -> None:
+        """Record whom this version of `msg` pings (`pings_of`)."""
+        users, roles, everyone = pings_of(payload)
+        msg.pinged.extend(users)
+        self.pings.extend((msg, user) for user in users)
+        self.role_pings.extend((msg.id, role) for role in roles)
+        if everyone:
+            self.everyone_pings.append(msg.id)
+
+    def pinged(self, user: User | int) -> list[Message]:
+        """The messages that pinged `user` (once per version that did), oldest first."""
+        uid = user if isinstance(user, int) else user.id
+        return [msg for msg, pinged in self.pings if pinged == uid]
 
     @staticmethod
     def _version(msg: Message) -> dict[str, Any]:
@@ -1000,6 +1057,8 @@ class FakeDiscord:
             msg.descriptions = [about[i] for i in indices] + _descriptions(payload, files)
         msg.edits += 1
         msg.history.append(self._version(msg))
+        if "content" in payload:
+            self._record_pings(msg, payload)
         self._check_public(msg)
 
     def _check_public(self, msg: Message) -> None:

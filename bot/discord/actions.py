@@ -34,6 +34,7 @@ from bot.discord.replies import (
     in_time,
     say,
 )
+from bot.discord.safe_text import safe_name
 from bot.discord.views import AmountModal
 from bot.i18n import t
 from bot.render import get_renderer
@@ -44,6 +45,7 @@ from bot.render.words import say_move
 from bot.runtime import Player, Table, TableSnapshot, errors
 from bot.runtime.errors import TableError
 from engines.cards import Card, CardParseError, parse_card
+from engines.numbers import is_number
 
 HINT_SECONDS = 2.0
 CHALLENGE_SECONDS = 120
@@ -136,7 +138,7 @@ def seat_for(table: Table | TableSnapshot, interaction: discord.Interaction) -> 
     """The clicker's seat at `table`; refuses people who are not seated."""
     seat = table.seat_of(str(interaction.user.id))
     if seat is None:
-        raise errors.not_seated(interaction.user.display_name)
+        raise errors.not_seated(safe_name(interaction.user.display_name))
     return seat
 
 
@@ -553,7 +555,7 @@ class Controls(host.Controls):
         40"). Nothing is applied on a refusal."""
         lang = self._bot.language(interaction)
         amount = typed.strip().replace(" ", "").replace(",", "")
-        if not amount.isdigit():
+        if not is_number(amount):
             async with answering(interaction, lang):
                 spot = await self._spot(interaction, table_id, turn, lang)
                 if spot is not None:
@@ -628,7 +630,7 @@ class Controls(host.Controls):
             if found is None:
                 return
             _, offer = found
-            if not caves.isdigit():
+            if not is_number(caves):
                 raise not_caves(caves, offer.most)
             chosen = int(caves)
         if chosen is not None:  # (a refusal was answered)

@@ -21,6 +21,7 @@ from typing import Any, TypeVar
 import discord
 
 from bot.discord.replies import frozen_view
+from bot.discord.safe_text import NO_PINGS, pinging, safe_name
 from bot.discord.table_setup import options_in_force
 from bot.discord.views import (
     ActButton,
@@ -69,9 +70,13 @@ BOARD_COLOUR = discord.Colour.from_rgb(21, 94, 56)
 HAND_COLOUR = discord.Colour.from_rgb(40, 70, 150)
 
 
-def seat_names(table: TableSnapshot) -> list[str]:
-    """Display names in play order, with a robot badge for seats the AI plays."""
-    return [("🤖 " if seat.ai_plays else "") + seat.name for seat in table.seats]
+def seat_names(table: TableSnapshot, *, raw: bool = False) -> list[str]:
+    """Display names in play order, with a robot badge for seats the AI plays: made safe
+    for Discord text (`safe_name`: no markdown, no mention) unless `raw` (pictures)."""
+    return [
+        ("🤖 " if seat.ai_plays else "") + (seat.name if raw else safe_name(seat.name))
+        for seat in table.seats
+    ]
 
 
 def owner_id(table: TableSnapshot, seat: int | None) -> int | None:
@@ -187,12 +192,14 @@ def board_message(
             name=t("discord.board.recent", lang), value="\n".join(recent)[-1000:], inline=False
         )
     content = ""
+    message_pings = NO_PINGS
     to_act = table.to_act
     if to_act is not None and table.status == "playing":
         who = owner_id(table, to_act)
         name = names[to_act]
         if who is not None and not table.seats[to_act].ai_plays:
             content = t("discord.board.turn_human", lang, mention=f"<@{who}>")
+            message_pings = pinging(who)
             if table.deadline is not None and table.deadline_turn == table.turn:
                 content += " " + t(
                     "discord.board.deadline", lang, stamp=f"<t:{int(table.deadline)}:R>"
@@ -203,7 +210,11 @@ def board_message(
         content = t("discord.board.finished", lang)
     elif table.status == "lobby":
         content = t("discord.board.lobby", lang)
-    message: dict[str, Any] = {"content": content, "embed": embed}
+    message: dict[str, Any] = {
+        "content": content,
+        "embed": embed,
+        "allowed_mentions": message_pings,
+    }
     if table.status in ("playing", "finished", "lobby"):
         items: list[discord.ui.Item[Any]] = [
             HandButton(table.id, table.turn, t("discord.button.hand", lang))

@@ -35,6 +35,7 @@ from bot.discord.metrics import BotMetrics, Live, timed, timed_start
 from bot.discord.one_write import one_write
 from bot.discord.replies import reply_error
 from bot.discord.rest_budget import RequestBudget, budget_trace
+from bot.discord.safe_text import NO_PINGS
 from bot.discord.server_config import COOLDOWN_MAX, ServerConfig
 from bot.discord.table_limits import TableLimits
 from bot.discord.translator import CatalogTranslator
@@ -110,9 +111,9 @@ class Deucebot(commands.Bot):
             command_prefix=commands.when_mentioned,
             intents=intents(),
             help_command=None,
-            allowed_mentions=discord.AllowedMentions(
-                everyone=False, roles=False, users=True, replied_user=False
-            ),
+            # A mention pings nobody unless its message names whom (`pinging`): a member's
+            # name in a board must never ping anyone.
+            allowed_mentions=NO_PINGS,
             **options,
         )
         self.settings = settings

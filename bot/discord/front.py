@@ -83,6 +83,7 @@ from bot.discord.loop_pressure import LoopPressure
 from bot.discord.permissions import is_thread, missing_permissions
 from bot.discord.replies import edit_clicked_publicly, edit_unparsed
 from bot.discord.rest_budget import Priority, priority
+from bot.discord.safe_text import pinging, safe_name
 from bot.discord.textlimits import fit_message
 from bot.discord.tokens import InteractionTokens, LostAnswer, expired, post_once
 from bot.i18n import t
@@ -174,7 +175,8 @@ class _Outbox:
     """Keys of the current match's effects delivered (here or by an earlier process)."""
     recovered: bool = False
     deal_snaps: dict[int, TableSnapshot] = field(default_factory=dict)
-    notices: collections.deque[str] = field(default_factory=collections.deque)
+    notices: collections.deque[tuple[str, int]] = field(default_factory=collections.deque)
+    """Notices to post in the channel: each text and the member it addresses (pinged)."""
     dirty: bool = False
     wake: asyncio.Event = field(default_factory=asyncio.Event)
     task: asyncio.Task[None] | None = None
@@ -552,7 +554,8 @@ class DiscordFront:
                         continue
                     if box.notices:
                         what = "notice"
-                        notice = {"content": box.notices[0]}
+                        text, addressed = box.notices[0]
+                        notice = {"content": text, "allowed_mentions": pinging(addressed)}
                         await self._send(box, "notice", partial(dict, notice), _nonce())
                         box.notices.popleft()
                         continue
@@ -972,7 +975,7 @@ class DiscordFront:
         await _drawn(box, draw_result_ahead(table, view, effect.events, lang, self.pictures))
         summary = None
         if effect.kind == fx.MATCH_RESULT and box.match is not None:
-            names = seat_names(table)
+            names = seat_names(table, raw=True)  # drawn: a picture keeps names raw
             summary = await self.summaries.get(table.spec, box.match, names, lang)
 
         def build() -> dict[str, Any]:
@@ -1060,6 +1063,7 @@ class DiscordFront:
             "content": message["content"],
             "embed": message["embed"],
             "view": message["view"],
+            "allowed_mentions": message["allowed_mentions"],
         }
         if not image and box.image_key:
             message["embed"].set_image(url=f"attachment://{box.image_key[0]}")
@@ -1268,7 +1272,8 @@ class DiscordFront:
             box.dm_refused[user] = shown.deal
             if await self._closed_notice_said(user, True):
                 return
-            box.notices.append(t("discord.dm_closed", self.language(shown), mention=f"<@{user}>"))
+            closed = t("discord.dm_closed", self.language(shown), mention=f"<@{user}>")
+            box.notices.append((closed, user))
             box.wake.set()
             return
         await self._closed_notice_said(user, False)
@@ -1519,7 +1524,8 @@ def _standings(table: TableSnapshot, event: MatchEnded, names: Sequence[str], la
 
 
 def _send_kwargs(message: dict[str, Any]) -> dict[str, Any]:
-    kwargs = {k: v for k, v in message.items() if k in ("content", "embed", "file", "view")}
+    kept = ("content", "embed", "file", "view", "allowed_mentions")
+    kwargs = {k: v for k, v in message.items() if k in kept}
     if kwargs.get("view") is None:
         kwargs.pop("view", None)
     if not kwargs.get("content"):
@@ -1547,7 +1553,7 @@ def _runtime_line(event: Event, names: Sequence[str], lang: str) -> str | None:
     """A line for the runtime's own events (joins, leaves, away, timeouts, stop)."""
     key = f"discord.event.{event.kind}"
     if isinstance(event, PlayerJoined | PlayerLeft | SeatAway | SeatBack):
-        return t(key, lang, name=event.name, seat=event.seat + 1)
+        return t(key, lang, name=safe_name(event.name), seat=event.seat + 1)
     if isinstance(event, TurnTimedOut):
         name = names[event.seat] if 0 <= event.seat < len(names) else f"#{event.seat + 1}"
         return t(key, lang, name=name, seat=event.seat + 1, action=event.action)

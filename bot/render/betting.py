@@ -14,6 +14,7 @@ import re
 from dataclasses import dataclass
 
 from engines.base import IllegalAction
+from engines.numbers import is_number
 
 _GROUPED = re.compile(r"[0-9]{1,3}(?:,[0-9]{3})+")
 """An amount with thousands separators as pictures print it (``1,000``): ASCII digits in
@@ -172,7 +173,7 @@ def typed_bet(text: str, spot: BetSpot | None) -> str:
             return f"{verb} {spot.low}"
         total = pot_raise_to(spot, 0.5 if words[0] == "half" else 1.0)
         return "allin" if total >= spot.high else f"{verb} {max(total, spot.low)}"
-    if words[0] == "call" and len(words) == 2 and words[1].isdigit() and "call" in spot.legal:
+    if words[0] == "call" and len(words) == 2 and is_number(words[1]) and "call" in spot.legal:
         owed = min(spot.to_call, spot.high)
         if int(words[1]) == owed:
             return "call"

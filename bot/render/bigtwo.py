@@ -29,6 +29,7 @@ from engines.bigtwo import (
 )
 from engines.bigtwo_combos import Combo
 from engines.cards import Card, CardParseError, parse_card
+from engines.numbers import is_number
 
 _PASS_WORDS = {"pass", "p", "passe", "passer", "пас"}
 _PLAY_WORDS = {"play", "jouer", "joue", "хід"}
@@ -202,7 +203,7 @@ class BigTwoRenderer(ViewAccessors):
 
     @staticmethod
     def _card_of(word: str, view: BigTwoView) -> Card:
-        if word.removeprefix("#").isdigit():
+        if is_number(word.removeprefix("#")):
             number = int(word.removeprefix("#"))
             if not 1 <= number <= len(view.hand):
                 raise IllegalAction(

@@ -47,6 +47,7 @@ from engines.draw.events import (
 )
 from engines.draw.state import rebuy_refusal, split_openers
 from engines.draw.view import DrawView
+from engines.numbers import is_number
 from engines.poker.actions import Bet, Raise
 from engines.poker.events import UncalledReturned
 from engines.poker.ranking import hand_value
@@ -63,7 +64,7 @@ def _name(names: Sequence[str], seat: int) -> str:
 def _all_cards(words: Sequence[str]) -> bool:
     """Whether every word is a position or a card (what a bare draw looks like)."""
     for word in words:
-        if word.isdigit():
+        if is_number(word):
             continue
         try:
             parse_card(word)
@@ -383,7 +384,7 @@ class DrawRenderer(ViewAccessors):
             words = [w[1:] if w[:1] == "#" and w[1:].isdigit() else w for w in words]
         if view.phase == "draw" and words and (words[0] == "draw" or _all_cards(words)):
             rest = words[1:] if words[0] == "draw" else words
-            if rest and not all(w.isdigit() for w in rest):
+            if rest and not all(is_number(w) for w in rest):
                 return Draw(tuple(sorted(self._positions(rest, view))))
             return parse_action("draw " + " ".join(rest))
         # Anything else (check, fold ...) goes to the engine, which names the step it is.

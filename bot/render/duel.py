@@ -39,6 +39,7 @@ from engines.duel import (
     SignalsShown,
     YouLocked,
 )
+from engines.numbers import is_number
 from engines.poker.actions import BETTING_WORDS, parse_betting_action
 from engines.poker.events import UncalledReturned
 
@@ -57,7 +58,7 @@ def _name(names: Sequence[str], seat: int) -> str:
 
 def _card_like(word: str) -> bool:
     """Whether `word` names a card the way a lock may: a position (1, #2), a rank or a card."""
-    if word.removeprefix("#").isdigit():
+    if is_number(word.removeprefix("#")):
         return True
     try:
         parse_card(word)
@@ -282,7 +283,7 @@ class DuelRenderer(ViewAccessors):
             raise IllegalAction("you have no cards to lock", code="duel_bad_lock", text=word)
         position = word.removeprefix("#")
         same_rank = [c for c in view.hand if word.upper() in (c.rank.label, c.rank.char)]
-        if position.isdigit() and (word.startswith("#") or not same_rank):
+        if is_number(position) and (word.startswith("#") or not same_rank):
             if not 1 <= int(position) <= len(view.hand):
                 raise IllegalAction(
                     f"there is no card #{position}: type #1 or #2",
@@ -290,7 +291,7 @@ class DuelRenderer(ViewAccessors):
                     text=word,
                 )
             return Lock(view.hand[int(position) - 1])
-        if position.isdigit() and 1 <= int(position) <= len(view.hand):
+        if is_number(position) and 1 <= int(position) <= len(view.hand):
             at = view.hand[int(position) - 1]
             raise IllegalAction(
                 f"{word!r} could be card #{position} ({at}) or your {same_rank[0]}: "

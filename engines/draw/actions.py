@@ -13,6 +13,7 @@ import re
 from dataclasses import dataclass
 
 from engines.base import IllegalAction
+from engines.numbers import DIGITS
 from engines.poker.actions import (
     AMOUNT_DIGITS,
     BETTING_WORDS,
@@ -140,11 +141,11 @@ def parse_action(text: str) -> DrawAction:
     if head in BETTING_WORDS:
         return parse_betting_action(text)
     if head == "rebuy":
-        if len(rest) != 1 or not re.fullmatch(r"\d{1,4}", rest[0]):
+        if len(rest) != 1 or not re.fullmatch(rf"{DIGITS}{{1,4}}", rest[0]):
             raise _bad(text, "write rebuy and a number of cave units, e.g. 'rebuy 1'")
         return Rebuy(int(rest[0]))
     if head == "draw":
-        if not all(re.fullmatch(r"\d{1,4}", w) for w in rest):
+        if not all(re.fullmatch(rf"{DIGITS}{{1,4}}", w) for w in rest):
             raise _bad(text, "write draw and the positions 1-5 of the cards to change")
         positions = tuple(int(w) for w in rest)
         for position in positions:

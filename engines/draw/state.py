@@ -68,7 +68,7 @@ from engines.draw.events import (
     Shown,
     StockRenewed,
 )
-from engines.draw.view import DrawView
+from engines.draw.view import PUBLIC_DRAW, DrawView
 from engines.fair import DealSource
 from engines.poker.betting import BettingRound
 from engines.poker.events import UncalledReturned
@@ -803,7 +803,7 @@ class DrawState:
             entry=entry,
             highest=highest,
             drawn=tuple(self.drawn),
-            history=tuple(self.history),
+            history=self._history_for(seat),
             hand=hand,
             set_aside=tuple(self.set_aside) if seat is not None and seat == self.opener else (),
             proof=tuple(self.proof) if seat is not None and seat == self.opener else (),
@@ -816,6 +816,15 @@ class DrawState:
             max_to=max_to,
             deal_limit=self.config.deals,
             max_rebuy_units=self.config.max_rebuy_units,
+        )
+
+    def _history_for(self, seat: int | None) -> tuple[tuple[int, str], ...]:
+        """The deal's actions as `seat` may know them (None: a spectator): another seat's
+        draw is ``draw`` alone, since which cards it changed is its own (`drawn` says how
+        many)."""
+        return tuple(
+            (s, PUBLIC_DRAW if s != seat and text.startswith(PUBLIC_DRAW + " ") else text)
+            for s, text in self.history
         )
 
     # ------------------------------------------------------------- snapshots

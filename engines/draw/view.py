@@ -7,6 +7,10 @@ from dataclasses import dataclass
 from engines.cards import Card
 from engines.draw.actions import DrawAction
 
+PUBLIC_DRAW = "draw"
+"""How another seat's draw reads in a view's `history`: the verb alone, without the
+positions of the cards it changed (`DrawView.drawn` says how many)."""
+
 
 @dataclass(frozen=True, slots=True)
 class DrawView:
@@ -17,8 +21,10 @@ class DrawView:
     `drawn[s]` is how many cards seat s changed (None until it drew). Amounts:
     `stakes` in the current betting round, `put_in` this deal in total (antes,
     blinds and finished rounds), `pot` every chip on the table including
-    `carried` chips from earlier deals. For the seat to act, `legal` lists the
-    representative actions and `to_call`, `min_raise_to`, `max_to` bound amounts.
+    `carried` chips from earlier deals. `history` is the deal's actions (seat, canonical
+    text), another seat's draw as `PUBLIC_DRAW` (which cards it changed is its own). For
+    the seat to act, `legal` lists the representative actions and `to_call`,
+    `min_raise_to`, `max_to` bound amounts.
     """
 
     seat: int | None

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from engines.base import IllegalAction
+from engines.numbers import DIGITS
 
 
 @dataclass(frozen=True, slots=True)
@@ -106,7 +107,7 @@ BETTING_WORDS = frozenset({"bet", "raise", "all"} | {w.split()[0] for w in _SIMP
 
 # Any whole amount (up to 4000 digits, what `int` reads): the betting round, not the parser,
 # refuses an amount above the stack, with "more than you have".
-AMOUNT_DIGITS = r"\d{1,4000}"
+AMOUNT_DIGITS = rf"{DIGITS}{{1,4000}}"
 _AMOUNT = re.compile(rf"^(bet|raise)(?:\s+to)?\s+({AMOUNT_DIGITS})$")
 
 

@@ -147,3 +147,36 @@ async def test_members_without_manage_server_cannot_change_anything(
         refused = await private(standin, mo, "config language", language="fr")
         assert refused == "⛔ Only members with Manage Server may do that."
         assert bot.server_config.of(str(standin.guild_id)) == {}
+
+
+async def test_the_permission_is_checked_before_the_value(
+    standin: FakeDiscord, tmp_path: Path
+) -> None:
+    mo = standin.add_user("Mo", manage_channels=True)
+    zoe = standin.add_user("Zoé", locale="fr")
+    async with bot_running(standin, tmp_path / "db.sqlite3", DEUCEBOT_MAX_TABLES_PER_SERVER=20):
+        top = next(c for c in standin.commands if c["name"] == "config")
+        top["default_member_permissions"] = None  # shown to everyone by the server's admins
+        # Values out of the bounds: a non-admin is refused for who they are, not told the
+        # bounds.
+        for line, options in (
+            ("config tables", {"count": 50}),
+            ("config cooldown", {"kind": "stats", "seconds": 3600}),
+            ("config cooldown", {"kind": "hint", "seconds": 0}),
+            ("config defaults", {"game": "bigtwo", "seats": 3}),
+        ):
+            refused = await private(standin, mo, line, **options)
+            assert refused == "⛔ Only members with Manage Server may do that.", (line, refused)
+        french = await private(standin, zoe, "config tables", count=50)
+        assert french == "⛔ " + t("error.admin.need_manage_guild", "fr"), french
+        assert "20" not in french
+
+
+async def test_the_change_log_writes_a_member_s_name_literally(
+    standin: FakeDiscord, tmp_path: Path
+) -> None:
+    odd = standin.add_user("[Prize](https://example.com) <@1>", manage_guild=True)
+    async with bot_running(standin, tmp_path / "db.sqlite3"):
+        await private(standin, odd, "config tables", count=4)
+        shown = await private(standin, odd, "config show")
+    assert "by \\[Prize\\](https://example.com) \\<@\u200b1>" in shown, shown

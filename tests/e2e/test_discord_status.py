@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from bot.devtools.discord_standin import CommandHidden, FakeDiscord
-from tests.e2e.conftest import bot_running, settle
+from tests.e2e.conftest import bot_running, running_standin, settle
 
 
 async def test_an_admin_sees_the_status_privately(standin: FakeDiscord, tmp_path: Path) -> None:
@@ -69,3 +69,24 @@ async def test_a_paused_table_and_the_missing_permission_in_the_admins_language(
         for word in words:
             assert word in text, text
         assert f"<#{standin.channel_id}>" in text and "50013" in text
+
+
+async def test_other_servers_tables_are_counted_for_the_bot_s_owner_only(tmp_path: Path) -> None:
+    async with running_standin(guilds=2, channels=2) as fake:
+        one, two = fake.guild_ids
+        owner = fake.owner  # the application's owner (and an admin of both servers)
+        admin = fake.add_user("Ad", manage_guild=True)
+        async with bot_running(fake, tmp_path / "db.sqlite3", shards=[0]) as bot:
+            here, *_ = fake.guild_channels[one]
+            for channel in [here, *fake.guild_channels[two]]:
+                made = await fake.command(admin, "table create", game="duel", channel_id=channel)
+                assert made.final() is not None and not made.final().ephemeral
+            assert len(bot.tables.tables) == 3
+            for guild, count in ((one, 1), (two, 2)):
+                channel = fake.guild_channels[guild][0]
+                answer = await fake.command(admin, "deucebot status", channel_id=channel)
+                text = answer.final().content
+                assert f"Live tables: {count} in this server\n" in text, text
+                assert "in all" not in text and "3" not in text.split("Live tables")[1][:40]
+            answer = await fake.command(owner, "deucebot status", channel_id=here)
+            assert "Live tables: 1 in this server, 3 in all" in answer.final().content

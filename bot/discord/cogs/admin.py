@@ -21,6 +21,7 @@ from bot.discord.permissions import (
     permission_names,
 )
 from bot.discord.replies import say
+from bot.discord.safe_text import safe_name
 from bot.discord.server_config import COOLDOWNS
 from bot.discord.slash_options import slash_options
 from bot.discord.table_setup import OPTION_ORDER, option_name, table_options, table_setup
@@ -124,7 +125,8 @@ class Admin(commands.Cog):
         this channel, paused tables of this server and why; privately, Manage Server only."""
         lang = self.bot.language(interaction)
         need_manage_guild(interaction)
-        await say(interaction, self.status_text(interaction, lang))
+        owner = await self.bot.is_owner(interaction.user)
+        await say(interaction, self.status_text(interaction, lang, owner=owner))
 
     config = admin_group("config", "This server's own settings for Deucebot")
 
@@ -197,6 +199,7 @@ class Admin(commands.Cog):
         self, interaction: discord.Interaction, count: app_commands.Range[int, 0, 10_000]
     ) -> None:
         """Set the live-table cap (0: the bot's own)."""
+        need_manage_guild(interaction)  # before the value: a non-admin learns no bound
         value = None if count == 0 else self.bot.server_config.check_max_tables(count)
         await self._change(interaction, "max_tables", value)
 
@@ -221,6 +224,7 @@ class Admin(commands.Cog):
         seconds: app_commands.Range[int, 0, 3600] | None = None,
     ) -> None:
         """Set a cooldown in seconds (none given: the bot's own)."""
+        need_manage_guild(interaction)  # before the value: a non-admin learns no bound
         config = self.bot.server_config
         value = None if seconds is None else config.check_cooldown(kind.value, seconds)
         await self._change(interaction, f"cooldown.{kind.value}", value)
@@ -314,15 +318,19 @@ class Admin(commands.Cog):
                     lang,
                     name=change.name,
                     value=shown_value(change.value, lang),
-                    member=change.member_name,
+                    member=safe_name(change.member_name),
                     at=f"<t:{int(change.at)}:R>",
                 )
                 for change in changes
             ]
         return "\n".join(lines)
 
-    def status_text(self, interaction: discord.Interaction, lang: str) -> str:
-        """The text of `/deucebot status` for the interaction's server and channel."""
+    def status_text(
+        self, interaction: discord.Interaction, lang: str, *, owner: bool = False
+    ) -> str:
+        """The text of `/deucebot status` for the interaction's server and channel. The
+        live tables of other servers are counted for the bot's `owner` only (a server's
+        admin has no business knowing how busy other servers are)."""
         bot = self.bot
         guild = str(interaction.guild_id)
         live = [table for table in bot.tables.tables.values() if table.status != "stopped"]
@@ -347,7 +355,9 @@ class Admin(commands.Cog):
                 latency=latency,
             ),
             t("admin.status.storage", lang, backend=backend),
-            t("admin.status.tables", lang, here=here, everywhere=len(live)),
+            t("admin.status.tables", lang, here=here, everywhere=len(live))
+            if owner
+            else t("admin.status.tables_here", lang, here=here),
             t("admin.status.permissions", lang, permissions=" · ".join(shown)),
         ]
         mine = [table for table in bot.tables.tables.values() if table.guild == guild]

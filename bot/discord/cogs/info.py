@@ -14,6 +14,7 @@ from bot.discord.cogs.ratings import rating_embed, stats_chart_file
 from bot.discord.cogs.tables import game_choices, playable_games
 from bot.discord.cooldowns import cooldown
 from bot.discord.replies import answer_privately, answering, in_time, say
+from bot.discord.safe_text import safe_name
 from bot.discord.slash_options import slash_options
 from bot.discord.translator import tr
 from bot.i18n import t
@@ -54,7 +55,7 @@ def _row(row: Any, lang: str) -> str:
         return t(
             "discord.leaderboard.penalty_row",
             lang,
-            name=row.name,
+            name=safe_name(row.name),
             matches=row.matches,
             wins=row.wins,
             deals=row.deals,
@@ -63,7 +64,7 @@ def _row(row: Any, lang: str) -> str:
     return t(
         "discord.leaderboard.chips_row",
         lang,
-        name=row.name,
+        name=safe_name(row.name),
         matches=row.matches,
         wins=row.wins,
         hands=row.hands,
@@ -217,7 +218,7 @@ class Info(commands.Cog):
             if picture is not None:
                 files.append(picture)
         embed = discord.Embed(
-            title=t("discord.stats.title", lang, name=who.display_name),
+            title=t("discord.stats.title", lang, name=safe_name(who.display_name)),
             description="\n".join(lines) or t("discord.stats.none", lang),
             colour=discord.Colour.blurple(),
         )

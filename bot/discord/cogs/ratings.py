@@ -6,6 +6,7 @@ from __future__ import annotations
 import io
 import re
 import time
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 import discord
@@ -14,6 +15,7 @@ from discord.ext import commands
 
 from bot.charts.figures import ChartCache, stats_figures
 from bot.discord.replies import in_time, say
+from bot.discord.safe_text import safe_name
 from bot.discord.slash_options import slash_options
 from bot.discord.translator import tr
 from bot.i18n import t
@@ -67,7 +69,7 @@ async def rating_embed(
             "ratings.board.title",
             lang,
             game=get_game(game).title,
-            track=track_name(board.season, lang),
+            track=track_name(safe_name(board.season), lang),
         ),
         colour=discord.Colour.gold(),
     )
@@ -76,7 +78,10 @@ async def rating_embed(
         ("ratings.board.unranked", board.unranked),
     ):
         if rows:
-            lines = [f"{i + 1}. {rating_line(r, lang)}" for i, r in enumerate(rows[:10])]
+            lines = [
+                f"{i + 1}. {rating_line(replace(r, name=safe_name(r.name)), lang)}"
+                for i, r in enumerate(rows[:10])
+            ]
             embed.add_field(
                 name=t(key, lang, min_matches=board.min_matches),
                 value="\n".join(lines)[:1024],
@@ -146,11 +151,15 @@ class Ratings(commands.Cog):
         if chosen is None:
             current = season_of(await self.bot.storage.seasons(guild), started)
             await say(
-                interaction, t("ratings.season.monthly", lang, season=current), ephemeral=False
+                interaction,
+                t("ratings.season.monthly", lang, season=safe_name(current)),
+                ephemeral=False,
             )
         else:
             await say(
-                interaction, t("ratings.season.started", lang, season=chosen), ephemeral=False
+                interaction,
+                t("ratings.season.started", lang, season=safe_name(chosen)),
+                ephemeral=False,
             )
 
 

@@ -15,6 +15,7 @@ from bot.discord.actions import seat_for
 from bot.discord.board import board_message
 from bot.discord.permissions import check_table_channel
 from bot.discord.replies import answer_privately, frozen_view, in_time, say
+from bot.discord.safe_text import pinging
 from bot.discord.slash_options import game_choices, playable_games, slash_options
 from bot.discord.table_limits import limited
 from bot.discord.table_setup import OPTION_ORDER, options_in_force, table_options, table_setup
@@ -204,7 +205,10 @@ class Tables(commands.Cog):
         )
         who = {"challenger": interaction.user.mention, "challenged": member.mention}
         text = t("discord.duel.challenge", public, stamp=f"<t:{expires}:R>", **who)
-        await say(interaction, text, ephemeral=False, view=view)
+        # The challenged member is pinged: the message is addressed to them.
+        await say(
+            interaction, text, ephemeral=False, view=view, allowed_mentions=pinging(member.id)
+        )
         message = await interaction.original_response()
         task = asyncio.create_task(self._expire(interaction, message, expires, who, public))
         self._expiring.add(task)
