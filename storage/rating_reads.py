@@ -245,7 +245,13 @@ class SqlRatings:
         if not last and not penalised:
             return None  # no deal played: not rated
         players = await self._players(m)
-        seats = _outcomes(players, _totals(players, standing), set(), last)
+        ai_moved = {  # the older rule's, for a match started before migration 012
+            int(r["seat"])
+            for r in await self._all(
+                "SELECT DISTINCT seat FROM actions WHERE match_id = ? AND actor = 'ai'", (m,)
+            )
+        }
+        seats = _outcomes(players, _totals(players, standing), ai_moved, last)
         entries = await self._rate(guild=guild, game=game, match_id=m, at=settle.at, seats=seats)
         return entries, int(found[0]["last_seq"])
 

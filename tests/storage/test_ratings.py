@@ -153,9 +153,9 @@ async def play(
     """A match: one move per seat (the AI's for AI seats and `void` ones), a chip 'hand'
     row per seat for chip games, then the result (`end` "finish"). `held`: the match
     records who held each seat at the start (as the bot does since migration 012; else an
-    older row). `end` "stop" or "restart": no result, the match is settled by a stop or a
-    restart on its deal (penalty rows for Big Two, chips as `totals` for chip games);
-    "abandon": stopped before any deal settled."""
+    older row: a match started before the upgrade). `end` "stop" or "restart": no
+    result, the match is settled by a stop or a restart on its deal (penalty rows for Big
+    Two, chips as `totals` for chip games); "abandon": stopped before any deal settled."""
     seats = [
         SeatRecord(i, None if p.startswith("ai:") else p, p, "greedy")
         for i, p in enumerate(players)
@@ -404,7 +404,7 @@ async def write_random_history(store: AnyStorage, history: list[dict[str, Any]])
             void=m["void"],
             at=at,
             place=f"p{n}",
-            held=m["held"] or m["end"] != "finish",
+            held=m["held"],
             end=m["end"],
         )
 
@@ -438,7 +438,7 @@ def test_a_rebuild_gives_exactly_the_ratings_held_on_both_backends(
         if m["end"] == "abandon":
             return False
         seats = m["players"][: 2 if m["game"] == "duel" else 4]
-        legacy = not m["held"] and m["end"] == "finish"
+        legacy = not m["held"]  # started before migration 012 (maybe stopped after it)
         part = [
             p for i, p in enumerate(seats) if p.startswith("ai:") or not m["void"][i] or not legacy
         ]
