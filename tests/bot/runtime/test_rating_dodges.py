@@ -237,3 +237,27 @@ async def test_a_stop_that_fails_rates_nothing_and_the_next_one_rates_once(env: 
     assert set(rated) == {ANA.id}
     assert len(rating_rows(env, match.id)) == 2  # all time and the month, once each
     await rebuild_agrees(env)
+
+
+async def test_a_restart_that_fails_rates_nothing_and_the_next_one_rates_once(env: Any) -> None:
+    table: Table = await env.manager.create(
+        guild="g1", place="c", game="bigtwo", settings={"deals": 3}, owner=ANA
+    )
+    match = await table.start(seed=7)
+    await play_until(table, lambda: penalties(env, match.id))
+    # The new match cannot be written: the settlement in its transaction is undone too.
+    env.rows(
+        "CREATE TRIGGER no_match BEFORE INSERT ON matches"
+        " BEGIN SELECT RAISE(ABORT, 'the disk is full'); END"
+    )
+    with pytest.raises(Exception, match="the disk is full"):
+        await table.restart(seed=8)
+    assert rating_rows(env, match.id) == {}
+    assert env.rows(f"SELECT settled_at FROM matches WHERE id = {match.id}") == [(None,)]
+    assert await env.storage.verify_chain() == []
+    env.rows("DROP TRIGGER no_match")
+    await table.restart(seed=8)
+    assert set(all_time(env, match.id)) == {ANA.id}
+    assert len(rating_rows(env, match.id)) == 2  # all time and the month, once each
+    assert await env.storage.verify_chain() == []
+    await rebuild_agrees(env)
