@@ -80,12 +80,16 @@ class SeatRecord:
 
 @dataclass(frozen=True, slots=True)
 class MatchPlayer:
-    """Who a match's results are credited to for one seat."""
+    """Who a match's results are credited to for one seat; at the match's start also who
+    held the seat then (`held_by`, `held_ai`: a member's id, or ``ai:<policy>`` for an AI
+    seat or a member away at the start), whom the seat's rating result counts for."""
 
     seat: int
     player_id: str
     name: str
     is_ai: bool
+    held_by: str | None = None
+    held_ai: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -172,6 +176,16 @@ class MatchResult:
     finished_at: float
     winners: tuple[int, ...]
     totals: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Settlement:
+    """A restart or stop of the unfinished match `match_id` at `at`: the storage settles
+    it for the ratings on the deals played, in the transaction of the restart or stop
+    (nothing when no deal was played, or when it is finished or settled already)."""
+
+    match_id: int
+    at: float
 
 
 @dataclass(frozen=True, slots=True)
@@ -340,10 +354,13 @@ class Storage(Protocol):
         deadline: float | None,
         deadline_turn: int | None,
         now: float,
+        settle: Settlement | None = None,
     ) -> MatchRecord:
         """Start a match in one transaction: the match row, its players, the seats, the first
         deal and buy-ins if the engine announced them at creation, the table's status
-        ("playing") and timer. `deals`/`chips` carry match_id 0, replaced by the new id."""
+        ("playing") and timer. `deals`/`chips` carry match_id 0, replaced by the new id.
+        `settle`: the match this one replaces (a restart), settled for the ratings in the
+        same transaction."""
         ...
 
     async def commit_action(self, commit: ActionCommit) -> None:
@@ -356,8 +373,11 @@ class Storage(Protocol):
         commit is durable. The table's hot path, with fewer hops of the event loop."""
         ...
 
-    async def set_status(self, table_id: int, status: TableStatus) -> None:
-        """Change a table's status (stop)."""
+    async def set_status(
+        self, table_id: int, status: TableStatus, settle: Settlement | None = None
+    ) -> None:
+        """Change a table's status (stop); with `settle`, settle its unfinished match for
+        the ratings in the same transaction."""
         ...
 
     async def set_timer(self, table_id: int, deadline: float | None, turn: int | None) -> None:

@@ -3,7 +3,8 @@
 A match's chain runs through its rows in one fixed order: first the rows written when
 the match started (its first deal, the buy-ins), then for each action in `seq` order the
 action row followed by the deal, chip-ledger, penalty-ledger and rating-update rows that
-action wrote (rating updates: only the match's last action, `storage.ratings`).
+action wrote (rating updates: only the match's last action, `storage.ratings`; a match a
+restart or stop settled has them after its last action's rows, with that action's seq).
 Each row stores ``hash = SHA-256(previous hash || canonical bytes of the row)`` (hex),
 the first row's previous hash being 32 zero bytes; `matches.head_hash` holds the last.
 The canonical bytes are the row's kind and fields as compact JSON (`row_bytes`). So a

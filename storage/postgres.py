@@ -175,9 +175,11 @@ async def _run_statements(conn: Conn, statements: Sequence[Statement]) -> None:
 
 
 async def _chain_heads(conn: Conn, jobs: Sequence[Write]) -> dict[int, str]:
-    """The stored chain heads of the matches the batch's `Chained` jobs write, in one
-    round trip (read in the batch's transaction, before any of its writes)."""
-    ids = sorted({job.match_id for job in jobs if isinstance(job, Chained)})
+    """The stored chain heads of the matches the batch's `Chained` jobs (and the `first`
+    of its `NewRow` jobs) write, in one round trip (read in the batch's transaction,
+    before any of its writes)."""
+    chained = [job.first if isinstance(job, NewRow) else job for job in jobs]
+    ids = sorted({job.match_id for job in chained if isinstance(job, Chained)})
     if not ids:
         return {}
     rows = await conn.fetch("SELECT id, head_hash FROM matches WHERE id = ANY($1::bigint[])", ids)
@@ -292,6 +294,11 @@ class PostgresStorage(SqlStorage):
                     waiting.extend(statements)
                     results.append(None)
                 elif isinstance(job, NewRow):
+                    if job.first is not None:
+                        head = heads.get(job.first.match_id, GENESIS)
+                        statements = job.first.build(head)
+                        heads[job.first.match_id] = _new_head(statements, head)
+                        waiting.extend(statements)
                     await _run_statements(conn, waiting)
                     waiting = []
                     sql, params = job.insert

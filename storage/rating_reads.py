@@ -3,8 +3,13 @@ leaderboards, a person's history, seasons, and the rebuild from stored results a
 
 `SqlRatings` is a mixin over a backend's `_all` (portable SQL, `?` placeholders), as
 `storage.queries.SqlReads`. The outcome of a match is read the same way whether it is
-being committed (`outcome_of_commit`, the stored rows plus the commit's own) or rebuilt
-(`rebuild`, every stored result), and both go through `storage.ratings.rate_match`.
+being committed (`rate_commit`, the stored rows plus the commit's own), settled by a
+restart or stop (`rate_settlement`, its stored rows) or rebuilt (`rebuild_ratings`, every
+stored result), and all go through `storage.ratings.rate_match`.
+
+A seat counts for who held it when the match started (`match_players.held_by`, migration
+012), whoever finished it; rows from before 012 (no `held_by`) keep the older rule: a
+person counts only if they made every move of their seat.
 """
 
 from __future__ import annotations
@@ -15,7 +20,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from engines.registry import get_game
-from storage.base import ActionCommit
+from storage.base import ActionCommit, Settlement
 from storage.ratings import (
     ALL_TIME,
     Rating,
@@ -37,6 +42,23 @@ LATEST = """
           GROUP BY guild, game, season, player_id) l ON r.id = l.last
 """
 """Each track's last row and how many matches it rated (`{where}` narrows the tracks)."""
+
+HELD_SCHEMA = 12
+"""The schema version with `match_players.held_by` and `matches.settled_at` (migration 012)."""
+
+PENALTY_SUMS = (
+    "SELECT match_id, seat, sum(penalty) AS v FROM penalty_ledger WHERE match_id {which}"
+    " GROUP BY match_id, seat"
+)
+CHIP_SUMS = (
+    "SELECT match_id, seat, sum(delta) AS v FROM chip_ledger WHERE reason <> 'rebuy'"
+    " AND match_id {which} GROUP BY match_id, seat"
+)
+"""A settled match's standing per seat after the deals played, from its ledgers: total
+penalty (penalty games); chips without rebuys (chip games: the draw ranks its chips net
+of what each seat bought, and every seat buys in the same)."""
+SETTLED = "IN (SELECT id FROM matches WHERE settled_at IS NOT NULL)"
+"""`{which}` of the sums above: every settled match (the rebuild)."""
 
 
 def scoring_of(game: str) -> Scoring:
@@ -87,8 +109,49 @@ def _by_seat(rows: Iterable[Any]) -> dict[int, int]:
 class SqlRatings:
     """Rating reads and the rating half of finishing a match, over `_all`."""
 
+    schema: int
+
     async def _all(self, sql: str, params: tuple[Any, ...] = ()) -> list[Any]:
         raise NotImplementedError
+
+    def _held(self) -> str:
+        """The `match_players` columns of who held a seat at the start (NULL before 012)."""
+        if self.schema >= HELD_SCHEMA:
+            return "held_by, held_ai"
+        return "NULL AS held_by, NULL AS held_ai"
+
+    async def _players(self, match_id: int) -> list[Held]:
+        """A match's seats: credit and who held each at the start."""
+        rows = await self._all(
+            f"SELECT seat, player_id, is_ai, {self._held()} FROM match_players"
+            " WHERE match_id = ? ORDER BY seat",
+            (match_id,),
+        )
+        return [_held_row(r) for r in rows]
+
+    async def _rate(
+        self,
+        *,
+        guild: str,
+        game: str,
+        match_id: int,
+        at: float,
+        seats: Sequence[SeatOutcome],
+    ) -> list[RatingEntry]:
+        """`rate_match` of a match's outcome, from the stored priors and seasons."""
+        season = season_of(await self.seasons(guild), at)
+        people = [s.player_id for s in seats if not s.is_ai]
+        priors = await self.ratings_of(guild, game, [ALL_TIME, season], people)
+        return rate_match(
+            guild=guild,
+            game=game,
+            scoring=scoring_of(game),
+            match_id=match_id,
+            at=at,
+            seats=seats,
+            season=season,
+            priors=priors,
+        )
 
     async def seasons(self, guild: str) -> list[SeasonRecord]:
         """The season decisions of `guild`'s admins, oldest first."""
@@ -122,16 +185,13 @@ class SqlRatings:
         m = result.match_id
         found = await self._all(
             "SELECT t.guild, t.game FROM matches m JOIN tables t ON t.id = m.table_id"
-            " WHERE m.id = ?",
+            " WHERE m.id = ?" + (" AND m.settled_at IS NULL" if self.schema >= HELD_SCHEMA else ""),
             (m,),
         )
         if not found:
             return []
         guild, game = found[0]["guild"], found[0]["game"]
-        players = await self._all(
-            "SELECT seat, player_id, is_ai FROM match_players WHERE match_id = ? ORDER BY seat",
-            (m,),
-        )
+        players = await self._players(m)
         ai_moved = {
             int(r["seat"])
             for r in await self._all(
@@ -150,25 +210,50 @@ class SqlRatings:
         for entry in commit.chips:
             if entry.reason == "hand":
                 last[entry.seat] = max(last.get(entry.seat, 0), entry.hand)
-        seats = _outcomes(
-            [(int(p["seat"]), p["player_id"], bool(p["is_ai"])) for p in players],
-            result.totals,
-            ai_moved,
-            last,
+        seats = _outcomes(players, result.totals, ai_moved, last)
+        return await self._rate(
+            guild=guild, game=game, match_id=m, at=result.finished_at, seats=seats
         )
-        season = season_of(await self.seasons(guild), result.finished_at)
-        people = [s.player_id for s in seats if not s.is_ai]
-        priors = await self.ratings_of(guild, game, [ALL_TIME, season], people)
-        return rate_match(
-            guild=guild,
-            game=game,
-            scoring=scoring_of(game),
-            match_id=m,
-            at=result.finished_at,
-            seats=seats,
-            season=season,
-            priors=priors,
+
+    async def rate_settlement(self, settle: Settlement) -> tuple[list[RatingEntry], int] | None:
+        """The rating updates of an unfinished match a restart or stop settles, on the deals
+        played (each seat's standing from the ledgers), and the seq of its last action
+        (the rows chain after it); None when there is nothing to settle: no deal played,
+        or the match is finished or settled already."""
+        m = settle.match_id
+        found = await self._all(
+            "SELECT t.guild, t.game, (SELECT max(seq) FROM actions a WHERE a.match_id = m.id)"
+            " AS last_seq FROM matches m JOIN tables t ON t.id = m.table_id"
+            " WHERE m.id = ? AND m.finished_at IS NULL AND m.settled_at IS NULL",
+            (m,),
         )
+        if not found or found[0]["last_seq"] is None:
+            return None
+        guild, game = found[0]["guild"], found[0]["game"]
+        sums = PENALTY_SUMS if scoring_of(game) == "penalty" else CHIP_SUMS
+        standing = {
+            int(r["seat"]): int(r["v"]) for r in await self._all(sums.format(which="= ?"), (m,))
+        }
+        last = _by_seat(
+            await self._all(
+                "SELECT seat, max(hand) FROM chip_ledger WHERE match_id = ? AND reason = 'hand'"
+                " GROUP BY seat",
+                (m,),
+            )
+        )
+        penalised = await self._all("SELECT 1 FROM penalty_ledger WHERE match_id = ? LIMIT 1", (m,))
+        if not last and not penalised:
+            return None  # no deal played: not rated
+        players = await self._players(m)
+        ai_moved = {  # the older rule's, for a match started before migration 012
+            int(r["seat"])
+            for r in await self._all(
+                "SELECT DISTINCT seat FROM actions WHERE match_id = ? AND actor = 'ai'", (m,)
+            )
+        }
+        seats = _outcomes(players, _totals(players, standing), ai_moved, last)
+        entries = await self._rate(guild=guild, game=game, match_id=m, at=settle.at, seats=seats)
+        return entries, int(found[0]["last_seq"])
 
     async def current_ratings(self) -> dict[RatingKey, Rating]:
         """Every track's current rating, as stored."""
@@ -183,18 +268,25 @@ class SqlRatings:
     async def rebuild_ratings(self) -> dict[RatingKey, Rating]:
         """Every track's rating recomputed from the stored results alone (matches, their
         players, who made the moves, the chip ledger, the seasons), in result order."""
+        held = self.schema >= HELD_SCHEMA
+        settled = "m.settled_at" if held else "NULL"
         matches = await self._all(
-            "SELECT m.id, m.finished_at, m.totals, t.guild, t.game FROM matches m"
-            " JOIN tables t ON t.id = m.table_id WHERE m.finished_at IS NOT NULL"
-            " ORDER BY m.finished_at, m.id"
+            f"SELECT m.id, coalesce(m.finished_at, {settled}) AS at, m.totals,"
+            f" m.finished_at IS NULL AS settled, t.guild, t.game FROM matches m"
+            f" JOIN tables t ON t.id = m.table_id"
+            f" WHERE m.finished_at IS NOT NULL OR {settled} IS NOT NULL"
+            " ORDER BY coalesce(m.finished_at, " + settled + "), m.id"
         )
-        players: dict[int, list[tuple[int, str, bool]]] = {}
+        players: dict[int, list[Held]] = {}
         for r in await self._all(
-            "SELECT match_id, seat, player_id, is_ai FROM match_players ORDER BY match_id, seat"
+            f"SELECT match_id, seat, player_id, is_ai, {self._held()} FROM match_players"
+            " ORDER BY match_id, seat"
         ):
-            players.setdefault(int(r["match_id"]), []).append(
-                (int(r["seat"]), r["player_id"], bool(r["is_ai"]))
-            )
+            players.setdefault(int(r["match_id"]), []).append(_held_row(r))
+        standing: dict[int, dict[int, int]] = {}
+        for sums in (PENALTY_SUMS, CHIP_SUMS) if held else ():
+            for r in await self._all(sums.format(which=SETTLED)):
+                standing.setdefault(int(r["match_id"]), {})[int(r["seat"])] = int(r["v"])
         ai_moved: dict[int, set[int]] = {}
         for r in await self._all("SELECT DISTINCT match_id, seat FROM actions WHERE actor = 'ai'"):
             ai_moved.setdefault(int(r["match_id"]), set()).add(int(r["seat"]))
@@ -211,26 +303,27 @@ class SqlRatings:
             seasons.setdefault(r["guild"], []).append(
                 SeasonRecord(r["guild"], r["name"], r["starts_at"], r["set_by"])
             )
-        held: dict[RatingKey, Rating] = {}
+        kept: dict[RatingKey, Rating] = {}
         for match in matches:
             m, guild, game, at = (
                 int(match["id"]),
                 match["guild"],
                 match["game"],
-                match["finished_at"],
+                match["at"],
             )
-            seats = _outcomes(
-                players.get(m, []),
-                tuple(json.loads(match["totals"] or "[]")),
-                ai_moved.get(m, set()),
-                last.get(m, {}),
+            seated = players.get(m, [])
+            totals = (
+                _totals(seated, standing.get(m, {}))
+                if match["settled"]
+                else tuple(json.loads(match["totals"] or "[]"))
             )
+            seats = _outcomes(seated, totals, ai_moved.get(m, set()), last.get(m, {}))
             season = season_of(seasons.get(guild, []), at)
             priors = {
-                (track, pid): held[(guild, game, track, pid)]
+                (track, pid): kept[(guild, game, track, pid)]
                 for track in (ALL_TIME, season)
                 for pid in (s.player_id for s in seats)
-                if (guild, game, track, pid) in held
+                if (guild, game, track, pid) in kept
             }
             for entry in rate_match(
                 guild=guild,
@@ -242,8 +335,8 @@ class SqlRatings:
                 season=season,
                 priors=priors,
             ):
-                held[(guild, game, entry.season, entry.player_id)] = entry.after
-        return held
+                kept[(guild, game, entry.season, entry.player_id)] = entry.after
+        return kept
 
     async def rating_board(
         self, *, guild: str, game: str, season: str = ALL_TIME, min_matches: int = 5
@@ -328,23 +421,41 @@ class SqlRatings:
         return [int(r["v"]) for r in rows][::-1]
 
 
+Held = tuple[int, str, bool, str | None, bool]
+"""A seat of a match: seat, credit id, credit is AI, who held it at the start (None: a row
+from before migration 012) and whether that is an AI."""
+
+
+def _held_row(r: Any) -> Held:
+    held_by = r["held_by"]
+    return (int(r["seat"]), r["player_id"], bool(r["is_ai"]), held_by, bool(r["held_ai"]))
+
+
+def _totals(players: Sequence[Held], standing: Mapping[int, int]) -> tuple[int, ...]:
+    """Per seat (0 .. the last seat), its standing from the ledgers (0 without a row)."""
+    seats = 1 + max((p[0] for p in players), default=-1)
+    return tuple(standing.get(seat, 0) for seat in range(seats))
+
+
 def _outcomes(
-    players: Sequence[tuple[int, str, bool]],
+    players: Sequence[Held],
     totals: Sequence[int],
     ai_moved: set[int],
     last: Mapping[int, int],
 ) -> list[SeatOutcome]:
-    """Each credited seat's outcome: a person's credit stands only if the AI made none of
-    their seat's moves (the match-credit rule of `storage.queries`)."""
-    return [
-        SeatOutcome(
-            seat,
-            player_id,
-            is_ai,
-            is_ai or seat not in ai_moved,
-            int(totals[seat]),
-            last.get(seat, 0),
-        )
-        for seat, player_id, is_ai in players
-        if 0 <= seat < len(totals)
-    ]
+    """Each seat's outcome, counting for who held the seat when the match started, whoever
+    finished it (the AI for a member who left or was away). A row from before migration
+    012 keeps the older rule: a person's credit stands only if the AI made none of their
+    seat's moves (the match-credit rule of `storage.queries`)."""
+    out: list[SeatOutcome] = []
+    for seat, player_id, is_ai, held_by, held_ai in players:
+        if not 0 <= seat < len(totals):
+            continue
+        total, bust = int(totals[seat]), last.get(seat, 0)
+        if held_by is not None:
+            out.append(SeatOutcome(seat, held_by, held_ai, True, total, bust))
+        else:
+            out.append(
+                SeatOutcome(seat, player_id, is_ai, is_ai or seat not in ai_moved, total, bust)
+            )
+    return out

@@ -7,9 +7,11 @@ check them (`storage.rating_reads.rebuild`). Both feed it the same inputs in the
 order (results by finish time, then match id), so they agree to the last bit.
 
 A track is the all-time rating (`ALL_TIME`) or one season's (`season_of`). AI seats play
-with a fixed rating (`ai_rating`) and are never updated; a person's seat in a match the
-AI played any move of (`credited` False, the match-credit rule of `storage.queries`)
-takes no part: nobody gains or loses for it.
+with a fixed rating (`ai_rating`) and are never updated. A seat counts for whoever held it
+when the match started, however it was finished (`storage.rating_reads`); only a seat of
+a match stored before that rule, whose person did not make every move (`credited` False,
+the match-credit rule of `storage.queries`), takes no part: nobody gains or loses for it.
+A restart or stop of a match with a deal played rates it on the deals played.
 """
 
 from __future__ import annotations

@@ -26,6 +26,7 @@ from storage.base import (
     MatchRecord,
     SeatRecord,
     SettingChange,
+    Settlement,
     TableRecord,
     TableStatus,
 )
@@ -47,6 +48,7 @@ from storage.statements import (
     INSERT_SETTING_CHANGE,
     INSERT_TABLE,
     SET_TIMER_STATUS,
+    SETTLE_MATCH,
     UPSERT_GUILD_SETTING,
     UPSERT_PLAYER,
     UPSERT_PREF,
@@ -59,6 +61,8 @@ from storage.statements import (
     chip_values,
     commit_statements,
     deal_values,
+    player_row,
+    rating_values,
     seat_row,
     seats_statements,
     status_statement,
@@ -172,16 +176,16 @@ class SqlStorage(SqlReads, SqlRatings, SqlLeases):
         deadline: float | None,
         deadline_turn: int | None,
         now: float,
+        settle: Settlement | None = None,
     ) -> MatchRecord:
-        """Insert the match with its players, seats, first deal and buy-ins; table -> playing."""
+        """Insert the match with its players, seats, first deal and buy-ins; table -> playing.
+        With `settle` (a restart), the match it replaces is settled for the ratings in the
+        same transaction."""
         match_row = (table_id, number, json.dumps(config), first_seq, now)
 
         def then(match_id: int) -> list[Statement]:
             out: list[Statement] = [(INSERT_SECRET, (match_id, str(seed)))]
-            out += [
-                (UPSERT_PLAYER, (match_id, p.seat, p.player_id, p.name, int(p.is_ai)))
-                for p in players
-            ]
+            out += [(UPSERT_PLAYER, player_row(match_id, p)) for p in players]
             out += [(UPSERT_SEAT, seat_row(table_id, s)) for s in seats]
             rows: list[tuple[Kind, tuple[Any, ...]]] = [
                 ("deal", deal_values(d, match_id, None)) for d in deals
@@ -192,7 +196,13 @@ class SqlStorage(SqlReads, SqlRatings, SqlLeases):
             out.append((SET_TIMER_STATUS, (deadline, deadline_turn, "playing", table_id)))
             return out
 
-        match_id = int(await self._group.submit(NewRow((INSERT_MATCH, match_row), then)))
+        write = NewRow((INSERT_MATCH, match_row), then)
+        if settle is None:
+            match_id = int(await self._group.submit(write))
+        else:
+            async with self._rating:
+                first = await self._settlement(settle)
+                match_id = int(await self._group.submit(dataclasses.replace(write, first=first)))
         return MatchRecord(match_id, table_id, number, seed, dict(config), first_seq, now)
 
     async def commit_action(self, commit: ActionCommit) -> None:
@@ -227,9 +237,39 @@ class SqlStorage(SqlReads, SqlRatings, SqlLeases):
             await self._group.submit([(INSERT_SEASON, (guild, name, at, set_by))])
             return at
 
-    async def set_status(self, table_id: int, status: TableStatus) -> None:
-        """Change a table's status (and clear its timer when it stops)."""
-        await self._group.submit([status_statement(table_id, status)])
+    async def set_status(
+        self, table_id: int, status: TableStatus, settle: Settlement | None = None
+    ) -> None:
+        """Change a table's status (and clear its timer when it stops); with `settle`, its
+        unfinished match is settled for the ratings in the same transaction."""
+        change = [status_statement(table_id, status)]
+        if settle is None:
+            await self._group.submit(change)
+            return
+        async with self._rating:
+            settled = await self._settlement(settle, change)
+            await self._group.submit(change if settled is None else settled)
+
+    async def _settlement(
+        self, settle: Settlement, then: Sequence[Statement] = ()
+    ) -> Chained | None:
+        """The write settling an unfinished match for the ratings (`rate_settlement`):
+        its rating rows chained after its last action, `settled_at`, then `then`; None when
+        there is nothing to settle. Call with `_rating` held until it is committed."""
+        found = await self.rate_settlement(settle)
+        if found is None:
+            return None
+        entries, seq = found
+        rows: list[tuple[Kind, tuple[Any, ...]]] = [
+            ("rating", rating_values(e, seq)) for e in entries
+        ]
+        mark: Statement = (SETTLE_MATCH, (settle.at, settle.match_id))
+
+        def build(head: str) -> list[Statement]:
+            chained = chained_statements(head, rows, settle.match_id) if rows else []
+            return [*chained, mark, *then]
+
+        return Chained(settle.match_id, build)
 
     async def set_timer(self, table_id: int, deadline: float | None, turn: int | None) -> None:
         """Store the table's turn deadline (or clear it)."""

@@ -69,6 +69,8 @@ def _run_write(conn: sqlite3.Connection, write: Write) -> int | None:
     if not isinstance(write, NewRow):
         _run_statements(conn, write)
         return None
+    if write.first is not None:
+        _run_write(conn, write.first)
     row = conn.execute(*write.insert).fetchone()
     new_id = int(row[0])
     _run_statements(conn, write.then(new_id))

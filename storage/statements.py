@@ -54,10 +54,17 @@ UPSERT_SEAT = (
     " timeouts = excluded.timeouts"
 )
 UPSERT_PLAYER = (
-    "INSERT INTO match_players (match_id, seat, player_id, name, is_ai) VALUES (?, ?, ?, ?, ?)"
+    "INSERT INTO match_players (match_id, seat, player_id, name, is_ai, held_by, held_ai)"
+    " VALUES (?, ?, ?, ?, ?, ?, ?)"
     " ON CONFLICT (match_id, seat) DO UPDATE SET player_id = excluded.player_id,"
     " name = excluded.name, is_ai = excluded.is_ai"
 )
+"""A seat's credit row; who held the seat at the start (`held_by`, `held_ai`) is written
+by the match's start only: a member taking the seat mid-match does not change it."""
+SETTLE_MATCH = (
+    "UPDATE matches SET settled_at = ? WHERE id = ? AND finished_at IS NULL AND settled_at IS NULL"
+)
+"""An unfinished match settled for the ratings by a restart or stop."""
 
 INSERT_DELIVERY = (
     "INSERT INTO deliveries (match_id, effect, upto, message_id, delivered, at)"
@@ -219,10 +226,12 @@ INSERT_MATCH = (
 class NewRow:
     """A write that creates a row and then writes rows that refer to its id: `insert`
     returns the id (`RETURNING id`), `then(id)` are the statements that follow, in the
-    same transaction."""
+    same transaction. `first`: a `Chained` write run just before, in that transaction
+    (a restart settling the match it replaces)."""
 
     insert: Statement
     then: Callable[[int], list[Statement]]
+    first: Chained | None = None
 
 
 @dataclass(frozen=True)
@@ -249,10 +258,22 @@ def seats_statements(
     """Replace seat rows and, with `match_id`, those seats' credit rows of that match."""
     out: list[Statement] = [(UPSERT_SEAT, seat_row(table_id, s)) for s in seats]
     if match_id is not None:
-        out += [
-            (UPSERT_PLAYER, (match_id, p.seat, p.player_id, p.name, int(p.is_ai))) for p in players
-        ]
+        out += [(UPSERT_PLAYER, player_row(match_id, p)) for p in players]
     return out
+
+
+def player_row(match_id: int, player: MatchPlayer) -> tuple[Any, ...]:
+    """The `match_players` row of `player` in match `match_id` (UPSERT_PLAYER's parameters)."""
+    held_ai = None if player.held_by is None else int(player.held_ai)
+    return (
+        match_id,
+        player.seat,
+        player.player_id,
+        player.name,
+        int(player.is_ai),
+        player.held_by,
+        held_ai,
+    )
 
 
 def status_statement(table_id: int, status: TableStatus) -> Statement:

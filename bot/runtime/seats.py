@@ -69,6 +69,15 @@ def credit_id(seat: Seat) -> tuple[str, bool]:
     return f"ai:{seat.policy}", True
 
 
+def holder_id(seat: Seat) -> tuple[str, bool]:
+    """(id, is_ai) the rating result of `seat` counts for when a match starts with it: its
+    member, whoever finishes the seat; the AI (``ai:<policy>``) for an AI seat or a member
+    away at the start, whom the AI plays for."""
+    if seat.owner is not None and not seat.away:
+        return seat.owner.id, False
+    return f"ai:{seat.policy}", True
+
+
 def owned_by(seats: Sequence[Seat], player_id: str) -> int | None:
     """The seat `player_id` owns among `seats`, if any."""
     for seat in seats:

@@ -50,6 +50,7 @@ from bot.runtime.seats import (
     Seat,
     ai_name,
     credit_id,
+    holder_id,
     owned_by,
 )
 from bot.runtime.snapshot import TableSnapshot
@@ -64,6 +65,7 @@ from storage.base import (
     MatchPlayer,
     MatchRecord,
     MatchResult,
+    Settlement,
     Storage,
     TableRecord,
     TableStatus,
@@ -298,16 +300,19 @@ class Table:
 
     async def restart(self, seed: int | None = None) -> MatchRecord:
         """The rules' restart: abandon the current match (if any) and begin a fresh one
-        (fresh stacks or scores) with the same seats."""
+        (fresh stacks or scores) with the same seats. An abandoned match with a deal
+        played is settled for the ratings on the deals played, in the same transaction."""
         async with self._lock:
             self._require_not_stopped()
             return await self._start(seed)
 
     async def stop(self) -> None:
-        """Close the table for good (it stays in storage for the history)."""
+        """Close the table for good (it stays in storage for the history). A match in
+        play with a deal played is settled for the ratings on the deals played, in the
+        same transaction."""
         async with self._lock:
             self._require_not_stopped()
-            await self._storage.set_status(self.id, "stopped")
+            await self._storage.set_status(self.id, "stopped", self._settlement())
             self.status = "stopped"
             self._cancel_tasks()
             self._ai.drop(self.id)
@@ -452,7 +457,8 @@ class Table:
         credits = []
         for s in self.seats:
             player_id, is_ai = credit_id(s)
-            credits.append(MatchPlayer(s.index, player_id, s.name, is_ai))
+            held_by, held_ai = holder_id(s)
+            credits.append(MatchPlayer(s.index, player_id, s.name, is_ai, held_by, held_ai))
         # A new match skips one turn number so no click made for the old match can match.
         first_seq = self.turn + 1 if self.match is not None else self.turn
         now = self._clock.now()
@@ -479,6 +485,7 @@ class Table:
             deadline=deadline,
             deadline_turn=deadline_turn,
             now=now,
+            settle=self._settlement(now),
         )
         self.match, self.state, self.status = match, state, "playing"
         self.turn = first_seq
@@ -489,6 +496,12 @@ class Table:
         await self._deliver([MatchStarted(number=number), *opening])
         self._after_change()
         return match
+
+    def _settlement(self, now: float | None = None) -> Settlement | None:
+        """The match in play, to settle for the ratings as it is abandoned (restart, stop)."""
+        if self.status != "playing" or self.match is None:
+            return None
+        return Settlement(self.match.id, self._clock.now() if now is None else now)
 
     async def _accept(
         self,

@@ -4,11 +4,14 @@ the member's language."""
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 
 import pytest
 
-from bot.devtools.discord_standin import CommandHidden, FakeDiscord
+from bot.cli import main
+from bot.devtools.discord_standin import CommandHidden, FakeDiscord, User
+from bot.runtime import Table
 from tests.e2e.conftest import bot_running, settle
 from tests.e2e.helpers import play_until
 
@@ -75,3 +78,107 @@ async def test_a_finished_match_is_rated_and_shown_by_rating_with_a_chart(
         assert len(standin.public_messages()) == posted
         named = (await standin.command(ana, "leaderboard", game="bigtwo", season="cup")).final()
         assert named is not None and not named.ephemeral and "season cup" in named.text()
+
+
+async def test_leaving_then_a_restart_rates_the_deals_played_and_a_stop_before_any_deal_not(
+    standin: FakeDiscord, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    ana = standin.owner
+    bo = standin.add_user("Bo")
+    db = tmp_path / "db.sqlite3"
+    async with bot_running(standin, db) as bot:
+        await standin.command(ana, "table create", game="bigtwo", deals=3)
+        await standin.command(bo, "table join")
+        await standin.command(ana, "table start")
+        table = bot.tables.find(str(standin.channel_id))
+        assert table is not None and table.match is not None
+        first = table.match.id
+        styles = {ana.id: (ana, "pass"), bo.id: (bo, "menu")}
+        await play_until(standin, bot, styles, done=lambda: table.deal >= 2)
+        # Bo leaves the match in play (the AI plays his seat), then Ana restarts it.
+        await standin.command(bo, "table leave")
+        await settle(bot)
+        restarted = (await standin.command(ana, "table restart")).final()
+        assert restarted is not None and not restarted.content.startswith("⛔")
+        await settle(bot)
+        assert table.match is not None and table.match.id != first
+        rows = await bot.storage._all(
+            "SELECT season, player_id, rank FROM rating_updates WHERE match_id = ?", (first,)
+        )
+        lost = await bot.storage._all(
+            "SELECT seat, sum(penalty) AS p FROM penalty_ledger WHERE match_id = ? GROUP BY seat",
+            (first,),
+        )
+        penalty = {int(r["seat"]): int(r["p"]) for r in lost}
+        place = {seat: 1 + sum(p < penalty[seat] for p in penalty.values()) for seat in penalty}
+        # Rated on the deal played, on both tracks; Bo too, though the AI finished his seat.
+        assert sorted((r["season"] == "", r["player_id"], r["rank"]) for r in rows) == sorted(
+            (track, str(who.id), place[seat])
+            for track in (False, True)
+            for seat, who in ((0, ana), (1, bo))
+        )
+        # The new match is stopped before any deal: not rated.
+        second = table.match.id
+        stopped = (await standin.command(ana, "table stop")).final()
+        assert stopped is not None and not stopped.content.startswith("⛔")
+        await settle(bot)
+        assert (
+            await bot.storage._all("SELECT 1 FROM rating_updates WHERE match_id = ?", (second,))
+            == []
+        )
+        guild = str(standin.guild_id)
+        held = await bot.storage.ratings_of(guild, "bigtwo", [""], [str(ana.id), str(bo.id)])
+        assert {pid: r.matches for (_, pid), r in held.items()} == {str(ana.id): 1, str(bo.id): 1}
+    # `deucebot ratings rebuild`, from the stored results alone, agrees.
+    assert await asyncio.to_thread(main, ["ratings", "rebuild", "--db", str(db)]) == 0
+    assert "0 differ" in capsys.readouterr().out
+
+
+async def act_as_to_act(standin: FakeDiscord, table: Table, members: dict[str, User]) -> None:
+    """The member to act types a legal move with `/act` (the last the game lists)."""
+    index = table.to_act
+    assert index is not None and table.state is not None
+    owner = table.seats[index].owner
+    assert owner is not None
+    move = str(table.state.legal_actions(index)[-1])
+    answer = (await standin.command(members[owner.id], "act", action=move)).final()
+    assert answer is not None and not answer.content.startswith("⛔"), answer.content
+
+
+async def test_a_duel_member_who_leaves_is_rated_and_the_winner_too(
+    standin: FakeDiscord, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    ana = standin.owner
+    bo = standin.add_user("Bo")
+    members = {str(ana.id): ana, str(bo.id): bo}
+    db = tmp_path / "db.sqlite3"
+    async with bot_running(standin, db) as bot:
+        await standin.command(ana, "table create", game="duel", stack=4)
+        await standin.command(bo, "table join")
+        await standin.command(ana, "table start")
+        table = bot.tables.find(str(standin.channel_id))
+        assert table is not None and table.match is not None
+        await standin.command(ana, "table leave")  # the AI plays her seat to the end
+        for _ in range(400):
+            await settle(bot)
+            if table.finished:
+                break
+            await act_as_to_act(standin, table, members)
+        assert table.finished and table.match.totals is not None
+        totals = table.match.totals
+        assert await bot.storage._all(
+            "SELECT 1 FROM actions WHERE match_id = ? AND seat = 0 AND actor = 'ai'",
+            (table.match.id,),
+        )
+        rows = await bot.storage._all(
+            "SELECT player_id, rank FROM rating_updates WHERE match_id = ? AND season = ''",
+            (table.match.id,),
+        )
+        # Both are rated, by the seats' places: leaving neither dodges the rating nor voids
+        # the other member's.
+        assert sorted((r["player_id"], r["rank"]) for r in rows) == sorted(
+            (str(who.id), 1 + sum(t > totals[seat] for t in totals))
+            for seat, who in ((0, ana), (1, bo))
+        )
+    assert await asyncio.to_thread(main, ["ratings", "rebuild", "--db", str(db)]) == 0
+    assert "0 differ" in capsys.readouterr().out

@@ -10,7 +10,7 @@ import os
 import tempfile
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -21,9 +21,12 @@ from storage import (
     ActionCommit,
     ActionRecord,
     ChipEntry,
+    DealRecord,
     MatchPlayer,
     MatchResult,
+    PenaltyEntry,
     SeatRecord,
+    Settlement,
 )
 from storage.backend import AnyStorage, open_storage
 from storage.pg_server import TempPostgres
@@ -144,11 +147,21 @@ async def play(
     void: Sequence[bool] = (),
     at: float = NOW,
     place: str | None = None,
+    held: bool = False,
+    end: str = "finish",
 ) -> int:
-    """A finished match: one move per seat (the AI's for AI seats and `void` ones), a
-    chip 'hand' row per seat for chip games, then the result."""
+    """A match: one move per seat (the AI's for AI seats and `void` ones), a chip 'hand'
+    row per seat for chip games, then the result (`end` "finish"). `held`: the match
+    records who held each seat at the start (as the bot does since migration 012; else an
+    older row: a match started before the upgrade). `end` "stop" or "restart": no
+    result, the match is settled by a stop or a restart on its deal (penalty rows for Big
+    Two, chips as `totals` for chip games); "abandon": stopped before any deal settled."""
     seats = [
         SeatRecord(i, None if p.startswith("ai:") else p, p, "greedy")
+        for i, p in enumerate(players)
+    ]
+    credits = [
+        MatchPlayer(i, p, p.upper(), p.startswith("ai:"), p if held else None, p.startswith("ai:"))
         for i, p in enumerate(players)
     ]
     table = await store.create_table(
@@ -166,7 +179,7 @@ async def play(
         seed=7,
         config={},
         first_seq=0,
-        players=[MatchPlayer(i, p, p.upper(), p.startswith("ai:")) for i, p in enumerate(players)],
+        players=credits,
         seats=seats,
         deals=[],
         chips=[],
@@ -175,26 +188,51 @@ async def play(
         now=at,
     )
     void = list(void) + [False] * len(players)
+    finish = end == "finish"
     for i, p in enumerate(players):
         actor = "ai" if p.startswith("ai:") or void[i] else "human"
         last = i == len(players) - 1
-        chips = []
-        if game != "bigtwo":
+        chips, penalties = [], []
+        if game != "bigtwo" and last and end != "abandon":
             chips = [
                 ChipEntry(guild, game, match.id, 1 + (j if totals[j] <= 0 else 9), j, q,
-                          q.startswith("ai:"), 1, "hand", at)
-                for j, q in enumerate(players) if last
+                          q.startswith("ai:"), 1 if finish else totals[j], "hand", at)
+                for j, q in enumerate(players)
             ]  # fmt: skip
+        if game == "bigtwo" and last and end in ("stop", "restart"):
+            penalties = [
+                PenaltyEntry(guild, game, match.id, 1, j, q, q.startswith("ai:"), totals[j], at)
+                for j, q in enumerate(players)
+            ]
         await store.commit_action(
             ActionCommit(
                 table_id=table.id,
                 action=ActionRecord(match.id, i, 1, i, "pass", actor, at),  # type: ignore[arg-type]
                 chips=chips,
-                result=MatchResult(match.id, at, (0,), tuple(totals)) if last else None,
-                status="finished" if last else None,
+                penalties=penalties,
+                result=MatchResult(match.id, at, (0,), tuple(totals)) if last and finish else None,
+                status="finished" if last and finish else None,
             )
         )
-    await store.set_status(table.id, "stopped")
+    settle = None if finish else Settlement(match.id, at)
+    if end == "restart":
+        await store.start_match(
+            table_id=table.id,
+            number=2,
+            seed=8,
+            config={},
+            first_seq=len(players) + 1,
+            players=credits,
+            seats=seats,
+            deals=[DealRecord(0, 1, 0, None, len(players) + 1)],
+            chips=[],
+            deadline=None,
+            deadline_turn=None,
+            now=at,
+            settle=settle,
+        )
+        settle = None  # the new match: stopped before any deal
+    await store.set_status(table.id, "stopped", settle)
     return match.id
 
 
@@ -265,6 +303,69 @@ async def test_a_season_started_at_the_instant_of_a_result_is_rebuilt_as_it_was_
     assert await store.rebuild_ratings() == await store.current_ratings()
 
 
+async def test_a_member_who_held_the_seat_is_rated_whoever_finished_it(store: AnyStorage) -> None:
+    # The AI played every move of a's seat (a left at once): a is rated as the loser, and
+    # the winner's rating stands. Rows from before migration 012 keep the older rule.
+    match_id = await play(store, guild="g", game="duel", players=["a", "b"], totals=[0, 40],
+                          void=[True], held=True)  # fmt: skip
+    rows = {(e.season, e.player_id): e for e in await rating_rows(store, match_id)}
+    assert {(season, pid) for season, pid in rows} == {
+        (season, pid) for season in (ALL_TIME, month_of(NOW)) for pid in "ab"
+    }
+    assert rows[(ALL_TIME, "a")].rank == 2 and rows[(ALL_TIME, "a")].mu < Rating().mu
+    assert rows[(ALL_TIME, "b")].rank == 1 and rows[(ALL_TIME, "b")].mu > Rating().mu
+    older = await play(store, guild="g", game="duel", players=["a", "b"], totals=[0, 40],
+                       void=[True], at=NOW + 1)  # fmt: skip
+    assert await rating_rows(store, older) == []
+    assert await store.rebuild_ratings() == await store.current_ratings()
+
+
+async def test_a_stop_or_restart_settles_the_match_on_its_deals_once(store: AnyStorage) -> None:
+    stopped = await play(store, guild="g", game="bigtwo", players=["a", "b", "ai:strong"],
+                         totals=[3, 20, 9], end="stop")  # fmt: skip
+    rows = await rating_rows(store, stopped)
+    assert {(e.player_id, e.rank) for e in rows} == {("a", 1), ("b", 3)}
+    restarted = await play(store, guild="g", game="holdem", players=["a", "c"],
+                           totals=[10, 30], end="restart", at=NOW + 1)  # fmt: skip
+    assert {(e.player_id, e.rank) for e in await rating_rows(store, restarted)} == {
+        ("a", 2),
+        ("c", 1),
+    }
+    # The match the restart began was stopped before any deal: not rated, not settled.
+    found = await store._all("SELECT id, settled_at FROM matches ORDER BY id")
+    assert [(int(r["id"]), r["settled_at"]) for r in found][-2:] == [
+        (restarted, NOW + 1),
+        (restarted + 1, None),
+    ]
+    abandoned = await play(store, guild="g", game="bigtwo", players=["a", "b"],
+                           totals=[0, 30], end="abandon", at=NOW + 2)  # fmt: skip
+    assert await rating_rows(store, abandoned) == []
+    # Settled once: a second stop or restart of a settled match settles nothing.
+    assert await store.rate_settlement(Settlement(stopped, NOW + 3)) is None
+    # A settled match is no result: the totals boards do not count it.
+    board = await store.leaderboard(
+        guild="g", game="bigtwo", scoring="penalty", period="all", now=NOW, min_deals=0
+    )
+    assert all(r.matches == 0 for r in board.humans + board.unranked)
+    assert await store.verify_chain() == []
+    assert await store.rebuild_ratings() == await store.current_ratings()
+
+
+class RatingRow(NamedTuple):
+    season: str
+    player_id: str
+    rank: int
+    mu: float
+
+
+async def rating_rows(store: AnyStorage, match_id: int) -> list[RatingRow]:
+    rows = await store._all(
+        "SELECT season, player_id, rank, mu FROM rating_updates WHERE match_id = ? ORDER BY id",
+        (match_id,),
+    )
+    return [RatingRow(r["season"], r["player_id"], int(r["rank"]), r["mu"]) for r in rows]
+
+
 # --------------------------------------------------------- random histories
 
 POOL = ["a", "b", "c", "d", "ai:random", "ai:strong", "ai:greedy"]
@@ -280,6 +381,8 @@ match_strategy = st.fixed_dictionaries(
         "void": st.lists(st.booleans(), min_size=4, max_size=4),
         "gap": st.sampled_from([0.0, 1.0, 3600.0, 20 * 86400.0]),
         "season": st.sampled_from([None, None, None, "cup", "monthly"]),
+        "held": st.booleans(),
+        "end": st.sampled_from(["finish", "finish", "stop", "restart", "abandon"]),
     }
 )
 
@@ -301,6 +404,8 @@ async def write_random_history(store: AnyStorage, history: list[dict[str, Any]])
             void=m["void"],
             at=at,
             place=f"p{n}",
+            held=m["held"],
+            end=m["end"],
         )
 
 
@@ -330,8 +435,13 @@ def test_a_rebuild_gives_exactly_the_ratings_held_on_both_backends(
     assert pg_held == lite_held
 
     def rated(m: dict[str, Any]) -> bool:
+        if m["end"] == "abandon":
+            return False
         seats = m["players"][: 2 if m["game"] == "duel" else 4]
-        part = [p for i, p in enumerate(seats) if p.startswith("ai:") or not m["void"][i]]
+        legacy = not m["held"]  # started before migration 012 (maybe stopped after it)
+        part = [
+            p for i, p in enumerate(seats) if p.startswith("ai:") or not m["void"][i] or not legacy
+        ]
         return len(part) >= 2 and any(not p.startswith("ai:") for p in part)
 
     # Not trivially equal: a credited person in a match of two or more seats is rated.
