@@ -36,6 +36,12 @@ from tests.e2e.helpers import board, boards, mentioned
 from tests.e2e.process_play import FOOTER, env_for, finished, match_over_shown, stop
 from tests.e2e.surface import hand_of, leaves, option_values, use_control, visible_controls
 
+
+def history_upload(fake: FakeDiscord) -> bytes:
+    """The last history file the bot uploaded (a board picture may come after it)."""
+    return next(data for name, data in reversed(fake.files) if name.endswith(".json"))
+
+
 STEPS = 36
 SEATS = {"bigtwo": 3, "holdem": 3, "draw": 3, "duel": 2}
 """Members seated at the start (the AI takes the other seats)."""
@@ -191,7 +197,7 @@ async def test_no_member_receives_a_seed_of_a_live_match(game: str, tmp_path: Pa
             answer = await fake.command(ana, "history", channel_id=main, values={"deals": 50})
             final = answer.final()
             assert final is not None and final.ephemeral and final.attachments
-            data = fake.files[-1][1]
+            data = history_upload(fake)
             history = HistoryFile.model_validate_json(data)
             ended = next(m for m in history.matches if m.match_id == match.id)
             for deal in ended.deals:
@@ -259,7 +265,7 @@ async def test_the_bot_process_sends_no_seed_of_a_live_match(
                     await standin.command(ana, "act", action="check")
         assert hand >= 3 and not finished(standin), "hand 3 never began mid-match"
         await standin.command(ana, "history", deals=50)
-        live = HistoryFile.model_validate_json(standin.files[-1][1])
+        live = HistoryFile.model_validate_json(history_upload(standin))
         (match,) = live.matches
         commitments = {
             e.event["deal"]: e.event["commitment"]
@@ -273,7 +279,7 @@ async def test_the_bot_process_sends_no_seed_of_a_live_match(
         await standin.command(ana, "table leave")  # the AI plays the match out
         await standin.wait_for(lambda: match_over_shown(standin), 120)
         await standin.command(ana, "history", deals=50)
-        data = standin.files[-1][1]
+        data = history_upload(standin)
         (ended,) = HistoryFile.model_validate_json(data).matches
         shown = committed_deals([data], ended.table_id, ended.number, commitments)
         assert shown == set(commitments) and all(d.seed for d in ended.deals)
