@@ -313,8 +313,8 @@ class DiscordFront:
         """Boards and results posted or edited through a member's interaction token."""
         self.answer_updates = 0
         """Boards brought up to date by the answer to a click on them (`answer_with_board`)."""
-        self.tokens = InteractionTokens()
-        """Members' recent interactions per channel (`lend` them as they come)."""
+        self.tokens = InteractionTokens(POST_MARGIN)
+        """Members' recent interactions at tables, per channel (`lend` them as they come)."""
         self.hands = LiveHands(host, pictures)
         """Members' ephemeral hands, edited through their own interactions."""
         self.pressure = LoopPressure()
@@ -361,6 +361,8 @@ class DiscordFront:
         self._tell_knocked_out(table, events)
         if any(isinstance(event, TableStopped) for event in events):
             box.dirty = True
+            if table.place.isdigit():
+                self.tokens.forget(int(table.place))  # no post rides on the table's tokens now
         box.wake.set()
         self.hands.moved(table)
 
@@ -413,6 +415,29 @@ class DiscordFront:
         box = self._box(table)
         box.dirty = True
         box.wake.set()
+
+    def lend(self, interaction: discord.Interaction) -> None:
+        """A member's interaction: lent for its channel's boards if it is one at a table and
+        a table lives there, or it may open one (`InteractionTokens.lend`)."""
+        channel = interaction.channel_id
+        table = self.host.tables.find(str(channel)) if channel is not None else None
+        self.tokens.lend(interaction, table_lives=table is not None and table.status != "stopped")
+
+    def held(self) -> dict[str, int]:
+        """What the front holds now: outboxes, their tasks, lent interactions, watched
+        hands."""
+        tasks = [
+            task
+            for box in self._boxes.values()
+            for task in (box.task, box.dm_task, box.replacing, box.late_picture)
+            if task is not None and not task.done()
+        ]
+        return {
+            "outboxes": len(self._boxes),
+            "tasks": len(tasks) + len(self._notices),
+            "tokens": len(self.tokens),
+            "hands": self.hands.watched(),
+        }
 
     def paused(self) -> dict[int, Pause]:
         """Table id -> why its channel delivery is paused (only the paused tables)."""
@@ -645,7 +670,12 @@ class DiscordFront:
         effect's whose answer was lost (5xx, a broken connection) is looked for in the
         channel before it goes again through REST (an untracked board has no record to
         look for: it goes again)."""
-        lent = None if box.probing else self.tokens.usable(int(box.snapshot.place), POST_MARGIN)
+        shown = box.snapshot
+        lent = (
+            None
+            if box.probing
+            else self.tokens.usable(int(shown.place), POST_MARGIN, shown.id, _seated(shown))
+        )
         if lent is not None:
             before = box.last_message
             try:
@@ -1407,6 +1437,16 @@ def _post_of(message: discord.Message, me: int, table: int, effect: Effect) -> b
 
 _POST_TYPES = (discord.MessageType.default, discord.MessageType.reply)
 """A channel post, or a follow-up of a member's click (Discord types those as replies)."""
+
+
+def _seated(shown: TableSnapshot) -> set[int]:
+    """The members seated at `shown` and there (their Discord ids): not one who left their
+    seat to the AI (away)."""
+    return {
+        int(seat.owner.id)
+        for seat in shown.seats
+        if seat.owner is not None and not seat.away and seat.owner.id.isdigit()
+    }
 
 
 def human_to_act(shown: TableSnapshot) -> bool:

@@ -169,6 +169,10 @@ class LiveHands:
             return
         self._edit_soon(table_id, interaction.user.id, watched)
 
+    def watched(self) -> int:
+        """How many hands are followed now."""
+        return len(self._watched)
+
     def close(self) -> None:
         """Stop every edit (shutdown)."""
         for watched in self._watched.values():
