@@ -424,8 +424,8 @@ class DiscordFront:
         self.tokens.lend(interaction, table_lives=table is not None and table.status != "stopped")
 
     def held(self) -> dict[str, int]:
-        """What the front holds now: outboxes, their tasks, lent interactions, watched
-        hands."""
+        """What the front holds now: outboxes, their tasks, lent interactions, watched hands
+        (all let go of once a table stopped and its last effect went out)."""
         tasks = [
             task
             for box in self._boxes.values()
@@ -611,8 +611,25 @@ class DiscordFront:
                     self._pause(box, error, what)
                 except Exception:
                     log.exception("could not update the channel of table %s", box.snapshot.id)
+            if box.snapshot.status == "stopped" and box.paused is None and not box.busy():
+                self._release(box)
+                return
             await box.wake.wait()
             box.wake.clear()
+
+    def _release(self, box: _Outbox) -> None:
+        """Let go of a stopped table's outbox once its last effect went out: its tasks end,
+        its `/metrics` series (`lag`) and its members' watched hands go with it. (A paused
+        one is kept: what waits goes out when the channel lets the bot in again.) A later
+        call about the table would make a new one."""
+        table_id = box.snapshot.id
+        if self._boxes.get(table_id) is box:
+            del self._boxes[table_id]
+        box.caught.set()  # an AI waiting for the board waits no more
+        for task in (box.dm_task, box.replacing, box.late_picture):
+            if task is not None and task is not asyncio.current_task():
+                task.cancel()
+        self.hands.drop_table(table_id)
 
     async def _retry(self, what: str, call: Callable[[], Awaitable[T]]) -> T:
         """`call()`, again with backoff while Discord answers 429 or 5xx, for up to
@@ -824,6 +841,7 @@ class DiscordFront:
             except Exception:
                 log.exception("could not mark a board of table %s replaced", box.snapshot.id)
             box.unreplaced.pop(0)
+        _wake_if_stopped(box)
 
     async def _deliver(self, box: _Outbox, effect: Effect) -> None:
         """Deliver one effect (unless done): record the intent, post it (or adopt the post
@@ -1244,6 +1262,7 @@ class DiscordFront:
                     )
                 finally:
                     box.dm_sending = False
+            _wake_if_stopped(box)
 
     async def _after_its_board(self, box: _Outbox, shown: TableSnapshot | None) -> None:
         """Wait until the board of the hand's deal is in the channel, so nobody sees a card
@@ -1407,6 +1426,13 @@ async def _within(box: _Outbox, drawing: Awaitable[None]) -> bool:
 
 def _drew(box: _Outbox) -> None:
     box.drawing -= 1
+    _wake_if_stopped(box)
+
+
+def _wake_if_stopped(box: _Outbox) -> None:
+    """Wake a stopped table's outbox when its work is done: it may be let go of now."""
+    if box.snapshot.status == "stopped":
+        box.wake.set()
 
 
 def _nonce() -> str:

@@ -173,6 +173,11 @@ class LiveHands:
         """How many hands are followed now."""
         return len(self._watched)
 
+    def drop_table(self, table_id: int) -> None:
+        """Follow no hand at table `table_id` any more (it stopped)."""
+        for user in list(self._members_at.get(table_id, ())):
+            self._forget(table_id, user)
+
     def close(self) -> None:
         """Stop every edit (shutdown)."""
         for watched in self._watched.values():
