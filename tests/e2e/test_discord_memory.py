@@ -5,7 +5,8 @@ series, lent interaction token or watched hand of a stopped table, nothing for a
 without a table.
 
 `SOAK_CYCLES` create/play/stop cycles run here (100 by default: about 50 s on a two-core
-machine shared with other work); `DEUCEBOT_SOAK_CYCLES=1000` runs the issue's thousand."""
+machine shared with other work); `DEUCEBOT_SOAK_CYCLES=1000` runs the issue's thousand
+(about 4 minutes there)."""
 
 from __future__ import annotations
 
