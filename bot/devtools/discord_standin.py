@@ -148,6 +148,9 @@ class Message:
     """Each attachment's description (its alt text; "" when none), in `attachments` order."""
     interaction_user: int | None = None
     """For interaction responses and followups: the user who triggered them."""
+    answers: int | None = None
+    """For interaction responses and followups: the interaction they answer (its id); on
+    Discord a follow-up can show which command or click it answers."""
     edits: int = 0
     via: str = "rest"
     """How its last version came: "rest" (the bot's budgeted routes) or "interaction"
@@ -515,6 +518,9 @@ class FakeDiscord:
         self._originals: dict[str, int | None] = {}
         self.token_lifetime = TOKEN_LIFETIME
         """Seconds an interaction token lives (tests shorten it to expire one mid-deal)."""
+        self.interaction_age = 0.0
+        """Seconds every new interaction is dated back (its id's time, its token's birth):
+        tests play a token near the end of its 15 minutes without waiting for them."""
         self._token_born: dict[str, float] = {}
         self._token_made: dict[str, set[int]] = {}
         """Token -> the follow-ups it created (a webhook edits only its own messages)."""
@@ -555,9 +561,9 @@ class FakeDiscord:
 
     # -- identities ---------------------------------------------------------------------------
 
-    def snowflake(self) -> int:
-        """A fresh, time-ordered id."""
-        ms = int(time.time() * 1000) - DISCORD_EPOCH_MS
+    def snowflake(self, ago: float = 0.0) -> int:
+        """A fresh, time-ordered id (of a moment `ago` seconds back)."""
+        ms = int((time.time() - ago) * 1000) - DISCORD_EPOCH_MS
         return (ms << 22) | (next(self._ids) & 0x3FFFFF)
 
     def _guild_snowflake(self, shard: int) -> int:
@@ -989,6 +995,7 @@ class FakeDiscord:
         flags: int = 0,
         user: int | None = None,
         via: str = REST,
+        answers: int | None = None,
     ) -> Message:
         self._check_message_payload(payload)
         msg = Message(
@@ -1000,6 +1007,7 @@ class FakeDiscord:
             attachments=files,
             flags=flags | int(payload.get("flags") or 0),
             interaction_user=user,
+            answers=answers,
             via=via,
             descriptions=_descriptions(payload, files),
         )
@@ -1378,7 +1386,13 @@ class FakeDiscord:
         if kind == 4:
             flags = int(data.get("flags") or 0)
             response.message = self._store(
-                pending["channel"], data, files, flags=flags, user=pending["user"], via=INTERACTION
+                pending["channel"],
+                data,
+                files,
+                flags=flags,
+                user=pending["user"],
+                via=INTERACTION,
+                answers=interaction_id,
             )
             message_payload = self._message_payload(response.message)
         elif kind == 5:
@@ -1389,6 +1403,7 @@ class FakeDiscord:
                 [],
                 flags=flags | 128,
                 user=pending["user"],
+                answers=interaction_id,
             )
             message_payload = self._message_payload(response.message)
         elif kind in (6, 7):
@@ -1462,6 +1477,7 @@ class FakeDiscord:
             flags=int(payload.get("flags") or 0),
             user=user,
             via=INTERACTION,
+            answers=response.interaction_id,
         )
         response.followups.append(msg)
         self._token_made.setdefault(token, set()).add(msg.id)
@@ -1677,10 +1693,10 @@ class FakeDiscord:
         channel_id: int | None,
         message: Message | None = None,
     ) -> tuple[int, dict[str, Any]]:
-        iid = self.snowflake()
+        iid = self.snowflake(self.interaction_age)
         token = f"tok{iid}"
         self.tokens[token] = iid
-        self._token_born[token] = time.monotonic()
+        self._token_born[token] = time.monotonic() - self.interaction_age
         cid = channel_id if channel_id is not None else self.channel_id
         in_guild = cid in self.channel_ids or cid in self.foreign_channels
         guild_id = self.guild_of(cid) or self.guild_id

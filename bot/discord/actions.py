@@ -26,6 +26,7 @@ from bot.discord.board import (
 )
 from bot.discord.host import Host
 from bot.discord.replies import (
+    REFUSED,
     answer_privately,
     answering,
     defer,
@@ -207,6 +208,7 @@ class Controls(host.Controls):
         once the table is gone. Refuses people who are not seated."""
         table = self._bot.tables.by_id(table_id)
         if table is None:
+            interaction.extras[REFUSED] = True  # no board rides on it (`tokens.rides_for`)
             await say(interaction, "⛔ " + t("discord.stale_table", lang))
             return None
         in_its_place(table, interaction)

@@ -191,13 +191,13 @@ class Deucebot(commands.Bot):
         return self.front
 
     async def on_interaction(self, interaction: discord.Interaction) -> None:
-        """Lend every interaction to the front: once answered, its token posts and edits
-        the channel's boards outside the global request budget (`bot.discord.tokens`); the
-        member's live hands stop following the table (`LiveHands.touched`: the answer to
-        this interaction is what they see next)."""
+        """Lend an interaction at a table to the front (`DiscordFront.lend`): once answered,
+        its token posts and edits the table's boards outside the global request budget
+        (`bot.discord.tokens`); the member's live hands stop following the table
+        (`LiveHands.touched`: the answer to this interaction is what they see next)."""
         if self._front is not None:
             self._front.hands.touched(interaction)
-            self._front.tokens.lend(interaction)
+            self._front.lend(interaction)
 
     @property
     def decks(self) -> MemberDecks:

@@ -315,8 +315,8 @@ class DiscordFront:
         """Boards and results posted or edited through a member's interaction token."""
         self.answer_updates = 0
         """Boards brought up to date by the answer to a click on them (`answer_with_board`)."""
-        self.tokens = InteractionTokens()
-        """Members' recent interactions per channel (`lend` them as they come)."""
+        self.tokens = InteractionTokens(POST_MARGIN)
+        """Members' recent interactions at tables, per channel (`lend` them as they come)."""
         self.hands = LiveHands(host, pictures)
         """Members' ephemeral hands, edited through their own interactions."""
         self.pressure = LoopPressure()
@@ -363,6 +363,8 @@ class DiscordFront:
         self._tell_knocked_out(table, events)
         if any(isinstance(event, TableStopped) for event in events):
             box.dirty = True
+            if table.place.isdigit():
+                self.tokens.forget(int(table.place))  # no post rides on the table's tokens now
         box.wake.set()
         self.hands.moved(table)
 
@@ -415,6 +417,29 @@ class DiscordFront:
         box = self._box(table)
         box.dirty = True
         box.wake.set()
+
+    def lend(self, interaction: discord.Interaction) -> None:
+        """A member's interaction: lent for its channel's boards if it is one at a table and
+        a table lives there, or it may open one (`InteractionTokens.lend`)."""
+        channel = interaction.channel_id
+        table = self.host.tables.find(str(channel)) if channel is not None else None
+        self.tokens.lend(interaction, table_lives=table is not None and table.status != "stopped")
+
+    def held(self) -> dict[str, int]:
+        """What the front holds now: outboxes, their tasks, lent interactions, watched hands
+        (all let go of once a table stopped and its last effect went out)."""
+        tasks = [
+            task
+            for box in self._boxes.values()
+            for task in (box.task, box.dm_task, box.replacing, box.late_picture)
+            if task is not None and not task.done()
+        ]
+        return {
+            "outboxes": len(self._boxes),
+            "tasks": len(tasks) + len(self._notices),
+            "tokens": len(self.tokens),
+            "hands": self.hands.watched(),
+        }
 
     def paused(self) -> dict[int, Pause]:
         """Table id -> why its channel delivery is paused (only the paused tables)."""
@@ -589,8 +614,25 @@ class DiscordFront:
                     self._pause(box, error, what)
                 except Exception:
                     log.exception("could not update the channel of table %s", box.snapshot.id)
+            if box.snapshot.status == "stopped" and box.paused is None and not box.busy():
+                self._release(box)
+                return
             await box.wake.wait()
             box.wake.clear()
+
+    def _release(self, box: _Outbox) -> None:
+        """Let go of a stopped table's outbox once its last effect went out: its tasks end,
+        its `/metrics` series (`lag`) and its members' watched hands go with it. (A paused
+        one is kept: what waits goes out when the channel lets the bot in again.) A later
+        call about the table would make a new one."""
+        table_id = box.snapshot.id
+        if self._boxes.get(table_id) is box:
+            del self._boxes[table_id]
+        box.caught.set()  # an AI waiting for the board waits no more
+        for task in (box.dm_task, box.replacing, box.late_picture):
+            if task is not None and task is not asyncio.current_task():
+                task.cancel()
+        self.hands.drop_table(table_id)
 
     async def _retry(self, what: str, call: Callable[[], Awaitable[T]]) -> T:
         """`call()`, again with backoff while Discord answers 429 or 5xx, for up to
@@ -648,7 +690,12 @@ class DiscordFront:
         effect's whose answer was lost (5xx, a broken connection) is looked for in the
         channel before it goes again through REST (an untracked board has no record to
         look for: it goes again)."""
-        lent = None if box.probing else self.tokens.usable(int(box.snapshot.place), POST_MARGIN)
+        shown = box.snapshot
+        lent = (
+            None
+            if box.probing
+            else self.tokens.usable(int(shown.place), POST_MARGIN, shown.id, _seated(shown))
+        )
         if lent is not None:
             before = box.last_message
             try:
@@ -797,6 +844,7 @@ class DiscordFront:
             except Exception:
                 log.exception("could not mark a board of table %s replaced", box.snapshot.id)
             box.unreplaced.pop(0)
+        _wake_if_stopped(box)
 
     async def _deliver(self, box: _Outbox, effect: Effect) -> None:
         """Deliver one effect (unless done): record the intent, post it (or adopt the post
@@ -1218,6 +1266,7 @@ class DiscordFront:
                     )
                 finally:
                     box.dm_sending = False
+            _wake_if_stopped(box)
 
     async def _after_its_board(self, box: _Outbox, shown: TableSnapshot | None) -> None:
         """Wait until the board of the hand's deal is in the channel, so nobody sees a card
@@ -1382,6 +1431,13 @@ async def _within(box: _Outbox, drawing: Awaitable[None]) -> bool:
 
 def _drew(box: _Outbox) -> None:
     box.drawing -= 1
+    _wake_if_stopped(box)
+
+
+def _wake_if_stopped(box: _Outbox) -> None:
+    """Wake a stopped table's outbox when its work is done: it may be let go of now."""
+    if box.snapshot.status == "stopped":
+        box.wake.set()
 
 
 def _nonce() -> str:
@@ -1412,6 +1468,16 @@ def _post_of(message: discord.Message, me: int, table: int, effect: Effect) -> b
 
 _POST_TYPES = (discord.MessageType.default, discord.MessageType.reply)
 """A channel post, or a follow-up of a member's click (Discord types those as replies)."""
+
+
+def _seated(shown: TableSnapshot) -> set[int]:
+    """The members seated at `shown` and there (their Discord ids): not one who left their
+    seat to the AI (away)."""
+    return {
+        int(seat.owner.id)
+        for seat in shown.seats
+        if seat.owner is not None and not seat.away and seat.owner.id.isdigit()
+    }
 
 
 def human_to_act(shown: TableSnapshot) -> bool:

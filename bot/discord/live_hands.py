@@ -169,6 +169,15 @@ class LiveHands:
             return
         self._edit_soon(table_id, interaction.user.id, watched)
 
+    def watched(self) -> int:
+        """How many hands are followed now."""
+        return len(self._watched)
+
+    def drop_table(self, table_id: int) -> None:
+        """Follow no hand at table `table_id` any more (it stopped)."""
+        for user in list(self._members_at.get(table_id, ())):
+            self._forget(table_id, user)
+
     def close(self) -> None:
         """Stop every edit (shutdown)."""
         for watched in self._watched.values():

@@ -40,6 +40,9 @@ PRIVATE_DEFERRAL = "deucebot.private_deferral"
 message (its first follow-up may carry a private answer)."""
 ORIGINAL_ANSWERED = "deucebot.original_answered"
 """`Interaction.extras` key: the deferred "thinking" message holds its answer already."""
+REFUSED = "deucebot.refused"
+"""`Interaction.extras` key: the interaction was answered with a refusal (`reply_error`): no
+board rides on it (`bot.discord.tokens`), a follow-up of it would read as its answer."""
 UPDATES = (discord.InteractionType.component, discord.InteractionType.modal_submit)
 """Interactions on a message (a click, a choice, a form opened from the hand): deferred as
 an update of that message, which shows nothing new."""
@@ -246,6 +249,7 @@ async def reply_error(interaction: discord.Interaction, error: BaseException, la
     )
     if not expected:
         log.error("interaction failed", exc_info=original)
+    interaction.extras[REFUSED] = True  # before the answer: from then on its token is usable
     try:
         await say(interaction, refusal_text(original, lang))
     except discord.HTTPException:

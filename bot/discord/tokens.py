@@ -10,9 +10,17 @@ public message unless it asks to be ephemeral, except the first one after a defe
 an interaction is lent only once that message has its answer: a board must not turn up
 ephemeral).
 
-Every interaction in a table's channel is lent here (`lend`), only in memory (a token does
+Only interactions at a table are lent here (`lend`): its commands (`/table ...`, `/play`,
+`/hand`...) and its controls (buttons, menus, forms), only in a channel where a table lives
+(or by a command or click that opens one there); never `/rules` or any other command. On
+Discord a follow-up can show which interaction it answers, so a board rides only on one
+whose context does not mislead (`usable`): not refused (`replies.REFUSED`), and by a member
+seated at that table or a click on that table's own controls; never another member's
+refused `/table create`, nor a spectator's command. Lent only in memory (a token does
 not survive a restart; what was posted through it still can be edited through the bot's
-own REST routes, by the message id the front records). Only where the bot may read the
+own REST routes, by the message id the front records), and let go of: once a token has
+less than the registry's `margin` to live (it could post nothing more), when it was
+refused, and when the channel's table stops (`forget`). Only where the bot may read the
 channel's history (`app_permissions`): a follow-up carries no nonce, so a post a crash
 left unrecorded is found only there. Never where the interaction shows the bot lacking a
 permission a table needs (`permissions.missing_permissions`): Discord does not hold a
@@ -26,6 +34,8 @@ waiting for its answer, and with at least `margin` seconds to live.
 from __future__ import annotations
 
 import collections
+import time
+from collections.abc import Collection
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any, cast
@@ -35,7 +45,7 @@ import discord
 from discord.webhook.async_ import AsyncWebhookAdapter, async_context
 
 from bot.discord.permissions import is_thread, missing_permissions
-from bot.discord.replies import ORIGINAL_ANSWERED
+from bot.discord.replies import ORIGINAL_ANSWERED, REFUSED
 
 LIFETIME = timedelta(minutes=15)
 """How long Discord honours an interaction token (from the interaction's creation)."""
@@ -53,6 +63,15 @@ LENDABLE = frozenset(
 """Answers after which a follow-up is a message of its own, public unless asked otherwise
 (after a deferred "thinking" answer too, once that message holds its answer:
 `lendable`)."""
+TABLE_COMMANDS = frozenset({"table", "duel", "hand", "play", "act", "pass", "hint", "back"})
+"""Slash commands at a table (their top names, as Discord sends them, never localised)."""
+CONTROLS = "db:"
+"""The custom ids of the tables' own buttons and menus (`bot.discord.views`) begin so; a
+table's id is their third part."""
+OPENING = "db:duel:"
+"""A click that may open a table (accepting a duel) where none lives yet."""
+SWEEP_EVERY = 60.0
+"""Seconds between two sweeps of every channel's interactions (expired, refused: dropped)."""
 
 
 @dataclass(frozen=True)
@@ -68,14 +87,23 @@ class Lent:
 
 
 class InteractionTokens:
-    """The members' recent interactions per channel, lent to the front."""
+    """The members' recent interactions at tables, per channel, lent to the front."""
 
-    def __init__(self) -> None:
-        """An empty registry."""
+    def __init__(self, margin: float = 0.0) -> None:
+        """An empty registry; an interaction with less than `margin` seconds to live is of
+        no more use (the front posts through one only with that much left) and let go of."""
+        self.margin = margin
         self._by_channel: dict[int, collections.deque[discord.Interaction]] = {}
+        self._swept = time.monotonic()
 
-    def lend(self, interaction: discord.Interaction) -> None:
-        """Remember `interaction` (a member's, in a guild channel) for its channel."""
+    def __len__(self) -> int:
+        """How many interactions are kept (every channel's)."""
+        return sum(len(kept) for kept in self._by_channel.values())
+
+    def lend(self, interaction: discord.Interaction, *, table_lives: bool) -> None:
+        """Remember `interaction` (a member's, in a guild channel) for its channel if it is
+        one at a table (`at_table`) and `table_lives` in that channel, or it may open one
+        there (`opens_table`)."""
         if interaction.guild_id is None or interaction.channel_id is None:
             return
         if interaction.user.bot:
@@ -88,28 +116,107 @@ class InteractionTokens:
             return
         if not perms.read_message_history:
             return  # a follow-up has no nonce: only history finds one a crash left unrecorded
+        if not at_table(interaction) or not (table_lives or opens_table(interaction)):
+            return
+        self._sweep()
+        if not self._of_use(interaction):
+            return
         kept = self._by_channel.setdefault(interaction.channel_id, collections.deque(maxlen=KEPT))
         kept.append(interaction)
 
-    def usable(self, channel: int, margin: float) -> Lent | None:
+    def usable(
+        self, channel: int, margin: float, table: int, seated: Collection[int]
+    ) -> Lent | None:
         """The newest interaction of `channel` whose webhook may post a public message now
-        and lives at least `margin` seconds more; None if there is none."""
+        for table `table` and lives at least `margin` seconds more: not refused, and by a
+        member `seated` there or a click on that table's controls (`rides_for`); None if
+        there is none."""
         kept = self._by_channel.get(channel)
         if not kept:
             return None
         for interaction in reversed(kept):
             lent = Lent(interaction.followup, interaction.created_at + LIFETIME)
-            if not lent.alive(margin):
+            if not lent.alive(margin) or not rides_for(interaction, table, seated):
                 continue
             if lendable(interaction):
                 return lent
-        if not any(Lent(i.followup, i.created_at + LIFETIME).alive(0) for i in kept):
-            del self._by_channel[channel]
+        self._prune(channel)
         return None
 
     def forget(self, channel: int) -> None:
-        """Drop what `channel` lent (its tokens were refused)."""
+        """Drop what `channel` lent (its tokens were refused, or its table stopped)."""
         self._by_channel.pop(channel, None)
+
+    def _of_use(self, interaction: discord.Interaction) -> bool:
+        """Whether `interaction` may still carry a post: not refused, and with more than
+        `margin` seconds to live."""
+        if interaction.extras.get(REFUSED):
+            return False
+        return Lent(interaction.followup, interaction.created_at + LIFETIME).alive(self.margin)
+
+    def _prune(self, channel: int) -> None:
+        """Let go of `channel`'s interactions of no more use (the channel too, if none is
+        left)."""
+        kept = self._by_channel.get(channel)
+        if kept is None:
+            return
+        alive = [interaction for interaction in kept if self._of_use(interaction)]
+        if not alive:
+            del self._by_channel[channel]
+        elif len(alive) < len(kept):
+            self._by_channel[channel] = collections.deque(alive, maxlen=KEPT)
+
+    def _sweep(self) -> None:
+        """Every `SWEEP_EVERY` seconds, prune every channel: the tokens of channels nobody
+        posts in any more expire too."""
+        now = time.monotonic()
+        if now - self._swept < SWEEP_EVERY:
+            return
+        self._swept = now
+        for channel in list(self._by_channel):
+            self._prune(channel)
+
+
+def at_table(interaction: discord.Interaction) -> bool:
+    """Whether `interaction` is one at a table: a command of `TABLE_COMMANDS`, a click or a
+    choice on a table's controls, or a form they opened (the amount of a raise)."""
+    data = _data(interaction)
+    kind = interaction.type
+    if kind is discord.InteractionType.application_command:
+        return data.get("name") in TABLE_COMMANDS
+    if kind is discord.InteractionType.component:
+        return str(data.get("custom_id", "")).startswith(CONTROLS)
+    return kind is discord.InteractionType.modal_submit
+
+
+def opens_table(interaction: discord.Interaction) -> bool:
+    """Whether `interaction` may open a table in its channel: `/table create`, `/duel
+    challenge`, or an answer to a challenge."""
+    data = _data(interaction)
+    if interaction.type is discord.InteractionType.component:
+        return str(data.get("custom_id", "")).startswith(OPENING)
+    if interaction.type is not discord.InteractionType.application_command:
+        return False
+    name = data.get("name")
+    options = data.get("options")
+    first = options[0] if isinstance(options, list) and options else None
+    sub = first.get("name") if isinstance(first, dict) else None
+    return name == "duel" or (name == "table" and sub == "create")
+
+
+def rides_for(interaction: discord.Interaction, table: int, seated: Collection[int]) -> bool:
+    """Whether a post of table `table` may ride on `interaction`: not refused, and by a
+    member `seated` there, or a click on that table's own controls (its id in the custom
+    id: never a click on the board of a table stopped since)."""
+    if interaction.extras.get(REFUSED):
+        return False
+    if interaction.user.id in seated:
+        return True
+    data = _data(interaction)
+    if interaction.type is not discord.InteractionType.component:
+        return False
+    parts = str(data.get("custom_id", "")).split(":")
+    return len(parts) > 2 and parts[0] == CONTROLS[:-1] and parts[2] == str(table)
 
 
 def lendable(interaction: discord.Interaction) -> bool:
@@ -123,6 +230,11 @@ def lendable(interaction: discord.Interaction) -> bool:
         return True
     thinking = kind is discord.InteractionResponseType.deferred_channel_message
     return thinking and bool(interaction.extras.get(ORIGINAL_ANSWERED))
+
+
+def _data(interaction: discord.Interaction) -> dict[str, Any]:
+    """The interaction's data as Discord sent it (empty if none)."""
+    return cast(dict[str, Any], interaction.data or {})
 
 
 def expired(error: discord.HTTPException) -> bool:
