@@ -12,7 +12,7 @@ from discord.ext import commands
 
 from bot.discord import actions
 from bot.discord.actions import seat_for
-from bot.discord.board import board_message
+from bot.discord.board import board_message, draw_ahead
 from bot.discord.cooldowns import cooldown
 from bot.discord.permissions import check_table_channel
 from bot.discord.replies import answer_privately, frozen_view, in_time, say
@@ -303,12 +303,16 @@ class Tables(commands.Cog):
         description=tr("Show the table (only to you)", "discord.cmd.table.status.desc"),
     )
     async def status(self, interaction: discord.Interaction) -> None:
-        """The board, privately."""
+        """The board, privately: with its picture and the picture's alt text (drawn off the
+        event loop, as boards are), or with every seat's figures in its text when there is
+        no picture."""
         lang = self.bot.language(interaction)
-        table = self._here(interaction)
-        message = board_message(table.snapshot(), lang, [], with_image=False)
+        shown = self._here(interaction).snapshot()
+        await in_time(interaction, draw_ahead(shown, lang, self.bot.pictures))
+        message = board_message(shown, lang, [], with_image=True)
+        extra = {"file": message["file"]} if "file" in message else {}
         await answer_privately(
-            interaction, content=message["content"] or None, embed=message["embed"]
+            interaction, content=message["content"] or None, embed=message["embed"], **extra
         )
 
 
