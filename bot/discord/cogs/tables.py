@@ -176,7 +176,7 @@ class Tables(commands.Cog):
             raise TableError("a bot cannot take up a challenge", code="discord.challenge_bot")
         existing = self.bot.tables.find(str(interaction.channel_id))
         if existing is not None and existing.status != "stopped":
-            raise errors.table_exists(existing.place, existing.game)
+            raise errors.table_exists(existing.place, existing.game, existing.spec.title)
         if member is None:
             table = await in_time(
                 interaction,
