@@ -6,9 +6,10 @@ hand they are looking at is edited through the interaction that showed
 it (`PATCH /webhooks/{app}/{token}/messages/@original`): outside the global request
 budget, seen only by them. It is edited when it becomes their turn (keeping the cards
 chosen in its menu; its note, such as "✅ Done: call.", only while the edit shows the turn
-the note answers: a confirmation never heads a later decision or deal); each edit shows the seat's committed view at that moment (the
-newest one wins when several are waiting), only while the interaction's token lives
-(15 minutes from the interaction, less a margin), and never again once Discord refuses
+the note answers: a confirmation never heads a later decision or deal); each edit shows
+the seat's committed view at that moment (the newest one wins when several are
+waiting), only while the interaction's token lives (15 minutes from the interaction,
+less a margin), and never again once Discord refuses
 the token (expired, or the message dismissed), nor after any later interaction of theirs
 (the answer to it is what they see; a handler showing a hand watches it again). Only the
 member's own seat, only an
