@@ -44,9 +44,7 @@ async def test_a_confirmation_never_heads_a_later_turn_or_deal(
                 later_turns += 1
                 later_deals += table.deal != answered[0]
             labels = buttons(hand)
-            move = next(
-                label for label in labels if label.startswith(("Check", "Call", "All-in"))
-            )
+            move = next(label for label in labels if label.startswith(("Check", "Call", "All-in")))
             edits = hand.edits
             clicked = await standin.click(ana, hand, labels[move])
             assert clicked.kind in (6, 7), clicked

@@ -61,6 +61,7 @@ async def test_the_status_without_a_picture_carries_the_seat_lines(
         await bot.front.settle()
         table = bot.tables.find(str(standin.channel_id))
         assert table is not None
+
         # The picture cannot be drawn (a broken drawer): the text says each seat instead.
         def broken(*args: object) -> None:
             raise RuntimeError("no picture")
