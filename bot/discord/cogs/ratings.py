@@ -143,14 +143,15 @@ class Ratings(commands.Cog):
         started = await in_time(
             interaction, self.bot.storage.start_season(guild, chosen, str(interaction.user.id))
         )
+        public = self.bot.guild_language(interaction.guild)  # the answer is the channel's
         if chosen is None:
             current = season_of(await self.bot.storage.seasons(guild), started)
             await say(
-                interaction, t("ratings.season.monthly", lang, season=current), ephemeral=False
+                interaction, t("ratings.season.monthly", public, season=current), ephemeral=False
             )
         else:
             await say(
-                interaction, t("ratings.season.started", lang, season=chosen), ephemeral=False
+                interaction, t("ratings.season.started", public, season=chosen), ephemeral=False
             )
 
 
