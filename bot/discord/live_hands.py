@@ -8,11 +8,10 @@ budget, seen only by them. It is edited when it becomes their turn (keeping the 
 chosen in its menu; its note, such as "✅ Done: call.", only while the edit shows the turn
 the note answers: a confirmation never heads a later decision or deal); each edit shows
 the seat's committed view at that moment (the newest one wins when several are
-waiting), only while the interaction's token lives (15 minutes from the interaction,
-less a margin), and never again once Discord refuses
-the token (expired, or the message dismissed), nor after any later interaction of theirs
-(the answer to it is what they see; a handler showing a hand watches it again). Only the
-member's own seat, only an
+waiting), only while the interaction's token lives (15 minutes from the interaction, less
+a margin), and never again once Discord refuses the token (expired, or the message
+dismissed), nor after any later interaction of theirs (the answer to it is what they see;
+a handler showing a hand watches it again). Only the member's own seat, only an
 interaction whose original response *is* that ephemeral hand: a "My hand" answer (callback
 type 4, ephemeral), or an update of the ephemeral hand clicked (types 6 and 7); never an
 interaction on the board (its original response is the public board).
