@@ -204,6 +204,7 @@ async def test_a_place_taken_by_another_process_is_refused_naming_the_table_ther
     assert explain(caught.value, "fr").startswith("Une table de No-limit Texas hold'em existe")
     assert env.counts() == before
     assert other.find("chan-1") is None
+    await other.close()
 
 
 @pytest.mark.parametrize(
