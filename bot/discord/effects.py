@@ -36,7 +36,8 @@ class Effect:
     deal: int
     events: tuple[Event, ...] = ()
     view: Any = field(default=None, compare=False)
-    """For a board derived at start-up: the spectator view at the end of its deal."""
+    """For a board or a deal's result derived at start-up: the spectator view at the end
+    of its deal (the last one committed before the action that settled it)."""
 
     @property
     def kind(self) -> str:
@@ -80,8 +81,8 @@ def split(events: Sequence[Event], upto: int, deal: int) -> tuple[list[Effect], 
 
 
 def derive(spec: GameSpec, match: MatchRecord, actions: Sequence[str]) -> list[Effect]:
-    """Every effect of a match's log, in order (replayed from its seed); each board carries
-    the spectator view at the last turn of its deal."""
+    """Every effect of a match's log, in order (replayed from its seed); each board and
+    deal result carries the spectator view at the last turn of its deal."""
     state = match_state(spec, match)
     upto = match.first_seq
     found, _ = split([e for e in opening_events(state) if e.to is None], upto, 0)
@@ -100,7 +101,9 @@ def derive(spec: GameSpec, match: MatchRecord, actions: Sequence[str]) -> list[E
         found.extend(effects)
         views[deal] = state.view(None)
     return [
-        Effect(e.key, e.upto, e.deal, e.events, views.get(e.deal)) if e.kind == "board" else e
+        Effect(e.key, e.upto, e.deal, e.events, views.get(e.deal))
+        if e.kind in ("board", "result")
+        else e
         for e in found
     ]
 

@@ -532,8 +532,12 @@ class DiscordFront:
             box.deal_snaps.clear()
         if table.started:
             box.deal_snaps[table.deal] = table
+            # A deal whose result is still to post keeps its snapshot (the result's picture
+            # is drawn on its last view), however far behind delivery runs.
+            owed = {e.deal for e in box.effects if e.kind == "result"}
             for old in [d for d in box.deal_snaps if d <= table.deal - KEEP_DEALS]:
-                del box.deal_snaps[old]
+                if old not in owed:
+                    del box.deal_snaps[old]
         if self._closed:
             return box
         self.pressure.start()
@@ -1019,7 +1023,7 @@ class DiscordFront:
         )
 
         shown = box.deal_snaps.get(effect.deal)
-        view = None if shown is None else shown.view(None)
+        view = effect.view if shown is None else shown.view(None)  # effect's: replayed
         await _drawn(box, draw_result_ahead(table, view, effect.events, lang, self.pictures))
         summary = None
         if effect.kind == fx.MATCH_RESULT and box.match is not None:

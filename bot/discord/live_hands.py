@@ -4,13 +4,14 @@ A member's hand (the ephemeral answer to "My hand", or the hand they acted from)
 controls made for one turn. When the table moves on without them (the others play), the
 hand they are looking at is edited through the interaction that showed
 it (`PATCH /webhooks/{app}/{token}/messages/@original`): outside the global request
-budget, seen only by them. It is edited when it becomes their turn (keeping its note and
-the cards chosen in its menu); each edit shows the seat's committed view at that moment (the
-newest one wins when several are waiting), only while the interaction's token lives
-(15 minutes from the interaction, less a margin), and never again once Discord refuses
-the token (expired, or the message dismissed), nor after any later interaction of theirs
-(the answer to it is what they see; a handler showing a hand watches it again). Only the
-member's own seat, only an
+budget, seen only by them. It is edited when it becomes their turn (keeping the cards
+chosen in its menu; its note, such as "✅ Done: call.", only while the edit shows the turn
+the note answers: a confirmation never heads a later decision or deal); each edit shows
+the seat's committed view at that moment (the newest one wins when several are
+waiting), only while the interaction's token lives (15 minutes from the interaction, less
+a margin), and never again once Discord refuses the token (expired, or the message
+dismissed), nor after any later interaction of theirs (the answer to it is what they see;
+a handler showing a hand watches it again). Only the member's own seat, only an
 interaction whose original response *is* that ephemeral hand: a "My hand" answer (callback
 type 4, ephemeral), or an update of the ephemeral hand clicked (types 6 and 7); never an
 interaction on the board (its original response is the public board).
@@ -64,7 +65,10 @@ class _Watched:
     turn: int
     expires: datetime
     note: str = ""
-    """The note the hand showed (what the member's last move did): kept on the edits."""
+    """The note the hand showed (what the member's last move did): kept on the edits that
+    show the turn it answers (`note_at`), dropped on the first that shows a later one."""
+    note_at: tuple[int | None, int, int] = (None, 0, 0)
+    """The match, deal and turn of the hand the note was shown with."""
     selected: tuple[str, ...] = ()
     """The cards chosen in its menu: kept on the edits."""
     image: str | None = None
@@ -125,6 +129,7 @@ class LiveHands:
             table.turn,
             interaction.created_at + LIFETIME - MARGIN,
             note,
+            (table.match, table.deal, table.turn),
             selected,
             image,
         )
@@ -226,6 +231,8 @@ class LiveHands:
             watched.turn = shown.turn
 
     async def _edit(self, watched: _Watched, shown: TableSnapshot, user: int) -> None:
+        if (shown.match, shown.deal, shown.turn) != watched.note_at:
+            watched.note = ""  # it answered an earlier turn: this one asks anew
         deck = await self.host.decks.of(user)
         await draw_hand_ahead(shown, watched.seat, watched.lang, watched.sort, deck, self.pictures)
         message = hand_message(

@@ -62,6 +62,15 @@ async def defer(interaction: discord.Interaction, *, public: bool = False) -> No
         interaction.extras[PRIVATE_DEFERRAL] = True
 
 
+def public_language(interaction: discord.Interaction) -> str:
+    """The language of what the channel sees of `interaction`: the server's (the bot's
+    `guild_language`: `/config language`, else the server's locale), never the member's."""
+    chosen = getattr(interaction.client, "guild_language", None)
+    if callable(chosen):
+        return str(chosen(interaction.guild))
+    return normalise_language(interaction.guild_locale.value if interaction.guild_locale else None)
+
+
 async def answer_privately(interaction: discord.Interaction, **kwargs: Any) -> None:
     """The one way to answer only the member who acted (a hand, a hint, a confirmation, a
     refusal): `kwargs` as for `send_message` (content, embed, view, file), always ephemeral.
@@ -81,10 +90,7 @@ async def answer_privately(interaction: discord.Interaction, **kwargs: Any) -> N
         and not interaction.extras.get(PRIVATE_DEFERRAL)
         and not interaction.extras.get(ORIGINAL_ANSWERED)
     ):
-        guild_lang = normalise_language(
-            interaction.guild_locale.value if interaction.guild_locale else None
-        )
-        line = t("privacy.answered_privately", guild_lang)
+        line = t("privacy.answered_privately", public_language(interaction))
         await interaction.edit_original_response(content=line)
         interaction.extras[ORIGINAL_ANSWERED] = True
     await interaction.followup.send(ephemeral=True, **kwargs)

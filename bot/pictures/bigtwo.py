@@ -30,7 +30,7 @@ from bot.pictures.kit import (
     seat_grid,
     table_canvas,
 )
-from bot.pictures.model import Facts, cards_text, fit_alt, to_act_words, word
+from bot.pictures.model import Facts, cards_text, fit_alt, settled_deal, to_act_words, word
 from bot.pictures.sheet import Sheet, SheetRow
 from engines.base import Event
 from engines.bigtwo import BigTwoView, DealWon, Played
@@ -196,7 +196,7 @@ def result(events: Sequence[Event], view: Any, facts: Facts, lang: str) -> Sheet
         )
         for seat, left in enumerate(won.cards_left)
     )
-    deal = view.deal if isinstance(view, BigTwoView) else 0
+    deal = settled_deal(events, view.deal if isinstance(view, BigTwoView) else 0)
     return Sheet(
         lang=lang,
         title=word("bigtwo.result_header", lang, deal=deal, name=facts.name(won.seat)),

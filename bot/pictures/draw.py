@@ -11,12 +11,14 @@ from collections.abc import Sequence
 from typing import Any
 
 from bot.i18n import join_names, t
-from bot.pictures.model import Facts, pot_text, word
+from bot.pictures.model import Facts, pot_text, settled_deal, word
 from bot.pictures.poker import PokerSeat, PokerTable, owed_line
 from bot.pictures.sheet import Sheet, SheetRow
+from bot.render.phrases import hand_name
 from engines.base import Event
 from engines.draw.events import Carried, PotReturned, PotWon, Shown
 from engines.draw.view import DrawView
+from engines.poker.ranking import hand_value
 
 
 def _tags(view: DrawView, seat: int, facts: Facts) -> tuple[str, ...]:
@@ -164,13 +166,13 @@ def result(events: Sequence[Event], view: Any, facts: Facts, lang: str) -> Sheet
         SheetRow(
             name=facts.name(seat),
             cards=tuple(shown[seat].cards) if seat in shown else (),
-            label=shown[seat].hand_name if seat in shown else "",
+            label=hand_name(hand_value(shown[seat].cards), lang) if seat in shown else "",
             figure=f"+{won[seat]:,}" if seat in won else "",
             winner=seat in won,
         )
         for seat in sorted(set(shown) | set(won))
     )
-    deal = view.deal if isinstance(view, DrawView) else 0
+    deal = settled_deal(events, view.deal if isinstance(view, DrawView) else 0)
     return Sheet(
         lang=lang, title=word("draw.result_header", lang, deal=deal), rows=rows, pots=tuple(pots)
     )

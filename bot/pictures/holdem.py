@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from bot.i18n import join_names, t
-from bot.pictures.model import Facts, pot_text, word
+from bot.pictures.model import Facts, pot_text, settled_deal, word
 from bot.pictures.poker import PokerSeat, PokerTable, owed_line
 from bot.pictures.sheet import Sheet, SheetRow
 from bot.render.phrases import hand_name
@@ -157,7 +157,7 @@ def result(events: Sequence[Event], view: Any, facts: Facts, lang: str) -> Sheet
         )
         for seat in order
     )
-    number = view.hand if isinstance(view, HoldemView) else 0
+    number = settled_deal(events, view.hand if isinstance(view, HoldemView) else 0)
     return Sheet(
         lang=lang,
         title=word("holdem.result_header", lang, hand=number),

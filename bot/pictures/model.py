@@ -10,6 +10,7 @@ from dataclasses import dataclass
 
 from bot.i18n import t
 from bot.pictures.fonts import drawable
+from engines.base import DealSettled, Event
 from engines.cards import Card
 
 ALT_LIMIT = 1024
@@ -55,6 +56,13 @@ class Picture:
         picture by its name)."""
         digest = hashlib.blake2b(self.png, digest_size=6).hexdigest()
         return f"{self.kind}-{digest}.png"
+
+
+def settled_deal(events: Sequence[Event], shown: int) -> int:
+    """The number of the deal a result shows: its committed `DealSettled`'s, never a view's
+    (a front delivering several deals behind may no longer hold the deal's view); `shown`
+    (the view's number) only when the events hold no settlement."""
+    return next((e.deal for e in events if isinstance(e, DealSettled)), shown)
 
 
 def cards_text(cards: Sequence[Card | None]) -> str:

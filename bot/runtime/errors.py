@@ -24,13 +24,15 @@ def unknown_table(place: str) -> TableError:
     return TableError(f"there is no table here ({place})", code="unknown_table", place=place)
 
 
-def table_exists(place: str, game: str) -> TableError:
-    """A live table already sits in that place."""
+def table_exists(place: str, game: str, title: str) -> TableError:
+    """A live table already sits in that place: `game` (its short name) titled `title`
+    (the name its board shows, which the refusal says)."""
     return TableError(
-        f"a {game} table already exists here ({place}); stop it first",
+        f"a {title} table already exists here ({place}); stop it first",
         code="table_exists",
         place=place,
         game=game,
+        title=title,
     )
 
 

@@ -11,6 +11,7 @@ and asks the front to redraw each board.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import gc
 import logging
 import secrets
@@ -85,9 +86,10 @@ class TableManager:
         """The shards this process drives (None: every table)."""
         self.tables: dict[str, Table] = {}
         """Live tables by place."""
-        self._creating: dict[str, set[str]] = {}
-        """Guild -> the places of its tables being created (written to the database): they
-        count against the guild's cap, and a second create in one of them is refused. Taken
+        self._creating: dict[str, dict[str, str]] = {}
+        """Guild -> the places of its tables being created (written to the database), each
+        with its game: they count against the guild's cap, and a second create in one of
+        them is refused, naming the game being created there. Taken
         with the checks, in one step of the event loop: creates do not wait for each other
         (a lock held across the database write queued 500 `/table create`s for 30 s behind
         busy tables' commits)."""
@@ -152,10 +154,11 @@ class TableManager:
         spec = self.spec(game)
         existing = self.tables.get(place)
         if existing is not None and existing.status != "stopped":
-            raise errors.table_exists(place, existing.game)
-        creating = self._creating.get(guild, set())
+            raise errors.table_exists(place, existing.game, existing.spec.title)
+        creating = self._creating.get(guild, {})
         if place in creating:
-            raise errors.table_exists(place, spec.name)
+            there = self.spec(creating[place])
+            raise errors.table_exists(place, there.name, there.title)
         limit = self.config.max_tables_per_guild
         own = self.config.guild_table_cap(guild) if self.config.guild_table_cap else None
         limit = limit if own is None else own
@@ -196,7 +199,7 @@ class TableManager:
             if opts.creator is None:
                 opts = opts.model_copy(update={"creator": owner.id})
         creating = self._creating.setdefault(guild, creating)
-        creating.add(place)
+        creating[place] = spec.name
         try:
             record = await self.storage.create_table(
                 guild=guild,
@@ -208,14 +211,24 @@ class TableManager:
                 now=self.clock.now(),
             )
         except PlaceTaken as error:
-            raise errors.table_exists(place, spec.name) from error
+            raise await self._taken(place, spec) from error
         finally:
-            creating.discard(place)
+            creating.pop(place, None)
             if not creating:
                 del self._creating[guild]
         table = self._wrap(record, spec, seats)
         self._add(table)
         return table
+
+    async def _taken(self, place: str, wanted: GameSpec) -> errors.TableError:
+        """The refusal of a create in `place` the database found taken (by another
+        process): it names the table stored there (`wanted`'s game if it is gone since)."""
+        record = await self.storage.table_at(place)
+        there = wanted
+        if record is not None:
+            with contextlib.suppress(errors.TableError):
+                there = self.spec(record.game)
+        return errors.table_exists(place, there.name, there.title)
 
     def _add(self, table: Table) -> None:
         replaced = self.tables.get(table.place)

@@ -47,10 +47,15 @@ async def test_a_finished_match_is_rated_and_shown_by_rating_with_a_chart(
         assert mine is not None and mine.ephemeral
         assert mine.attachments == ["stats-bigtwo.png"]
         assert "Rating: " in mine.text() and "1 rated match)" in mine.text()
-        # Bo reads the rating leaderboard in his language, French.
+        # Posted for the channel, the board Bo asks for is in the server's language (not his
+        # French) until the server's admins choose French.
+        english = (await standin.command(bo, "leaderboard", game="bigtwo", by="rating")).final()
+        assert english is not None and "Big Two ratings (all time)" in english.text()
+        await standin.command(ana, "config language", language="fr")
         french = (await standin.command(bo, "leaderboard", game="bigtwo", by="rating")).final()
         assert french is not None and "Niveaux à Big Two (depuis toujours)" in french.text()
         assert "1 partie)" in french.text()
+        await standin.command(ana, "config language", language="locale")
         nothing = (await standin.command(bo, "stats", game="bigtwo")).final()
         assert nothing is not None and nothing.attachments == []
 

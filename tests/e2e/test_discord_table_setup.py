@@ -87,4 +87,5 @@ async def test_the_ai_level_is_chosen_at_creation_and_shown_on_the_board(
         assert [seat.policy for seat in table.seats[1:]] == ["hard"] * 3
         await settle(bot)
         assert "AI: hard" in board(standin).text()  # the channel's language: English
-        assert "IA : difficile" in created.message.content  # the creator's language
+        # The announcement is the channel's too, whatever the creator's language.
+        assert "AI: hard" in created.message.content and "IA" not in created.message.content

@@ -114,10 +114,11 @@ class Info(commands.Cog):
         the all-time track or a season's; a season that does not exist is refused
         privately."""
         lang = self.bot.language(interaction)
+        public = self.bot.guild_language(interaction.guild)  # the board is the channel's
         if (by is not None and by.value == "rating") or season is not None:
             guild = str(interaction.guild_id)
             async with answering(interaction, lang):
-                work = rating_embed(self.bot.storage, guild, game.value, season, lang)
+                work = rating_embed(self.bot.storage, guild, game.value, season, public)
                 embed = await in_time(interaction, work, public=True)
                 await say(interaction, "", embed=embed, ephemeral=False)
             return
@@ -136,22 +137,22 @@ class Info(commands.Cog):
         embed = discord.Embed(
             title=t(
                 "discord.leaderboard.title",
-                lang,
+                public,
                 game=get_game(game.value).title,
-                period=t(f"discord.period.{span}", lang),
+                period=t(f"discord.period.{span}", public),
             ),
             colour=discord.Colour.gold(),
         )
         for key, rows in (("humans", board.humans), ("unranked", board.unranked), ("ai", board.ai)):
             if rows:
-                lines = [f"{i + 1}. {_row(r, lang)}" for i, r in enumerate(rows[:10])]
+                lines = [f"{i + 1}. {_row(r, public)}" for i, r in enumerate(rows[:10])]
                 embed.add_field(
-                    name=t(f"discord.leaderboard.{key}", lang, min_deals=board.min_deals),
+                    name=t(f"discord.leaderboard.{key}", public, min_deals=board.min_deals),
                     value="\n".join(lines)[:1024],
                     inline=False,
                 )
         if not (board.humans or board.unranked or board.ai):
-            embed.description = t("discord.leaderboard.empty", lang)
+            embed.description = t("discord.leaderboard.empty", public)
         await say(interaction, "", embed=embed, ephemeral=False)
 
     @app_commands.command(

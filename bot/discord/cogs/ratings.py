@@ -148,17 +148,18 @@ class Ratings(commands.Cog):
         started = await in_time(
             interaction, self.bot.storage.start_season(guild, chosen, str(interaction.user.id))
         )
+        public = self.bot.guild_language(interaction.guild)  # the answer is the channel's
         if chosen is None:
             current = season_of(await self.bot.storage.seasons(guild), started)
             await say(
                 interaction,
-                t("ratings.season.monthly", lang, season=safe_name(current)),
+                t("ratings.season.monthly", public, season=safe_name(current)),
                 ephemeral=False,
             )
         else:
             await say(
                 interaction,
-                t("ratings.season.started", lang, season=safe_name(chosen)),
+                t("ratings.season.started", public, season=safe_name(chosen)),
                 ephemeral=False,
             )
 

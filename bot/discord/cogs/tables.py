@@ -12,7 +12,7 @@ from discord.ext import commands
 
 from bot.discord import actions
 from bot.discord.actions import seat_for
-from bot.discord.board import board_message
+from bot.discord.board import board_message, draw_ahead
 from bot.discord.permissions import check_table_channel
 from bot.discord.replies import answer_privately, frozen_view, in_time, say
 from bot.discord.safe_text import pinging
@@ -115,9 +115,10 @@ class Tables(commands.Cog):
         defaults = self.bot.server_config.defaults(str(interaction.guild_id), game.value)
         given = {**given, **{k: v for k, v in defaults.items() if given.get(k) is None}}
         setup = table_setup(get_game(game.value), given, lang)
+        public = self.bot.guild_language(interaction.guild)
         options = {
             "turn_seconds": self.bot.settings.turn_seconds,
-            "lang": self.bot.guild_language(interaction.guild),
+            "lang": public,
             **setup.options,
         }
         if ai is not None:
@@ -134,16 +135,16 @@ class Tables(commands.Cog):
             ),
             public=True,
         )
-        await say(
+        await say(  # for the channel: in the server's language
             interaction,
             t(
                 "discord.table.created",
-                lang,
+                public,
                 game=table.spec.title,
                 mention=interaction.user.mention,
             )
             + "\n"
-            + options_in_force(table.snapshot(), lang),
+            + options_in_force(table.snapshot(), public),
             ephemeral=False,
         )
         await self.bot.front.post_board(table.snapshot())
@@ -177,7 +178,8 @@ class Tables(commands.Cog):
             raise TableError("a bot cannot take up a challenge", code="discord.challenge_bot")
         existing = self.bot.tables.find(str(interaction.channel_id))
         if existing is not None and existing.status != "stopped":
-            raise errors.table_exists(existing.place, existing.game)
+            raise errors.table_exists(existing.place, existing.game, existing.spec.title)
+        public = self.bot.guild_language(interaction.guild)
         if member is None:
             table = await in_time(
                 interaction,
@@ -185,18 +187,14 @@ class Tables(commands.Cog):
                     guild=str(interaction.guild_id),
                     place=str(interaction.channel_id),
                     game="duel",
-                    options={
-                        "turn_seconds": self.bot.settings.turn_seconds,
-                        "lang": self.bot.guild_language(interaction.guild),
-                    },
+                    options={"turn_seconds": self.bot.settings.turn_seconds, "lang": public},
                     owner=player_of(interaction),
                 ),
                 public=True,
             )
             await table.start()
-            await say(interaction, t("discord.duel.against_ai", lang), ephemeral=False)
+            await say(interaction, t("discord.duel.against_ai", public), ephemeral=False)
             return
-        public = self.bot.guild_language(interaction.guild)
         expires = int(time.time() + actions.CHALLENGE_SECONDS)
         parts = (interaction.user.id, member.id, expires)
         view = frozen_view(
@@ -278,14 +276,15 @@ class Tables(commands.Cog):
     @limited("match")
     async def stop(self, interaction: discord.Interaction) -> None:
         """Stop the table for good (creator or Manage Channels)."""
-        lang = self.bot.language(interaction)
+        self.bot.language(interaction)  # names the guild and table in the log lines
+        public = self.bot.guild_language(interaction.guild)  # the answer is the channel's
         table = self._here(interaction)
         if not can_manage(interaction, table):
             raise not_allowed()
         await in_time(interaction, self.bot.tables.stop(table.place), public=True)
         await say(
             interaction,
-            t("discord.table.stopped", lang, mention=interaction.user.mention),
+            t("discord.table.stopped", public, mention=interaction.user.mention),
             ephemeral=False,
         )
 
@@ -296,14 +295,15 @@ class Tables(commands.Cog):
     @limited("match")
     async def restart(self, interaction: discord.Interaction) -> None:
         """Abandon the match and begin a new one (creator or Manage Channels)."""
-        lang = self.bot.language(interaction)
+        self.bot.language(interaction)  # names the guild and table in the log lines
+        public = self.bot.guild_language(interaction.guild)  # the answer is the channel's
         table = self._here(interaction)
         if not can_manage(interaction, table):
             raise not_allowed()
         await in_time(interaction, table.restart(), public=True)
         await say(
             interaction,
-            t("discord.table.restarted", lang, mention=interaction.user.mention),
+            t("discord.table.restarted", public, mention=interaction.user.mention),
             ephemeral=False,
         )
 
@@ -312,12 +312,16 @@ class Tables(commands.Cog):
         description=tr("Show the table (only to you)", "discord.cmd.table.status.desc"),
     )
     async def status(self, interaction: discord.Interaction) -> None:
-        """The board, privately."""
+        """The board, privately: with its picture and the picture's alt text (drawn off the
+        event loop, as boards are), or with every seat's figures in its text when there is
+        no picture."""
         lang = self.bot.language(interaction)
-        table = self._here(interaction)
-        message = board_message(table.snapshot(), lang, [], with_image=False)
+        shown = self._here(interaction).snapshot()
+        await in_time(interaction, draw_ahead(shown, lang, self.bot.pictures))
+        message = board_message(shown, lang, [], with_image=True)
+        extra = {"file": message["file"]} if "file" in message else {}
         await answer_privately(
-            interaction, content=message["content"] or None, embed=message["embed"]
+            interaction, content=message["content"] or None, embed=message["embed"], **extra
         )
 
 

@@ -139,3 +139,30 @@ def test_post_nonces_are_the_same_for_an_effect_and_differ_between_effects(
     assert nonces == [post_nonce(*post) for post in posts]  # in any process
     assert len(set(nonces)) == len(posts)
     assert all(len(n) <= 25 and isinstance(n, str) for n in nonces)  # Discord's limit
+
+
+@pytest.mark.parametrize("game", ["bigtwo", "holdem", "draw"])
+@settings(max_examples=5, deadline=None)
+@given(seed=st.integers(0, 2**32))
+def test_a_replayed_deal_result_carries_the_last_view_of_its_deal(game: str, seed: int) -> None:
+    """At start-up a result's picture is drawn on the view its deal last showed (what the
+    live front kept of it), not on nothing: the view of the last action committed while
+    that deal ran."""
+    match, actions, _ = _played(game, seed)
+    spec = get_game(game)
+    state = match_state(spec, match)
+    number = (lambda v: v.hand) if game == "holdem" else (lambda v: v.deal)
+    last: dict[int, object] = {number(state.view(None)): state.view(None)}
+    for text in actions:
+        seat = state.to_act
+        assert seat is not None
+        state.apply(seat, spec.parse_action(text))
+        view = state.view(None)
+        last[number(view)] = view  # what the front's snapshot of that deal holds
+    results = [e for e in derive(spec, match, actions) if e.kind == "result"]
+    assert results
+    for effect in results:
+        assert effect.view is not None or effect.deal not in last
+        if effect.view is not None:
+            assert number(effect.view) == effect.deal
+            assert repr(effect.view) == repr(last[effect.deal])  # views compare by identity

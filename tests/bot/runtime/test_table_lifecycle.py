@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from bot.i18n import explain
-from bot.runtime import Player, Table, TableError, replay
+from bot.runtime import Player, RecordingFront, Table, TableError, TableManager, replay
 from bot.runtime.options import TableOptions
 from engines.base import DealSettled, IllegalAction, MatchEnded
 from engines.bigtwo import Play, penalty
@@ -187,6 +187,24 @@ async def test_unknown_table_and_duplicate_place(env: Any) -> None:
         await env.manager.create(guild="g1", place="chan-1", game="bigtwo")
     assert caught.value.code == "table_exists"
     assert env.counts() == before
+
+
+async def test_a_place_taken_by_another_process_is_refused_naming_the_table_there(
+    env: Any,
+) -> None:
+    await env.manager.create(guild="g1", place="chan-1", game="holdem")
+    # Another process (its own manager, the same database) has not loaded that table.
+    other = TableManager(env.storage, RecordingFront(), clock=env.clock)
+    before = env.counts()
+    with pytest.raises(TableError) as caught:
+        await other.create(guild="g1", place="chan-1", game="duel")
+    assert caught.value.code == "table_exists"
+    assert caught.value.params["game"] == "holdem"
+    assert caught.value.params["title"] == "No-limit Texas hold'em"
+    assert explain(caught.value, "fr").startswith("Une table de No-limit Texas hold'em existe")
+    assert env.counts() == before
+    assert other.find("chan-1") is None
+    await other.close()
 
 
 @pytest.mark.parametrize(
