@@ -246,7 +246,9 @@ async def test_the_bot_process_sends_no_seed_of_a_live_match(
         sent.extend(data for _, data in files)
 
     standin.content_hook = keep
-    bot = await spawn_bot(env_for(standin, tmp_path), tmp_path)
+    # /history twice in a minute: no cooldown in the way (a refused one uploads nothing).
+    env = env_for(standin, tmp_path, DEUCEBOT_STATS_COOLDOWN="0")
+    bot = await spawn_bot(env, tmp_path)
     try:
         await standin.wait_ready(60)
         await standin.command(ana, "table create", game="holdem", seats=3, deals=12)
@@ -278,7 +280,8 @@ async def test_the_bot_process_sends_no_seed_of_a_live_match(
 
         await standin.command(ana, "table leave")  # the AI plays the match out
         await standin.wait_for(lambda: match_over_shown(standin), 120)
-        await standin.command(ana, "history", deals=50)
+        again = (await standin.command(ana, "history", deals=50)).final()
+        assert again is not None and again.attachments, again
         data = history_upload(standin)
         (ended,) = HistoryFile.model_validate_json(data).matches
         shown = committed_deals([data], ended.table_id, ended.number, commitments)

@@ -29,6 +29,7 @@ class _Interaction:
 
     def __init__(self) -> None:
         self.response = _Response()
+        self.extras: dict[str, object] = {}  # discord.Interaction's per-interaction store
 
 
 async def test_a_refusal_inside_is_answered_privately_in_the_language_and_stops_there() -> None:
@@ -40,6 +41,7 @@ async def test_a_refusal_inside_is_answered_privately_in_the_language_and_stops_
     assert reached == ["after"]
     [(content, ephemeral)] = interaction.response.sent
     assert ephemeral and content.startswith("⛔") and "fermée" in content, content
+    assert interaction.extras, "a refused interaction is marked so no board rides on it"
 
 
 async def test_only_the_named_extra_kinds_are_answered_the_rest_go_on() -> None:
