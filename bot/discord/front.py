@@ -99,6 +99,7 @@ from bot.runtime import (
     PlayerLeft,
     SeatAway,
     SeatBack,
+    SeedsRevealed,
     TableSnapshot,
     TableStopped,
     TurnTimedOut,
@@ -204,13 +205,21 @@ class _Outbox:
     """Set whenever a board is delivered: a deal's DMs wait for its board (and commitment)."""
     commitments: dict[int, str] = field(default_factory=dict)
     """Deal -> its fairness commitment line, shown first on that deal's board."""
+    revealed: tuple[int, str] | None = None
+    """A restart's line revealing the abandoned match's seeds, and the deal of the new
+    match's board that shows it first (the new match's opening lines never push it out)."""
 
     def lines(self, deal: int, recent: list[str] | None = None) -> list[str]:
-        """The board's recent lines for `deal`: its commitment first (never pushed out by
-        the recent lines), then `recent` (default: the box's recent lines)."""
+        """The board's recent lines for `deal`: a restart's reveal of the abandoned match's
+        seeds and the deal's commitment first (never pushed out by the recent lines), then
+        `recent` (default: the box's recent lines)."""
         shown = list(self.recent) if recent is None else recent
         committed = self.commitments.get(deal)
-        return shown if committed is None else [committed, *shown]
+        if committed is not None:
+            shown = [committed, *shown]
+        if self.revealed is not None and self.revealed[0] == deal:
+            shown = [self.revealed[1], *shown]
+        return shown
 
     dm_task: asyncio.Task[None] | None = None
     dm_refused: dict[int, int] = field(default_factory=dict)
@@ -338,6 +347,7 @@ class DiscordFront:
         found, loose = fx.split(events, table.turn, table.deal)
         if any(effect.kind == "board" for effect in found):
             box.recent.clear()
+            box.revealed = None
             for event in events:  # the commitment, on the new board before any card
                 committed = (
                     fair_line(event, lang, table.game) if isinstance(event, DealStarted) else None
@@ -354,7 +364,9 @@ class DiscordFront:
             line = renderer.event(event, names, lang) if renderer else None
             if line is None:
                 line = _runtime_line(event, names, lang)
-            if line is not None:
+            if line is not None and isinstance(event, SeedsRevealed) and found:
+                box.revealed = (found[-1].deal, line)  # a restart: on the new match's board
+            elif line is not None:
                 box.recent.append(line)
         for event in events:
             changed = renderer.hand_changed(event) if renderer else None
@@ -1631,4 +1643,6 @@ def _runtime_line(event: Event, names: Sequence[str], lang: str) -> str | None:
         return t(key, lang, number=event.number)
     if isinstance(event, TableStopped):
         return t(key, lang)
+    if isinstance(event, SeedsRevealed):  # a match stopped or restarted mid-way
+        return fair_line(event, lang)
     return None
