@@ -7,8 +7,10 @@ messages it sent (walked from the bot's own command tree and components, so a ne
 or control joins by construction), and everything the bot sends toward any member (public
 messages, ephemeral answers, follow-ups, DMs, forms, autocomplete lists, every file's bytes
 such as a `/history` file, alt texts) goes through the stand-in's `content_hook`: none of it
-may hold a seed, nor its first 16 hex digits, of a deal of a match still in play. Once the
-match is over, `/history` carries every deal's seed and `deucebot verify` passes on it.
+may hold a seed, nor its first 16 hex digits, of a deal of a match still in play, nor a
+card hidden from a member it reaches (`tests/e2e/hidden_cards.py`: another seat's hand,
+the undealt cards). Once the match is over, `/history` carries every deal's seed and
+`deucebot verify` passes on it.
 The same through `python -m bot` as its own process: nothing it sent holds a 64-hex string
 that hashes to one of the live match's commitments."""
 
@@ -32,7 +34,8 @@ from bot.verify import verify_export
 from engines.fair import commitment
 from tests.e2e.bot_process import spawn_bot
 from tests.e2e.conftest import bot_running, running_standin, settle
-from tests.e2e.helpers import board, boards, mentioned
+from tests.e2e.helpers import board, boards, cards_in_text, mentioned
+from tests.e2e.hidden_cards import both, hidden_card_check, watch_knowledge
 from tests.e2e.process_play import FOOTER, env_for, finished, match_over_shown, stop
 from tests.e2e.surface import hand_of, leaves, option_values, use_control, visible_controls
 
@@ -121,10 +124,12 @@ async def test_no_member_receives_a_seed_of_a_live_match(game: str, tmp_path: Pa
         seated = members[: SEATS[game]]
         async with bot_running(fake, tmp_path / "db.sqlite3") as bot:
             watch = Watch()
-            fake.content_hook = seed_check(bot, watch)
+            main = fake.channel_ids[0]
+            known = watch_knowledge(bot, main)
+            hidden = hidden_card_check(bot, fake, main, known, members)
+            fake.content_hook = both(seed_check(bot, watch), hidden)
             commands = leaves(fake.commands)
             assert {"history", "act", "table create"} <= {c.path for c in commands}
-            main = fake.channel_ids[0]
             await fake.command(
                 fake.owner, "table create", channel_id=main, game=game, **SHORT[game]
             )
@@ -170,11 +175,14 @@ async def test_no_member_receives_a_seed_of_a_live_match(game: str, tmp_path: Pa
                 used.add("/" + leaf.path)
                 cards = hand_of(bot, fake.owner, main)
                 values = await option_values(fake, rng, fake.owner, leaf, main, members, cards)
+                # An admin's own words shown to everybody (a season named "7C") tell nothing.
+                known.said |= cards_in_text(json.dumps(values, ensure_ascii=False))
                 await fake.command(fake.owner, leaf.path, channel_id=main, values=values)
                 await settle(bot)
             assert {"/" + c.path for c in walked + admin} <= used, used
             assert fake.errors == [], fake.errors
             assert watch.files > 0 and watch.payloads > STEPS, watch
+            assert known.files > 0 and known.payloads > STEPS and known.cards > 0, known
 
             # The match ends: the AI plays every seat out.
             table = bot.tables.find(str(main))
