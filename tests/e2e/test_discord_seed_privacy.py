@@ -45,6 +45,15 @@ def history_upload(fake: FakeDiscord) -> bytes:
     return next(data for name, data in reversed(fake.files) if name.endswith(".json"))
 
 
+async def history_of(fake: FakeDiscord, user: User) -> bytes:
+    """`user`'s `/history` file: the one uploaded after they asked (a bot process answers
+    a deferred command by a follow-up that may come after the command returned)."""
+    before = sum(name.endswith(".json") for name, _ in fake.files)
+    await fake.command(user, "history", deals=50)
+    await fake.wait_for(lambda: sum(n.endswith(".json") for n, _ in fake.files) > before, 60)
+    return history_upload(fake)
+
+
 STEPS = 36
 SEATS = {"bigtwo": 3, "holdem": 3, "draw": 3, "duel": 2}
 """Members seated at the start (the AI takes the other seats)."""
@@ -254,7 +263,8 @@ async def test_the_bot_process_sends_no_seed_of_a_live_match(
         sent.extend(data for _, data in files)
 
     standin.content_hook = keep
-    bot = await spawn_bot(env_for(standin, tmp_path), tmp_path)
+    # /history twice within a minute: no cooldown (it shares /stats's, 30 s by default).
+    bot = await spawn_bot(env_for(standin, tmp_path, DEUCEBOT_STATS_COOLDOWN="0"), tmp_path)
     try:
         await standin.wait_ready(60)
         await standin.command(ana, "table create", game="holdem", seats=3, deals=12)
@@ -272,8 +282,7 @@ async def test_the_bot_process_sends_no_seed_of_a_live_match(
                 if final is not None and final.content.startswith("⛔"):
                     await standin.command(ana, "act", action="check")
         assert hand >= 3 and not finished(standin), "hand 3 never began mid-match"
-        await standin.command(ana, "history", deals=50)
-        live = HistoryFile.model_validate_json(history_upload(standin))
+        live = HistoryFile.model_validate_json(await history_of(standin, ana))
         (match,) = live.matches
         commitments = {
             e.event["deal"]: e.event["commitment"]
@@ -286,8 +295,7 @@ async def test_the_bot_process_sends_no_seed_of_a_live_match(
 
         await standin.command(ana, "table leave")  # the AI plays the match out
         await standin.wait_for(lambda: match_over_shown(standin), 120)
-        await standin.command(ana, "history", deals=50)
-        data = history_upload(standin)
+        data = await history_of(standin, ana)
         (ended,) = HistoryFile.model_validate_json(data).matches
         shown = committed_deals([data], ended.table_id, ended.number, commitments)
         assert shown == set(commitments) and all(d.seed for d in ended.deals)
