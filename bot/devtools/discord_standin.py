@@ -252,6 +252,16 @@ def _padded(descriptions: list[str], attachments: list[str]) -> list[str]:
     return (descriptions + [""] * len(attachments))[: len(attachments)]
 
 
+def _command_path(data: dict[str, Any]) -> str:
+    """A command interaction's path: its name and sub-command group and sub-command."""
+    words = [str(data.get("name", ""))]
+    options = data.get("options") or []
+    while options and options[0].get("type") in (1, 2):
+        words.append(str(options[0].get("name", "")))
+        options = options[0].get("options") or []
+    return " ".join(words)
+
+
 def version_text(version: dict[str, Any]) -> str:
     """All readable text of one message version."""
     parts = [version.get("content") or ""]
@@ -445,6 +455,11 @@ class FakeDiscord:
         """The message of every version that pinged ``@everyone`` or ``@here``."""
         self.responses: dict[int, Response] = {}
         self.tokens: dict[str, int] = {}
+        self.asked: dict[int, tuple[int, int | None, str | None]] = {}
+        """Interaction id -> the user who made it, the message whose component they used
+        (None for a command) and the command's path (``table create``; None for a
+        component or a form): whom an answer to it reaches, and what it answers
+        (`content_hook`s)."""
         self.commands: list[dict[str, Any]] = []
         self.identify: dict[str, Any] | None = None
         self.rest_calls: list[tuple[str, str]] = []
@@ -1696,6 +1711,8 @@ class FakeDiscord:
         iid = self.snowflake(self.interaction_age)
         token = f"tok{iid}"
         self.tokens[token] = iid
+        path = _command_path(data) if kind in (2, 4) else None
+        self.asked[iid] = (user.id, message.id if message is not None else None, path)
         self._token_born[token] = time.monotonic() - self.interaction_age
         cid = channel_id if channel_id is not None else self.channel_id
         in_guild = cid in self.channel_ids or cid in self.foreign_channels
@@ -1959,6 +1976,10 @@ class FakeDiscord:
         return await self._send_interaction(iid, payload, True)
 
     # -- reading what people see ------------------------------------------------------------
+
+    def original_of(self, token: str) -> Message | None:
+        """The response message of the interaction with `token`, once it has one."""
+        return self.messages.get(self._originals.get(token) or 0)
 
     def public_messages(self, channel_id: int | None = None) -> list[Message]:
         """Non-ephemeral messages in the guild channel(s), oldest first."""

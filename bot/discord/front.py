@@ -92,6 +92,8 @@ from bot.pictures.worker import PictureDrawer
 from bot.render import GameRenderer, get_renderer
 from bot.render.fair import fair_line
 from bot.render.phrases import deal_word
+from bot.render.text import move_cards
+from bot.render.words import say_move
 from bot.runtime import (
     MatchStarted,
     Player,
@@ -99,6 +101,7 @@ from bot.runtime import (
     PlayerLeft,
     SeatAway,
     SeatBack,
+    SeedsRevealed,
     TableSnapshot,
     TableStopped,
     TurnTimedOut,
@@ -204,13 +207,21 @@ class _Outbox:
     """Set whenever a board is delivered: a deal's DMs wait for its board (and commitment)."""
     commitments: dict[int, str] = field(default_factory=dict)
     """Deal -> its fairness commitment line, shown first on that deal's board."""
+    revealed: tuple[int, str] | None = None
+    """A restart's line revealing the abandoned match's seeds, and the deal of the new
+    match's board that shows it first (the new match's opening lines never push it out)."""
 
     def lines(self, deal: int, recent: list[str] | None = None) -> list[str]:
-        """The board's recent lines for `deal`: its commitment first (never pushed out by
-        the recent lines), then `recent` (default: the box's recent lines)."""
+        """The board's recent lines for `deal`: a restart's reveal of the abandoned match's
+        seeds and the deal's commitment first (never pushed out by the recent lines), then
+        `recent` (default: the box's recent lines)."""
         shown = list(self.recent) if recent is None else recent
         committed = self.commitments.get(deal)
-        return shown if committed is None else [committed, *shown]
+        if committed is not None:
+            shown = [committed, *shown]
+        if self.revealed is not None and self.revealed[0] == deal:
+            shown = [self.revealed[1], *shown]
+        return shown
 
     dm_task: asyncio.Task[None] | None = None
     dm_refused: dict[int, int] = field(default_factory=dict)
@@ -338,6 +349,7 @@ class DiscordFront:
         found, loose = fx.split(events, table.turn, table.deal)
         if any(effect.kind == "board" for effect in found):
             box.recent.clear()
+            box.revealed = None
             for event in events:  # the commitment, on the new board before any card
                 committed = (
                     fair_line(event, lang, table.game) if isinstance(event, DealStarted) else None
@@ -353,8 +365,10 @@ class DiscordFront:
         for event in loose:
             line = renderer.event(event, names, lang) if renderer else None
             if line is None:
-                line = _runtime_line(event, names, lang)
-            if line is not None:
+                line = _runtime_line(event, names, lang, renderer)
+            if line is not None and isinstance(event, SeedsRevealed) and found:
+                box.revealed = (found[-1].deal, line)  # a restart: on the new match's board
+            elif line is not None:
                 box.recent.append(line)
         for event in events:
             changed = renderer.hand_changed(event) if renderer else None
@@ -1541,7 +1555,7 @@ def result_text(table: TableSnapshot, effect: Effect, lang: str) -> str:
             continue
         line = renderer.event(event, names, lang) if renderer else None
         if line is None:
-            line = _runtime_line(event, names, lang)
+            line = _runtime_line(event, names, lang, renderer)
         if line is not None:
             lines.append(line)
     if settled:
@@ -1619,16 +1633,34 @@ def _renderer(table: TableSnapshot) -> GameRenderer | None:
         return None
 
 
-def _runtime_line(event: Event, names: Sequence[str], lang: str) -> str | None:
-    """A line for the runtime's own events (joins, leaves, away, timeouts, stop)."""
+def _timed_out_move(text: str, renderer: GameRenderer | None, lang: str) -> str:
+    """The move played for a seat that timed out, for the channel in `lang`: in the reader's
+    words (cards as hands show them), not its code. Its cards are named only in a game
+    whose moves are cards played face up (Big Two); elsewhere a move's cards are hidden
+    ones (the duel's locked card, draw's discards): the verb alone."""
+    if renderer is None:
+        return text
+    if not renderer.plays_cards:
+        text = " ".join(word for word in text.split() if not move_cards(word))
+    return say_move(text, renderer.move_areas, lang)
+
+
+def _runtime_line(
+    event: Event, names: Sequence[str], lang: str, renderer: GameRenderer | None = None
+) -> str | None:
+    """A line for the runtime's own events (joins, leaves, away, timeouts, stop); a move
+    played for a seat that timed out reads in `lang` by `renderer`'s move words."""
     key = f"discord.event.{event.kind}"
     if isinstance(event, PlayerJoined | PlayerLeft | SeatAway | SeatBack):
         return t(key, lang, name=safe_name(event.name), seat=event.seat + 1)
     if isinstance(event, TurnTimedOut):
         name = names[event.seat] if 0 <= event.seat < len(names) else f"#{event.seat + 1}"
-        return t(key, lang, name=name, seat=event.seat + 1, action=event.action)
+        action = _timed_out_move(event.action, renderer, lang)
+        return t(key, lang, name=name, seat=event.seat + 1, action=action)
     if isinstance(event, MatchStarted):
         return t(key, lang, number=event.number)
     if isinstance(event, TableStopped):
         return t(key, lang)
+    if isinstance(event, SeedsRevealed):  # a match stopped or restarted mid-way
+        return fair_line(event, lang)
     return None

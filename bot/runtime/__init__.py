@@ -25,6 +25,7 @@ from bot.runtime.front import (
     RecordingFront,
     SeatAway,
     SeatBack,
+    SeedsRevealed,
     TableStopped,
     TurnTimedOut,
 )
@@ -49,6 +50,7 @@ __all__ = [
     "Seat",
     "SeatAway",
     "SeatBack",
+    "SeedsRevealed",
     "SystemClock",
     "Table",
     "TableError",

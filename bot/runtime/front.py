@@ -87,6 +87,17 @@ class TableStopped(Event):
     kind: ClassVar[str] = "table_stopped"
 
 
+@dataclasses.dataclass(frozen=True, kw_only=True, slots=True)
+class SeedsRevealed(Event):
+    """Match `match` is over before its end (its table stopped, or a restart began a newer
+    match) after dealing at least one seeded deal: every seed it dealt is public now (the
+    hand history derives them from its stored secret). A match that ends says so itself,
+    in `MatchEnded.seeds`."""
+
+    kind: ClassVar[str] = "seeds_revealed"
+    match: int
+
+
 class Front(Protocol):
     """Where a table's events go (the terminal, a Discord channel)."""
 

@@ -38,6 +38,7 @@ from bot.runtime.front import (
     PlayerLeft,
     SeatAway,
     SeatBack,
+    SeedsRevealed,
     TableStopped,
     TurnTimedOut,
 )
@@ -312,11 +313,12 @@ class Table:
         same transaction."""
         async with self._lock:
             self._require_not_stopped()
+            revealed = self._revealed()
             await self._storage.set_status(self.id, "stopped", self._settlement())
             self.status = "stopped"
             self._cancel_tasks()
             self._ai.drop(self.id)
-            await self._deliver([TableStopped()])
+            await self._deliver([TableStopped(), *revealed])
 
     # ------------------------------------------------------------------ acting
 
@@ -465,6 +467,7 @@ class Table:
         ledger = ledger_rows(
             opening, credits, LedgerIds(self.guild, self.game, 0, now), next_seq=first_seq, deal=0
         )
+        revealed = self._revealed()
         previous = (self.state, self.status)
         self.state, self.status = state, "playing"
         try:
@@ -493,9 +496,18 @@ class Table:
         self.deal = ledger.deal
         self.deadline, self.deadline_turn = deadline, deadline_turn
         self._ai.new_match(self.id, self.seats, seed)
-        await self._deliver([MatchStarted(number=number), *opening])
+        await self._deliver([*revealed, MatchStarted(number=number), *opening])
         self._after_change()
         return match
+
+    def _revealed(self) -> list[Event]:
+        """What abandoning the match in play (a stop, a restart) reveals: its seeds, once
+        it has begun a deal. Every deal the runtime begins is seeded (its `DealSource` has
+        no stacked deal), so a deal begun is a seeded deal. A finished match revealed its
+        seeds as it ended: nothing more."""
+        if self.status != "playing" or self.match is None or self.deal < 1:
+            return []
+        return [SeedsRevealed(match=self.match.number)]
 
     def _settlement(self, now: float | None = None) -> Settlement | None:
         """The match in play, to settle for the ratings as it is abandoned (restart, stop)."""

@@ -77,6 +77,10 @@ def test_a_new_match_after_being_knocked_out(terminal: list[Terminal]) -> None:
     term.read_until(lambda s: s == "A new match starts, with fresh stacks.", 10)
     fresh = term.read_until(is_prompt, 30)
     assert "— Match 2 starts —" in fresh
+    # The abandoned match's seeds are public now: said once, before the new match starts.
+    revealed = "The match's secret seeds are now all revealed."
+    assert fresh.count(revealed) == 1, fresh
+    assert fresh.index(revealed) < fresh.index("— Match 2 starts —"), fresh
     assert "You sit down with 1000 chips." in fresh
     term.type("quit")
     term.rest(10)

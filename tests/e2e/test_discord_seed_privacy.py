@@ -7,8 +7,10 @@ messages it sent (walked from the bot's own command tree and components, so a ne
 or control joins by construction), and everything the bot sends toward any member (public
 messages, ephemeral answers, follow-ups, DMs, forms, autocomplete lists, every file's bytes
 such as a `/history` file, alt texts) goes through the stand-in's `content_hook`: none of it
-may hold a seed, nor its first 16 hex digits, of a deal of a match still in play. Once the
-match is over, `/history` carries every deal's seed and `deucebot verify` passes on it.
+may hold a seed, nor its first 16 hex digits, of a deal of a match still in play, nor a
+card hidden from a member it reaches (`tests/e2e/hidden_cards.py`: another seat's hand,
+the undealt cards). Once the match is over, `/history` carries every deal's seed and
+`deucebot verify` passes on it.
 The same through `python -m bot` as its own process: nothing it sent holds a 64-hex string
 that hashes to one of the live match's commitments."""
 
@@ -32,7 +34,8 @@ from bot.verify import verify_export
 from engines.fair import commitment
 from tests.e2e.bot_process import spawn_bot
 from tests.e2e.conftest import bot_running, running_standin, settle
-from tests.e2e.helpers import board, boards, mentioned
+from tests.e2e.helpers import board, boards, cards_in_text, mentioned
+from tests.e2e.hidden_cards import both, hidden_card_check, watch_knowledge
 from tests.e2e.process_play import FOOTER, env_for, finished, match_over_shown, stop
 from tests.e2e.surface import hand_of, leaves, option_values, use_control, visible_controls
 
@@ -40,6 +43,15 @@ from tests.e2e.surface import hand_of, leaves, option_values, use_control, visib
 def history_upload(fake: FakeDiscord) -> bytes:
     """The last history file the bot uploaded (a board picture may come after it)."""
     return next(data for name, data in reversed(fake.files) if name.endswith(".json"))
+
+
+async def history_of(fake: FakeDiscord, user: User) -> bytes:
+    """`user`'s `/history` file: the one uploaded after they asked (a bot process answers
+    a deferred command by a follow-up that may come after the command returned)."""
+    before = sum(name.endswith(".json") for name, _ in fake.files)
+    await fake.command(user, "history", deals=50)
+    await fake.wait_for(lambda: sum(n.endswith(".json") for n, _ in fake.files) > before, 60)
+    return history_upload(fake)
 
 
 STEPS = 36
@@ -121,10 +133,12 @@ async def test_no_member_receives_a_seed_of_a_live_match(game: str, tmp_path: Pa
         seated = members[: SEATS[game]]
         async with bot_running(fake, tmp_path / "db.sqlite3") as bot:
             watch = Watch()
-            fake.content_hook = seed_check(bot, watch)
+            main = fake.channel_ids[0]
+            known = watch_knowledge(bot, main)
+            hidden = hidden_card_check(bot, fake, main, known, members)
+            fake.content_hook = both(seed_check(bot, watch), hidden)
             commands = leaves(fake.commands)
             assert {"history", "act", "table create"} <= {c.path for c in commands}
-            main = fake.channel_ids[0]
             await fake.command(
                 fake.owner, "table create", channel_id=main, game=game, **SHORT[game]
             )
@@ -170,11 +184,14 @@ async def test_no_member_receives_a_seed_of_a_live_match(game: str, tmp_path: Pa
                 used.add("/" + leaf.path)
                 cards = hand_of(bot, fake.owner, main)
                 values = await option_values(fake, rng, fake.owner, leaf, main, members, cards)
+                # An admin's own words shown to everybody (a season named "7C") tell nothing.
+                known.said |= cards_in_text(json.dumps(values, ensure_ascii=False))
                 await fake.command(fake.owner, leaf.path, channel_id=main, values=values)
                 await settle(bot)
             assert {"/" + c.path for c in walked + admin} <= used, used
             assert fake.errors == [], fake.errors
             assert watch.files > 0 and watch.payloads > STEPS, watch
+            assert known.files > 0 and known.payloads > STEPS and known.cards > 0, known
 
             # The match ends: the AI plays every seat out.
             table = bot.tables.find(str(main))
@@ -246,9 +263,8 @@ async def test_the_bot_process_sends_no_seed_of_a_live_match(
         sent.extend(data for _, data in files)
 
     standin.content_hook = keep
-    # /history twice in a minute: no cooldown in the way (a refused one uploads nothing).
-    env = env_for(standin, tmp_path, DEUCEBOT_STATS_COOLDOWN="0")
-    bot = await spawn_bot(env, tmp_path)
+    # /history twice within a minute: no cooldown (it shares /stats's, 30 s by default).
+    bot = await spawn_bot(env_for(standin, tmp_path, DEUCEBOT_STATS_COOLDOWN="0"), tmp_path)
     try:
         await standin.wait_ready(60)
         await standin.command(ana, "table create", game="holdem", seats=3, deals=12)
@@ -266,8 +282,7 @@ async def test_the_bot_process_sends_no_seed_of_a_live_match(
                 if final is not None and final.content.startswith("⛔"):
                     await standin.command(ana, "act", action="check")
         assert hand >= 3 and not finished(standin), "hand 3 never began mid-match"
-        await standin.command(ana, "history", deals=50)
-        live = HistoryFile.model_validate_json(history_upload(standin))
+        live = HistoryFile.model_validate_json(await history_of(standin, ana))
         (match,) = live.matches
         commitments = {
             e.event["deal"]: e.event["commitment"]
@@ -280,9 +295,7 @@ async def test_the_bot_process_sends_no_seed_of_a_live_match(
 
         await standin.command(ana, "table leave")  # the AI plays the match out
         await standin.wait_for(lambda: match_over_shown(standin), 120)
-        again = (await standin.command(ana, "history", deals=50)).final()
-        assert again is not None and again.attachments, again
-        data = history_upload(standin)
+        data = await history_of(standin, ana)
         (ended,) = HistoryFile.model_validate_json(data).matches
         shown = committed_deals([data], ended.table_id, ended.number, commitments)
         assert shown == set(commitments) and all(d.seed for d in ended.deals)
