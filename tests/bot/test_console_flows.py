@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import re
 import time
-from collections.abc import Iterator
 
 import pytest
 
@@ -14,14 +13,6 @@ from tests.bot.terminal import Terminal, is_prompt
 
 OUT = "You are out of the match."
 AI_ACTION = re.compile(r"^AI \d (folds|checks|calls|bets|raises)")
-
-
-@pytest.fixture
-def terminal() -> Iterator[list[Terminal]]:
-    started: list[Terminal] = []
-    yield started
-    for each in started:
-        each.close()
 
 
 def knocked_out(started: list[Terminal], *extra: str) -> Terminal:

@@ -11,7 +11,6 @@ import io
 import logging
 import re
 import sqlite3
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -28,14 +27,6 @@ YOUR_MOVE = re.compile(r"^You (fold|check|call|bet|raise|go all)")
 TIME_LEFT = re.compile(r"Time left: [1-6] s\.")
 HAND_OPENS = re.compile(r"^Hand (\d+): ")
 HAND_BOARD = re.compile(r"^Hand (\d+) · ")
-
-
-@pytest.fixture
-def terminal() -> Iterator[list[Terminal]]:
-    started: list[Terminal] = []
-    yield started
-    for each in started:
-        each.close()
 
 
 def test_a_hand_opens_before_its_board_and_prompt(terminal: list[Terminal]) -> None:

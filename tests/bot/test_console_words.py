@@ -7,7 +7,6 @@ without their policy, long lines never echoed whole, and the fairness reveal poi
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -18,14 +17,6 @@ from tests.bot.terminal import Terminal, is_prompt
 
 OUT = "You are out of the match."
 MOVED_ON = "the table has moved on"
-
-
-@pytest.fixture
-def terminal() -> Iterator[list[Terminal]]:
-    started: list[Terminal] = []
-    yield started
-    for each in started:
-        each.close()
 
 
 def start(started: list[Terminal], *args: str) -> Terminal:

@@ -96,3 +96,23 @@ async def test_the_public_line_of_a_refusal_answered_privately_is_in_the_server_
         thinking = answer.message
         assert thinking is not None and not thinking.ephemeral
         assert thinking.content == "🔒 Réponse envoyée en privé."
+
+
+async def test_a_slow_season_start_is_still_announced_to_the_channel(
+    standin: FakeDiscord, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`/season` announces the season to the channel: when its write is slow and the answer
+    is deferred first, the deferral is public too, so the announcement is never hidden as
+    an ephemeral follow-up (it was, one run in a few, on a busy machine)."""
+    monkeypatch.setattr(replies, "DEFER_AFTER", 0.01)
+    async with bot_running(standin, tmp_path / "db.sqlite3") as bot:
+        start_season = bot.storage.start_season
+
+        async def slow_start(*args: Any, **kwargs: Any) -> Any:
+            await asyncio.sleep(0.1)  # a slow database: the answer is deferred first
+            return await start_season(*args, **kwargs)
+
+        monkeypatch.setattr(bot.storage, "start_season", slow_start)
+        answer = await standin.command(standin.owner, "season", name="cup")
+        season = _public(answer)
+        assert season.content.startswith("Season **cup** starts now"), season.content

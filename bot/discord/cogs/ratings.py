@@ -145,8 +145,11 @@ class Ratings(commands.Cog):
             await say(interaction, t("ratings.season.bad_name", lang))
             return
         chosen = name.strip() if name else None
+        # The answer is for the channel: a slow write defers publicly, as the answer goes.
         started = await in_time(
-            interaction, self.bot.storage.start_season(guild, chosen, str(interaction.user.id))
+            interaction,
+            self.bot.storage.start_season(guild, chosen, str(interaction.user.id)),
+            public=True,
         )
         public = self.bot.guild_language(interaction.guild)  # the answer is the channel's
         if chosen is None:
