@@ -12,24 +12,27 @@ from typing import TYPE_CHECKING, TypeAlias
 
 from storage.base import CannotOpenDatabase
 from storage.sqlite import SqliteStorage, Synchronous
+from storage.targets import is_postgres_url
 
 if TYPE_CHECKING:
     from storage.postgres import PostgresStorage
 
+__all__ = [
+    "AnyStorage",
+    "UnsupportedDatabase",
+    "is_postgres_url",
+    "make_storage",
+    "open_storage",
+]
+
 AnyStorage: TypeAlias = "SqliteStorage | PostgresStorage"
 """Either backend (both implement `storage.base.Storage`)."""
 
-POSTGRES_SCHEMES = ("postgresql://", "postgres://")
 _URL = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*://")
 
 
 class UnsupportedDatabase(CannotOpenDatabase):
     """A `scheme://` target that is not PostgreSQL (files are given as plain paths)."""
-
-
-def is_postgres_url(target: str) -> bool:
-    """Whether `target` names a PostgreSQL database rather than a SQLite file."""
-    return target.startswith(POSTGRES_SCHEMES)
 
 
 def make_storage(

@@ -27,7 +27,6 @@ from urllib.parse import urlsplit, urlunsplit
 import asyncpg
 from asyncpg.pool import PoolConnectionProxy
 
-from storage.backend import is_postgres_url
 from storage.base import CannotOpenDatabase, PlaceTaken, StaleWrite
 from storage.board import Dialect
 from storage.chain import GENESIS
@@ -40,6 +39,7 @@ from storage.migrate import (
 )
 from storage.sql_storage import SqlStorage
 from storage.statements import SET_HEAD, Chained, NewRow, Statement, Write
+from storage.targets import is_postgres_url
 
 VERSION_TABLE = "schema_version"
 """The one-row table holding the schema version (SQLite keeps it in `user_version`)."""

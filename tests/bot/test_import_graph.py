@@ -1,5 +1,6 @@
-"""No import circle inside `bot/`: every import, at module level, inside a function or
-under `TYPE_CHECKING`, goes one way (read from the source, nothing imported)."""
+"""No import circle inside any product package (`engines`, `storage`, `bot`): every
+import, at module level, inside a function or under `TYPE_CHECKING`, goes one way (read
+from the source, nothing imported)."""
 
 from __future__ import annotations
 
@@ -16,12 +17,16 @@ def _module(path: Path) -> str:
     return ".".join(parts)
 
 
+PACKAGES = ("engines", "storage", "bot")
+"""The product packages (what `pip install .` ships)."""
+
+
 def _modules() -> dict[str, Path]:
-    return {_module(path): path for path in (ROOT / "bot").rglob("*.py")}
+    return {_module(path): path for pkg in PACKAGES for path in (ROOT / pkg).rglob("*.py")}
 
 
 def _imports(path: Path, known: set[str]) -> set[str]:
-    """The `bot` modules `path` imports (`from package import submodule` names the
+    """The product modules `path` imports (`from package import submodule` names the
     submodule)."""
     found: set[str] = set()
     for node in ast.walk(ast.parse(path.read_text(), str(path))):
@@ -78,9 +83,11 @@ def test_the_graph_sees_function_level_and_type_checking_imports() -> None:
     graph = _graph()
     assert "bot.discord.front" in graph["bot.discord.client"]
     assert "bot.runtime.snapshot" in graph["bot.runtime.front"]  # under TYPE_CHECKING
+    assert "storage.postgres" in graph["storage.backend"]  # inside a function
+    assert "engines.base" in graph["engines.bigtwo"]
 
 
-def test_no_import_circle_inside_bot() -> None:
+def test_no_import_circle_in_any_product_package() -> None:
     assert _cycle(_graph()) is None
 
 
