@@ -129,6 +129,23 @@ class SqlRatings:
         )
         return [_held_row(r) for r in rows]
 
+    async def _ai_moved(self, match_id: int) -> set[int]:
+        """The seats of a match the AI made a move of (the older credit rule's input)."""
+        rows = await self._all(
+            "SELECT DISTINCT seat FROM actions WHERE match_id = ? AND actor = 'ai'", (match_id,)
+        )
+        return {int(r["seat"]) for r in rows}
+
+    async def _last_hands(self, match_id: int) -> dict[int, int]:
+        """Per seat, the last hand of a match its chip ledger settled."""
+        return _by_seat(
+            await self._all(
+                "SELECT seat, max(hand) FROM chip_ledger WHERE match_id = ? AND reason = 'hand'"
+                " GROUP BY seat",
+                (match_id,),
+            )
+        )
+
     async def _rate(
         self,
         *,
@@ -192,21 +209,10 @@ class SqlRatings:
             return []
         guild, game = found[0]["guild"], found[0]["game"]
         players = await self._players(m)
-        ai_moved = {
-            int(r["seat"])
-            for r in await self._all(
-                "SELECT DISTINCT seat FROM actions WHERE match_id = ? AND actor = 'ai'", (m,)
-            )
-        }
+        ai_moved = await self._ai_moved(m)
         if commit.action.actor == "ai":
             ai_moved.add(commit.action.seat)
-        last = _by_seat(
-            await self._all(
-                "SELECT seat, max(hand) FROM chip_ledger WHERE match_id = ? AND reason = 'hand'"
-                " GROUP BY seat",
-                (m,),
-            )
-        )
+        last = await self._last_hands(m)
         for entry in commit.chips:
             if entry.reason == "hand":
                 last[entry.seat] = max(last.get(entry.seat, 0), entry.hand)
@@ -234,23 +240,12 @@ class SqlRatings:
         standing = {
             int(r["seat"]): int(r["v"]) for r in await self._all(sums.format(which="= ?"), (m,))
         }
-        last = _by_seat(
-            await self._all(
-                "SELECT seat, max(hand) FROM chip_ledger WHERE match_id = ? AND reason = 'hand'"
-                " GROUP BY seat",
-                (m,),
-            )
-        )
+        last = await self._last_hands(m)
         penalised = await self._all("SELECT 1 FROM penalty_ledger WHERE match_id = ? LIMIT 1", (m,))
         if not last and not penalised:
             return None  # no deal played: not rated
         players = await self._players(m)
-        ai_moved = {  # the older rule's, for a match started before migration 012
-            int(r["seat"])
-            for r in await self._all(
-                "SELECT DISTINCT seat FROM actions WHERE match_id = ? AND actor = 'ai'", (m,)
-            )
-        }
+        ai_moved = await self._ai_moved(m)  # the older rule's, for a match before 012
         seats = _outcomes(players, _totals(players, standing), ai_moved, last)
         entries = await self._rate(guild=guild, game=game, match_id=m, at=settle.at, seats=seats)
         return entries, int(found[0]["last_seq"])
