@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 
 from bot.runtime import Player, Table
+from storage.base import MatchRecord
 from storage.ratings import MU
 
 ANA = Player("u-ana", "Ana")
@@ -72,19 +73,28 @@ async def play_until(table: Table, done: Any, strong: frozenset[str] = frozenset
         await play_turn(table, strong)
 
 
-def penalties(env: Any, match_id: int) -> dict[int, int]:
-    rows = env.rows(
-        "SELECT seat, sum(penalty) FROM penalty_ledger"
-        f" WHERE match_id = {int(match_id)} GROUP BY seat"
-    )
+def ledger_sums(env: Any, sql: str, match_id: int) -> dict[int, int]:
+    rows = env.rows(f"{sql} WHERE match_id = {int(match_id)} GROUP BY seat")
     return {int(seat): int(total) for seat, total in rows}
+
+
+def penalties(env: Any, match_id: int) -> dict[int, int]:
+    return ledger_sums(env, "SELECT seat, sum(penalty) FROM penalty_ledger", match_id)
 
 
 def chips(env: Any, match_id: int) -> dict[int, int]:
-    rows = env.rows(
-        f"SELECT seat, sum(delta) FROM chip_ledger WHERE match_id = {int(match_id)} GROUP BY seat"
+    return ledger_sums(env, "SELECT seat, sum(delta) FROM chip_ledger", match_id)
+
+
+async def bigtwo_after_a_deal(env: Any) -> tuple[Table, MatchRecord]:
+    """A three-deal Big Two match of Ana's against the AI, played until a deal settled;
+    returns the table and the match."""
+    table: Table = await env.manager.create(
+        guild="g1", place="c", game="bigtwo", settings={"deals": 3}, owner=ANA
     )
-    return {int(seat): int(total) for seat, total in rows}
+    match = await table.start(seed=7)
+    await play_until(table, lambda: penalties(env, match.id))
+    return table, match
 
 
 async def test_a_duel_loser_who_left_is_rated_and_the_winner_too(env: Any) -> None:
@@ -201,12 +211,8 @@ async def test_a_stop_after_hands_settles_a_chip_match_on_the_chips(env: Any) ->
     match = await table.start(seed=5)
     hands = f"SELECT count(*) FROM chip_ledger WHERE match_id = {match.id} AND reason = 'hand'"
     await play_until(table, lambda: env.rows(hands)[0][0] >= 6)  # three hands, Ana folding
-    chips = dict(
-        env.rows(
-            f"SELECT seat, sum(delta) FROM chip_ledger WHERE match_id = {match.id} GROUP BY seat"
-        )
-    )
-    assert chips[0] < chips[1]
+    stacks = chips(env, match.id)
+    assert stacks[0] < stacks[1]
     await table.stop()
     rated = all_time(env, match.id)
     assert set(rated) == {ANA.id} and rated[ANA.id][0] == 2 and rated[ANA.id][2] < MU
@@ -215,11 +221,7 @@ async def test_a_stop_after_hands_settles_a_chip_match_on_the_chips(env: Any) ->
 
 
 async def test_a_stop_that_fails_rates_nothing_and_the_next_one_rates_once(env: Any) -> None:
-    table: Table = await env.manager.create(
-        guild="g1", place="c", game="bigtwo", settings={"deals": 3}, owner=ANA
-    )
-    match = await table.start(seed=7)
-    await play_until(table, lambda: penalties(env, match.id))
+    table, match = await bigtwo_after_a_deal(env)
     env.rows(
         "CREATE TRIGGER no_stop BEFORE UPDATE OF status ON tables WHEN NEW.status = 'stopped'"
         " BEGIN SELECT RAISE(ABORT, 'the disk is full'); END"
@@ -240,11 +242,7 @@ async def test_a_stop_that_fails_rates_nothing_and_the_next_one_rates_once(env: 
 
 
 async def test_a_restart_that_fails_rates_nothing_and_the_next_one_rates_once(env: Any) -> None:
-    table: Table = await env.manager.create(
-        guild="g1", place="c", game="bigtwo", settings={"deals": 3}, owner=ANA
-    )
-    match = await table.start(seed=7)
-    await play_until(table, lambda: penalties(env, match.id))
+    table, match = await bigtwo_after_a_deal(env)
     # The new match cannot be written: the settlement in its transaction is undone too.
     env.rows(
         "CREATE TRIGGER no_match BEFORE INSERT ON matches"
