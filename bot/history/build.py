@@ -29,7 +29,7 @@ from bot.history.model import (
     SeatInfo,
     Viewer,
 )
-from bot.history.over import is_over
+from bot.history.over import is_over, latest_id
 from bot.runtime.replay import match_state, opening_events
 from engines.base import (
     ChipsBought,
@@ -86,7 +86,8 @@ class MatchLog:
     chips: list[ChipEntry]
     penalties: list[PenaltyEntry]
     latest: int | None = None
-    """The id of the table's latest match (None: taken to be this one)."""
+    """The id of the table's latest match (None: taken to be this one; not read for a match
+    over anyway, `bot.history.over.latest_id`)."""
 
     @property
     def finished(self) -> bool:
@@ -113,7 +114,6 @@ async def load_match(storage: Storage, match_id: int) -> MatchLog:
     table = await storage.table(match.table_id) if match is not None else None
     if match is None or table is None:
         raise HistoryError(f"there is no match {match_id}", code="history_no_match", match=match_id)
-    latest = await storage.current_match(table.id)
     return MatchLog(
         table=table,
         match=match,
@@ -121,7 +121,7 @@ async def load_match(storage: Storage, match_id: int) -> MatchLog:
         actions=await storage.actions(match_id),
         chips=await storage.chip_entries(match_id),
         penalties=await storage.penalty_entries(match_id),
-        latest=latest.id if latest is not None else None,
+        latest=await latest_id(storage, match, table),
     )
 
 

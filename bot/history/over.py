@@ -22,9 +22,15 @@ def is_over(match: MatchRecord, table: TableRecord, latest: int | None) -> bool:
     )
 
 
+async def latest_id(storage: Storage, match: MatchRecord, table: TableRecord) -> int | None:
+    """The id of `table`'s latest match, the `latest` of `is_over`: read from `storage`
+    only when it can tell (None, no read, for a match finished or of a stopped table)."""
+    if is_over(match, table, None):
+        return None
+    latest = await storage.current_match(table.id)
+    return latest.id if latest is not None else None
+
+
 async def match_over(storage: Storage, match: MatchRecord, table: TableRecord) -> bool:
     """`is_over` for a match read from `storage`."""
-    if match.finished_at is not None or table.status == "stopped":
-        return True
-    latest = await storage.current_match(table.id)
-    return is_over(match, table, latest.id if latest is not None else None)
+    return is_over(match, table, await latest_id(storage, match, table))
