@@ -397,10 +397,13 @@ class Console:
         if ignored:
             self.say("console.kept_settings", settings="; ".join(ignored))
 
-    async def _wait_for_you(self, table: Table, seat: int) -> TableSnapshot | None:
+    async def _wait_for_you(
+        self, table: Table, seat: int
+    ) -> tuple[TableSnapshot, int | None] | None:
         """Let the AI play until it is your turn, you are away or out, or the match is over,
-        and return the table then, as delivered; None once you quit. Lines typed meanwhile
-        are answered as they come (`_out_of_turn`): none is kept for a later prompt."""
+        and return the table then, as delivered, with the prompt due (`_due`); None once you
+        quit. Lines typed meanwhile are answered as they come (`_out_of_turn`): none is kept
+        for a later prompt."""
         while True:
             self.front.changed.clear()
             head = self.inbox.peek()
@@ -411,9 +414,9 @@ class Console:
             # lock): a deal's opening lines and the pause between deals come before the
             # board and prompt they lead to, never after (the live state is ahead of them).
             now = await table.committed(seat)
-            if now.status != "playing":
-                return now
             due = self._due(table, now, seat)
+            if now.status != "playing":
+                return now, due
             head = self.inbox.peek()
             if head is not None and (due is None or head.prompt != due):
                 self.inbox.pop()
@@ -421,7 +424,7 @@ class Console:
                     return None
                 continue
             if due is not None:
-                return now
+                return now, due
             self.inbox.prompt = None
             known = self.inbox.arrived
             # Shielded: cancelling idle() would cancel the AI turn it waits for.
@@ -458,11 +461,10 @@ class Console:
         if text is None or command in QUIT:
             self.say(self._goodbye)
             return True
-        out = bool(self.renderer.eliminated(now.view(seat)))
         if not command:
             return False
         if command in HELP:
-            self._help(table, seat, out)
+            self._help(table, seat, bool(self.renderer.eliminated(now.view(seat))))
         elif command in BOARD:
             self._board(now, seat)
         elif self.front.watching and command in NEW:
@@ -621,16 +623,16 @@ class Console:
         hint_rng = random.Random(self.args.seed)
         shown_turn = -1
         while True:
-            now = await self._wait_for_you(table, seat)
-            if now is None:
+            waited = await self._wait_for_you(table, seat)
+            if waited is None:
                 return 0
+            now, due = waited
             if now.finished:
                 self.front.line(
                     self.renderer.board(now.view(None), addressed_names(now), self.lang), BOLD
                 )
                 self.say("console.finished", BOLD)
                 return 0
-            due = self._due(table, now, seat)
             if due is None:
                 continue
             out, away = due == OUT_SHOWN, due == AWAY

@@ -53,7 +53,7 @@ SEAT_COLOURS = (
     (185, 235, 50),
 )
 """One colour per seat (up to nine seats), told apart without their order: nine hues far
-apart (CIELAB distance, `colour_distance`) and each far from the winners' `GOLD`, so that
+apart (in CIELAB, as the chart's tests measure them) and each far from the winners' `GOLD`, so that
 no seat's line reads as the winner's name."""
 LISTED_POINTS = 12
 """Up to this many deals, the alt text lists every seat's totals; past it, a range."""
@@ -84,28 +84,6 @@ class MatchSummary:
             same = bool(out) and self.totals[out[-1][1]] == self.totals[seat]
             out.append((out[-1][0] if same else i + 1, seat))
         return out
-
-
-def _lab(colour: tuple[int, int, int]) -> tuple[float, float, float]:
-    def linear(value: int) -> float:
-        u = value / 255
-        return ((u + 0.055) / 1.055) ** 2.4 if u > 0.04045 else u / 12.92
-
-    r, g, b = (linear(v) for v in colour)
-    x = (0.4124 * r + 0.3576 * g + 0.1805 * b) / 0.95047
-    y = 0.2126 * r + 0.7152 * g + 0.0722 * b
-    z = (0.0193 * r + 0.1192 * g + 0.9505 * b) / 1.08883
-
-    def f(t: float) -> float:
-        return t ** (1 / 3) if t > 0.008856 else 7.787 * t + 16 / 116
-
-    return 116 * f(y) - 16, 500 * (f(x) - f(y)), 200 * (f(y) - f(z))
-
-
-def colour_distance(one: tuple[int, int, int], other: tuple[int, int, int]) -> float:
-    """How far apart two colours look: their distance in CIELAB (CIE76; about 2 is the
-    smallest difference seen side by side, lines need far more)."""
-    return math.dist(_lab(one), _lab(other))
 
 
 def line_points(summary: MatchSummary) -> list[list[tuple[int, int]]]:

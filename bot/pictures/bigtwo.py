@@ -75,9 +75,8 @@ class BigTwoTable:
         it (or who leads), then the four plates in play order, two to a row."""
         lang = self.lang
         plates = [_plate(seat, lang) for seat in self.seats]
-        canvas, box, plates_top = table_canvas(
-            self.header, TABLE.height + 70, plates, [seat.left for seat in self.seats]
-        )
+        backs = [seat.left for seat in self.seats]
+        canvas, box, plates_top = table_canvas(self.header, TABLE.height + 70, plates, backs)
         mid = (PHONE_WIDTH / 2, box[1] + 12 + TABLE.height / 2)
         below = (mid[0], mid[1] + TABLE.height / 2 + 28)
         if self.combo:
@@ -89,7 +88,7 @@ class BigTwoTable:
             canvas.faces.extend(self.note_cards)
         if self.banner:
             pill(canvas, below, self.banner, 23, TURN, (0, 0, 0))
-        seat_grid(canvas, plates_top, plates, [seat.left for seat in self.seats])
+        seat_grid(canvas, plates_top, plates, backs)
         return canvas
 
     def alt(self) -> str:

@@ -149,9 +149,8 @@ def draw_table(table: PokerTable) -> Canvas:
     pot_lines = _pot_lines(table)
     inner = 16 + (TABLE.height + 14 if table.slots else 0) + 40 * len(pot_lines)
     inner += 28 * len(table.stakes) + (48 if table.banner else 0)
-    canvas, box, plates_top = table_canvas(
-        table.header, max(inner, 60), plates, [seat.holding for seat in table.seats]
-    )
+    backs = [seat.holding for seat in table.seats]
+    canvas, box, plates_top = table_canvas(table.header, max(inner, 60), plates, backs)
     mid_x = PHONE_WIDTH / 2
     y = box[1] + 12 if inner > 60 else box[1] + (box[3] - box[1] - inner) / 2 + 12
     if table.slots:
@@ -182,7 +181,7 @@ def draw_table(table: PokerTable) -> Canvas:
         y += 28
     if table.banner:
         pill(canvas, (mid_x, y + 24), table.banner, POT_SIZE, TURN, (0, 0, 0))
-    seat_grid(canvas, plates_top, plates, [seat.holding for seat in table.seats])
+    seat_grid(canvas, plates_top, plates, backs)
     return canvas
 
 

@@ -381,7 +381,7 @@ class DrawRenderer(ViewAccessors):
             )
         if view.phase == "draw":
             # Positions read as hands show them (#2) or bare (2).
-            words = [w[1:] if w[:1] == "#" and w[1:].isdigit() else w for w in words]
+            words = [w[1:] if w[:1] == "#" and is_number(w[1:]) else w for w in words]
         if view.phase == "draw" and words and (words[0] == "draw" or _all_cards(words)):
             rest = words[1:] if words[0] == "draw" else words
             if rest and not all(is_number(w) for w in rest):

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import io
 import itertools
+import math
 import random
 import threading
 from collections.abc import Sequence
@@ -282,11 +283,33 @@ async def test_a_match_is_replayed_and_drawn_once_per_language_off_the_event_loo
     assert other.reads == 1
 
 
+def _lab(colour: tuple[int, int, int]) -> tuple[float, float, float]:
+    def linear(value: int) -> float:
+        u = value / 255
+        return ((u + 0.055) / 1.055) ** 2.4 if u > 0.04045 else u / 12.92
+
+    r, g, b = (linear(v) for v in colour)
+    x = (0.4124 * r + 0.3576 * g + 0.1805 * b) / 0.95047
+    y = 0.2126 * r + 0.7152 * g + 0.0722 * b
+    z = (0.0193 * r + 0.1192 * g + 0.9505 * b) / 1.08883
+
+    def f(t: float) -> float:
+        return t ** (1 / 3) if t > 0.008856 else 7.787 * t + 16 / 116
+
+    return 116 * f(y) - 16, 500 * (f(x) - f(y)), 200 * (f(y) - f(z))
+
+
+def colour_distance(one: tuple[int, int, int], other: tuple[int, int, int]) -> float:
+    """How far apart two colours look: their distance in CIELAB (CIE76; about 2 is the
+    smallest difference seen side by side, lines need far more)."""
+    return math.dist(_lab(one), _lab(other))
+
+
 def test_seat_colours_are_far_apart_and_none_is_the_winners_gold() -> None:
     """Nine lines told apart on a phone: every two seat colours at least 35 apart in CIELAB
     (the old palette had two at 24, and one was the winners' gold), each as far from the
     gold the winners' names are written in."""
-    from bot.charts.match import GOLD, colour_distance
+    from bot.charts.match import GOLD
 
     assert 99 < colour_distance((0, 0, 0), (255, 255, 255)) < 101
     colours = list(SEAT_COLOURS)

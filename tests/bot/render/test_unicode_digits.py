@@ -58,7 +58,7 @@ TYPED = {
     "bigtwo": ("{n}", "{n} 1", "1 {n}"),
     "holdem": ("call {n}", "raise {n}", "bet {n}", "raise to {n}"),
     "draw": ("call {n}", "raise {n}", "open {n}", "rebuy {n}"),
-    "draw at the draw": ("draw {n}", "{n}", "draw 1 {n}"),
+    "draw at the draw": ("draw {n}", "{n}", "draw 1 {n}", "draw #{n}", "#{n}"),
     "duel": ("#{n}", "{n}", "lock #{n}"),
     "duel betting": ("call {n}", "raise {n}"),
 }
