@@ -16,6 +16,7 @@ from bot.discord.client import Deucebot
 from bot.runtime import Table
 from tests.e2e.conftest import bot_running, settle
 from tests.e2e.helpers import play_until
+from tests.e2e.poker_helpers import started_table
 
 
 async def both_seated(
@@ -37,10 +38,7 @@ async def test_a_finished_match_is_rated_and_shown_by_rating_with_a_chart(
     ana = standin.owner
     bo = standin.add_user("Bo", locale="fr")
     async with bot_running(standin, tmp_path / "db.sqlite3") as bot:
-        await standin.command(ana, "table create", game="bigtwo", deals=1)
-        await standin.command(ana, "table start")
-        table = bot.tables.find(str(standin.channel_id))
-        assert table is not None
+        table = await started_table(standin, bot, ana, game="bigtwo", deals=1)
         await play_until(
             standin, bot, {ana.id: (ana, "pass")}, done=lambda: table.status == "finished"
         )
