@@ -157,9 +157,6 @@ class Message:
     (a callback or an interaction's webhook, outside the global limit)."""
     history: list[dict[str, Any]] = field(default_factory=list)
     """Every version of the message, oldest first (content, embeds, components, attachments)."""
-    pinged: list[int] = field(default_factory=list)
-    """Every user a version of the message pinged (once per version), oldest first: see
-    `pings_of`."""
 
     @property
     def ephemeral(self) -> bool:
@@ -1035,7 +1032,6 @@ class FakeDiscord:
     def _record_pings(self, msg: Message, payload: dict[str, Any]) -> None:
         """Record whom this version of `msg` pings (`pings_of`)."""
         users, roles, everyone = pings_of(payload)
-        msg.pinged.extend(users)
         self.pings.extend((msg, user) for user in users)
         self.role_pings.extend((msg.id, role) for role in roles)
         if everyone:

@@ -548,10 +548,11 @@ class DiscordFront:
             box.deal_snaps[table.deal] = table
             # A deal whose result is still to post keeps its snapshot (the result's picture
             # is drawn on its last view), however far behind delivery runs.
-            owed = {e.deal for e in box.effects if e.kind == "result"}
-            for old in [d for d in box.deal_snaps if d <= table.deal - KEEP_DEALS]:
-                if old not in owed:
-                    del box.deal_snaps[old]
+            old = [d for d in box.deal_snaps if d <= table.deal - KEEP_DEALS]
+            owed = {e.deal for e in box.effects if e.kind == "result"} if old else set()
+            for deal in old:
+                if deal not in owed:
+                    del box.deal_snaps[deal]
         if self._closed:
             return box
         self.pressure.start()

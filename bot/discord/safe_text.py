@@ -12,6 +12,7 @@ addresses a member on purpose (their turn on the board, a challenge) passes `pin
 
 from __future__ import annotations
 
+import functools
 import re
 
 import discord
@@ -29,13 +30,15 @@ may start one ("{name} is thinking…")."""
 _ZERO_WIDTH = "\u200b"
 
 
+@functools.lru_cache(maxsize=4096)
 def safe_name(name: str) -> str:
     """`name` as Discord must render it literally: markdown escaped (bold, italics,
     strikes, spoilers, code, masked links, and a heading, quote or list it would start)
     and no mention of anyone or anything (``<@id>``, ``<@!id>``, ``<@&id>``, ``<#id>``,
     ``@everyone``, ``@here``, custom emoji, timestamps): a zero-width space after every
     ``@`` as well, so that no mention survives even where a backslash is dropped or the
-    text is cut."""
+    text is cut. Cached: every board and event line of a table escapes the same few
+    names again."""
     text = _INLINE.sub(r"\\\1", name)
     text = _LINE_START.sub(_escape_start, text)
     return text.replace("@", "@" + _ZERO_WIDTH)

@@ -24,6 +24,7 @@ from bot.i18n import t
 from bot.runtime.table import Table
 from tests.e2e.conftest import bot_running, running_standin, settle
 from tests.e2e.helpers import boards, play_turn
+from tests.e2e.poker_helpers import started_table
 
 SOAK_CYCLES = int(os.environ.get("DEUCEBOT_SOAK_CYCLES", "100"))
 RULES_CHANNELS = 1000
@@ -133,10 +134,8 @@ async def test_a_stopped_table_delivers_what_waited_before_it_is_let_go_of(
     async with running_standin() as fake:
         ana, channel = fake.owner, fake.channel_id
         async with bot_running(fake, tmp_path / "db.sqlite3") as bot:
-            await fake.command(ana, "table create", game="bigtwo", deals=1)
-            await fake.command(ana, "table start")
-            table = bot.tables.find(str(channel))
-            assert table is not None and table.match is not None
+            table = await started_table(fake, bot, ana, game="bigtwo", deals=1)
+            assert table.match is not None
             await settle(bot)
             fake.slow.append(("POST", rf"/channels/{channel}/messages$", 0.5))
             await fake.command(ana, "table leave")  # the AI plays to the end, posts through REST

@@ -14,6 +14,7 @@ from typing import Any
 from bot.devtools.discord_standin import FakeDiscord, version_text
 from tests.e2e.conftest import bot_running, settle
 from tests.e2e.helpers import board, boards, mentioned, play_until
+from tests.e2e.poker_helpers import started_table
 
 
 def rendered(version: dict[str, Any]) -> str:
@@ -144,10 +145,7 @@ async def test_the_rating_board_shows_a_player_s_name_literally(
 ) -> None:
     ann = standin.add_user("[Prize](https://example.com) **x**")
     async with bot_running(standin, tmp_path / "db.sqlite3") as bot:
-        await standin.command(ann, "table create", game="bigtwo", deals=1)
-        await standin.command(ann, "table start")
-        table = bot.tables.find(str(standin.channel_id))
-        assert table is not None
+        table = await started_table(standin, bot, ann, game="bigtwo", deals=1)
         await play_until(
             standin, bot, {ann.id: (ann, "pass")}, done=lambda: table.status == "finished"
         )

@@ -6,14 +6,30 @@ from __future__ import annotations
 
 import asyncio
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from bot.cli import main
 from bot.devtools.discord_standin import CommandHidden, FakeDiscord, User
+from bot.discord.client import Deucebot
 from bot.runtime import Table
 from tests.e2e.conftest import bot_running, settle
 from tests.e2e.helpers import play_until
+from tests.e2e.poker_helpers import started_table
+
+
+async def both_seated(
+    standin: FakeDiscord, bot: Deucebot, ana: User, bo: User, **options: Any
+) -> Table:
+    """Ana opens a table with `options`, Bo joins it, Ana starts the match: the live table,
+    its match begun."""
+    await standin.command(ana, "table create", **options)
+    await standin.command(bo, "table join")
+    await standin.command(ana, "table start")
+    table = bot.tables.find(str(standin.channel_id))
+    assert table is not None and table.match is not None
+    return table
 
 
 async def test_a_finished_match_is_rated_and_shown_by_rating_with_a_chart(
@@ -22,10 +38,7 @@ async def test_a_finished_match_is_rated_and_shown_by_rating_with_a_chart(
     ana = standin.owner
     bo = standin.add_user("Bo", locale="fr")
     async with bot_running(standin, tmp_path / "db.sqlite3") as bot:
-        await standin.command(ana, "table create", game="bigtwo", deals=1)
-        await standin.command(ana, "table start")
-        table = bot.tables.find(str(standin.channel_id))
-        assert table is not None
+        table = await started_table(standin, bot, ana, game="bigtwo", deals=1)
         await play_until(
             standin, bot, {ana.id: (ana, "pass")}, done=lambda: table.status == "finished"
         )
@@ -92,11 +105,8 @@ async def test_leaving_then_a_restart_rates_the_deals_played_and_a_stop_before_a
     bo = standin.add_user("Bo")
     db = tmp_path / "db.sqlite3"
     async with bot_running(standin, db) as bot:
-        await standin.command(ana, "table create", game="bigtwo", deals=3)
-        await standin.command(bo, "table join")
-        await standin.command(ana, "table start")
-        table = bot.tables.find(str(standin.channel_id))
-        assert table is not None and table.match is not None
+        table = await both_seated(standin, bot, ana, bo, game="bigtwo", deals=3)
+        assert table.match is not None
         first = table.match.id
         styles = {ana.id: (ana, "pass"), bo.id: (bo, "menu")}
         await play_until(standin, bot, styles, done=lambda: table.deal >= 2)
@@ -158,11 +168,7 @@ async def test_a_duel_member_who_leaves_is_rated_and_the_winner_too(
     members = {str(ana.id): ana, str(bo.id): bo}
     db = tmp_path / "db.sqlite3"
     async with bot_running(standin, db) as bot:
-        await standin.command(ana, "table create", game="duel", stack=4)
-        await standin.command(bo, "table join")
-        await standin.command(ana, "table start")
-        table = bot.tables.find(str(standin.channel_id))
-        assert table is not None and table.match is not None
+        table = await both_seated(standin, bot, ana, bo, game="duel", stack=4)
         await standin.command(ana, "table leave")  # the AI plays her seat to the end
         for _ in range(400):
             await settle(bot)

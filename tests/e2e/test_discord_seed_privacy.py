@@ -20,6 +20,7 @@ import asyncio
 import json
 import random
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -28,7 +29,7 @@ import pytest
 
 from bot.devtools.discord_standin import FakeDiscord, User
 from bot.discord.client import Deucebot
-from bot.history.model import HistoryFile
+from bot.history.model import DealHistory, HistoryFile
 from bot.i18n import t
 from bot.verify import verify_export
 from engines.fair import commitment
@@ -43,6 +44,18 @@ from tests.e2e.surface import hand_of, leaves, option_values, use_control, visib
 def history_upload(fake: FakeDiscord) -> bytes:
     """The last history file the bot uploaded (a board picture may come after it)."""
     return next(data for name, data in reversed(fake.files) if name.endswith(".json"))
+
+
+def assert_seeds_committed(deals: Sequence[DealHistory], table: int, match: int) -> None:
+    """Every one of `deals` (of a match over) carries its seed, and it is the one its
+    `deal_started` commitment committed to."""
+    for deal in deals:
+        committed = next(
+            e.event["commitment"] for e in deal.events if e.event["kind"] == "deal_started"
+        )
+        assert deal.seed is not None, f"deal {deal.deal}: no seed once the match is over"
+        seed = bytes.fromhex(deal.seed)
+        assert commitment(seed, table=table, match=match, deal=deal.deal) == committed
 
 
 async def history_of(fake: FakeDiscord, user: User) -> bytes:
@@ -217,15 +230,7 @@ async def test_no_member_receives_a_seed_of_a_live_match(game: str, tmp_path: Pa
             data = history_upload(fake)
             history = HistoryFile.model_validate_json(data)
             ended = next(m for m in history.matches if m.match_id == match.id)
-            for deal in ended.deals:
-                committed = next(
-                    e.event["commitment"] for e in deal.events if e.event["kind"] == "deal_started"
-                )
-                assert deal.seed is not None, f"deal {deal.deal}: no seed once the match ended"
-                seed = bytes.fromhex(deal.seed)
-                assert commitment(seed, table=table.id, match=match.number, deal=deal.deal) == (
-                    committed
-                )
+            assert_seeds_committed(ended.deals, table.id, match.number)
             path = tmp_path / "history.json"
             path.write_bytes(data)
             assert verify_export(str(path)) == []

@@ -14,10 +14,9 @@ from bot.devtools.discord_standin import FakeDiscord
 from bot.history.model import HistoryFile
 from bot.i18n import t
 from bot.verify import verify_export
-from engines.fair import commitment
 from tests.e2e.conftest import bot_running, settle
 from tests.e2e.helpers import board
-from tests.e2e.test_discord_seed_privacy import advance, history_upload
+from tests.e2e.test_discord_seed_privacy import advance, assert_seeds_committed, history_upload
 
 
 def said(fake: FakeDiscord, line: str) -> int:
@@ -66,15 +65,7 @@ async def test_a_stopped_or_restarted_match_reveals_its_seeds(
         over = next(m for m in history.matches if m.match_id == match.id)
         # A member's history holds the deals that ended (hand 2 was only dealt).
         assert [d.deal for d in over.deals] == list(range(1, dealt)), over.deals
-        for deal in over.deals:
-            committed = next(
-                e.event["commitment"] for e in deal.events if e.event["kind"] == "deal_started"
-            )
-            assert deal.seed is not None, f"deal {deal.deal}: no seed once the match is over"
-            seed = bytes.fromhex(deal.seed)
-            assert commitment(seed, table=table.id, match=match.number, deal=deal.deal) == (
-                committed
-            )
+        assert_seeds_committed(over.deals, table.id, match.number)
         for live in (m for m in history.matches if m.match_id != match.id):
             assert all(d.seed is None for d in live.deals)  # the new match is being played
         path = tmp_path / "history.json"

@@ -14,6 +14,7 @@ from bot.devtools.discord_standin import FakeDiscord, Message
 from bot.discord.tokens import LIFETIME
 from tests.e2e.conftest import bot_running, running_standin, settle
 from tests.e2e.helpers import boards
+from tests.e2e.poker_helpers import started_table
 
 RESULT_COLOUR = 0xF1C40F
 """The colour of a result's embed (bot.discord.front.RESULT_COLOUR, gold)."""
@@ -71,10 +72,7 @@ async def test_no_board_rides_on_an_unseated_members_command_or_refused_click(
         ana, carl = fake.owner, fake.add_user("Carl")
         channel = fake.channel_id
         async with bot_running(fake, tmp_path / "db.sqlite3", ai_delay=0.05) as bot:
-            await fake.command(ana, "table create", game="bigtwo", deals=2)
-            await fake.command(ana, "table start")
-            table = bot.tables.find(str(channel))
-            assert table is not None
+            table = await started_table(fake, bot, ana, game="bigtwo", deals=2)
             ana_seat = table.seat_of(str(ana.id))
             await fake.wait_for(lambda: table.deal == 1 and table.to_act == ana_seat, 10)
             await settle(bot)
