@@ -355,3 +355,25 @@ async def test_a_late_hand_picture_is_waited_for_briefly_and_drawn_on_meanwhile(
     assert await draw_hand_within(shown, seat, "en", "r", "two", Slow()) is None  # type: ignore[arg-type]
     assert asked == ["hand"]
     clear_cache()
+
+
+def test_the_thinking_line_of_a_seat_named_like_a_mention_pings_and_renders_nobody() -> None:
+    """The "🤖 … is thinking…" line names the seat the AI plays (a member who left keeps
+    their name): a nickname shaped like a mention or a masked link is escaped there and
+    the board pings nobody (issue 40, item 2; the e2e walk sees this line only when a
+    board version happens to be sent while such a seat is to act)."""
+    table = next(
+        t
+        for t in (sample_table(seed=4, turns=n) for n in range(1, 30))
+        if t.to_act not in (0, None)
+    )
+    seat = table.to_act
+    assert seat is not None
+    for raw, escaped in (
+        ("<@999>", "\\<@\u200b999>"),
+        ("[Prize](https://example.com)", "\\[Prize\\](https://example.com)"),
+    ):
+        table.seats[seat] = replace(table.seats[seat], name=raw)
+        message = board_message(table.snapshot(), "en", [], with_image=False)
+        assert message["content"] == f"🤖 {escaped} is thinking…", message["content"]
+        assert message["allowed_mentions"].users is False
