@@ -50,17 +50,28 @@ def _run(*cmd: str | Path, limit: float | None = None) -> None:
         sys.exit(returncode)
 
 
+DEV_PACKAGE = ROOT / "deucebot_dev"
+"""The development tools (Discord stand-in, benchmarks, throwaway PostgreSQL): a package of
+their own, never in the bot's wheel, installed beside it with the `dev` extra."""
+
+
 def ensure_venv(extras: str) -> None:
-    """Create .venv if missing and install the project with `extras` when out of date."""
+    """Create .venv if missing and install the project with `extras` when out of date (with
+    the `dev` extra, the development package too)."""
     if not PY.exists():
         venv.EnvBuilder(with_pip=True).create(VENV)
-    digest = hashlib.sha256((ROOT / "pyproject.toml").read_bytes() + extras.encode()).hexdigest()
+    projects = [ROOT / "pyproject.toml"]
+    if extras == "dev":
+        projects.append(DEV_PACKAGE / "pyproject.toml")
+    read = b"".join(path.read_bytes() for path in projects)
+    digest = hashlib.sha256(read + extras.encode()).hexdigest()
     stamp = VENV / f".installed-{extras or 'base'}"
     if stamp.exists() and stamp.read_text() == digest:
         return
     _run(PY, "-m", "pip", "install", "--quiet", "--upgrade", "pip")
     target = f".[{extras}]" if extras else "."
-    _run(PY, "-m", "pip", "install", "--quiet", "-e", target)
+    dev = ["-e", str(DEV_PACKAGE)] if extras == "dev" else []
+    _run(PY, "-m", "pip", "install", "--quiet", "-e", target, *dev)
     stamp.write_text(digest)
 
 
@@ -74,9 +85,10 @@ def main(argv: list[str]) -> None:
         args = argv[1:] or ["play", "bigtwo"]
         os.execv(str(BIN / "deucebot"), [str(BIN / "deucebot"), *args])
     ensure_venv("dev")
-    _run(BIN / "ruff", "check", "engines", "bot", "storage", "tests", "tasks.py")
-    _run(BIN / "ruff", "format", "--check", "engines", "bot", "storage", "tests", "tasks.py")
-    _run(BIN / "mypy", "engines", "storage", "bot")
+    sources = ("engines", "bot", "storage", "deucebot_dev", "tests", "tasks.py")
+    _run(BIN / "ruff", "check", *sources)
+    _run(BIN / "ruff", "format", "--check", *sources)
+    _run(BIN / "mypy", "engines", "storage", "bot", "deucebot_dev")
     _run(PY, "-m", "pytest", "-q", "-n", "2", "-p", "no:cacheprovider", *argv[1:], limit=TEST_LIMIT)
 
 

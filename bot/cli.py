@@ -26,16 +26,23 @@ import importlib
 import os
 import sys
 from collections.abc import Sequence
+from types import ModuleType
 from typing import NoReturn
 
 from pydantic import ValidationError
 
 from bot.history import command as history_command
-from bot.settings import AiDelay, TurnSeconds, cli_type, describe_error
+from bot.i18n import normalise_language, t
+from bot.settings import AiDelay, TurnSeconds, cli_type, describe_error, load_settings
 from engines.registry import GameSpec, UnknownName, available_games, get_game
 from storage.base import CannotOpenDatabase, StorageError
 
 BENCH_TARGETS = ("bigtwo", "holdem", "draw", "duel", "runtime", "discord", "scale", "ratings")
+
+DEV_PACKAGE = "deucebot_dev"
+"""The development package that holds the benchmarks (`deucebot_dev.bench.<target>`): never
+in the bot's wheel, so `deucebot bench` loads it by name, only when asked, and says how to
+install it when it is missing."""
 
 
 class Parser(argparse.ArgumentParser):
@@ -286,6 +293,16 @@ def _table_counts(text: str) -> tuple[int, ...]:
     return tuple(int(part) for part in parts)
 
 
+def _bench_module(target: str) -> ModuleType | None:
+    """The benchmark module of `target`, or None when the development package is missing."""
+    try:
+        return importlib.import_module(f"{DEV_PACKAGE}.bench.{target}")
+    except ModuleNotFoundError as error:
+        if error.name in (DEV_PACKAGE, f"{DEV_PACKAGE}.bench"):
+            return None
+        raise
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the `deucebot` console script."""
     args = build_parser().parse_args(argv)
@@ -298,7 +315,11 @@ def main(argv: Sequence[str] | None = None) -> int:
 
             return run_console(args)
         if args.command == "bench":
-            module = importlib.import_module(f"bot.bench.{args.target}")
+            module = _bench_module(args.target)
+            if module is None:
+                lang = normalise_language(load_settings().language)
+                print(f"deucebot: {t('console.no_dev_package', lang)}", file=sys.stderr)
+                return 2
             if args.db is not None:
                 if args.target not in ("runtime", "ratings"):
                     raise UnknownName("--db only applies to `deucebot bench runtime` and `ratings`")

@@ -15,7 +15,7 @@ from collections.abc import Iterator
 import pytest
 from hypothesis import HealthCheck, settings
 
-from storage.pg_server import NoPostgres, TempPostgres
+from deucebot_dev.pg_server import NoPostgres, TempPostgres
 
 settings.register_profile("default", deadline=None, suppress_health_check=[HealthCheck.too_slow])
 settings.register_profile(
@@ -74,7 +74,7 @@ def pg_url(pg_server: TempPostgres) -> str:
 
 def pytest_terminal_summary(terminalreporter: object) -> None:
     """Say why the PostgreSQL storage tests skipped, when they did (no server binaries)."""
-    from storage.pg_server import NoPostgres, TempPostgres
+    from deucebot_dev.pg_server import NoPostgres, TempPostgres
 
     try:
         TempPostgres(fsync=False)

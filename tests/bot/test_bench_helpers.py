@@ -7,9 +7,9 @@ import random
 import time
 from typing import Any
 
-from bot.bench.replay import replay_cost
-from bot.bench.report import EngineClock, engine_rate
 from bot.simulate import TimedPolicy, simulate
+from deucebot_dev.bench.replay import replay_cost
+from deucebot_dev.bench.report import EngineClock, engine_rate
 from engines.base import Event
 from engines.bigtwo import SPEC as BIGTWO
 from engines.bigtwo import BigTwoConfig
@@ -91,7 +91,7 @@ def test_replay_cost_rebuilds_the_match_it_played_and_honours_the_cap() -> None:
 
 
 def test_the_levels_table_has_a_row_per_level_and_sparring_partner() -> None:
-    from bot.bench.bigtwo import POOL, levels_table
+    from deucebot_dev.bench.bigtwo import POOL, levels_table
 
     table = levels_table({"easy": 2, "hard": 2}, seed=1).splitlines()
     rows = table[2:]
@@ -102,7 +102,7 @@ def test_the_levels_table_has_a_row_per_level_and_sparring_partner() -> None:
 
 
 def test_greedy_never_breaks_the_reads_strong_makes_and_net_often_does() -> None:
-    from bot.bench.bigtwo import read_breaks
+    from deucebot_dev.bench.bigtwo import read_breaks
     from engines.ai.bigtwo_net import shipped_net
     from engines.ai.bigtwo_train import argmax_agent, greedy_agent
 
@@ -112,7 +112,7 @@ def test_greedy_never_breaks_the_reads_strong_makes_and_net_often_does() -> None
 
 
 def test_the_net_speed_figures_time_decisions_and_whole_deals() -> None:
-    from bot.bench.bigtwo import net_speed
+    from deucebot_dev.bench.bigtwo import net_speed
 
     per_decision, per_deal, decisions = net_speed(3, seed=6)
     assert decisions > 20  # the decisions between two or more moves of three deals
@@ -120,7 +120,7 @@ def test_the_net_speed_figures_time_decisions_and_whole_deals() -> None:
 
 
 def test_the_discord_bench_reports_each_games_picture_render_time_and_size() -> None:
-    from bot.bench.discord import _pictures_section, picture_figures
+    from deucebot_dev.bench.discord import _pictures_section, picture_figures
 
     figures = picture_figures(5)
     assert [f["game"] for f in figures] == ["holdem", "draw", "duel", "bigtwo"]
@@ -139,7 +139,7 @@ def test_the_cpu_probe_counts_a_processs_main_thread_its_other_threads_and_its_c
     import sys
     import threading
 
-    from bot.bench.cpu import cpu_of, per_unit
+    from deucebot_dev.bench.cpu import cpu_of, per_unit
 
     def burn(seconds: float) -> None:
         end = time.thread_time() + seconds
@@ -179,7 +179,7 @@ def test_the_cpu_probe_counts_a_processs_main_thread_its_other_threads_and_its_c
 
 
 def test_run_each_reports_a_failed_configuration_and_runs_the_others() -> None:
-    from bot.bench.report import run_each
+    from deucebot_dev.bench.report import run_each
 
     def run(n: int) -> dict[str, Any]:
         if n == 2:

@@ -18,8 +18,8 @@ from pathlib import Path
 
 import pytest
 
+from deucebot_dev.pg_server import free_port
 from storage import SqliteStorage
-from storage.pg_server import free_port
 from tests.processes import watchdog
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -1,13 +1,14 @@
-"""No import circle inside any product package (`engines`, `storage`, `bot`): every
-import, at module level, inside a function or under `TYPE_CHECKING`, goes one way (read
-from the source, nothing imported)."""
+"""No import circle inside any product package (every package pyproject.toml ships: today
+`engines`, `storage`, `bot`): every import, at module level, inside a function or under
+`TYPE_CHECKING`, goes one way (read from the source, nothing imported); and no product
+module imports the development package `deucebot_dev`."""
 
 from __future__ import annotations
 
 import ast
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[2]
+from tests.packages import DEV_PACKAGE, ROOT, product_packages
 
 
 def _module(path: Path) -> str:
@@ -17,8 +18,8 @@ def _module(path: Path) -> str:
     return ".".join(parts)
 
 
-PACKAGES = ("engines", "storage", "bot")
-"""The product packages (what `pip install .` ships)."""
+PACKAGES = product_packages()
+"""The product packages (what `pip install .` ships), from pyproject.toml's package list."""
 
 
 def _modules() -> dict[str, Path]:
@@ -95,8 +96,46 @@ def test_discord_modules_never_import_the_client_but_the_cogs_it_loads_by_name()
     graph = _graph()
     importers = {name for name, imported in graph.items() if "bot.discord.client" in imported}
     assert all(
-        name.startswith("bot.discord.cogs.")
-        or name.startswith("bot.bench")
-        or name == "bot.discord.app"
-        for name in importers
+        name.startswith("bot.discord.cogs.") or name == "bot.discord.app" for name in importers
     ), importers
+
+
+def _imported_names(path: Path) -> set[str]:
+    """Every module name `path` imports, product or not (absolute imports)."""
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(), str(path))):
+        if isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            found.add(node.module)
+    return found
+
+
+def test_the_graph_covers_every_package_of_the_checkout_but_tests_and_dev_tools() -> None:
+    packages = {path.parent.name for path in ROOT.glob("*/__init__.py")}
+    assert packages - {"tests", DEV_PACKAGE} == set(PACKAGES)
+    assert {"engines", "storage", "bot"} <= set(PACKAGES)
+
+
+def test_no_product_module_imports_the_development_package() -> None:
+    importers = {
+        name
+        for name, path in _modules().items()
+        for imported in _imported_names(path)
+        if imported == DEV_PACKAGE or imported.startswith(f"{DEV_PACKAGE}.")
+    }
+    assert importers == set()
+    # `deucebot bench` loads it by name when asked (`bot.cli.DEV_PACKAGE`), the one product
+    # module that names it; none of the others may rely on it.
+    naming = {name for name, path in _modules().items() if DEV_PACKAGE in path.read_text()}
+    assert naming == {"bot.cli"}
+
+
+def test_the_development_package_check_sees_imports_anywhere(tmp_path: Path) -> None:
+    source = tmp_path / "m.py"
+    source.write_text(
+        "from typing import TYPE_CHECKING\n"
+        "if TYPE_CHECKING:\n    import deucebot_dev.bench\n"
+        "def f() -> None:\n    from deucebot_dev.pg_server import free_port\n"
+    )
+    assert {"deucebot_dev.bench", "deucebot_dev.pg_server"} <= _imported_names(source)

@@ -8,7 +8,13 @@ from pathlib import Path
 
 import pytest
 
-from bot.bench.ratings import DUEL, build_database, kendall_tau_b, simulated_season, time_reads
+from deucebot_dev.bench.ratings import (
+    DUEL,
+    build_database,
+    kendall_tau_b,
+    simulated_season,
+    time_reads,
+)
 
 
 def test_kendall_tau_b_on_known_rankings() -> None:
@@ -29,7 +35,7 @@ def test_a_short_duel_season_ranks_strong_over_honest_over_random() -> None:
 
 
 def test_the_best_tau_with_members_of_one_policy_is_below_one() -> None:
-    from bot.bench.ratings import BIG_TWO, Season
+    from deucebot_dev.bench.ratings import BIG_TWO, Season
 
     season = Season("bigtwo", 24, BIG_TWO, 0, [], {})
     assert season.best == pytest.approx(12 / (15 * 12) ** 0.5)  # 3 tied pairs of 15
@@ -49,7 +55,7 @@ def test_reads_at_scale_run_on_a_small_database(tmp_path: Path) -> None:
 
 
 def test_the_match_summary_is_timed_for_two_games() -> None:
-    from bot.bench.ratings import time_summaries
+    from deucebot_dev.bench.ratings import time_summaries
 
     timings = time_summaries(1)
     assert len(timings) == 2 and all(len(v) == 1 and v[0] > 0 for v in timings.values())

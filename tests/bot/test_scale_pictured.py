@@ -4,7 +4,7 @@ it; a move that leaves the picture as it was shows it at once."""
 
 from __future__ import annotations
 
-from bot.bench.scale import _pictured, _staleness
+from deucebot_dev.bench.scale import _pictured, _staleness
 
 
 def test_a_version_sent_before_its_picture_is_not_counted_as_showing_it() -> None:
@@ -27,7 +27,7 @@ def test_a_version_sent_before_its_picture_is_not_counted_as_showing_it() -> Non
 def test_hand_versions_without_their_picture_are_counted_among_hands_with_cards() -> None:
     from types import SimpleNamespace
 
-    from bot.bench.scale import _hands_without_picture
+    from deucebot_dev.bench.scale import _hands_without_picture
 
     def version(options: int, attachments: list[str]) -> dict[str, object]:
         menu = {"type": 3, "custom_id": "db:sel:1:0:r", "options": [{}] * options}

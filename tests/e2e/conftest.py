@@ -18,10 +18,10 @@ import pytest
 from discord.gateway import DiscordWebSocket
 from discord.http import Route
 
-from bot.devtools.discord_standin import FakeDiscord
 from bot.discord.app import point_at
 from bot.discord.client import Deucebot, create_bot
 from bot.settings import load_settings
+from deucebot_dev.discord_standin import FakeDiscord
 
 
 class _ErrorCollector(logging.Handler):

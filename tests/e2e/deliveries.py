@@ -7,7 +7,7 @@ from collections import defaultdict
 from dataclasses import dataclass
 from typing import Any
 
-from bot.devtools.discord_standin import FakeDiscord, Message
+from deucebot_dev.discord_standin import FakeDiscord, Message
 from tests.e2e.helpers import BOARD_COLOUR
 
 _FOOTER = re.compile(r"Table #(\d+) · (?:deal|hand) (\d+) · turn (\d+)")  # hand: hold'em

@@ -6,9 +6,9 @@ import asyncio
 import re
 from typing import Any
 
-from bot.devtools.discord_standin import FakeDiscord, Message, Response, User
 from bot.discord.client import Deucebot
 from bot.runtime.table import Table
+from deucebot_dev.discord_standin import FakeDiscord, Message, Response, User
 from engines.cards import Card, parse_card
 from tests.e2e.conftest import settle
 

@@ -27,9 +27,9 @@ from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
 
-from bot.devtools.discord_standin import FakeDiscord, Message, User
 from bot.discord.client import Deucebot
 from bot.i18n import LANGUAGES, catalog
+from deucebot_dev.discord_standin import FakeDiscord, Message, User
 from engines.bigtwo import Played
 from engines.cards import FULL_DECK, Card, parse_card
 from tests.e2e.helpers import cards_in_text

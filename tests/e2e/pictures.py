@@ -16,9 +16,9 @@ from functools import lru_cache
 
 from PIL import Image
 
-from bot.devtools.discord_standin import FakeDiscord
 from bot.pictures.cards import DECKS, FACE, FACE_EDGE, HAND, SMALL, TABLE, CardSize, tile
 from bot.pictures.kit import BACKGROUND, _palette
+from deucebot_dev.discord_standin import FakeDiscord
 from engines.cards import Card
 from tests.e2e.helpers import BOARD_COLOUR
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.devtools.discord_standin import FakeDiscord, Message, Response, User
 from bot.discord.client import Deucebot
 from bot.runtime import Table
+from deucebot_dev.discord_standin import FakeDiscord, Message, Response, User
 from tests.e2e.conftest import settle
 from tests.e2e.helpers import mentioned
 

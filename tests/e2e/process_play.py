@@ -14,8 +14,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from bot.devtools.discord_standin import FakeDiscord, Message, User, version_text
 from bot.runtime.replay import match_state, opening_events
+from deucebot_dev.discord_standin import FakeDiscord, Message, User, version_text
 from engines import duel, holdem
 from engines.base import DealStarted, Event
 from engines.cards import Card

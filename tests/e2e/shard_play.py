@@ -6,8 +6,8 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Callable
 
-from bot.devtools.discord_standin import FakeDiscord, Message, User
 from bot.runtime import Table
+from deucebot_dev.discord_standin import FakeDiscord, Message, User
 from tests.e2e.helpers import MENTION
 
 

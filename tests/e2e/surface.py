@@ -13,10 +13,10 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import Any
 
-from bot.devtools.discord_standin import FakeDiscord, Message, Response, User, iter_components
-from bot.devtools.discord_standin import version_text as text_of_version
 from bot.discord.client import Deucebot
 from bot.render import get_renderer
+from deucebot_dev.discord_standin import FakeDiscord, Message, Response, User, iter_components
+from deucebot_dev.discord_standin import version_text as text_of_version
 from engines.base import DealStarted, Event
 from engines.bigtwo import Played
 from engines.cards import Card

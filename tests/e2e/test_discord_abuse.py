@@ -5,9 +5,9 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
-from bot.devtools.discord_standin import FakeDiscord, User
 from bot.discord.client import Deucebot
 from bot.runtime import Table
+from deucebot_dev.discord_standin import FakeDiscord, User
 from tests.e2e.conftest import bot_running, settle
 from tests.e2e.helpers import board, mentioned, open_hand
 

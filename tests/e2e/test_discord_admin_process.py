@@ -12,7 +12,7 @@ from pathlib import Path
 
 import aiohttp
 
-from bot.devtools.discord_standin import FakeDiscord
+from deucebot_dev.discord_standin import FakeDiscord
 from storage import open_storage
 from tests.e2e.bot_process import ROOT, spawn_bot
 from tests.e2e.helpers import boards

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from bot.devtools.discord_standin import FakeDiscord, User
 from bot.discord.client import Deucebot
+from deucebot_dev.discord_standin import FakeDiscord, User
 from tests.e2e.conftest import bot_running, settle
 from tests.e2e.helpers import board, boards, mentioned, open_hand, play_until, privacy_hook
 

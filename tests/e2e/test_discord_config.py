@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from bot.devtools.discord_standin import GUILD_TEXT, PUBLIC_THREAD, CommandHidden, FakeDiscord
 from bot.i18n import t
+from deucebot_dev.discord_standin import GUILD_TEXT, PUBLIC_THREAD, CommandHidden, FakeDiscord
 from engines.registry import get_game
 from tests.e2e.conftest import bot_running, settle
 from tests.e2e.helpers import boards

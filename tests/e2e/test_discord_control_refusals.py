@@ -9,10 +9,10 @@ import copy
 import re
 from pathlib import Path
 
-from bot.devtools.discord_standin import FakeDiscord, Message, User
 from bot.discord.client import Deucebot
 from bot.render import get_renderer
 from bot.runtime import Table
+from deucebot_dev.discord_standin import FakeDiscord, Message, User
 from tests.e2e.conftest import bot_running
 from tests.e2e.helpers import open_hand
 from tests.e2e.poker_helpers import buttons, form_input, started_table, wait_turn

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.devtools.discord_standin import FakeDiscord, Message
+from deucebot_dev.discord_standin import FakeDiscord, Message
 from storage.sqlite import SqliteStorage
 from tests.e2e.bot_process import BotProcess, bot_env, ready_or_ended, spawn_bot
 from tests.e2e.deliveries import check_match, shown

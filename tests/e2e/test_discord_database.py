@@ -10,8 +10,8 @@ import pytest
 from discord.gateway import DiscordWebSocket
 from discord.http import Route
 
-from bot.devtools.discord_standin import FakeDiscord
 from bot.discord.app import serve
+from deucebot_dev.discord_standin import FakeDiscord
 from storage import CannotOpenDatabase
 from tests.e2e.conftest import settings_for
 

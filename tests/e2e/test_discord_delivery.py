@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from bot.devtools.discord_standin import FakeDiscord, User
 from bot.render import get_renderer
+from deucebot_dev.discord_standin import FakeDiscord, User
 from tests.e2e.conftest import bot_running, settle
 from tests.e2e.deliveries import check_match
 from tests.e2e.helpers import board, mentioned, open_hand, play_turn

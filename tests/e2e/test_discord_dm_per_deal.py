@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from bot.devtools.discord_standin import FakeDiscord, Message, User
 from bot.discord.client import Deucebot
 from bot.runtime import Table
+from deucebot_dev.discord_standin import FakeDiscord, Message, User
 from tests.e2e.conftest import bot_running, settle
 from tests.e2e.helpers import open_hand, play_turn
 from tests.e2e.poker_helpers import buttons, wait_turn

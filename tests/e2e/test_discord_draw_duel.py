@@ -6,11 +6,11 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from bot.devtools.discord_standin import FakeDiscord, Message, User
 from bot.discord.client import Deucebot
 from bot.render import get_renderer
 from bot.runtime import Table
 from bot.runtime.replay import replay
+from deucebot_dev.discord_standin import FakeDiscord, Message, User
 from engines.cards import parse_card
 from engines.draw.events import NewCards
 from tests.e2e.conftest import bot_running

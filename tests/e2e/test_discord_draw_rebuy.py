@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from bot.devtools.discord_standin import FakeDiscord, Message, Response, User
 from bot.discord.client import Deucebot
 from bot.runtime import Table
+from deucebot_dev.discord_standin import FakeDiscord, Message, Response, User
 from tests.e2e.conftest import bot_running
 from tests.e2e.helpers import board, open_hand
 from tests.e2e.poker_helpers import wait_turn

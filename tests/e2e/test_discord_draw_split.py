@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from bot.devtools.discord_standin import FakeDiscord, Message, User
 from bot.render import get_renderer
+from deucebot_dev.discord_standin import FakeDiscord, Message, User
 from engines.cards import FULL_DECK, Card, parse_cards
 from tests.e2e.conftest import settle
 from tests.e2e.helpers import open_hand

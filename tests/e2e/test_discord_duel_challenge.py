@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 import bot.discord.actions as handlers
-from bot.devtools.discord_standin import FakeDiscord, Message
+from deucebot_dev.discord_standin import FakeDiscord, Message
 from tests.e2e.conftest import bot_running, settle
 from tests.e2e.helpers import board
 

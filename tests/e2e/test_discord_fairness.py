@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from bot.devtools.discord_standin import FakeDiscord, version_text
+from deucebot_dev.discord_standin import FakeDiscord, version_text
 from tests.e2e.conftest import bot_running, settle
 from tests.e2e.helpers import mentioned, open_hand
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from bot.devtools.discord_standin import INTERACTION, FakeDiscord, Message
+from deucebot_dev.discord_standin import INTERACTION, FakeDiscord, Message
 from tests.e2e.conftest import bot_running, settle
 from tests.e2e.helpers import open_hand
 from tests.e2e.poker_helpers import buttons, started_table, wait_turn

@@ -12,8 +12,8 @@ from pathlib import Path
 import aiohttp
 from prometheus_client.parser import text_string_to_metric_families
 
-from bot.devtools.discord_standin import FakeDiscord
 from bot.discord.client import Deucebot
+from deucebot_dev.discord_standin import FakeDiscord
 from tests.e2e.conftest import bot_running, settle
 
 Samples = dict[tuple[str, tuple[tuple[str, str], ...]], float]

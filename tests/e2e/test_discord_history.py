@@ -9,9 +9,9 @@ from pathlib import Path
 
 from pokerkit import HandHistory
 
-from bot.devtools.discord_standin import FakeDiscord
 from bot.history.build import build_match_history, load_match
 from bot.history.model import HistoryFile
+from deucebot_dev.discord_standin import FakeDiscord
 from storage import SqliteStorage
 from tests.bot.history.helpers import played
 from tests.e2e.conftest import bot_running

@@ -7,9 +7,9 @@ import re
 from pathlib import Path
 from typing import Any
 
-from bot.devtools.discord_standin import FakeDiscord, Message
 from bot.discord.client import Deucebot
 from bot.runtime import Table
+from deucebot_dev.discord_standin import FakeDiscord, Message
 from engines.cards import Card
 from engines.holdem import BoardDealt, Showdown
 from tests.e2e.conftest import bot_running

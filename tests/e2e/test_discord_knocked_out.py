@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from bot.devtools.discord_standin import FakeDiscord
+from deucebot_dev.discord_standin import FakeDiscord
 from engines.holdem import Eliminated
 from tests.e2e.conftest import bot_running, settle
 from tests.e2e.helpers import open_hand

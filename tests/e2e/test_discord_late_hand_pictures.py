@@ -14,9 +14,9 @@ from typing import Any
 import pytest
 
 import bot.discord.board as board_module
-from bot.devtools.discord_standin import INTERACTION, FakeDiscord, Message
 from bot.discord.client import Deucebot
 from bot.pictures import clear_cache
+from deucebot_dev.discord_standin import INTERACTION, FakeDiscord, Message
 from tests.e2e.conftest import bot_running
 from tests.e2e.helpers import board, cards_in_text, open_hand
 

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 import bot.discord.front as front
-from bot.devtools.discord_standin import FakeDiscord
+from deucebot_dev.discord_standin import FakeDiscord
 from tests.e2e.conftest import bot_running, settle
 from tests.e2e.deliveries import check_match
 from tests.e2e.helpers import board

@@ -14,12 +14,12 @@ from pathlib import Path
 
 import pytest
 
-from bot.devtools.discord_standin import FakeDiscord, Message
 from bot.discord import effects as fx
 from bot.discord.board import picture_facts
 from bot.i18n import t
 from bot.pictures import result_model
 from bot.render.phrases import deal_word, hand_name
+from deucebot_dev.discord_standin import FakeDiscord, Message
 from engines.draw.events import Shown
 from engines.poker.ranking import hand_value
 from tests.e2e.conftest import bot_running, settle

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import aiohttp
 
-from bot.devtools.discord_standin import FakeDiscord
+from deucebot_dev.discord_standin import FakeDiscord
 from tests.e2e.conftest import bot_running, running_standin, settle
 
 

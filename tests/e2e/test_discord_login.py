@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from bot.devtools.discord_standin import FakeDiscord
+from deucebot_dev.discord_standin import FakeDiscord
 from tests.e2e.conftest import bot_running
 
 

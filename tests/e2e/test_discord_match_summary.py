@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
-from bot.devtools.discord_standin import FakeDiscord, Message
 from bot.i18n import t
 from bot.pictures.kit import PHONE_WIDTH
+from deucebot_dev.discord_standin import FakeDiscord, Message
 from engines.registry import get_game
 from tests.e2e.conftest import bot_running
 from tests.e2e.helpers import ai_plays_to_the_end

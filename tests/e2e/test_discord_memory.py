@@ -17,11 +17,11 @@ from pathlib import Path
 
 import aiohttp
 
-from bot.devtools.discord_standin import FakeDiscord, Message
 from bot.discord import effects as fx
 from bot.discord.client import Deucebot
 from bot.i18n import t
 from bot.runtime.table import Table
+from deucebot_dev.discord_standin import FakeDiscord, Message
 from tests.e2e.conftest import bot_running, running_standin, settle
 from tests.e2e.helpers import boards, play_turn
 from tests.e2e.poker_helpers import started_table

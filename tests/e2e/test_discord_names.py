@@ -11,7 +11,7 @@ import re
 from pathlib import Path
 from typing import Any
 
-from bot.devtools.discord_standin import FakeDiscord, version_text
+from deucebot_dev.discord_standin import FakeDiscord, version_text
 from tests.e2e.conftest import bot_running, settle
 from tests.e2e.helpers import board, boards, mentioned, play_until
 from tests.e2e.poker_helpers import started_table

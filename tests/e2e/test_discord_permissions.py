@@ -12,7 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from bot.devtools.discord_standin import (
+from bot.jsonlog import JsonLines
+from deucebot_dev.discord_standin import (
     GUILD_ANNOUNCEMENT,
     GUILD_FORUM,
     GUILD_STAGE_VOICE,
@@ -21,7 +22,6 @@ from bot.devtools.discord_standin import (
     PUBLIC_THREAD,
     FakeDiscord,
 )
-from bot.jsonlog import JsonLines
 from tests.e2e.conftest import bot_running, settle
 from tests.e2e.deliveries import check_match
 from tests.e2e.helpers import boards

@@ -11,8 +11,8 @@ from typing import Any
 import pytest
 from PIL import Image
 
-from bot.devtools.discord_standin import FakeDiscord, Message
 from bot.discord.one_write import OneWriteRequest
+from deucebot_dev.discord_standin import FakeDiscord, Message
 from tests.e2e.conftest import bot_running, settle
 from tests.e2e.helpers import BOARD_COLOUR, ai_plays_to_the_end, boards, open_hand
 

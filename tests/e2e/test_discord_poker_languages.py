@@ -7,10 +7,10 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from bot.devtools.discord_standin import FakeDiscord, Message, User
 from bot.discord.client import Deucebot
 from bot.render import get_renderer
 from bot.runtime import Table
+from deucebot_dev.discord_standin import FakeDiscord, Message, User
 from engines.cards import parse_card
 from tests.e2e.conftest import bot_running
 from tests.e2e.helpers import open_hand

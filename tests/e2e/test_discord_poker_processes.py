@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.devtools.discord_standin import FakeDiscord, Message, User
+from deucebot_dev.discord_standin import FakeDiscord, Message, User
 from tests.e2e.bot_process import ready_or_ended, spawn_bot
 from tests.e2e.pictures import check_pictures
 from tests.e2e.process_play import (

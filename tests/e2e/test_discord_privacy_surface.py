@@ -12,8 +12,8 @@ from typing import Any
 
 import pytest
 
-from bot.devtools.discord_standin import FakeDiscord
 from bot.discord import replies
+from deucebot_dev.discord_standin import FakeDiscord
 from tests.e2e.conftest import bot_running, running_standin, settle
 from tests.e2e.surface import (
     hand_of,

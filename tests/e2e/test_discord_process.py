@@ -8,7 +8,7 @@ import re
 import signal
 from pathlib import Path
 
-from bot.devtools.discord_standin import INTERACTION, REST, FakeDiscord, Message, User
+from deucebot_dev.discord_standin import INTERACTION, REST, FakeDiscord, Message, User
 from tests.e2e.bot_process import BotProcess, bot_env, spawn_bot
 from tests.e2e.helpers import board, boards, mentioned
 

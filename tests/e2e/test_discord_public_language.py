@@ -12,8 +12,8 @@ from typing import Any
 
 import pytest
 
-from bot.devtools.discord_standin import FakeDiscord, Message, Response
 from bot.discord import replies
+from deucebot_dev.discord_standin import FakeDiscord, Message, Response
 from tests.e2e.conftest import bot_running, settle
 from tests.e2e.helpers import board
 

@@ -11,9 +11,9 @@ from typing import Any
 import pytest
 
 from bot.cli import main
-from bot.devtools.discord_standin import CommandHidden, FakeDiscord, User
 from bot.discord.client import Deucebot
 from bot.runtime import Table
+from deucebot_dev.discord_standin import CommandHidden, FakeDiscord, User
 from tests.e2e.conftest import bot_running, settle
 from tests.e2e.helpers import play_until
 from tests.e2e.poker_helpers import started_table

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.devtools.discord_standin import FakeDiscord
+from deucebot_dev.discord_standin import FakeDiscord
 from storage.backend import open_storage
 from tests.e2e.bot_process import BotProcess, bot_env, spawn_bot
 from tests.e2e.shard_play import channel_boards, create_and_start, take_turn, whose_turn

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import time
 
-from bot.devtools.discord_standin import FakeDiscord
+from deucebot_dev.discord_standin import FakeDiscord
 from tests.e2e.conftest import bot_running, settle
 from tests.e2e.shard_play import create_and_start, play_own_turn
 

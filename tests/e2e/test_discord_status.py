@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.devtools.discord_standin import CommandHidden, FakeDiscord
+from deucebot_dev.discord_standin import CommandHidden, FakeDiscord
 from tests.e2e.conftest import bot_running, running_standin, settle
 
 

@@ -10,10 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from bot.devtools.discord_standin import FakeDiscord
 from bot.history.model import HistoryFile
 from bot.i18n import t
 from bot.verify import verify_export
+from deucebot_dev.discord_standin import FakeDiscord
 from tests.e2e.conftest import bot_running, settle
 from tests.e2e.helpers import board
 from tests.e2e.test_discord_seed_privacy import advance, assert_seeds_committed, history_upload

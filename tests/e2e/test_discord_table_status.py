@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 
 import bot.discord.board as board
-from bot.devtools.discord_standin import FakeDiscord
 from bot.discord.board import picture_facts
 from bot.pictures import board_model
+from deucebot_dev.discord_standin import FakeDiscord
 from tests.e2e.conftest import bot_running
 
 GAMES = {

@@ -10,10 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from bot.devtools.discord_standin import FakeDiscord
 from bot.i18n import t
 from bot.render import get_renderer
 from bot.render.words import say_move
+from deucebot_dev.discord_standin import FakeDiscord
 from engines.cards import parse_card
 from tests.e2e.conftest import bot_running, settle
 from tests.e2e.hidden_cards import hidden_card_check, watch_knowledge

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from bot.devtools.discord_standin import FakeDiscord, Message
 from bot.discord.tokens import LIFETIME
+from deucebot_dev.discord_standin import FakeDiscord, Message
 from tests.e2e.conftest import bot_running, running_standin, settle
 from tests.e2e.helpers import boards
 from tests.e2e.poker_helpers import started_table

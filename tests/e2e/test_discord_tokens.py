@@ -12,8 +12,8 @@ from typing import Any
 
 import aiohttp
 
-from bot.devtools.discord_standin import INTERACTION, REST, FakeDiscord, Message, version_text
 from bot.i18n import t
+from deucebot_dev.discord_standin import INTERACTION, REST, FakeDiscord, Message, version_text
 from tests.e2e.conftest import bot_running, settle
 from tests.e2e.deliveries import check_match
 from tests.e2e.helpers import board, boards, open_hand, play_until

@@ -11,8 +11,8 @@ import discord
 import pytest
 from discord.http import HTTPClient, Route, handle_message_parameters
 
-from bot.devtools.discord_standin import FakeDiscord
 from bot.discord.rest_budget import RequestBudget, budget_trace
+from deucebot_dev.discord_standin import FakeDiscord
 
 BURST = 150
 """Messages sent at once, over several channels (so no channel bucket is the limit)."""

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.devtools.discord_standin import FakeDiscord
+from deucebot_dev.discord_standin import FakeDiscord
 from tests.e2e.conftest import bot_running
 from tests.e2e.helpers import boards, play_until, settle
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import asyncio
 
-from bot.devtools.discord_standin import FakeDiscord
+from deucebot_dev.discord_standin import FakeDiscord
 from tests.e2e.conftest import running_standin
 
 

@@ -9,7 +9,7 @@ from typing import Any
 
 import aiohttp
 
-from bot.devtools.discord_standin import FakeDiscord
+from deucebot_dev.discord_standin import FakeDiscord
 from tests.e2e.conftest import running_standin
 
 AUTH = {"Authorization": "Bot standin-token"}

@@ -1,6 +1,6 @@
 """Storage fixtures: every storage test runs on SQLite and on a real PostgreSQL server.
 
-The server is started by the tests themselves (`storage.pg_server.TempPostgres`: initdb +
+The server is started by the tests themselves (`deucebot_dev.pg_server.TempPostgres`: initdb +
 pg_ctl in a temporary folder, a free loopback port), one per pytest process (each xdist
 worker has its own), and every test gets a fresh database on it. Without PostgreSQL
 binaries the PostgreSQL cases skip, and the run's summary says why; on CI (CI set in the

@@ -19,6 +19,7 @@ from hypothesis import strategies as st
 
 from bot.cli import main
 from bot.runtime import FakeClock, NullFront, Player, RuntimeConfig, TableManager
+from deucebot_dev.pg_server import TempPostgres, free_port
 from storage import (
     ActionCommit,
     ActionRecord,
@@ -34,7 +35,6 @@ from storage import (
     open_storage,
 )
 from storage.backend import AnyStorage, UnsupportedDatabase
-from storage.pg_server import TempPostgres, free_port
 from storage.postgres import PostgresStorage, _by_table, pg_sql
 
 NOW = dt.datetime(2026, 11, 26, 12, 0, tzinfo=dt.UTC).timestamp()
@@ -59,7 +59,7 @@ async def test_an_unreachable_server_is_a_clear_error_without_the_password() -> 
 
 def test_missing_server_binaries_are_named(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """What the PostgreSQL tests print when they skip (and what CI fails with)."""
-    import storage.pg_server as pg_server
+    import deucebot_dev.pg_server as pg_server
 
     monkeypatch.setenv("PATH", str(tmp_path))
     monkeypatch.setattr(pg_server, "SEARCH", (str(tmp_path / "*" / "bin"),))

@@ -17,6 +17,7 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from deucebot_dev.pg_server import TempPostgres
 from storage import (
     ActionCommit,
     ActionRecord,
@@ -33,7 +34,6 @@ from storage.backend import AnyStorage, open_storage
 from storage.base import period_start
 from storage.board import rebuild_statements
 from storage.migrate import latest_version
-from storage.pg_server import TempPostgres
 
 NOW = 1_790_000_000.0  # 2026-09-21, a Monday
 DAY = 86400.0

@@ -14,6 +14,7 @@ import aiosqlite
 import asyncpg
 import pytest
 
+from deucebot_dev.pg_server import TempPostgres
 from storage import CannotOpenDatabase
 from storage.migrate import (
     APPLICATION_ID,
@@ -26,7 +27,6 @@ from storage.migrate import (
     recognise,
     schema_version,
 )
-from storage.pg_server import TempPostgres
 from storage.postgres import PostgresStorage, migrate_pg
 from storage.postgres import schema_version as pg_schema_version
 from storage.sqlite import SqliteStorage

@@ -16,6 +16,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from deucebot_dev.pg_server import TempPostgres
 from engines.registry import LEVELS, available_games, get_game
 from storage import (
     ActionCommit,
@@ -29,7 +30,6 @@ from storage import (
     Settlement,
 )
 from storage.backend import AnyStorage, open_storage
-from storage.pg_server import TempPostgres
 from storage.ratings import (
     AI_RATINGS,
     ALL_TIME,

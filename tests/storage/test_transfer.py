@@ -15,8 +15,8 @@ import pytest
 
 from bot.cli import main
 from bot.runtime import FakeClock, NullFront, RuntimeConfig, TableManager
+from deucebot_dev.pg_server import TempPostgres
 from storage import SeatRecord, open_storage
-from storage.pg_server import TempPostgres
 from storage.transfer import COPY_ORDER, CopyRefused, copy_sqlite_to_postgres
 
 

@@ -3,7 +3,7 @@ bucket of their own per token (follow-ups and their edits)."""
 
 from __future__ import annotations
 
-from bot.devtools.discord_limits import DiscordLimits
+from deucebot_dev.discord_limits import DiscordLimits
 
 APP = "/api/v10/webhooks/1"
 

@@ -8,7 +8,7 @@ tables get places of their own there) and the PostgreSQL/SQLite ratios are repor
 Reported: accepted actions per second, action latency p50/p99 (engine accept -> commit ->
 handed to the front), the worst event-loop lag, and peak memory per table. The reference
 in the same run is the bare engine + the same AI policy with no runtime and no storage.
-Then what a restart costs: `bot.bench.replay` (start-up replay against snapshots).
+Then what a restart costs: `deucebot_dev.bench.replay` (start-up replay against snapshots).
 """
 
 from __future__ import annotations
@@ -22,10 +22,10 @@ import time
 from pathlib import Path
 from typing import Any, Literal
 
-from bot.bench import replay
-from bot.bench.report import publish
 from bot.runtime import NullFront, RuntimeConfig, TableManager, tune_gc
 from bot.simulate import percentile
+from deucebot_dev.bench import replay
+from deucebot_dev.bench.report import publish
 from engines.play import play_out
 from engines.registry import get_game
 from storage import SqliteStorage, StorageError, is_postgres_url, open_storage

@@ -9,7 +9,7 @@ PostgreSQL refuses to run as root: as root, the server runs as the `postgres` sy
     with TempPostgres() as server:
         url = server.create_database("demo")   # postgresql://postgres@127.0.0.1:PORT/demo
 
-`python -m storage.pg_server` starts one and prints its URL, until Ctrl+C or SIGTERM.
+`python -m deucebot_dev.pg_server` starts one and prints its URL, until Ctrl+C or SIGTERM.
 """
 
 from __future__ import annotations

@@ -15,8 +15,8 @@ from __future__ import annotations
 import random
 from concurrent.futures import ProcessPoolExecutor
 
-from bot.bench.report import engine_rate, publish
 from bot.simulate import SimulationResult, simulate
+from deucebot_dev.bench.report import engine_rate, publish
 from engines.draw import SPEC, DrawConfig, DrawState
 
 P99_GOAL_MS = 50.0

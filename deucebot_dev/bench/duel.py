@@ -13,8 +13,8 @@ from __future__ import annotations
 
 import random
 
-from bot.bench.report import engine_rate, publish
 from bot.simulate import SimulationResult, simulate
+from deucebot_dev.bench.report import engine_rate, publish
 from engines.duel import SPEC, DuelConfig, new_state
 
 GOALS = {"random": 0.85, "honest": 0.65}

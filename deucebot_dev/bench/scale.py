@@ -7,7 +7,7 @@ Discord does. Paced Big Two tables (one person clicking as in `bench discord`, t
 front's cost) play for a fixed window; then the bot stops and the figures are read:
 
 - our own processing per interaction, p99 (stand-in writes INTERACTION_CREATE -> the
-  bot hands its answer to HTTP; see `bot.bench.discord`);
+  bot hands its answer to HTTP; see `deucebot_dev.bench.discord`);
 - board staleness: for every committed action, seconds from its commit (its `at` in the
   action log) to the first board version in its channel showing that turn (the footer's
   turn number), p50 and p99, and the actions never shown before the bot stopped; the
@@ -31,8 +31,8 @@ front's cost) play for a fixed window; then the bot stops and the figures are re
   (a deferred `/table create` still "thinking" after 30 s, say): their table never
   played, so the other figures would look better than they are;
 - the bot's CPU per action (main thread, whole process) and main-thread CPU per
-  interaction (`bot.bench.cpu`; see `bot.bench.discord`): what bounds the actions per
-  second one process can show; and the main thread's CPU per action once every table
+  interaction (`deucebot_dev.bench.cpu`; see `deucebot_dev.bench.discord`): what bounds
+  the actions per second one process can show; and the main thread's CPU per action once every table
   has started (the opening burst of `/table create` and `/table start` left out: in a
   short window its fixed cost, divided by however many actions the load let through,
   made the whole-window figure vary from run to run).
@@ -58,8 +58,11 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
-from bot.bench.cpu import Cpu, cpu_of, per_unit
-from bot.bench.discord import (
+from bot.i18n import t
+from bot.runtime.worker_process import batch_scheduling
+from bot.simulate import percentile
+from deucebot_dev.bench.cpu import Cpu, cpu_of, per_unit
+from deucebot_dev.bench.discord import (
     _POLICY,
     _READY,
     _SINK,
@@ -71,11 +74,8 @@ from bot.bench.discord import (
     _stop,
     run_apart,
 )
-from bot.bench.report import publish, run_each
-from bot.devtools.discord_standin import INTERACTION, FakeDiscord, Message, iter_components
-from bot.i18n import t
-from bot.runtime.worker_process import batch_scheduling
-from bot.simulate import percentile
+from deucebot_dev.bench.report import publish, run_each
+from deucebot_dev.discord_standin import INTERACTION, FakeDiscord, Message, iter_components
 from storage.backend import open_storage
 
 TURN = re.compile(r"turn (\d+)")
@@ -152,7 +152,7 @@ async def _run(
     with tempfile.TemporaryDirectory() as name:
         tmp = Path(name)
         if database == "postgres":
-            from storage.pg_server import TempPostgres
+            from deucebot_dev.pg_server import TempPostgres
 
             server = TempPostgres()
             server.start()
@@ -449,7 +449,7 @@ def main(quick: bool = False, write: bool = False, tables: tuple[int, ...] = ())
     load_before = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
     results, failed = run_each(
         runs,
-        partial(run_apart, "bot.bench.scale"),
+        partial(run_apart, "deucebot_dev.bench.scale"),
         lambda run: f"{run[0]} tables, {run[2]} process(es), {run[3]}",
     )
     load_after = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")

@@ -15,10 +15,10 @@ The bot runs as a separate process, started the way production starts it (the
 entry point `bot.__main__.main`, settings from the environment: token, a database
 in a temporary directory, DISCORD_API_BASE / DISCORD_GATEWAY_URL pointing at the
 stand-in, AI delay, AI worker processes). It is started through `python -m
-bot.bench.discord`, which only adds three benchmark hooks before calling the entry
+deucebot_dev.bench.discord`, which only adds three benchmark hooks before calling the entry
 point: a short guild-ready timeout, the AI policy of new tables (the cheap greedy AI
 for the flat-out runs) and a sink collecting the runtime's per-action time, written
-to a file when the process exits. The stand-in (`bot.devtools.discord_standin`) and the
+to a file when the process exits. The stand-in (`deucebot_dev.discord_standin`) and the
 simulated humans run in the bench process, so their work is not charged to the bot's
 event loop. Each configuration gets a fresh bench process which, once the bot is
 started, lowers its own CPU priority (nice +5) and takes Linux's batch scheduling (a
@@ -43,7 +43,7 @@ Measured:
   interaction answers counted apart), and per action: a deal's number of actions
   varies from one run to the next (the cards are dealt at random), and so do the calls
   per deal with it, so the calls per action are what compare two runs;
-- the bot's CPU per action and per interaction (`bot.bench.cpu`, read from /proc from
+- the bot's CPU per action and per interaction (`deucebot_dev.bench.cpu`, read from /proc from
   the start of play to its end): its main thread (the event loop), the whole process, and
   its AI and picture worker processes. The machine's load changes it far less than the
   latencies: the figure to compare two versions of the bot on a shared machine (run the
@@ -72,12 +72,12 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
-from bot.bench.cpu import cpu_of, per_unit
-from bot.bench.report import publish, run_each
-from bot.devtools.discord_standin import FakeDiscord, Message, User
 from bot.i18n import t
 from bot.runtime.worker_process import batch_scheduling
 from bot.simulate import percentile
+from deucebot_dev.bench.cpu import cpu_of, per_unit
+from deucebot_dev.bench.report import publish, run_each
+from deucebot_dev.discord_standin import FakeDiscord, Message, User
 
 ROOT = Path(__file__).resolve().parents[2]
 _POLICY = "DEUCEBOT_BENCH_AI_POLICY"
@@ -191,7 +191,7 @@ async def _spawn(env: dict[str, str], tmp: Path) -> asyncio.subprocess.Process:
         return await asyncio.create_subprocess_exec(
             str(python) if root != ROOT and python.exists() else sys.executable,
             "-m",
-            "bot.bench.discord",
+            "deucebot_dev.bench.discord",
             cwd=tmp,
             env=env,
             stdin=asyncio.subprocess.DEVNULL,
@@ -654,7 +654,7 @@ def main(quick: bool = False, write: bool = False) -> int:
             (100, 1, None, 1.0, 0.5, 1, True, "duel", 1),
         ]
     )
-    results, failed = run_each(runs, partial(run_apart, "bot.bench.discord"))
+    results, failed = run_each(runs, partial(run_apart, "deucebot_dev.bench.discord"))
     pictures = picture_figures(60 if quick else 400)
     body = (
         "Big Two tables at once, each with one human playing through interactions (My hand,\n"

@@ -2,7 +2,7 @@
 
 1. Greedy all-AI deals per second through the full engine surface (view ->
    decide -> apply, with events), next to a straightforward list-based greedy
-   deal (`bot.bench.bigtwo_reference`) measured in the same run, and the
+   deal (`deucebot_dev.bench.bigtwo_reference`) measured in the same run, and the
    bitmask play-outs the `strong` player searches with.
 2. `strong` against three `greedy` players over rotated deals: win rate,
    penalty per deal (and its ratio to the greedy players'), decision latency.
@@ -23,10 +23,10 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
-from bot.bench.bigtwo_reference import play_deal
-from bot.bench.report import publish, rate
 from bot.pool import LineUp, against_pool
 from bot.simulate import SimulationResult, percentile, simulate
+from deucebot_dev.bench.bigtwo_reference import play_deal
+from deucebot_dev.bench.report import publish, rate
 from engines.ai import bigtwo_fast
 from engines.ai.bigtwo_net import choose, net_play_out, shipped_net
 from engines.ai.bigtwo_strong import forget_plans

@@ -16,8 +16,8 @@ import time
 
 import eval7
 
-from bot.bench.report import publish, rate
 from bot.simulate import Interval, TimedPolicy, percentile, simulate
+from deucebot_dev.bench.report import publish, rate
 from engines.base import DealSettled, Event
 from engines.cards import FULL_DECK
 from engines.holdem import SPEC, HoldemConfig, HoldemState

@@ -27,9 +27,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from bot.bench.report import publish
 from bot.charts.figures import stats_figures
 from bot.charts.stats import stats_chart
+from deucebot_dev.bench.report import publish
 from engines.base import MatchEnded
 from engines.play import play_out
 from engines.registry import get_game

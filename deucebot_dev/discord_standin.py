@@ -53,7 +53,7 @@ from typing import Any
 import orjson
 from aiohttp import BodyPartReader, WSMsgType, web
 
-from bot.devtools.discord_limits import DiscordLimits
+from deucebot_dev.discord_limits import DiscordLimits
 
 DISCORD_EPOCH_MS = 1420070400000
 EPHEMERAL = 64

@@ -16,9 +16,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from bot.bench.report import publish
 from bot.runtime import replay
 from bot.runtime.replay import match_state
+from deucebot_dev.bench.report import publish
 from engines.base import Event
 from engines.play import play_out
 from engines.registry import get_game
