@@ -20,13 +20,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from bot.errors import DeucebotError
 from storage import is_postgres_url
 
 PAGES = 256
 """Pages copied per step of the online backup (a step holds the source's read lock)."""
 
 
-class BackupError(Exception):
+class BackupError(DeucebotError):
     """A backup that could not be made (the message says why, in one line)."""
 
 

@@ -29,6 +29,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, NamedTuple, TextIO
 
+from bot.errors import AnyRefusal, Refusal
 from bot.i18n import Addressee, explain, normalise_language, pretty_cards, t
 from bot.levels import level_text
 from bot.lines import LineReader
@@ -87,13 +88,14 @@ def echoed(text: str) -> str:
     return text if len(text) <= ECHO else text[:ECHO] + "…"
 
 
-def short_refusal(error: IllegalAction | CardParseError) -> IllegalAction | CardParseError:
+def short_refusal(error: AnyRefusal | CardParseError) -> AnyRefusal | CardParseError:
     """`error` with the typed text it quotes cut to `echoed` (a pasted page is never
     printed back whole)."""
     if isinstance(error, CardParseError):
         return error if len(error.token) <= ECHO else CardParseError(echoed(error.token))
     params = {k: echoed(v) if isinstance(v, str) else v for k, v in error.params.items()}
-    return IllegalAction(echoed(error.message), code=error.code, **params)
+    kind = Refusal if isinstance(error, Refusal) else IllegalAction
+    return kind(echoed(error.message), code=error.code, **params)
 
 
 def addressed_names(table: Table | TableSnapshot) -> list[str]:
@@ -694,7 +696,7 @@ class Console:
                 # Made for this prompt's turn: if the table moved on meanwhile (your time
                 # ran out), the runtime refuses it rather than play it at another turn.
                 await table.act(HUMAN_ID, action, turn=now.turn)
-            except (IllegalAction, CardParseError) as error:
+            except (IllegalAction, Refusal, CardParseError) as error:
                 unread = isinstance(error, CardParseError) or error.code in UNREAD
                 if unread and self._did_you_mean(text, out):
                     continue

@@ -24,7 +24,7 @@ from functools import cache, lru_cache
 from pathlib import Path
 from typing import Any
 
-from engines.base import IllegalAction
+from bot.errors import REFUSALS
 from engines.cards import parse_card
 
 LANGUAGES = ("en", "fr", "uk")
@@ -143,7 +143,7 @@ def explain(error: Exception, lang: str = DEFAULT_LANGUAGE) -> str:
     """A refused action's message in `lang`: the catalog's `error.<code>` if there is one,
     else the engine's own English message. Cards are written as hands show them (10♠, not
     TS), except in the `text` a person typed, which is quoted as typed."""
-    if isinstance(error, IllegalAction):
+    if isinstance(error, REFUSALS):
         key = f"error.{error.code}"
         if key in catalog(lang) or key in catalog(DEFAULT_LANGUAGE):
             params = {

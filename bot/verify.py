@@ -25,6 +25,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from bot.errors import DeucebotError
 from bot.history.build import deal_cards
 from bot.history.model import FORMAT as HISTORY_FORMAT
 from bot.history.model import HistoryFile, MatchHistory
@@ -46,7 +47,7 @@ FORMAT = "deucebot-match/1"
 """The `format` field of a match export this verifier reads."""
 
 
-class ExportError(ValueError):
+class ExportError(DeucebotError, ValueError):
     """A file that is not a readable match export; the message says what is wrong."""
 
 

@@ -17,6 +17,7 @@ from discord.webhook.async_ import async_context
 from bot.discord.loop_pressure import LoopPressure
 from bot.discord.table_limits import TableBusy
 from bot.discord.textlimits import CONTENT, clip, echo
+from bot.errors import REFUSALS, AnyRefusal, Refusal
 from bot.i18n import explain, normalise_language, t
 from engines.base import IllegalAction
 from engines.cards import CardParseError
@@ -215,7 +216,7 @@ def refusal_text(error: BaseException, lang: str) -> str:
     """The localised, specific text of a refusal (runtime, engine, card parsing, checks)."""
     if isinstance(error, app_commands.CommandInvokeError):
         error = error.original
-    if isinstance(error, IllegalAction):
+    if isinstance(error, REFUSALS):
         return clip("⛔ " + explain(_shortened(error), lang), CONTENT)
     if isinstance(error, CardParseError):
         return clip("⛔ " + t("discord.bad_cards", lang, token=echo(error.token, 40)), CONTENT)
@@ -230,7 +231,7 @@ def refusal_text(error: BaseException, lang: str) -> str:
     return "⚠️ " + t("discord.internal_error", lang)
 
 
-def _shortened(error: IllegalAction) -> IllegalAction:
+def _shortened(error: AnyRefusal) -> AnyRefusal:
     """`error` with the input it repeats (what a person typed) cut to a short line."""
     if not any(isinstance(v, str) and len(v) > 100 for v in error.params.values()):
         return error
@@ -248,6 +249,7 @@ async def reply_error(interaction: discord.Interaction, error: BaseException, la
     expected = isinstance(
         original,
         IllegalAction
+        | Refusal
         | CardParseError
         | app_commands.MissingPermissions
         | app_commands.NoPrivateMessage
@@ -266,9 +268,9 @@ async def reply_error(interaction: discord.Interaction, error: BaseException, la
 async def answering(
     interaction: discord.Interaction, lang: str, *more: type[Exception]
 ) -> AsyncIterator[None]:
-    """Answer a refusal raised inside (an `IllegalAction`, a failed Discord call, or one of
-    `more`) privately in `lang` (`reply_error`); it goes no further."""
-    kinds: tuple[type[Exception], ...] = (IllegalAction, discord.HTTPException, *more)
+    """Answer a refusal raised inside (the bot's or a rule's, a failed Discord call, or one
+    of `more`) privately in `lang` (`reply_error`); it goes no further."""
+    kinds: tuple[type[Exception], ...] = (*REFUSALS, discord.HTTPException, *more)
     try:
         yield
     except kinds as error:

@@ -26,6 +26,7 @@ import discord
 from discord import app_commands
 
 from bot.discord.cooldowns import Cooldowns, Costly
+from bot.errors import DeucebotError
 
 if TYPE_CHECKING:
     from bot.settings import Settings
@@ -36,8 +37,9 @@ WINDOW = 60.0
 """Seconds a use counts against its limits."""
 
 
-class TableBusy(app_commands.CommandOnCooldown):
-    """A use refused by the table's limit (its members together), not the member's own."""
+class TableBusy(app_commands.CommandOnCooldown, DeucebotError):
+    """A use refused by the table's limit (its members together), not the member's own (a
+    cooldown to discord.py, answered as one)."""
 
 
 class TableLimits:

@@ -46,6 +46,7 @@ from discord.webhook.async_ import AsyncWebhookAdapter, async_context
 
 from bot.discord.permissions import is_thread, missing_permissions
 from bot.discord.replies import ORIGINAL_ANSWERED, REFUSED
+from bot.errors import DeucebotError
 
 LIFETIME = timedelta(minutes=15)
 """How long Discord honours an interaction token (from the interaction's creation)."""
@@ -242,7 +243,7 @@ def expired(error: discord.HTTPException) -> bool:
     return error.code in EXPIRED_CODES or error.status == 401
 
 
-class LostAnswer(Exception):
+class LostAnswer(DeucebotError):
     """A follow-up answered 5xx: Discord may have stored it (a follow-up has no nonce)."""
 
     def __init__(self, status: int) -> None:

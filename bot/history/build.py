@@ -18,6 +18,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from bot.errors import Refusal
 from bot.history.model import (
     ActionEntry,
     DealHistory,
@@ -37,7 +38,6 @@ from engines.base import (
     DealStarted,
     Event,
     GameState,
-    IllegalAction,
     MatchEnded,
 )
 from engines.cards import Card, deck_order
@@ -58,12 +58,8 @@ SEEDED_DECK_GAMES = frozenset({"bigtwo", "holdem", "draw"})
 over from deal to deal, see docs/fairness.md)."""
 
 
-class HistoryError(IllegalAction):
+class HistoryError(Refusal):
     """A history that cannot be given (i18n key ``error.<code>``); nothing was written."""
-
-    def __init__(self, message: str, *, code: str, **params: Any) -> None:
-        """Build the error from its English message, a stable code and its parameters."""
-        super().__init__(message, code=code, **params)
 
 
 def deal_cards(game: str, seed: str | None) -> list[Card] | None:

@@ -8,10 +8,11 @@
     await table.start()                           # empty seats become AI seats
     await table.act("42", "3d 3s", turn=table.turn)   # stale/double clicks are refused
 
-Refusals raise `TableError` (an `IllegalAction` with a stable `code`; translate with
-`bot.i18n.explain`). Events reach the front (`Front`: `public`, `private`, `refresh`)
-only after they are committed to storage, each with a frozen `TableSnapshot` of the table
-(never the live `Table`). See docs/architecture.md for the layout and the seams.
+Refusals raise `TableError` (a `bot.errors.Refusal` with a stable `code`; translate it,
+and the engine's `IllegalAction`, with `bot.i18n.explain`). Events reach the front
+(`Front`: `public`, `private`, `refresh`) only after they are committed to storage, each
+with a frozen `TableSnapshot` of the table (never the live `Table`). See
+docs/architecture.md for the layout and the seams.
 """
 
 from bot.runtime.clock import Clock, FakeClock, SystemClock

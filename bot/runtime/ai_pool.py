@@ -42,6 +42,7 @@ import random
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from bot.errors import DeucebotError
 from bot.runtime.worker_process import WorkerClosed, WorkerLost, WorkerProcess
 from engines.base import Policy
 from engines.registry import GameSpec, available_games, get_game
@@ -51,7 +52,7 @@ log = logging.getLogger(__name__)
 GameLookup = Callable[[str], GameSpec]
 
 
-class AiPoolError(RuntimeError):
+class AiPoolError(DeucebotError, RuntimeError):
     """The pool could not give a decision; the caller plays the safe default."""
 
 

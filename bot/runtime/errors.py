@@ -1,22 +1,17 @@
 """Errors of the table runtime: each has a stable `code` (i18n key "error.<code>") and params.
 
-`TableError` is an `IllegalAction`, so `bot.i18n.explain(error, lang)` translates both the
-runtime's refusals and the engine's with one call. A refused request writes nothing.
+`TableError` is one of the bot's refusals (`bot.errors.Refusal`), not a rule's: the
+engine's refusals stay `IllegalAction`, and `bot.i18n.explain(error, lang)` translates
+both with one call (`bot.errors.REFUSALS` catches both). A refused request writes nothing.
 """
 
 from __future__ import annotations
 
-from typing import Any
-
-from engines.base import IllegalAction
+from bot.errors import Refusal
 
 
-class TableError(IllegalAction):
+class TableError(Refusal):
     """A request the runtime refused; nothing changed and nothing was written."""
-
-    def __init__(self, message: str, *, code: str, **params: Any) -> None:
-        """Build the error from its English message, a stable code and its parameters."""
-        super().__init__(message, code=code, **params)
 
 
 def unknown_table(place: str) -> TableError:

@@ -27,13 +27,14 @@ import socket
 import time
 from collections.abc import Callable, Sequence
 
+from bot.errors import DeucebotError
 from bot.runtime.shards import Shards
 from storage.leases import LeaseStore, ShardLease
 
 log = logging.getLogger(__name__)
 
 
-class ShardsTaken(Exception):
+class ShardsTaken(DeucebotError):
     """Another live process drives some of these shards (or runs another shard count)."""
 
 

@@ -27,6 +27,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import replace
 from typing import Any
 
+from bot.errors import REFUSALS
 from bot.runtime import errors
 from bot.runtime.ai_pool import AiPoolClosed
 from bot.runtime.ai_seats import AiSeats
@@ -325,7 +326,8 @@ class Table:
     async def act(self, player_id: str, action: Any, turn: int) -> list[Event]:
         """Play `action` (its canonical text, or an action object) for `player_id`'s seat,
         made for `turn`. Returns the events this player may see. Raises `TableError`
-        (runtime refusals) or `IllegalAction` (the engine's); nothing is written then."""
+        (runtime refusals) or `IllegalAction` (the engine's; `bot.errors.REFUSALS` catches
+        both); nothing is written then."""
         async with self._lock:
             self._require_not_stopped()
             index = self._seat_or_raise(player_id)
@@ -736,7 +738,7 @@ class Table:
                 return
             try:
                 await self._accept(index, action, "ai")
-            except IllegalAction as error:
+            except REFUSALS as error:
                 log.error("AI played an illegal action in table %s: %s", self.id, error)
                 fallback = self._ai.safe_default(self.spec, self.state.view(index))
                 await self._accept(index, fallback, "ai")

@@ -65,6 +65,8 @@ from collections.abc import Callable
 from multiprocessing.connection import Connection
 from typing import Any, TypeVar
 
+from bot.errors import DeucebotError
+
 log = logging.getLogger(__name__)
 
 T = TypeVar("T")
@@ -76,7 +78,7 @@ READ_CHUNK = 256 * 1024
 """Bytes read from the pipe per turn of the loop (a bigger result takes several turns)."""
 
 
-class WorkerError(RuntimeError):
+class WorkerError(DeucebotError, RuntimeError):
     """The worker process could not give a result."""
 
 
@@ -88,7 +90,7 @@ class WorkerClosed(WorkerError):
     """The worker is shut down."""
 
 
-class RemoteTraceback(Exception):
+class RemoteTraceback(DeucebotError):
     """The traceback of an exception raised in the child (set as its `__cause__`)."""
 
     def __str__(self) -> str:

@@ -15,6 +15,8 @@ from typing import Protocol
 
 from aiohttp import web
 
+from bot.errors import DeucebotError
+
 
 @dataclass(frozen=True, slots=True)
 class Viewer:
@@ -30,7 +32,7 @@ class Viewer:
     locale: str | None = None
 
 
-class WebAuthError(Exception):
+class WebAuthError(DeucebotError):
     """A sign-in of an authenticator's kind that is refused; `code` names why (a locale key
     suffix such as "expired", "revoked", "forged", "denied")."""
 

@@ -12,8 +12,8 @@ from pathlib import Path
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from bot.errors import REFUSALS
 from bot.runtime import FakeClock, Player, RuntimeConfig, replay
-from engines.base import IllegalAction
 from tests.bot.runtime.conftest import open_runtime
 
 ANA = Player("u-ana", "Ana")
@@ -68,7 +68,7 @@ async def session(path: Path, ops: list[tuple[str, int]], seed: int) -> None:
                     table.act(ANA.id, action, turn),
                     return_exceptions=True,
                 )
-                refusals = [r for r in results if isinstance(r, IllegalAction)]
+                refusals = [r for r in results if isinstance(r, REFUSALS)]
                 assert [r.code for r in refusals] == ["stale_turn"]
                 with sqlite3.connect(path) as db:
                     rows = db.execute(f"SELECT seat, actor FROM actions WHERE seq = {turn}")
@@ -82,7 +82,7 @@ async def session(path: Path, ops: list[tuple[str, int]], seed: int) -> None:
                 await storage.close()
                 storage, manager = await open_runtime(path, clock, config)
                 table = manager.get("p")
-        except IllegalAction:
+        except REFUSALS:
             refused = True
         if refused:
             assert count_actions(path) == before

@@ -9,10 +9,11 @@ from typing import Any
 
 import pytest
 
+from bot.errors import REFUSALS
 from bot.i18n import explain
 from bot.runtime import Player, RecordingFront, Table, TableError, TableManager, replay
 from bot.runtime.options import TableOptions
-from engines.base import DealSettled, IllegalAction, MatchEnded
+from engines.base import DealSettled, MatchEnded
 from engines.bigtwo import Play, penalty
 
 ANA = Player("u-ana", "Ana")
@@ -151,7 +152,7 @@ async def test_bad_input_writes_nothing(env: Any, case: str, code: str) -> None:
         "empty": lambda: table.act(ANA.id, "   ", turn),
         "engine": lambda: table.act(ANA.id, Play((hand[0], other)), turn),
     }
-    with pytest.raises(IllegalAction) as caught:
+    with pytest.raises(REFUSALS) as caught:
         await attempts[case]()
     assert caught.value.code.startswith(code)
     assert str(caught.value) and explain(caught.value, "fr")

@@ -14,8 +14,8 @@ from pathlib import Path
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from bot.errors import REFUSALS
 from bot.runtime import FakeClock, Player, RuntimeConfig, Table
-from engines.base import IllegalAction
 from tests.bot.runtime.conftest import open_runtime
 
 PLAYERS = [Player("u-ana", "Ana"), Player("u-bo", "Bo"), Player("u-cy", "Cy")]
@@ -106,7 +106,7 @@ async def session(path: Path, ops: list[tuple[str, int]], seed: int) -> None:
                     await storage.close()
                     storage, manager = await open_runtime(path, clock, config)
                     table = manager.get("p")
-            except IllegalAction:
+            except REFUSALS:
                 pass
             await check_timer(path, table)
             if table.finished:
