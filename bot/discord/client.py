@@ -32,7 +32,7 @@ from bot.discord.front import DiscordFront
 from bot.discord.health import HealthServer, Probes
 from bot.discord.loop_pressure import LoopPressure
 from bot.discord.metrics import BotMetrics, Live, timed, timed_start
-from bot.discord.one_write import one_write
+from bot.discord.one_write import OneWriteHook, one_write
 from bot.discord.replies import reply_error
 from bot.discord.rest_budget import RequestBudget, budget_trace
 from bot.discord.safe_text import NO_PINGS
@@ -100,6 +100,9 @@ class Deucebot(commands.Bot):
         """Every counted REST request waits here for its place under Discord's global limit."""
         trace = options.setdefault("http_trace", budget_trace(self.rest_budget))
         watch_answers(trace)
+        self._one_write = OneWriteHook(trace)
+        """Multipart bodies in one write, if discord.py's session is not where `one_write`
+        looks."""
         self.metrics = BotMetrics(self._live)
         """The process's Prometheus metrics (served by the health endpoint)."""
         self.metrics.trace(trace)
@@ -213,7 +216,7 @@ class Deucebot(commands.Bot):
 
     async def setup_hook(self) -> None:
         """Storage, runtime, persistent views, cogs, translator, command sync, table restore."""
-        if not one_write(self.http):
+        if not (one_write(self.http) or self._one_write.took):
             log.warning("multipart bodies go out in parts (an unexpected HTTP session)")
         storage = self._storage = await open_storage(
             self.settings.db, synchronous=self.settings.db_synchronous

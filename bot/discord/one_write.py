@@ -13,6 +13,7 @@ large is sent as aiohttp sends it.
 from __future__ import annotations
 
 from collections.abc import Coroutine
+from types import SimpleNamespace
 from typing import Any, TypeVar
 
 import aiohttp
@@ -48,14 +49,51 @@ class OneWriteRequest(aiohttp.ClientRequest):
         super().update_body_from_data(form, _stacklevel + 1)
 
 
-def one_write(http: discord.http.HTTPClient) -> bool:
-    """Make the requests of `http`'s session (the bot's REST calls and every interaction
-    answer and webhook call, which share it) `OneWriteRequest`s; whether it could (the
-    session exists once logged in, and is an aiohttp session of the expected shape)."""
+def session_of(http: discord.http.HTTPClient) -> aiohttp.ClientSession | None:
+    """The aiohttp session `http` sends with (it exists once logged in), or None.
+
+    discord.py keeps it private (`HTTPClient.__session`, name-mangled, no public accessor):
+    this is the one place that reads it, and only when it is an aiohttp session. A discord.py
+    release that moves it gets None here, and `OneWriteHook` reaches the session the public
+    way (discord.py's `http_trace` option) instead."""
     session = getattr(http, "_HTTPClient__session", None)
-    if not isinstance(session, aiohttp.ClientSession):
-        return False
-    if getattr(session, "_request_class", None) is not aiohttp.ClientRequest:
+    return session if isinstance(session, aiohttp.ClientSession) else None
+
+
+def _use_one_write(session: aiohttp.ClientSession) -> bool:
+    """Make `session`'s requests `OneWriteRequest`s; whether they are (False: a session built
+    with a request class of its own, left as it is)."""
+    current = getattr(session, "_request_class", None)
+    if current is OneWriteRequest:
+        return True
+    if current is not aiohttp.ClientRequest:
         return False
     session._request_class = OneWriteRequest
     return True
+
+
+def one_write(http: discord.http.HTTPClient) -> bool:
+    """Make the requests of `http`'s session (the bot's REST calls and every interaction
+    answer and webhook call, which share it) `OneWriteRequest`s at once; whether it could
+    (the session exists once logged in, and is an aiohttp session of the expected shape)."""
+    session = session_of(http)
+    return session is not None and _use_one_write(session)
+
+
+class OneWriteHook:
+    """The public way to the same as `one_write`, for when discord.py no longer keeps its
+    session where `session_of` looks: discord.py's `http_trace` option (an aiohttp
+    `TraceConfig`) is handed each request's session before aiohttp builds the request, so
+    the first request (the login) makes the session one-write."""
+
+    def __init__(self, trace: aiohttp.TraceConfig) -> None:
+        """Hook into `trace` (the one given to discord.py as `http_trace`)."""
+        self.took = False
+        """Whether a request's session became (or already was) one-write through the hook."""
+        trace.on_request_start.append(self._started)
+
+    async def _started(
+        self, session: aiohttp.ClientSession, ctx: SimpleNamespace, params: object
+    ) -> None:
+        if not self.took:
+            self.took = _use_one_write(session)
