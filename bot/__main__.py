@@ -12,7 +12,7 @@ import sys
 
 from pydantic import ValidationError
 
-from bot.settings import Settings, describe_error, load_settings
+from bot.process.settings import Settings, describe_error, load_settings
 from storage.base import CannotOpenDatabase
 
 

@@ -33,7 +33,7 @@ from pydantic import ValidationError
 
 from bot.history import command as history_command
 from bot.i18n import normalise_language, t
-from bot.settings import AiDelay, TurnSeconds, cli_type, describe_error, load_settings
+from bot.process.settings import AiDelay, TurnSeconds, cli_type, describe_error, load_settings
 from engines.registry import GameSpec, UnknownName, available_games, get_game
 from storage.base import CannotOpenDatabase, StorageError
 
@@ -147,7 +147,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--guild", default="terminal", help="guild id (the terminal's is 'terminal')"
     )
     board.add_argument("--period", choices=("all", "week", "month"), default="all")
-    from bot import ratings_args
+    from bot.commands import ratings_args
 
     ratings_args.add_board_options(board)
     ratings_args.add_parsers(sub)
@@ -164,8 +164,8 @@ def build_parser() -> argparse.ArgumentParser:
         help="copy into a database that already holds tables (ids are moved past its own)",
     )
 
-    from bot.backup import add_parser as add_backup
-    from bot.verify import add_parser as add_verify
+    from bot.commands.backup import add_parser as add_backup
+    from bot.commands.verify import add_parser as add_verify
 
     add_verify(sub)
     add_backup(sub)
@@ -216,8 +216,8 @@ def _migrate_db(args: argparse.Namespace) -> int:
 
 
 def _simulate(args: argparse.Namespace) -> int:
-    from bot.progress import terminal_bar
-    from bot.simulate import dumps, simulate
+    from bot.commands.progress import terminal_bar
+    from bot.commands.simulate import dumps, simulate
 
     spec = get_game(args.game)
     policies = [p.strip() for p in args.players.split(",") if p.strip()]
@@ -254,7 +254,7 @@ def _simulate(args: argparse.Namespace) -> int:
 def _simulate_pool(
     args: argparse.Namespace, spec: GameSpec, policies: list[str], pool: list[str]
 ) -> int:
-    from bot.pool import against_pool, to_table
+    from bot.commands.pool import against_pool, to_table
 
     if spec.name != "bigtwo":
         raise UnknownName("--against measures penalties per deal: Big Two only")
@@ -311,7 +311,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _simulate(args)
         if args.command == "play":
             get_game(args.game)
-            from bot.console import run_console
+            from bot.terminal.console import run_console
 
             return run_console(args)
         if args.command == "bench":
@@ -337,23 +337,23 @@ def main(argv: Sequence[str] | None = None) -> int:
 
             return bot_main()
         if args.command == "verify":
-            from bot.verify import main as verify_main
+            from bot.commands.verify import main as verify_main
 
             return verify_main(args)
         if args.command == "backup":
-            from bot.backup import main as backup_main
+            from bot.commands.backup import main as backup_main
 
             return backup_main(args)
         if args.command == "leaderboard" and args.by == "rating":
-            from bot.ratings_view import print_rating_board
+            from bot.commands.ratings_view import print_rating_board
 
             return print_rating_board(args)
         if args.command in ("ratings", "stats"):
-            from bot.ratings_view import ratings_main, stats_main
+            from bot.commands.ratings_view import ratings_main, stats_main
 
             return ratings_main(args) if args.command == "ratings" else stats_main(args)
         if args.command == "leaderboard":
-            from bot.console import print_leaderboard
+            from bot.terminal.console import print_leaderboard
 
             return print_leaderboard(args)
         if args.command in history_command.COMMANDS:

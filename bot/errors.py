@@ -3,7 +3,8 @@ rules' refusals.
 
 - `DeucebotError`: every error the bot raises itself derives from it, one subclass per
   domain (`bot.runtime.errors.TableError`, `bot.history.build.HistoryError`,
-  `bot.verify.ExportError`, `bot.backup.BackupError`, `bot.runtime.worker_process.WorkerError`,
+  `bot.commands.verify.ExportError`, `bot.commands.backup.BackupError`,
+  `bot.runtime.worker_process.WorkerError`,
   `bot.runtime.ai_pool.AiPoolError`, `bot.runtime.shard_lease.ShardsTaken`,
   `bot.discord.tokens.LostAnswer`, `bot.discord.table_limits.TableBusy`,
   `bot.web.identity.WebAuthError`; tests/bot/test_errors.py checks every one). Storage keeps its own

@@ -12,7 +12,7 @@ that action's events; a true result stops the play there, leaving the state mid-
 
 The helper is as pure as the engines: no clock, no I/O; randomness lives in the
 state and the policies. To time decisions, wrap a policy (see
-`bot.simulate.TimedPolicy`).
+`bot.commands.simulate.TimedPolicy`).
 """
 
 from __future__ import annotations

@@ -25,10 +25,10 @@ import yarl
 from discord.gateway import DiscordWebSocket
 from discord.http import Route
 
-from bot import event_loop
-from bot.jsonlog import JsonLines
+from bot.process import event_loop
+from bot.process.jsonlog import JsonLines
+from bot.process.settings import Settings, load_settings
 from bot.runtime.shard_lease import ShardsTaken
-from bot.settings import Settings, load_settings
 from storage.base import CannotOpenDatabase
 
 log = logging.getLogger("deucebot.discord")

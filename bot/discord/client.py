@@ -41,12 +41,12 @@ from bot.discord.table_limits import TableLimits
 from bot.discord.translator import CatalogTranslator
 from bot.discord.views import DYNAMIC_ITEMS
 from bot.i18n import normalise_language
-from bot.jsonlog import bind_ids
 from bot.pictures.worker import PictureDrawer
+from bot.process.jsonlog import bind_ids
+from bot.process.settings import Settings
 from bot.runtime import RuntimeConfig, TableManager, tune_gc
 from bot.runtime.shard_lease import ShardLeaseKeeper
 from bot.runtime.shards import Shards
-from bot.settings import Settings
 from storage.backend import AnyStorage, is_postgres_url, open_storage
 from storage.leases import ShardLease
 

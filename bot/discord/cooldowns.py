@@ -25,7 +25,7 @@ import discord
 from discord import app_commands
 
 if TYPE_CHECKING:
-    from bot.settings import Settings
+    from bot.process.settings import Settings
 
 T = TypeVar("T")
 Costly = Literal["stats", "leaderboard", "hint", "create", "history"]

@@ -87,8 +87,8 @@ from bot.discord.safe_text import pinging, safe_name
 from bot.discord.textlimits import fit_message
 from bot.discord.tokens import InteractionTokens, LostAnswer, expired, post_once
 from bot.i18n import t
-from bot.jsonlog import bind_ids
 from bot.pictures.worker import PictureDrawer
+from bot.process.jsonlog import bind_ids
 from bot.render import GameRenderer, get_renderer
 from bot.render.fair import fair_line
 from bot.render.phrases import deal_word

@@ -15,8 +15,8 @@ import discord
 from bot.discord.cooldowns import Cooldowns
 from bot.discord.decks import MemberDecks
 from bot.pictures.worker import PictureDrawer
+from bot.process.settings import Settings
 from bot.runtime import TableManager
-from bot.settings import Settings
 
 
 class Controls(Protocol):

@@ -23,8 +23,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from bot.i18n import LANGUAGES
+from bot.process.settings import Settings
 from bot.runtime.errors import TableError
-from bot.settings import Settings
 from storage import SettingChange, Storage
 
 log = logging.getLogger("deucebot.discord")

@@ -29,7 +29,7 @@ from bot.discord.cooldowns import Cooldowns, Costly
 from bot.errors import DeucebotError
 
 if TYPE_CHECKING:
-    from bot.settings import Settings
+    from bot.process.settings import Settings
 
 T = TypeVar("T")
 Kind = Literal["match", "seat"]

@@ -102,7 +102,7 @@ def main(args: argparse.Namespace) -> int:
     """Run `history` or `replay`; refusals are printed in the configured language."""
     from bot.history.build import HistoryError
     from bot.i18n import explain, normalise_language
-    from bot.settings import load_settings
+    from bot.process.settings import load_settings
 
     settings = load_settings()
     lang = normalise_language(settings.language)

@@ -9,7 +9,7 @@
 3. For scale: `greedy` against three `random` players.
 4. Each AI level (`easy`, `normal` = `strong`, `hard`) in each seat in turn against three
    of each sparring partner of the pool (`greedy`, `strong1` the frozen first `strong`,
-   `net` the trained one), on paired seeds (`bot.pool`): penalty ratio with its 95%
+   `net` the trained one), on paired seeds (`bot.commands.pool`): penalty ratio with its 95%
    interval, edge, win rate, decision p50 / p99. Strength uses fixed sample counts, so
    the ratios hold on a loaded machine; decision times do not.
 5. How often `net` breaks the greedy habits `strong` (and `hard`) read the other seats by
@@ -23,8 +23,8 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
-from bot.pool import LineUp, against_pool
-from bot.simulate import SimulationResult, percentile, simulate
+from bot.commands.pool import LineUp, against_pool
+from bot.commands.simulate import SimulationResult, percentile, simulate
 from deucebot_dev.bench.bigtwo_reference import play_deal
 from deucebot_dev.bench.report import publish, rate
 from engines.ai import bigtwo_fast

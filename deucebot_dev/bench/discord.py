@@ -72,9 +72,9 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
+from bot.commands.simulate import percentile
 from bot.i18n import t
 from bot.runtime.worker_process import batch_scheduling
-from bot.simulate import percentile
 from deucebot_dev.bench.cpu import cpu_of, per_unit
 from deucebot_dev.bench.report import publish, run_each
 from deucebot_dev.discord_standin import FakeDiscord, Message, User
@@ -107,11 +107,11 @@ STANDIN_NICENESS = 5
 
 def run_apart(module: str, run: tuple[Any, ...]) -> dict[str, Any]:
     """`module._run(*run)` in a fresh bench process, which yields the CPU to the bot; on
-    the loop the bot runs on (`bot.event_loop`), as the stand-in's CPU is Discord's, not
+    the loop the bot runs on (`bot.process.event_loop`), as the stand-in's CPU is Discord's, not
     ours, and should take as little of the shared machine as it can."""
     code = (
         "import json, sys\n"
-        "from bot import event_loop\n"
+        "from bot.process import event_loop\n"
         f"from {module} import _run\n"
         "print(json.dumps(event_loop.run(_run(*json.loads(sys.argv[1]), yield_cpu=True))))\n"
     )

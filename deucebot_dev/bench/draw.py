@@ -15,7 +15,7 @@ from __future__ import annotations
 import random
 from concurrent.futures import ProcessPoolExecutor
 
-from bot.simulate import SimulationResult, simulate
+from bot.commands.simulate import SimulationResult, simulate
 from deucebot_dev.bench.report import engine_rate, publish
 from engines.draw import SPEC, DrawConfig, DrawState
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import random
 
-from bot.simulate import SimulationResult, simulate
+from bot.commands.simulate import SimulationResult, simulate
 from deucebot_dev.bench.report import engine_rate, publish
 from engines.duel import SPEC, DuelConfig, new_state
 

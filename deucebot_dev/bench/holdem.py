@@ -16,7 +16,7 @@ import time
 
 import eval7
 
-from bot.simulate import Interval, TimedPolicy, percentile, simulate
+from bot.commands.simulate import Interval, TimedPolicy, percentile, simulate
 from deucebot_dev.bench.report import publish, rate
 from engines.base import DealSettled, Event
 from engines.cards import FULL_DECK

@@ -22,8 +22,8 @@ import time
 from pathlib import Path
 from typing import Any, Literal
 
+from bot.commands.simulate import percentile
 from bot.runtime import NullFront, RuntimeConfig, TableManager, tune_gc
-from bot.simulate import percentile
 from deucebot_dev.bench import replay
 from deucebot_dev.bench.report import publish
 from engines.play import play_out

@@ -58,9 +58,9 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
+from bot.commands.simulate import percentile
 from bot.i18n import t
 from bot.runtime.worker_process import batch_scheduling
-from bot.simulate import percentile
 from deucebot_dev.bench.cpu import Cpu, cpu_of, per_unit
 from deucebot_dev.bench.discord import (
     _POLICY,

@@ -7,7 +7,7 @@ import random
 import time
 from typing import Any
 
-from bot.simulate import TimedPolicy, simulate
+from bot.commands.simulate import TimedPolicy, simulate
 from deucebot_dev.bench.replay import replay_cost
 from deucebot_dev.bench.report import EngineClock, engine_rate
 from engines.base import Event

@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 
 from bot.cli import build_parser
-from bot.console import Console, _leaderboard
 from bot.i18n import LANGUAGES, explain, t
 from bot.render import get_renderer
+from bot.terminal.console import Console, _leaderboard
 from engines.base import IllegalAction
 from engines.draw.actions import SitOut
 from tests.bot.render.test_draw_render import _draw_step

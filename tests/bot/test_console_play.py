@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from bot.cli import build_parser
-from bot.console import Console, _leaderboard
+from bot.terminal.console import Console, _leaderboard
 from tests.processes import watchdog
 
 ROOT = Path(__file__).resolve().parents[2]

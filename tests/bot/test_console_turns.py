@@ -15,8 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from bot.console import HUMAN_ID, ConsoleFront, place_of
 from bot.runtime import Player, RuntimeConfig, TableManager
+from bot.terminal.console import HUMAN_ID, ConsoleFront, place_of
 from storage import open_storage
 from tests.bot.terminal import Terminal, is_prompt
 

@@ -13,11 +13,11 @@ from typing import ClassVar
 import pytest
 
 from bot.cli import build_parser
-from bot.console import HUMAN_ID, Console, ConsoleFront
 from bot.i18n import LANGUAGES, t
 from bot.render import get_renderer
 from bot.render.words import say_move
 from bot.runtime import SeatAway, SeatBack, TurnTimedOut
+from bot.terminal.console import HUMAN_ID, Console, ConsoleFront
 
 # Enough generic moves for each game to go through many deals; refused ones are harmless.
 SCRIPTS = {

@@ -1,4 +1,4 @@
-"""The event loop the bot's processes run on (`bot.event_loop`): uvloop where installed,
+"""The event loop the bot's processes run on (`bot.process.event_loop`): uvloop where installed,
 asyncio's own when asked for."""
 
 from __future__ import annotations
@@ -9,8 +9,8 @@ import sys
 import pytest
 from pydantic import ValidationError
 
-from bot import event_loop
-from bot.settings import describe_error, load_settings
+from bot.process import event_loop
+from bot.process.settings import describe_error, load_settings
 
 
 async def _which() -> str:

@@ -14,8 +14,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from bot.commands.verify import ActionFacts, DealFacts, MatchFacts, check_match
 from bot.runtime.replay import opening_events
-from bot.verify import ActionFacts, DealFacts, MatchFacts, check_match
 from engines.base import DealSettled, DealStarted, Event, MatchEnded
 from engines.fair import DealSource, commitment
 from engines.registry import get_game

@@ -12,8 +12,8 @@ from collections.abc import Iterator
 import pytest
 
 from bot.discord.app import setup_logging
-from bot.jsonlog import bind_ids
-from bot.settings import load_settings
+from bot.process.jsonlog import bind_ids
+from bot.process.settings import load_settings
 
 TOKEN = "MTIz.secret-token.xyz"
 

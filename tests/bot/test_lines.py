@@ -1,5 +1,5 @@
-"""`bot.lines.LineReader`: the lines of a pipe however its bytes arrive, end of input as None,
-and a wait for input that a cancellation (Ctrl-C) ends at once."""
+"""`bot.terminal.lines.LineReader`: the lines of a pipe however its bytes arrive, end of
+input as None, and a wait for input that a cancellation (Ctrl-C) ends at once."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ import time
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bot.lines import LineReader
+from bot.terminal.lines import LineReader
 
 TEXT = st.lists(
     # What a pipe can carry as UTF-8: any character but a lone surrogate (category Cs).

@@ -13,7 +13,7 @@ import pytest
 from PIL import Image
 
 from bot.cli import main
-from bot.console import Console
+from bot.terminal.console import Console
 from tests.bot.test_console_play import SCRIPT, args_for
 
 

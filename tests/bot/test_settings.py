@@ -12,7 +12,14 @@ from hypothesis import given
 from hypothesis import strategies as st
 from pydantic import ValidationError
 
-from bot.settings import AiDelay, Settings, TurnSeconds, cli_type, describe_error, load_settings
+from bot.process.settings import (
+    AiDelay,
+    Settings,
+    TurnSeconds,
+    cli_type,
+    describe_error,
+    load_settings,
+)
 
 ROOT = Path(__file__).resolve().parents[2]
 

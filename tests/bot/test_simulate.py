@@ -10,7 +10,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from bot.cli import main
-from bot.simulate import Interval, percentile, simulate, wilson
+from bot.commands.simulate import Interval, percentile, simulate, wilson
 from engines.registry import get_game
 
 

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.progress import ProgressBar, terminal_bar
+from bot.commands.progress import ProgressBar, terminal_bar
 
 ROOT = Path(__file__).resolve().parents[2]
 ARGS = ["simulate", "duel", "-n", "40", "--players", "random,random"]

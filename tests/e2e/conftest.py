@@ -20,7 +20,7 @@ from discord.http import Route
 
 from bot.discord.app import point_at
 from bot.discord.client import Deucebot, create_bot
-from bot.settings import load_settings
+from bot.process.settings import load_settings
 from deucebot_dev.discord_standin import FakeDiscord
 
 

@@ -45,7 +45,7 @@ async def test_a_permission_lost_mid_match_in_the_bot_process_loses_nothing(
     # The logs were JSON lines: one event each, the paused table's with its ids.
     events = [json.loads(line) for line in bot.err().splitlines()]
     assert not [e for e in events if e["level"] in ("ERROR", "CRITICAL")], events
-    if sys.platform != "win32":  # the process runs on uvloop (bot.event_loop)
+    if sys.platform != "win32":  # the process runs on uvloop (bot.process.event_loop)
         assert any(e["message"] == "event loop: uvloop" for e in events), events[:5]
     paused = [e for e in events if "channel delivery paused" in e["message"]]
     assert paused and paused[0]["level"] == "WARNING", events

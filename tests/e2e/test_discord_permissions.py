@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.jsonlog import JsonLines
+from bot.process.jsonlog import JsonLines
 from deucebot_dev.discord_standin import (
     GUILD_ANNOUNCEMENT,
     GUILD_FORUM,

@@ -27,10 +27,10 @@ from typing import Any
 
 import pytest
 
+from bot.commands.verify import verify_export
 from bot.discord.client import Deucebot
 from bot.history.model import DealHistory, HistoryFile
 from bot.i18n import t
-from bot.verify import verify_export
 from deucebot_dev.discord_standin import FakeDiscord, User
 from engines.fair import commitment
 from tests.e2e.bot_process import spawn_bot

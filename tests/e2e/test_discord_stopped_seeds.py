@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
+from bot.commands.verify import verify_export
 from bot.history.model import HistoryFile
 from bot.i18n import t
-from bot.verify import verify_export
 from deucebot_dev.discord_standin import FakeDiscord
 from tests.e2e.conftest import bot_running, settle
 from tests.e2e.helpers import board

@@ -9,7 +9,7 @@ import random
 import numpy as np
 import pytest
 
-from bot.pool import ratio_of_means
+from bot.commands.pool import ratio_of_means
 from engines.ai.bigtwo import POLICIES, EasyPolicy, GreedyPolicy
 from engines.ai.bigtwo_fast import play_out as greedy_play_out
 from engines.ai.bigtwo_net import WEIGHTS_PATH, NetPolicy, net_play_out, shipped_net

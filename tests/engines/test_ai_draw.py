@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from bot.simulate import simulate
+from bot.commands.simulate import simulate
 from engines.ai.draw import (
     AI_CAVES,
     CallingPolicy,

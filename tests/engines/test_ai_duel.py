@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bot.simulate import simulate
+from bot.commands.simulate import simulate
 from engines.ai.duel import BASE_STRENGTH, HonestPolicy, StrongPolicy, beats, duel_higher
 from engines.cards import new_deck, parse_card, parse_cards
 from engines.duel import SPEC, DuelConfig, DuelState, Lock, new_state

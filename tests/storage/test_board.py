@@ -417,7 +417,7 @@ async def test_verify_names_running_sums_that_differ_from_their_rows(store: AnyS
 
 
 async def test_deucebot_verify_reports_the_running_sums(tmp_path: Path) -> None:
-    from bot.verify import check_database
+    from bot.commands.verify import check_database
 
     path = str(tmp_path / "v.sqlite3")
     store = await open_storage(path)

@@ -14,18 +14,18 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.charts.figures import ChartCache, stats_figures
-from bot.discord.replies import in_time, say
-from bot.discord.safe_text import safe_name
-from bot.discord.slash_options import slash_options
-from bot.discord.translator import tr
-from bot.i18n import t
-from bot.ratings_args import MIN_MATCHES
-from bot.ratings_view import (
+from bot.commands.ratings_args import MIN_MATCHES
+from bot.commands.ratings_view import (
     rating_line,
     resolve_season,
     stats_rating_line,
     track_name,
 )
+from bot.discord.replies import in_time, say
+from bot.discord.safe_text import safe_name
+from bot.discord.slash_options import slash_options
+from bot.discord.translator import tr
+from bot.i18n import t
 from bot.runtime.errors import TableError
 from engines.registry import get_game
 from storage.backend import AnyStorage

@@ -16,7 +16,7 @@ from discord.http import Route
 
 from bot.discord import app
 from bot.discord.app import NO_TOKEN, _TokenFilter, point_at, run, run_until, setup_logging
-from bot.settings import load_settings
+from bot.process.settings import load_settings
 
 
 def test_point_at_moves_the_rest_base_and_the_gateway(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from bot.discord.replies import refusal_text
 from bot.discord.table_limits import WINDOW, TableBusy, TableLimits
-from bot.settings import load_settings
+from bot.process.settings import load_settings
 
 START = dt.datetime(2026, 12, 1, 12, 0, tzinfo=dt.UTC)
 

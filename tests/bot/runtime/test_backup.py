@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from bot.cli import main
-from bot.verify import check_database
+from bot.commands.verify import check_database
 from storage import open_storage
 from tests.bot.runtime.test_fair_log import play, tamper
 

@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from bot.cli import main as cli_main
-from bot.verify import check_database, export_match, verify_export
+from bot.commands.verify import check_database, export_match, verify_export
 from engines.fair import DealSource
 
 SETTINGS: dict[str, dict[str, Any]] = {

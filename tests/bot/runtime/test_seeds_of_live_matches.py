@@ -17,9 +17,9 @@ from typing import Any
 import pytest
 
 from bot.cli import main as cli_main
+from bot.commands.verify import verify_export
 from bot.history.build import recent_deals
 from bot.runtime import Player
-from bot.verify import verify_export
 from engines.fair import commitment
 
 SETTINGS: dict[str, dict[str, Any]] = {

@@ -8,7 +8,7 @@ action. Generic over games: it only uses the game's `SPEC` and its renderer
 game's unfinished table there is left as saved). A line typed while it is not your turn is
 answered at once or refused, never kept for a later prompt; a file on stdin is a script (a
 line read at each prompt). Colour only when stdout is a terminal. Ctrl-C ends it at once
-(stdin is read without a thread, see `bot.lines`), saying whether the match is saved. A
+(stdin is read without a thread, see `bot.terminal.lines`), saying whether the match is saved. A
 resumed match keeps its saved settings; flags that ask for others are named. `deucebot
 leaderboard` opens the database read-only.
 """
@@ -32,7 +32,7 @@ from typing import Any, NamedTuple, TextIO
 from bot.errors import AnyRefusal, Refusal
 from bot.i18n import Addressee, explain, normalise_language, pretty_cards, t
 from bot.levels import level_text
-from bot.lines import LineReader
+from bot.process.settings import load_settings
 from bot.render import GameRenderer, get_renderer
 from bot.render.fair import fair_line
 from bot.render.words import UNREAD, closest, move_words, say_move
@@ -52,7 +52,7 @@ from bot.runtime import (
     TableSnapshot,
     TurnTimedOut,
 )
-from bot.settings import load_settings
+from bot.terminal.lines import LineReader
 from engines.base import DealSettled, DealStarted, Event, IllegalAction
 from engines.cards import CardParseError
 from engines.registry import LEVELS, get_game

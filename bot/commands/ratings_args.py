@@ -1,5 +1,6 @@
 """The `deucebot` options of ratings (`ratings rebuild`, `stats`, `leaderboard --by`):
-argparse only, so building the parser imports nothing heavy (`bot.ratings_view` runs them)."""
+argparse only, so building the parser imports nothing heavy (`bot.commands.ratings_view`
+runs them)."""
 
 from __future__ import annotations
 

@@ -134,9 +134,10 @@ class Settings(BaseSettings):
     turn_seconds: TurnSeconds = Field(default=60, validation_alias="DEUCEBOT_TURN_SECONDS")
     log_level: LogLevel = Field(default="INFO", validation_alias="DEUCEBOT_LOG_LEVEL")
     log_format: LogFormat = Field(default="text", validation_alias="DEUCEBOT_LOG_FORMAT")
-    """Logs as readable text or as JSON lines with guild, table and match ids (`bot.jsonlog`)."""
+    """Logs as readable text or as JSON lines with guild, table and match ids
+    (`bot.process.jsonlog`)."""
     event_loop: EventLoop = Field(default="uvloop", validation_alias="DEUCEBOT_EVENT_LOOP")
-    """The bot process's event loop (`bot.event_loop`): uvloop unless not installed."""
+    """The bot process's event loop (`bot.process.event_loop`): uvloop unless not installed."""
     board_edit_seconds: float = bounded(
         float, 0, 60, unit="seconds", default=1.0, env="DEUCEBOT_BOARD_EDIT_SECONDS"
     )

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from bot.charts.stats import decimal
 from bot.i18n import normalise_language, t
-from bot.settings import load_settings
+from bot.process.settings import load_settings
 from storage import is_postgres_url, open_storage
 from storage.rating_reads import RatingBoard, RatingLine
 from storage.ratings import ALL_TIME, Rating, month_of

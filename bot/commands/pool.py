@@ -15,7 +15,7 @@ import statistics
 from dataclasses import dataclass
 from typing import Any
 
-from bot.simulate import Z95, SimulationResult, percentile, simulate
+from bot.commands.simulate import Z95, SimulationResult, percentile, simulate
 from engines.registry import GameSpec
 
 

@@ -66,7 +66,7 @@ def copy_sqlite(db: str, out: Path) -> None:
 async def backup(db: str, out: str) -> Backup:
     """Back up the SQLite database `db` to `out` (which must not exist), then verify the
     copy; `BackupError` when no copy could be made."""
-    from bot.verify import ExportError, check_database
+    from bot.commands.verify import ExportError, check_database
 
     if is_postgres_url(db):
         raise BackupError("a PostgreSQL database is backed up with pg_dump (docs/operations.md)")
@@ -105,7 +105,7 @@ def main(args: argparse.Namespace) -> int:
     problems (listed; the copy is kept), 2 when no copy could be made."""
     db = args.db
     if db is None:
-        from bot.settings import load_settings
+        from bot.process.settings import load_settings
 
         db = load_settings().db
     try:
