@@ -50,6 +50,27 @@ def _shard_list(value: object) -> object:
     return text
 
 
+def _public_url(value: object) -> object:
+    """Check a public base URL (http or https, a host, no query); returns it without a
+    trailing slash; empty is unset."""
+    if value is None or (isinstance(value, str) and not value.strip()):
+        return None
+    text = str(value).strip().rstrip("/")
+    if not re.fullmatch(r"https?://[^/?#\s]+(/[^?#\s]*)?", text):
+        raise ValueError("use a base URL like https://deucebot.example.org")
+    return text
+
+
+def _snowflake(value: object) -> object:
+    """Check a Discord id (digits); empty is unset."""
+    if value is None or (isinstance(value, str) and not value.strip()):
+        return None
+    text = str(value).strip()
+    if not text.isdigit() or not text.isascii() or int(text) <= 0:
+        raise ValueError("use the application id, a positive whole number")
+    return text
+
+
 def _bounds(whole: bool, low: int, high: int, unit: str, zero: str, note: str) -> str:
     """What a bounded setting allows, in words: "a whole number of seconds from 0 (off) to 3600"."""
     return (
@@ -177,6 +198,34 @@ class Settings(BaseSettings):
     )
     """The health and metrics endpoint's port on 127.0.0.1 (`/healthz`, `/metrics`); unset:
     no endpoint."""
+    public_url: Annotated[
+        str | None,
+        BeforeValidator(_public_url),
+        Field(description="the bot's public base URL, like https://deucebot.example.org"),
+    ] = Field(default=None, validation_alias="DEUCEBOT_PUBLIC_URL")
+    """The web front's public base URL (the Activity's URL mapping target and the base of
+    `/hand` browser links); unset: no Activity, no browser links."""
+    web_port: int | None = bounded(
+        int, 0, 65535, zero="any free port", default=None, env="DEUCEBOT_WEB_PORT"
+    )
+    """The port the web front (Activity and browser links) listens on behind the public URL."""
+    activity_client_id: Annotated[
+        str | None,
+        BeforeValidator(_snowflake),
+        Field(description="the application id (a positive whole number)"),
+    ] = Field(default=None, validation_alias="DEUCEBOT_ACTIVITY_CLIENT_ID")
+    """The Discord application's id (OAuth2 client id) for the Activity's sign-in."""
+    activity_client_secret: str | None = Field(
+        default=None, validation_alias="DEUCEBOT_ACTIVITY_CLIENT_SECRET"
+    )
+    """The application's OAuth2 client secret (never logged, never sent to a page)."""
+    oauth_base: str = Field(
+        default="https://discord.com/api", validation_alias="DEUCEBOT_OAUTH_BASE"
+    )
+    """Where the Activity's code is exchanged (`/oauth2/token`) and its user read
+    (`/users/@me`): Discord's API, or a local stand-in in tests."""
+    link_secret: str | None = Field(default=None, validation_alias="DEUCEBOT_LINK_SECRET")
+    """The HMAC key signing browser links and Activity sessions (32+ random characters)."""
     health_max_lag: float = bounded(
         float, 1, 3600, unit="seconds", default=60.0, env="DEUCEBOT_HEALTH_MAX_LAG"
     )
@@ -218,6 +267,22 @@ class Settings(BaseSettings):
                     f"but DEUCEBOT_SHARD_COUNT={count} allows 0 to {count - 1}"
                 )
         return self
+
+    @property
+    def activity_ready(self) -> bool:
+        """Whether the Activity is configured: client id and secret, the public URL and the
+        signing secret (the board then offers "Open table")."""
+        return bool(
+            self.activity_client_id
+            and self.activity_client_secret
+            and self.public_url
+            and self.link_secret
+        )
+
+    @property
+    def links_ready(self) -> bool:
+        """Whether `/hand` offers signed browser links: the public URL and the secret."""
+        return bool(self.public_url and self.link_secret)
 
     @property
     def shards(self) -> tuple[int, ...] | None:
