@@ -28,6 +28,9 @@ settings `DISCORD_API_BASE` and `DISCORD_GATEWAY_URL` point at it). It:
   answers it (50001 Missing Access without View Channel, or in a private thread the bot
   was not added to; 50013 Missing Permissions without Send Messages, Send Messages in
   Threads in a thread, Embed Links for an embed, Attach Files for a file);
+- accepts the interaction callback LAUNCH_ACTIVITY (type 12) only for an application with an
+  Activity (`activity=True`) and only in answer to a command or a component, as Discord
+  does (else 400); checks link buttons (a url of at most 512 characters, no custom id);
 - honours a message post's `nonce` with `enforce_nonce` as Discord does: the same nonce
   in the same channel within `nonce_window` seconds returns the message already created
   (no new one); lists a channel's recent messages (`GET /channels/{id}/messages`, empty
@@ -57,6 +60,8 @@ from bot.devtools.discord_limits import DiscordLimits
 
 DISCORD_EPOCH_MS = 1420070400000
 EPHEMERAL = 64
+LAUNCH_ACTIVITY = 12
+"""The interaction callback type that opens the application's Activity."""
 DEFERRED_PATIENCE = 30.0
 """Seconds a member waits on a deferred answer's "thinking..." before the stand-in fails."""
 GUILD_TEXT = 0
@@ -287,7 +292,7 @@ class Response:
     interaction_id: int
     kind: int
     """4 message, 5 deferred message, 6 deferred update, 7 update message, 8 autocomplete,
-    9 modal."""
+    9 modal, 12 launch the Activity."""
     message: Message | None = None
     choices: list[dict[str, Any]] | None = None
     modal: dict[str, Any] | None = None
@@ -320,6 +325,28 @@ def _check_modal(data: dict[str, Any]) -> None:
         for comp in row.get("components", [row.get("component")]):
             if comp and comp.get("type") == 4 and not 0 < len(str(comp.get("label") or "")) <= 45:
                 raise BotSideError(f"bad text input label {comp.get('label')!r}")
+
+
+LINK_STYLE = 5
+URL_LENGTH = 512
+"""Discord: a link button's URL (http, https or discord) is at most 512 characters."""
+
+
+def _check_link_button(comp: dict[str, Any]) -> None:
+    """Discord's rules on a button's URL: a link button (style 5) has a `url` of at most 512
+    characters and no custom id; any other button has no `url`."""
+    if comp.get("type") != 2:
+        return
+    url = comp.get("url")
+    if comp.get("style") == LINK_STYLE:
+        if comp.get("custom_id") is not None:
+            raise BotSideError(f"a link button has no custom_id: {comp!r}")
+        if not isinstance(url, str) or not re.match(r"^(https?|discord)://", url):
+            raise BotSideError(f"a link button needs an http(s) or discord url: {comp!r}")
+        if len(url) > URL_LENGTH:
+            raise BotSideError(f"a button url is at most {URL_LENGTH} characters ({len(url)})")
+    elif url is not None:
+        raise BotSideError(f"only a link button (style 5) has a url: {comp!r}")
 
 
 class CommandHidden(AssertionError):
@@ -410,9 +437,15 @@ class FakeDiscord:
     """The stand-in: one or more guilds (guild `i` on shard `i % shard_count`), each with
     one or more text channels, users, and a bot application."""
 
-    def __init__(self, *, channels: int = 1, guilds: int = 1, shard_count: int = 1) -> None:
+    def __init__(
+        self, *, channels: int = 1, guilds: int = 1, shard_count: int = 1, activity: bool = False
+    ) -> None:
         """`channels` text channels in each of `guilds` guilds; `shard_count`: the shards
-        the bot must connect (`GET /gateway/bot` recommends it)."""
+        the bot must connect (`GET /gateway/bot` recommends it); `activity`: the
+        application has an Activity (Discord then accepts the LAUNCH_ACTIVITY callback)."""
+        self.activity = activity
+        self.activity_launches: list[int] = []
+        """Interactions answered by launching the Activity (callback type 12), in order."""
         self._ids = itertools.count(1)
         self.app_id = self.snowflake()
         self.bot_user = User(self.app_id, "Deucebot", bot=True)
@@ -987,6 +1020,7 @@ class FakeDiscord:
                 raise BotSideError(f"an action row holds 1 to 5 components, not {len(comps)}")
             for comp in comps:
                 cid = comp.get("custom_id")
+                _check_link_button(comp)
                 if comp.get("type") != 2 or comp.get("style") != 5:
                     if not cid or len(cid) > 100:
                         raise BotSideError(f"bad custom_id {cid!r}")
@@ -1431,6 +1465,15 @@ class FakeDiscord:
             _check_modal(data)
             response.modal = data
             response.modal_from = pending.get("message")
+        elif kind == LAUNCH_ACTIVITY:
+            # Discord: "only available for apps with Activities enabled", and only as the
+            # answer to a command or a component (never to an autocomplete or a form).
+            if pending["type"] not in (2, 3):
+                raise BotSideError("LAUNCH_ACTIVITY answers only a command or a component")
+            if not self.activity:
+                self._pending[interaction_id] = pending  # refused: still unanswered
+                raise Refused(400, 50035, "Invalid Form Body: the application has no Activity")
+            self.activity_launches.append(interaction_id)
         elif kind == 8:
             choices = data.get("choices")
             if not isinstance(choices, list) or len(choices) > 25:
@@ -1454,6 +1497,8 @@ class FakeDiscord:
         }
         if message_payload is not None:
             result["resource"] = {"type": kind, "message": message_payload}
+        elif kind == LAUNCH_ACTIVITY:
+            result["resource"] = {"type": kind, "activity_instance": {"id": f"i-{iid}"}}
         else:
             result["resource"] = {"type": kind}
         return self._json(result)

@@ -40,6 +40,8 @@ from bot.discord.server_config import COOLDOWN_MAX, ServerConfig
 from bot.discord.table_limits import TableLimits
 from bot.discord.translator import CatalogTranslator
 from bot.discord.views import DYNAMIC_ITEMS
+from bot.discord.web_doors import WebDoors
+from bot.discord.web_offer import configure as configure_web_offer
 from bot.i18n import normalise_language
 from bot.jsonlog import bind_ids
 from bot.pictures.worker import PictureDrawer
@@ -128,6 +130,8 @@ class Deucebot(commands.Bot):
         self._lease: ShardLeaseKeeper | None = None
         self._stopping: asyncio.Task[None] | None = None
         self._controls = Controls(self)
+        self._doors = WebDoors(self)
+        configure_web_offer(settings)
         self._locales: dict[int, str] = {}
         self._decks = MemberDecks(lambda: self.storage)
         self._pictures: PictureDrawer | None = None
@@ -173,6 +177,11 @@ class Deucebot(commands.Bot):
     def controls(self) -> Controls:
         """The handlers the components call."""
         return self._controls
+
+    @property
+    def doors(self) -> WebDoors:
+        """The handlers of the Activity's and the browser links' buttons."""
+        return self._doors
 
     @property
     def locales(self) -> dict[int, str]:
