@@ -8,7 +8,7 @@ from collections.abc import AsyncIterator
 import pytest
 from aiohttp import web
 from aiohttp.test_utils import TestClient, TestServer
-from hypothesis import given
+from hypothesis import example, given
 from hypothesis import strategies as st
 
 from bot.web.identity import WebAuthError
@@ -77,6 +77,19 @@ def test_any_change_to_a_token_is_forged(data: st.DataObject) -> None:
     with pytest.raises(WebAuthError) as refused:
         _signer().read(changed)
     assert _code(refused) == "forged"
+
+
+@given(name=st.text(min_size=1, max_size=32), locale=st.sampled_from(["en", "fr", "uk"]))
+@example(name="😀" * 32, locale="uk")
+def test_a_link_fits_a_discord_link_button(name: str, locale: str) -> None:
+    """Discord takes a button URL of at most 512 characters: any member name (32 characters
+    of anything) at the longest ids, behind a 60-character public URL, fits."""
+    signer = _signer()
+    token = _token(
+        signer, place="9" * 20, table_id=2**31, player_id="9" * 20, name=name, locale=locale
+    )
+    assert len(link_url("https://" + "d" * 52, token)) <= 512
+    assert signer.read(token).name == name
 
 
 def test_another_secret_or_purpose_is_forged() -> None:
