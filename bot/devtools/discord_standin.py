@@ -30,7 +30,9 @@ settings `DISCORD_API_BASE` and `DISCORD_GATEWAY_URL` point at it). It:
   Threads in a thread, Embed Links for an embed, Attach Files for a file);
 - accepts the interaction callback LAUNCH_ACTIVITY (type 12) only for an application with an
   Activity (`activity=True`) and only in answer to a command or a component, as Discord
-  does (else 400); checks link buttons (a url of at most 512 characters, no custom id);
+  does (else 400); such an application has its Entry Point command (type 4), which a
+  global bulk overwrite must keep (else 400, code 50240); checks link buttons (a url of at
+  most 512 characters, no custom id);
 - honours a message post's `nonce` with `enforce_nonce` as Discord does: the same nonce
   in the same channel within `nonce_window` seconds returns the message already created
   (no new one); lists a channel's recent messages (`GET /channels/{id}/messages`, empty
@@ -62,6 +64,8 @@ DISCORD_EPOCH_MS = 1420070400000
 EPHEMERAL = 64
 LAUNCH_ACTIVITY = 12
 """The interaction callback type that opens the application's Activity."""
+ENTRY_POINT = 4
+"""The application command type of an Activity's Entry Point (the App Launcher's "Launch")."""
 DEFERRED_PATIENCE = 30.0
 """Seconds a member waits on a deferred answer's "thinking..." before the stand-in fails."""
 GUILD_TEXT = 0
@@ -491,6 +495,21 @@ class FakeDiscord:
         component or a form): whom an answer to it reaches, and what it answers
         (`content_hook`s)."""
         self.commands: list[dict[str, Any]] = []
+        self.global_commands: list[dict[str, Any]] = []
+        """The application's global commands: what the bot last synced globally, and (with an
+        Activity) the Entry Point command Discord made when Activities were enabled."""
+        if self.activity:
+            self.global_commands.append(
+                {
+                    "id": str(self.snowflake()),
+                    "application_id": str(self.app_id),
+                    "version": str(self.snowflake()),
+                    "type": ENTRY_POINT,
+                    "name": "launch",
+                    "description": "",
+                    "handler": 2,  # DISCORD_LAUNCH_ACTIVITY: Discord launches it itself
+                }
+            )
         self.identify: dict[str, Any] | None = None
         self.rest_calls: list[tuple[str, str]] = []
         self.errors: list[str] = []
@@ -1188,7 +1207,19 @@ class FakeDiscord:
         return out
 
     async def _sync_global(self, request: web.Request, app: str) -> web.Response:
-        return self._json(self._synced(await request.json(), None))
+        body = await request.json()
+        had_entry = any(c.get("type") == ENTRY_POINT for c in self.global_commands)
+        if had_entry and not any(c.get("type") == ENTRY_POINT for c in body):
+            # Discord keeps an Activity's Entry Point command out of a bulk overwrite's reach.
+            raise Refused(
+                400,
+                50240,
+                "You cannot remove this app's Entry Point command in a bulk update"
+                " operation. Please include the Entry Point command in your update request"
+                " or delete it separately.",
+            )
+        self.global_commands = self._synced(body, None)
+        return self._json(self.global_commands)
 
     async def _sync_guild(self, request: web.Request, app: str, guild: str) -> web.Response:
         if int(guild) not in self.guild_ids:
@@ -1199,7 +1230,7 @@ class FakeDiscord:
         return self._json(self.commands)
 
     async def _list_global(self, request: web.Request, app: str) -> web.Response:
-        return self._json(self.commands)
+        return self._json(self.global_commands)
 
     def _channel_payload(self, channel_id: int) -> dict[str, Any]:
         if channel_id in self.dm_channels:

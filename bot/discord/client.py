@@ -28,6 +28,7 @@ from bot.discord.actions import Controls
 from bot.discord.cooldowns import Cooldowns
 from bot.discord.crashpoints import watch_answers
 from bot.discord.decks import MemberDecks
+from bot.discord.entry_point import keep_entry_point
 from bot.discord.front import DiscordFront
 from bot.discord.health import HealthServer, Probes
 from bot.discord.loop_pressure import LoopPressure
@@ -272,6 +273,7 @@ class Deucebot(commands.Bot):
             self.tree.copy_global_to(guild=guild)
             await self.tree.sync(guild=guild)
         else:
+            keep_entry_point(self.http)  # an Activity's "Launch" survives the overwrite
             await self.tree.sync()
         await tables.restore()
         tune_gc()  # after restoring: freeze start-up objects, rarer full collections

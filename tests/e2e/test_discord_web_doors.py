@@ -51,8 +51,7 @@ def _labels(message: Message) -> dict[str, str]:
 
 
 async def test_open_table_launches_the_activity(tmp_path: Path) -> None:
-    async with running_standin() as fake:
-        fake.activity = True
+    async with running_standin(activity=True) as fake:
         fan = fake.add_user("Fan", locale="fr")
         bot = await spawn_bot(bot_env({**fake.env(), **ACTIVITY}, tmp_path), tmp_path)
         try:
@@ -66,6 +65,26 @@ async def test_open_table_launches_the_activity(tmp_path: Path) -> None:
             assert fake.activity_launches == [launched.interaction_id]
             mine = await fake.click(fake.owner, shown, "db:activity:")
             assert mine.kind == 12
+        finally:
+            await stop(bot)
+
+
+async def test_a_global_sync_keeps_the_activitys_entry_point(tmp_path: Path) -> None:
+    """Unsharded without a development server the bot overwrites its global commands at
+    start-up; with Activities enabled Discord refuses an overwrite that would drop the App
+    Launcher's Entry Point command, so the bot carries it over and starts."""
+    async with running_standin(activity=True) as fake:
+        entry = [c for c in fake.global_commands if c["type"] == 4]
+        env = {k: v for k, v in fake.env().items() if k != "DEV_GUILD_ID"}
+        bot = await spawn_bot(bot_env({**env, **ACTIVITY}, tmp_path), tmp_path)
+        try:
+            shown = await _dealt(fake)  # global commands: /table create works
+            kept = [c for c in fake.global_commands if c["type"] == 4]
+            assert [(c["name"], c["handler"]) for c in kept] == [("launch", 2)] == [
+                (c["name"], c["handler"]) for c in entry
+            ]
+            assert "table" in {c["name"] for c in fake.global_commands}
+            assert (await fake.click(fake.owner, shown, "db:activity:")).kind == 12
         finally:
             await stop(bot)
 
