@@ -3,11 +3,15 @@ raises a member's generation durably, and a link made before is refused from the
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from bot.web.identity import WebAuthError
 from bot.web.links import LinkAuthenticator, LinkSigner
+from storage import open_storage
 from storage.backend import AnyStorage, make_storage
+from storage.transfer import copy_sqlite_to_postgres
 
 
 async def test_revoking_raises_the_generation_durably(target: str, store: AnyStorage) -> None:
@@ -47,3 +51,19 @@ async def test_a_revoked_link_is_refused_through_storage(store: AnyStorage) -> N
     assert refused.value.code == "revoked"
     after = made(await store.link_generation("1001"))
     assert (await auth.check(after)).generation == 1
+
+
+async def test_migrate_db_keeps_revocations(tmp_path: Path, pg_url: str) -> None:
+    """A link revoked on SQLite stays revoked after `deucebot migrate-db` to PostgreSQL."""
+    source = tmp_path / "old.sqlite3"
+    lite = await open_storage(str(source))
+    await lite.revoke_links("1001")
+    await lite.revoke_links("1001")
+    await lite.close()
+    await copy_sqlite_to_postgres(str(source), pg_url)
+    copied = await open_storage(pg_url)
+    try:
+        assert await copied.link_generation("1001") == 2
+        assert await copied.revoke_links("1001") == 3
+    finally:
+        await copied.close()
