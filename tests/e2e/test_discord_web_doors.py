@@ -80,9 +80,11 @@ async def test_a_global_sync_keeps_the_activitys_entry_point(tmp_path: Path) -> 
         try:
             shown = await _dealt(fake)  # global commands: /table create works
             kept = [c for c in fake.global_commands if c["type"] == 4]
-            assert [(c["name"], c["handler"]) for c in kept] == [("launch", 2)] == [
-                (c["name"], c["handler"]) for c in entry
-            ]
+            assert (
+                [(c["name"], c["handler"]) for c in kept]
+                == [("launch", 2)]
+                == [(c["name"], c["handler"]) for c in entry]
+            )
             assert "table" in {c["name"] for c in fake.global_commands}
             assert (await fake.click(fake.owner, shown, "db:activity:")).kind == 12
         finally:
