@@ -49,6 +49,8 @@ class WebDoors:
                 return
             if await self._table(interaction, table_id, lang) is None:
                 return
+            # No board rides on a launch (`tokens`): its answer is the Activity, not a message.
+            interaction.extras[REFUSED] = True
             try:
                 await interaction.response.launch_activity()
             except discord.HTTPException as refused:
