@@ -270,10 +270,12 @@ class Settings(BaseSettings):
 
     @property
     def activity_ready(self) -> bool:
-        """Whether the Activity is configured: client id and secret, the public URL and the
-        signing secret (the board then offers "Open table")."""
+        """Whether the Activity is configured: client id and secret, the public URL, the
+        signing secret and the bot token (which reads the Activity's instance, where it runs
+        and who is in it); the board then offers "Open table"."""
         return bool(
-            self.activity_client_id
+            self.discord_token
+            and self.activity_client_id
             and self.activity_client_secret
             and self.public_url
             and self.link_secret

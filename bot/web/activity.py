@@ -1,9 +1,11 @@
 """The Activity's server side: the SDK client's code exchange and the session it gets.
 
 Inside Discord the Activity's page (`bot/web/static/activity/`) runs the Embedded App SDK's
-`ready` -> `authorize` and posts the code with the SDK's `channelId` to ``api/token``
+`ready` -> `authorize` and posts the code with the SDK's `instanceId` to ``api/token``
 (through Discord's proxy: ``/.proxy/api/token``). The server exchanges the code
-(`bot.web.oauth`), reads the user, and answers with the access token (for the SDK's
+(`bot.web.oauth`), reads the user, then reads that Activity instance from Discord with the
+bot token: the channel is the instance's ``location`` (never what the page says), and the
+user must be among the instance's ``users``. It answers with the access token (for the SDK's
 `authenticate`), a signed session bound to that channel's table (purpose
 ``activity-session``, `SESSION_SECONDS` long) and the relative address of the table page.
 The table page and its WebSocket present the session as ``Authorization: Bearer <session>``
@@ -11,9 +13,11 @@ or ``?session=<session>``; the member's seat follows from their Discord id, anyo
 watches the public table.
 
 Refusals (JSON ``{"error": code, "message": words}``): ``no_code`` (no code posted, as when
-the member refused the authorization), ``bad_channel``, ``denied``, ``invalid_code`` (an
-invalid or expired code), ``token_expired``, ``misconfigured``, ``discord_unreachable``;
-and for the session, ``forged``, ``expired``, ``other_table``.
+the member refused the authorization), ``no_instance`` (no instance id posted),
+``unknown_instance`` (Discord knows no such running instance of this application),
+``not_in_instance`` (the signed-in user is not connected to it), ``denied``,
+``invalid_code`` (an invalid or expired code), ``token_expired``, ``misconfigured``,
+``discord_unreachable``; and for the session, ``forged``, ``expired``, ``other_table``.
 """
 
 from __future__ import annotations
@@ -30,14 +34,22 @@ from aiohttp import web
 from bot.i18n import normalise_language
 from bot.web.identity import Viewer, WebAuthError
 from bot.web.links import table_path
-from bot.web.oauth import TOKEN_EXPIRED, DiscordOAuth, OAuthRefused
+from bot.web.oauth import (
+    MISCONFIGURED,
+    TOKEN_EXPIRED,
+    UNKNOWN_INSTANCE,
+    UNREACHABLE,
+    DiscordOAuth,
+    OAuthRefused,
+)
 from bot.web.refusals import refusal_json, refusal_text, request_language
 from bot.web.signing import FORGED, sign, unsign
 
 PURPOSE = "activity-session"
 SESSION_SECONDS = 3600.0
 """How long an Activity session signs in (a new one comes with every launch)."""
-EXPIRED, OTHER_TABLE, NO_CODE, BAD_CHANNEL = "expired", "other_table", "no_code", "bad_channel"
+EXPIRED, OTHER_TABLE, NO_CODE = "expired", "other_table", "no_code"
+NO_INSTANCE, NOT_IN_INSTANCE = "no_instance", "not_in_instance"
 ACTIVITY_PATH = "/activity"
 """Where the Activity lives on the server (the developer portal maps ``/`` to it)."""
 STATIC = Path(str(resources.files("bot.web"))) / "static" / "activity"
@@ -131,17 +143,22 @@ def add_routes(
     async def token(request: web.Request) -> web.Response:
         body = await _posted(request)
         lang = request_language(request)
-        code, channel = body.get("code"), str(body.get("channel_id") or "")
+        code, instance_id = body.get("code"), body.get("instance_id")
         if not isinstance(code, str) or not code:
             return refusal_json(NO_CODE, lang, 400)
-        if not (channel.isascii() and channel.isdigit()):
-            return refusal_json(BAD_CHANNEL, lang, 400)
+        if not isinstance(instance_id, str) or not instance_id:
+            return refusal_json(NO_INSTANCE, lang, 400)
         try:
             access = await oauth.exchange(code)
             user = await oauth.user(access)
+            # Where the Activity runs is Discord's word, not the page's: a member naming
+            # another channel (even in another server) would watch its table.
+            instance = await oauth.instance(instance_id)
         except OAuthRefused as refused:
-            status = 502 if refused.code in ("misconfigured", "discord_unreachable") else 401
-            return refusal_json(refused.code, lang, status)
+            return refusal_json(refused.code, lang, _STATUS.get(refused.code, 401))
+        if user.id not in instance.users:
+            return refusal_json(NOT_IN_INSTANCE, lang, 403)
+        channel = instance.channel_id
         viewer = Viewer(channel, user.id, user.name, normalise_language(user.locale))
         session = sessions.make(viewer)
         return web.json_response(
@@ -175,6 +192,9 @@ def add_routes(
     app.router.add_static(f"{ACTIVITY_PATH}/.proxy/static", STATIC)
     app.on_cleanup.append(close)
 
+
+_STATUS = {MISCONFIGURED: 502, UNREACHABLE: 502, UNKNOWN_INSTANCE: 403}
+"""The HTTP status of an `OAuthRefused` code (401 for the others: the sign-in itself)."""
 
 _PAGE_HEADERS = {
     "Cache-Control": "no-store",

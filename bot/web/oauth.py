@@ -3,12 +3,17 @@
 The Embedded App SDK's `authorize` gives the page a code; the page posts it to the bot
 (`bot.web.activity`), which exchanges it at ``<base>/oauth2/token`` with the application's
 client id and secret (the secret never leaves the server) and reads ``<base>/users/@me``
-with the access token. `base` is Discord's API (``https://discord.com/api``) or a local
-stand-in in tests. Every refusal is an `OAuthRefused` with a code the page can name.
+with the access token. Where the Activity runs is never taken from the page: the bot reads
+the Activity instance the SDK names (``<base>/v10/applications/<client id>/
+activity-instances/<instance id>``, with the bot token), whose ``location`` is the channel
+and ``users`` the members connected to it. `base` is Discord's API
+(``https://discord.com/api``) or a local stand-in in tests. Every refusal is an
+`OAuthRefused` with a code the page can name.
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -16,6 +21,10 @@ import aiohttp
 
 DENIED, INVALID_CODE, TOKEN_EXPIRED = "denied", "invalid_code", "token_expired"
 MISCONFIGURED, UNREACHABLE = "misconfigured", "discord_unreachable"
+UNKNOWN_INSTANCE = "unknown_instance"
+INSTANCE_ID = re.compile(r"[A-Za-z0-9_-]{1,200}")
+"""What an Activity instance id may be (``i-<launch id>-gc-<guild id>-<channel id>``): it
+goes into a URL path, so nothing else (no ``/``, ``.``, ``%``) reaches Discord."""
 
 
 class OAuthRefused(Exception):
@@ -35,6 +44,32 @@ class DiscordUser:
     locale: str | None
 
 
+@dataclass(frozen=True, slots=True)
+class ActivityInstance:
+    """A running Activity instance as Discord reports it: the channel it runs in (and its
+    server, None in a private channel) and the ids of the users connected to it."""
+
+    instance_id: str
+    channel_id: str
+    guild_id: str | None
+    users: frozenset[str]
+
+
+def _instance(instance_id: str, body: Any) -> ActivityInstance:
+    """The instance of an answer of the instance endpoint; `OAuthRefused` if malformed."""
+    location = body.get("location") if isinstance(body, dict) else None
+    users = body.get("users") if isinstance(body, dict) else None
+    channel = location.get("channel_id") if isinstance(location, dict) else None
+    if not (isinstance(channel, str) and channel.isascii() and channel.isdigit()):
+        raise OAuthRefused(UNREACHABLE, "an instance without a channel")
+    if not isinstance(users, list):
+        raise OAuthRefused(UNREACHABLE, "an instance without users")
+    guild = location.get("guild_id") if isinstance(location, dict) else None
+    return ActivityInstance(
+        instance_id, channel, str(guild) if guild else None, frozenset(str(u) for u in users)
+    )
+
+
 def _token_error(status: int, body: Any) -> OAuthRefused:
     """The refusal of a token endpoint answer that gave no token."""
     error = body.get("error") if isinstance(body, dict) else None
@@ -51,11 +86,17 @@ class DiscordOAuth:
     """The OAuth2 calls of the Activity's sign-in, for application `client_id`."""
 
     def __init__(
-        self, client_id: str, client_secret: str, base: str, *, timeout: float = 10.0
+        self,
+        client_id: str,
+        client_secret: str,
+        base: str,
+        *,
+        bot_token: str,
+        timeout: float = 10.0,
     ) -> None:
         """Calls to `base` (an API base URL without a trailing slash), each bounded by
-        `timeout` seconds."""
-        self.client_id, self._secret = client_id, client_secret
+        `timeout` seconds; `bot_token` reads Activity instances."""
+        self.client_id, self._secret, self._bot_token = client_id, client_secret, bot_token
         self.base = base.rstrip("/")
         self._timeout = aiohttp.ClientTimeout(total=timeout)
         self._session: aiohttp.ClientSession | None = None
@@ -106,3 +147,25 @@ class DiscordOAuth:
         name = body.get("global_name") or body.get("username") or str(body["id"])
         locale = body.get("locale")
         return DiscordUser(str(body["id"]), str(name), str(locale) if locale else None)
+
+    async def instance(self, instance_id: str) -> ActivityInstance:
+        """The running Activity instance `instance_id` of this application (where it runs,
+        who is in it); `OAuthRefused` ``unknown_instance`` when Discord knows no such
+        running instance (or the id cannot be one)."""
+        if not INSTANCE_ID.fullmatch(instance_id):
+            raise OAuthRefused(UNKNOWN_INSTANCE, "not an instance id")
+        url = f"{self.base}/v10/applications/{self.client_id}/activity-instances/{instance_id}"
+        headers = {"Authorization": f"Bot {self._bot_token}"}
+        try:
+            async with self._http().get(url, headers=headers) as answer:
+                status = answer.status
+                body = await answer.json(content_type=None) if status == 200 else None
+        except (aiohttp.ClientError, TimeoutError, ValueError) as error:
+            raise OAuthRefused(UNREACHABLE, type(error).__name__) from None
+        if status == 404:
+            raise OAuthRefused(UNKNOWN_INSTANCE)
+        if status in (401, 403):
+            raise OAuthRefused(MISCONFIGURED, f"HTTP {status} reading an instance")
+        if status != 200:
+            raise OAuthRefused(UNREACHABLE, f"HTTP {status}")
+        return _instance(instance_id, body)

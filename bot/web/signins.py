@@ -37,9 +37,10 @@ def discord_signins(
     links.add_routes(app, checker, page=page)
     found.append(checker)
     client_id, client_secret = settings.activity_client_id, settings.activity_client_secret
-    if settings.activity_ready and client_id and client_secret:
+    bot_token = settings.discord_token
+    if settings.activity_ready and client_id and client_secret and bot_token:
         sessions = activity.ActivitySessions(secret)
-        oauth = DiscordOAuth(client_id, client_secret, settings.oauth_base)
+        oauth = DiscordOAuth(client_id, client_secret, settings.oauth_base, bot_token=bot_token)
         activity.add_routes(app, oauth, sessions, page=page)
         found.append(activity.ActivityAuthenticator(sessions))
     return found

@@ -10,6 +10,7 @@ from bot.discord.web_offer import WebOffer, configure, offered
 from bot.settings import describe_error, load_settings
 
 FULL = {
+    "DISCORD_TOKEN": "bot-token",
     "DEUCEBOT_PUBLIC_URL": "https://deuce.example.org/",
     "DEUCEBOT_LINK_SECRET": "k" * 32,
     "DEUCEBOT_ACTIVITY_CLIENT_ID": "123456789012345678",
@@ -17,20 +18,22 @@ FULL = {
 }
 
 
-def test_the_activity_needs_all_four_settings_and_links_two() -> None:
+def test_the_activity_needs_all_five_settings_and_links_two() -> None:
     full = load_settings(**FULL)
     assert full.public_url == "https://deuce.example.org"
     assert full.activity_ready and full.links_ready
     for missing in FULL:
         partial = load_settings(**{k: v for k, v in FULL.items() if k != missing})
         assert not partial.activity_ready, missing
-        assert partial.links_ready == (missing.startswith("DEUCEBOT_ACTIVITY_")), missing
+        links_kept = missing.startswith("DEUCEBOT_ACTIVITY_") or missing == "DISCORD_TOKEN"
+        assert partial.links_ready == links_kept, missing
 
 
 def test_the_offer_follows_the_settings_of_the_bot_built_last() -> None:
     try:
         assert configure(load_settings(**FULL)) == WebOffer(activity=True, links=True)
         links_only = {k: v for k, v in FULL.items() if not k.startswith("DEUCEBOT_ACTIVITY_")}
+        links_only.pop("DISCORD_TOKEN")
         assert configure(load_settings(**links_only)) == WebOffer(activity=False, links=True)
         assert offered() == WebOffer(activity=False, links=True)
     finally:

@@ -1,5 +1,7 @@
-"""A loopback stand-in for Discord's OAuth2 token endpoint and `/users/@me`, as strict as
-Discord about what it checks: the client id and secret, the grant type, a code used once."""
+"""A loopback stand-in for Discord's OAuth2 token endpoint, `/users/@me` and the Activity
+instance endpoint, as strict as Discord about what it checks: the client id and secret, the
+grant type, a code used once; an instance is read only with the application's bot token,
+only for that application, and only while it runs (else 404)."""
 
 from __future__ import annotations
 
@@ -9,6 +11,7 @@ from aiohttp import web
 
 CLIENT_ID = "123456789012345678"
 CLIENT_SECRET = "client-secret-for-tests"
+BOT_TOKEN = "bot-token-for-tests"
 
 
 @dataclass
@@ -20,6 +23,26 @@ class OAuthStandin:
     expired: set[str] = field(default_factory=set)
     """Access tokens that have expired since they were issued (answered 401)."""
     calls: list[str] = field(default_factory=list)
+    instances: dict[str, dict[str, object]] = field(default_factory=dict)
+    """Running Activity instances by id, as Discord serialises them."""
+
+    def launch(
+        self, instance_id: str, channel_id: str, users: list[str], guild_id: str | None = "77"
+    ) -> None:
+        """Run instance `instance_id` of the application in `channel_id` with `users` in it
+        (a guild channel, or with `guild_id` None a private one)."""
+        kind = "gc" if guild_id else "pc"
+        place = f"{kind}-{guild_id}-{channel_id}" if guild_id else f"{kind}-{channel_id}"
+        location: dict[str, object] = {"id": place, "kind": kind, "channel_id": channel_id}
+        if guild_id:
+            location["guild_id"] = guild_id
+        self.instances[instance_id] = {
+            "application_id": CLIENT_ID,
+            "instance_id": instance_id,
+            "launch_id": "1276580072400224306",
+            "location": location,
+            "users": list(users),
+        }
 
     def grant(self, code: str, user_id: str, name: str, locale: str = "en-US") -> None:
         """Make `code` a valid code for the user `user_id`."""
@@ -37,7 +60,21 @@ class OAuthStandin:
         app = web.Application()
         app.router.add_post("/api/oauth2/token", self._token)
         app.router.add_get("/api/users/@me", self._me)
+        app.router.add_get(
+            "/api/v10/applications/{app}/activity-instances/{instance}", self._instance
+        )
         return app
+
+    async def _instance(self, request: web.Request) -> web.Response:
+        self.calls.append("instance")
+        if request.headers.get("Authorization") != f"Bot {BOT_TOKEN}":
+            return web.json_response({"message": "401: Unauthorized", "code": 0}, status=401)
+        if request.match_info["app"] != CLIENT_ID:
+            return web.json_response({"message": "Missing Access", "code": 50001}, status=403)
+        found = self.instances.get(request.match_info["instance"])
+        if found is None:
+            return web.json_response({"message": "404: Not Found", "code": 0}, status=404)
+        return web.json_response(found)
 
     async def _token(self, request: web.Request) -> web.Response:
         form = await request.post()

@@ -1,5 +1,6 @@
 """The Activity's server side (`bot.web.activity`, `bot.web.oauth`) against a loopback
-stand-in of Discord's OAuth2 endpoints: the code exchange, the session, and each refusal."""
+stand-in of Discord's OAuth2 and Activity instance endpoints: the code exchange, the
+channel read from Discord's instance (never the page's word), the session, each refusal."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ from aiohttp.test_utils import TestClient, TestServer
 from bot.web.activity import ActivityAuthenticator, ActivitySessions, add_routes
 from bot.web.identity import Viewer, WebAuthError
 from bot.web.oauth import DiscordOAuth
-from tests.bot.web.oauth_standin import CLIENT_ID, CLIENT_SECRET, OAuthStandin
+from tests.bot.web.oauth_standin import BOT_TOKEN, CLIENT_ID, CLIENT_SECRET, OAuthStandin
 
 SECRET = "link-secret-for-tests"
 
@@ -39,7 +40,7 @@ class Rig:
 
 
 async def _rig(
-    secret: str = CLIENT_SECRET,
+    secret: str = CLIENT_SECRET, bot_token: str = BOT_TOKEN
 ) -> tuple[Rig, list[TestClient[web.Request, web.Application]]]:
     standin = OAuthStandin()
     discord = TestClient(TestServer(standin.app()))
@@ -47,7 +48,8 @@ async def _rig(
     clock = Clock()
     sessions = ActivitySessions(SECRET, clock=clock)
     auth = ActivityAuthenticator(sessions)
-    oauth = DiscordOAuth(CLIENT_ID, secret, str(discord.make_url("/api")))
+    oauth = DiscordOAuth(CLIENT_ID, secret, str(discord.make_url("/api")), bot_token=bot_token)
+    standin.launch("i-1", "4242", ["1001", "1002"])
     app = web.Application()
     add_routes(app, oauth, sessions)
 
@@ -83,7 +85,7 @@ async def _post(
 
 async def test_a_code_becomes_a_session_bound_to_the_channels_table(rig: Rig) -> None:
     rig.discord.grant("good-code", "1001", "Ada", "fr")
-    status, body = await _post(rig, {"code": "good-code", "channel_id": "4242"})
+    status, body = await _post(rig, {"code": "good-code", "instance_id": "i-1"})
     assert status == 200, body
     assert body["access_token"] == "access-0"  # what the SDK's authenticate needs
     assert body["user"] == {"id": "1001", "name": "Ada", "locale": "fr"}
@@ -101,18 +103,19 @@ async def test_a_code_becomes_a_session_bound_to_the_channels_table(rig: Rig) ->
     assert await (await rig.bot.get("/table/4242")).json() is None
     # Without Discord's proxy in front the route answers too.
     rig.discord.grant("second", "1002", "Bo")
-    status, body = await _post(rig, {"code": "second", "channel_id": "4242"}, "/activity/api/token")
+    status, body = await _post(rig, {"code": "second", "instance_id": "i-1"}, "/activity/api/token")
     assert status == 200 and body["user"] == {"id": "1002", "name": "Bo", "locale": "en"}
 
 
 @pytest.mark.parametrize(
     ("body", "status", "code"),
     [
-        ({"channel_id": "4242"}, 400, "no_code"),  # the member refused the authorization
-        ({"code": "", "channel_id": "4242"}, 400, "no_code"),
-        ({"code": "x", "channel_id": "general"}, 400, "bad_channel"),
-        ({"code": "refused-by-member", "channel_id": "4242"}, 401, "denied"),
-        ({"code": "never-issued", "channel_id": "4242"}, 401, "invalid_code"),
+        ({"instance_id": "i-1"}, 400, "no_code"),  # the member refused the authorization
+        ({"code": "", "instance_id": "i-1"}, 400, "no_code"),
+        ({"code": "x", "channel_id": "4242"}, 400, "no_instance"),  # a channel is not taken
+        ({"code": "x", "instance_id": ""}, 400, "no_instance"),
+        ({"code": "refused-by-member", "instance_id": "i-1"}, 401, "denied"),
+        ({"code": "never-issued", "instance_id": "i-1"}, 401, "invalid_code"),
     ],
 )
 async def test_refusals_of_the_exchange(rig: Rig, body: object, status: int, code: str) -> None:
@@ -122,10 +125,85 @@ async def test_refusals_of_the_exchange(rig: Rig, body: object, status: int, cod
     assert "session" not in answer and "access_token" not in answer
 
 
+async def test_the_channel_is_the_instances_not_the_pages(rig: Rig) -> None:
+    """A member in an Activity in channel 4242 names channel 9999 (another server's, with a
+    table): the session is bound to 4242, where Discord says the instance runs."""
+    rig.discord.grant("good-code", "1001", "Ada")
+    status, body = await _post(
+        rig, {"code": "good-code", "instance_id": "i-1", "channel_id": "9999", "guild_id": "5"}
+    )
+    assert status == 200, body
+    assert body["place"] == "4242"
+    assert rig.sessions.read(str(body["session"])).place == "4242"
+    assert rig.discord.calls == ["token", "me", "instance"]
+    other = await rig.bot.get(f"/table/9999?session={body['session']}")
+    assert (await other.json())["refused"] == "other_table"
+
+
+async def test_an_instance_in_another_channel_binds_to_that_channel(rig: Rig) -> None:
+    rig.discord.launch("i-2", "5555", ["1001"], guild_id="88")
+    rig.discord.grant("good-code", "1001", "Ada")
+    status, body = await _post(rig, {"code": "good-code", "instance_id": "i-2"})
+    assert (status, body["place"]) == (200, "5555")
+
+
+async def test_an_unknown_instance_is_refused(rig: Rig) -> None:
+    rig.discord.grant("good-code", "1001", "Ada")
+    status, body = await _post(rig, {"code": "good-code", "instance_id": "i-404"}, lang="fr")
+    assert (status, body["error"]) == (403, "unknown_instance")
+    assert body["message"] == (
+        "Discord ne connaît aucune activité en cours de ce nom. Relancez-la depuis le salon."
+    )
+    assert "session" not in body and "access_token" not in body
+
+
+@pytest.mark.parametrize(
+    "instance_id", ["../../users/@me", "i-1/../i-1", "i%2D1", "i 1", "x" * 201]
+)
+async def test_an_instance_id_never_reaches_another_path(rig: Rig, instance_id: str) -> None:
+    """The id goes into the URL's path: anything but letters, digits, ``-`` and ``_`` is
+    refused before Discord is asked."""
+    rig.discord.grant("good-code", "1001", "Ada")
+    status, body = await _post(rig, {"code": "good-code", "instance_id": instance_id})
+    assert (status, body["error"]) == (403, "unknown_instance")
+    assert "instance" not in rig.discord.calls
+
+
+async def test_a_user_not_in_the_instance_is_refused(rig: Rig) -> None:
+    """A member who knows a running instance's id (it is in every launch's URL) but is not
+    connected to it gets no session for its channel."""
+    rig.discord.grant("good-code", "3003", "Eve")
+    status, body = await _post(rig, {"code": "good-code", "instance_id": "i-1"}, lang="uk")
+    assert (status, body["error"]) == (403, "not_in_instance")
+    assert body["message"] == (
+        "Ви не в цій активності, тож її стіл для вас не відкриється. Приєднайтеся до неї з каналу."
+    )
+    assert "session" not in body and "access_token" not in body
+
+
+async def test_an_ended_instance_is_refused(rig: Rig) -> None:
+    rig.discord.grant("good-code", "1001", "Ada")
+    del rig.discord.instances["i-1"]  # everyone left: the instance ended
+    status, body = await _post(rig, {"code": "good-code", "instance_id": "i-1"})
+    assert (status, body["error"]) == (403, "unknown_instance")
+
+
+async def test_a_wrong_bot_token_says_misconfigured() -> None:
+    made, clients = await _rig(bot_token="not the token")
+    try:
+        made.discord.grant("good", "1001", "Ada")
+        status, body = await _post(made, {"code": "good", "instance_id": "i-1"})
+        assert (status, body["error"]) == (502, "misconfigured")
+        assert "not the token" not in str(body)
+    finally:
+        for client in clients:
+            await client.close()
+
+
 async def test_a_code_is_good_once(rig: Rig) -> None:
     rig.discord.grant("once", "1001", "Ada")
-    assert (await _post(rig, {"code": "once", "channel_id": "1"}))[0] == 200
-    status, body = await _post(rig, {"code": "once", "channel_id": "1"}, lang="uk")
+    assert (await _post(rig, {"code": "once", "instance_id": "i-1"}))[0] == 200
+    status, body = await _post(rig, {"code": "once", "instance_id": "i-1"}, lang="uk")
     assert (status, body["error"]) == (401, "invalid_code")
     assert (
         body["message"]
@@ -136,7 +214,7 @@ async def test_a_code_is_good_once(rig: Rig) -> None:
 async def test_an_expired_access_token_is_refused(rig: Rig) -> None:
     rig.discord.grant("late", "1001", "Ada")
     rig.discord.expired.add("access-0")  # expired before the user is read
-    status, body = await _post(rig, {"code": "late", "channel_id": "4242"})
+    status, body = await _post(rig, {"code": "late", "instance_id": "i-1"})
     assert (status, body["error"]) == (401, "token_expired")
     assert rig.discord.calls == ["token", "me"]
 
@@ -145,7 +223,7 @@ async def test_a_wrong_client_secret_says_misconfigured() -> None:
     made, clients = await _rig(secret="not the secret")
     try:
         made.discord.grant("good", "1001", "Ada")
-        status, body = await _post(made, {"code": "good", "channel_id": "4242"})
+        status, body = await _post(made, {"code": "good", "instance_id": "i-1"})
         assert (status, body["error"]) == (502, "misconfigured")
     finally:
         for client in clients:
@@ -153,11 +231,13 @@ async def test_a_wrong_client_secret_says_misconfigured() -> None:
 
 
 async def test_discord_unreachable() -> None:
-    oauth = DiscordOAuth(CLIENT_ID, CLIENT_SECRET, "http://127.0.0.1:9/api", timeout=5)
+    oauth = DiscordOAuth(
+        CLIENT_ID, CLIENT_SECRET, "http://127.0.0.1:9/api", bot_token=BOT_TOKEN, timeout=5
+    )
     app = web.Application()
     add_routes(app, oauth, ActivitySessions(SECRET))
     async with TestClient(TestServer(app)) as bot:
-        answer = await bot.post("/activity/api/token", json={"code": "c", "channel_id": "1"})
+        answer = await bot.post("/activity/api/token", json={"code": "c", "instance_id": "i-1"})
         assert answer.status == 502
         assert (await answer.json())["error"] == "discord_unreachable"
 

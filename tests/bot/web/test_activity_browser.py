@@ -2,7 +2,8 @@
 real Embedded App SDK (the vendored build) inside an iframe whose parent is a stand-in of
 Discord's client: it speaks the SDK's postMessage protocol (HANDSHAKE -> READY, the
 AUTHORIZE and AUTHENTICATE commands as FRAMEs answered by nonce, ERROR frames), and the
-bot's server exchanges codes at a loopback stand-in of Discord's OAuth2 endpoints."""
+bot's server exchanges codes and reads the Activity instance at a loopback stand-in of
+Discord's OAuth2 and instance endpoints."""
 
 from __future__ import annotations
 
@@ -19,7 +20,7 @@ from aiohttp.test_utils import TestClient, TestServer
 from bot.web.activity import ActivityAuthenticator, ActivitySessions, add_routes
 from bot.web.identity import WebAuthError
 from bot.web.oauth import DiscordOAuth
-from tests.bot.web.oauth_standin import CLIENT_ID, CLIENT_SECRET, OAuthStandin
+from tests.bot.web.oauth_standin import BOT_TOKEN, CLIENT_ID, CLIENT_SECRET, OAuthStandin
 
 playwright_api = pytest.importorskip("playwright.async_api")  # a dev dependency
 CHROMIUM = Path("/usr/bin/chromium")
@@ -41,7 +42,7 @@ pytestmark = pytest.mark.skipif(
 HOST_PAGE = """<!doctype html><html><head><meta charset="utf-8"><title>Discord stand-in</title>
 </head><body>
 <iframe id="activity" title="activity" width="400" height="300"
-  src="/activity/?frame_id=frame-1&instance_id=i-1&platform=desktop&guild_id=77&channel_id=4242">
+  src="/activity/?frame_id=frame-1&instance_id=i-1&platform=desktop&guild_id=77&channel_id=__CHANNEL__">
 </iframe>
 <script>
 const CONFIG = __CONFIG__;
@@ -105,7 +106,11 @@ async def rig() -> AsyncIterator[Rig]:
     sessions = ActivitySessions("secret")
     auth = ActivityAuthenticator(sessions)
     app = web.Application()
-    add_routes(app, DiscordOAuth(CLIENT_ID, CLIENT_SECRET, str(discord.make_url("/api"))), sessions)
+    oauth = DiscordOAuth(
+        CLIENT_ID, CLIENT_SECRET, str(discord.make_url("/api")), bot_token=BOT_TOKEN
+    )
+    add_routes(app, oauth, sessions)
+    standin.launch("i-1", "4242", ["1001"])
 
     async def host(request: web.Request) -> web.Response:
         config = {
@@ -114,7 +119,9 @@ async def rig() -> AsyncIterator[Rig]:
             "authorize": request.query.get("authorize", "accept"),
             "authenticate": request.query.get("authenticate", "accept"),
         }
-        page = HOST_PAGE.replace("__CONFIG__", json.dumps(config))
+        # The URL's channel is the client's word (a forged client may name any channel).
+        channel = request.query.get("channel", "4242")
+        page = HOST_PAGE.replace("__CONFIG__", json.dumps(config)).replace("__CHANNEL__", channel)
         return web.Response(text=page, content_type="text/html")
 
     async def table(request: web.Request) -> web.Response:
@@ -171,9 +178,29 @@ async def test_the_sdk_handshake_signs_the_member_in_and_hands_over(browser, rig
         [1, "AUTHENTICATE"],
     ]
     assert await page.evaluate("window.authenticatedWith") == "access-0"
-    assert rig.discord.calls == ["token", "me"]
+    assert rig.discord.calls == ["token", "me", "instance"]
     frame_url = page.frames[1].url
     assert frame_url.startswith(f"{rig.url}/activity/.proxy/table/4242?session=")
+
+
+async def test_the_channel_on_the_url_is_not_trusted(browser, rig: Rig) -> None:  # type: ignore[no-untyped-def]
+    """The frame's URL names channel 9999; Discord's instance runs in 4242: the member is
+    signed in at 4242's table only."""
+    rig.discord.grant("good-code", "1001", "Ada")
+    page = await _open(browser, rig, "code=good-code&channel=9999")
+    who = _activity(page).locator("#who")
+    await who.wait_for(timeout=20_000)
+    assert await who.text_content() == "1001 at 4242"
+
+
+async def test_a_member_not_in_the_instance_is_refused(browser, rig: Rig) -> None:  # type: ignore[no-untyped-def]
+    rig.discord.grant("good-code", "3003", "Eve")
+    page = await _open(browser, rig, "code=good-code", locale="fr-FR")
+    status = _activity(page).locator("body[data-state=refused] #status")
+    await status.wait_for(timeout=20_000)
+    assert await _activity(page).locator("body").get_attribute("data-error") == "not_in_instance"
+    assert (await status.text_content() or "").startswith("Vous n'êtes pas dans cette activité")
+    assert await page.evaluate("window.authenticatedWith") is None
 
 
 async def test_a_refused_authorization_is_said_in_the_members_language(browser, rig: Rig) -> None:  # type: ignore[no-untyped-def]

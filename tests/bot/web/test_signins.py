@@ -13,6 +13,7 @@ from bot.web.signins import discord_signins
 LINKS = {"DEUCEBOT_PUBLIC_URL": "https://d.example", "DEUCEBOT_LINK_SECRET": "k" * 32}
 ACTIVITY = {
     **LINKS,
+    "DISCORD_TOKEN": "bot-token",
     "DEUCEBOT_ACTIVITY_CLIENT_ID": "123456789012345678",
     "DEUCEBOT_ACTIVITY_CLIENT_SECRET": "shh",
 }
@@ -49,3 +50,13 @@ def test_links_and_the_activity() -> None:
         "/activity/api/token",
         "/activity/.proxy/api/token",
     } <= _paths(app)
+
+
+def test_no_activity_without_the_bot_token() -> None:
+    """The bot token reads where an Activity runs: without it nothing would check the
+    channel, so the Activity is not mounted at all."""
+    app = web.Application()
+    no_token = {k: v for k, v in ACTIVITY.items() if k != "DISCORD_TOKEN"}
+    found = discord_signins(app, load_settings(**no_token), _zero, {}.get)
+    assert [type(a) for a in found] == [LinkAuthenticator]
+    assert "/activity/api/token" not in _paths(app)

@@ -1,6 +1,7 @@
 // The Activity's bootstrap: Discord's Embedded App SDK signs the member in, then the table
 // page takes over. ready -> authorize (scope identify) -> POST .proxy/api/token (the bot
-// exchanges the code with its client secret) -> authenticate -> the table page. Every
+// exchanges the code with its client secret and reads the SDK's instance from Discord: the
+// channel is the instance's, never this page's word) -> authenticate -> the table page. Every
 // request is relative and under .proxy/, so it goes through Discord's proxy; the words shown
 // on a refusal come from the server, in the member's language.
 import { DiscordSDK } from "./vendor/discord-sdk.mjs";
@@ -13,11 +14,11 @@ function refuse(error, message) {
   status.textContent = message;
 }
 
-async function exchange(code, channelId) {
+async function exchange(code, instanceId) {
   const answer = await fetch(".proxy/api/token", {
     method: "POST",
     headers: { "Content-Type": "application/json" },
-    body: JSON.stringify({ code, channel_id: channelId }),
+    body: JSON.stringify({ code, instance_id: instanceId }),
   });
   return { ok: answer.ok, body: await answer.json() };
 }
@@ -39,7 +40,7 @@ async function start() {
   } catch (refused) {
     code = null; // the member said no: the server says so in their language
   }
-  const { ok, body } = await exchange(code, sdk.channelId);
+  const { ok, body } = await exchange(code, sdk.instanceId);
   if (!ok) {
     refuse(body.error, body.message);
     return;
