@@ -11,7 +11,7 @@ from urllib.parse import urlparse
 
 import pytest
 
-from bot.devtools.discord_standin import FakeDiscord, Message
+from bot.devtools.discord_standin import FakeDiscord, Message, User
 from bot.web.identity import WebAuthError
 from bot.web.links import LinkAuthenticator, LinkSigner
 from storage.sqlite import SqliteStorage
@@ -158,3 +158,88 @@ async def test_open_in_browser_gives_a_signed_revocable_link(tmp_path: Path) -> 
         assert refused.value.code == "revoked"
     finally:
         await storage.close()
+
+
+async def _link(fake: FakeDiscord, user: User) -> str:
+    """`user`'s browser link, from their hand's "Open in browser"."""
+    hand = (await fake.click(user, board(fake), "db:hand:")).message
+    assert hand is not None
+    offer = (await fake.click(user, hand, "db:browser:")).message
+    assert offer is not None
+    url = next(u for u in _labels(offer) if u.startswith("https://"))
+    return urlparse(url).path.removeprefix("/link/")
+
+
+async def _checked(db: Path, token: str) -> str:
+    """What the web server (reading the bot's database) says of `token`: the member it signs
+    in, or the code of its refusal."""
+    storage = SqliteStorage(str(db))
+    await storage.open()
+    try:
+        place = LinkSigner(SECRET).read(token).place
+        record = await storage.table_at(place)
+        live = {place: record.id} if record is not None else {}
+        auth = LinkAuthenticator(LinkSigner(SECRET), storage.link_generation, live.get)
+        try:
+            return (await auth.check(token)).player_id
+        except WebAuthError as refused:
+            return refused.code
+    finally:
+        await storage.close()
+
+
+async def test_leaving_the_table_ends_the_members_links(tmp_path: Path) -> None:
+    """`/table leave` (during a match: the AI plays the seat) ends the browser links of the
+    member who left, durably; the others' links still work."""
+    db = tmp_path / "bot.sqlite3"
+    async with running_standin() as fake:
+        bo = fake.add_user("Bo")
+        bot = await spawn_bot(
+            bot_env({**fake.env(), **WEB, "DEUCEBOT_DB": str(db)}, tmp_path), tmp_path
+        )
+        try:
+            await _dealt(fake)
+            await fake.command(bo, "table join")
+            bos, owners = await _link(fake, bo), await _link(fake, fake.owner)
+            left = await fake.command(bo, "table leave")
+            assert left.message is not None and "⛔" not in left.message.content
+        finally:
+            await stop(bot)
+    assert await _checked(db, bos) == "revoked"
+    assert await _checked(db, owners) == str(fake.owner.id)
+
+
+async def test_a_member_not_seated_cannot_leave_nor_lose_links(tmp_path: Path) -> None:
+    """A refused `/table leave` (not seated) writes nothing: the member's links live on."""
+    db = tmp_path / "bot.sqlite3"
+    async with running_standin() as fake:
+        bot = await spawn_bot(
+            bot_env({**fake.env(), **WEB, "DEUCEBOT_DB": str(db)}, tmp_path), tmp_path
+        )
+        try:
+            await _dealt(fake)
+            owners = await _link(fake, fake.owner)
+            stranger = fake.add_user("Stranger")
+            refused = await fake.command(stranger, "table leave")
+            assert refused.message is not None and refused.message.content.startswith("⛔")
+        finally:
+            await stop(bot)
+    assert await _checked(db, owners) == str(fake.owner.id)
+
+
+async def test_stopping_the_table_ends_its_links(tmp_path: Path) -> None:
+    """Once `/table stop` closes the table, its links are refused (`other_table`), also
+    after a new table opens in the same channel."""
+    db = tmp_path / "bot.sqlite3"
+    async with running_standin() as fake:
+        bot = await spawn_bot(
+            bot_env({**fake.env(), **WEB, "DEUCEBOT_DB": str(db)}, tmp_path), tmp_path
+        )
+        try:
+            await _dealt(fake)
+            owners = await _link(fake, fake.owner)
+            await fake.command(fake.owner, "table stop")
+            await fake.command(fake.owner, "table create", game="bigtwo", deals=1)
+        finally:
+            await stop(bot)
+    assert await _checked(db, owners) == "other_table"

@@ -11,6 +11,7 @@ from bot.web.identity import WebAuthError
 from bot.web.links import LinkAuthenticator, LinkSigner
 from storage import open_storage
 from storage.backend import AnyStorage, make_storage
+from storage.base import SeatRecord
 from storage.transfer import copy_sqlite_to_postgres
 
 
@@ -51,6 +52,40 @@ async def test_a_revoked_link_is_refused_through_storage(store: AnyStorage) -> N
     assert refused.value.code == "revoked"
     after = made(await store.link_generation("1001"))
     assert (await auth.check(after)).generation == 1
+
+
+async def _live(store: AnyStorage, place: str) -> int | None:
+    record = await store.table_at(place)
+    return None if record is None else record.id
+
+
+async def test_a_stopped_tables_links_are_refused_through_storage(store: AnyStorage) -> None:
+    """A link names its table: once that table is stopped (and another opened at its
+    place) the stored tables refuse it, whatever its member's generation."""
+    seats = [SeatRecord(0, "1001", "Ada", "greedy"), SeatRecord(1, None, "AI 2", "greedy")]
+    table = await store.create_table(
+        guild="g", place="77", game="duel", settings={}, options={}, seats=seats, now=1.0
+    )
+    signer = LinkSigner("secret")
+    token = signer.make(
+        place="77", table_id=table.id, player_id="1001", name="Ada", locale=None, generation=0
+    )
+    places: dict[str, int | None] = {"77": await _live(store, "77")}
+    auth = LinkAuthenticator(signer, store.link_generation, places.get)
+    assert (await auth.check(token)).table_id == table.id
+    await store.set_status(table.id, "stopped")
+    places["77"] = await _live(store, "77")
+    with pytest.raises(WebAuthError) as refused:
+        await auth.check(token)
+    assert refused.value.code == "other_table"
+    again = await store.create_table(
+        guild="g", place="77", game="duel", settings={}, options={}, seats=seats, now=2.0
+    )
+    places["77"] = await _live(store, "77")
+    assert places["77"] == again.id != table.id
+    with pytest.raises(WebAuthError) as refused:
+        await auth.check(token)
+    assert refused.value.code == "other_table"
 
 
 async def test_migrate_db_keeps_revocations(tmp_path: Path, pg_url: str) -> None:
