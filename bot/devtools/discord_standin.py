@@ -31,8 +31,12 @@ settings `DISCORD_API_BASE` and `DISCORD_GATEWAY_URL` point at it). It:
 - accepts the interaction callback LAUNCH_ACTIVITY (type 12) only for an application with an
   Activity (`activity=True`) and only in answer to a command or a component, as Discord
   does (else 400); such an application has its Entry Point command (type 4), which a
-  global bulk overwrite must keep (else 400, code 50240); checks link buttons (a url of at
-  most 512 characters, no custom id);
+  global bulk overwrite must keep (else 400, code 50240); a launch starts an Activity
+  instance in the interaction's channel with the clicker in it (a launch where one runs
+  joins it), which the bot reads as
+  Discord serves it (`GET /applications/{id}/activity-instances/{instance}`, bot token:
+  `location` and `users`; an unknown instance or another application's: 404); checks link
+  buttons (a url of at most 512 characters, no custom id);
 - honours a message post's `nonce` with `enforce_nonce` as Discord does: the same nonce
   in the same channel within `nonce_window` seconds returns the message already created
   (no new one); lists a channel's recent messages (`GET /channels/{id}/messages`, empty
@@ -450,6 +454,8 @@ class FakeDiscord:
         self.activity = activity
         self.activity_launches: list[int] = []
         """Interactions answered by launching the Activity (callback type 12), in order."""
+        self.activity_instances: dict[str, dict[str, Any]] = {}
+        """Running Activity instances by id, as Discord serves them (`location`, `users`)."""
         self._ids = itertools.count(1)
         self.app_id = self.snowflake()
         self.bot_user = User(self.app_id, "Deucebot", bot=True)
@@ -832,6 +838,11 @@ class FakeDiscord:
         r("PUT", r"/applications/(?P<app>\d+)/guilds/(?P<guild>\d+)/commands", self._sync_guild)
         r("GET", r"/applications/(?P<app>\d+)/guilds/(?P<guild>\d+)/commands", self._list_guild)
         r("GET", r"/applications/(?P<app>\d+)/commands", self._list_global)
+        r(
+            "GET",
+            r"/applications/(?P<app>\d+)/activity-instances/(?P<instance>[A-Za-z0-9_-]+)",
+            self._activity_instance,
+        )
         r("POST", r"/channels/(?P<channel>\d+)/messages", self._post_message)
         r("PATCH", r"/channels/(?P<channel>\d+)/messages/(?P<message>\d+)", self._edit_message)
         r("GET", r"/channels/(?P<channel>\d+)/messages/(?P<message>\d+)", self._get_message)
@@ -1206,6 +1217,42 @@ class FakeDiscord:
         self.commands = out
         return out
 
+    def _launch_instance(self, interaction_id: int, pending: dict[str, Any]) -> str:
+        """The Activity instance a launch connects the clicker to: the one already running
+        in the interaction's channel (Discord: everyone launching there joins the same
+        instance), else a new one; its id."""
+        channel = int(pending["channel"])
+        user = str(pending["user"])
+        for running in self.activity_instances.values():
+            if running["location"]["channel_id"] == str(channel):
+                if user not in running["users"]:
+                    running["users"].append(user)
+                return str(running["instance_id"])
+        guild = self.guild_of(channel)
+        kind = "gc" if guild else "pc"
+        where = f"{kind}-{guild}-{channel}" if guild else f"{kind}-{channel}"
+        instance_id = f"i-{interaction_id}-{where}"
+        location: dict[str, Any] = {"id": where, "kind": kind, "channel_id": str(channel)}
+        if guild:
+            location["guild_id"] = str(guild)
+        self.activity_instances[instance_id] = {
+            "application_id": str(self.app_id),
+            "instance_id": instance_id,
+            "launch_id": str(interaction_id),
+            "location": location,
+            "users": [user],
+        }
+        return instance_id
+
+    async def _activity_instance(
+        self, request: web.Request, app: str, instance: str
+    ) -> web.Response:
+        found = self.activity_instances.get(instance)
+        if int(app) != self.app_id or found is None:
+            # Discord serves a running instance of the asking application only.
+            raise Refused(404, 0, "404: Not Found")
+        return self._json(found)
+
     async def _sync_global(self, request: web.Request, app: str) -> web.Response:
         body = await request.json()
         had_entry = any(c.get("type") == ENTRY_POINT for c in self.global_commands)
@@ -1505,6 +1552,7 @@ class FakeDiscord:
                 self._pending[interaction_id] = pending  # refused: still unanswered
                 raise Refused(400, 50035, "Invalid Form Body: the application has no Activity")
             self.activity_launches.append(interaction_id)
+            instance_id = self._launch_instance(interaction_id, pending)
         elif kind == 8:
             choices = data.get("choices")
             if not isinstance(choices, list) or len(choices) > 25:
@@ -1529,7 +1577,7 @@ class FakeDiscord:
         if message_payload is not None:
             result["resource"] = {"type": kind, "message": message_payload}
         elif kind == LAUNCH_ACTIVITY:
-            result["resource"] = {"type": kind, "activity_instance": {"id": f"i-{iid}"}}
+            result["resource"] = {"type": kind, "activity_instance": {"id": instance_id}}
         else:
             result["resource"] = {"type": kind}
         return self._json(result)

@@ -14,6 +14,7 @@ import pytest
 from bot.devtools.discord_standin import FakeDiscord, Message, User
 from bot.web.identity import WebAuthError
 from bot.web.links import LinkAuthenticator, LinkSigner
+from bot.web.oauth import DiscordOAuth, OAuthRefused
 from storage.sqlite import SqliteStorage
 from tests.e2e.bot_process import bot_env, spawn_bot
 from tests.e2e.conftest import running_standin
@@ -65,6 +66,24 @@ async def test_open_table_launches_the_activity(tmp_path: Path) -> None:
             assert fake.activity_launches == [launched.interaction_id]
             mine = await fake.click(fake.owner, shown, "db:activity:")
             assert mine.kind == 12
+            # Where the Activity runs is Discord's to say: the bot token reads the instance.
+            [instance_id] = fake.activity_instances
+            base, token = fake.api_base.removesuffix("/v10"), fake.env()["DISCORD_TOKEN"]
+            oauth = DiscordOAuth(str(fake.app_id), "unused", base, bot_token=token)
+            other_app = DiscordOAuth("42", "unused", base, bot_token=token)
+            try:
+                instance = await oauth.instance(instance_id)
+                assert instance.channel_id == str(fake.channel_id)
+                assert instance.guild_id == str(fake.guild_id)
+                # The owner's launch joined the instance the fan started in this channel.
+                assert instance.users == {str(fan.id), str(fake.owner.id)}
+                for unknown in (oauth.instance("i-1-gc-1-2"), other_app.instance(instance_id)):
+                    with pytest.raises(OAuthRefused) as refused:
+                        await unknown
+                    assert refused.value.code == "unknown_instance"
+            finally:
+                await oauth.close()
+                await other_app.close()
         finally:
             await stop(bot)
 
