@@ -61,6 +61,25 @@ def _public_url(value: object) -> object:
     return text
 
 
+LINK_SECRET_LENGTH = 32
+"""The fewest characters of `DEUCEBOT_LINK_SECRET` (a shorter key could be found by trying)."""
+SECRET_SETTINGS = frozenset(
+    {"DISCORD_TOKEN", "DEUCEBOT_LINK_SECRET", "DEUCEBOT_ACTIVITY_CLIENT_SECRET"}
+)
+"""Settings whose values are never shown: not in a refusal line, not in a repr."""
+
+
+def _link_secret(value: object) -> object:
+    """Check the link-signing key: at least `LINK_SECRET_LENGTH` characters once trimmed;
+    empty is unset."""
+    if value is None or (isinstance(value, str) and not value.strip()):
+        return None
+    text = str(value).strip()
+    if len(text) < LINK_SECRET_LENGTH:
+        raise ValueError("too short")
+    return text
+
+
 def _snowflake(value: object) -> object:
     """Check a Discord id (digits); empty is unset."""
     if value is None or (isinstance(value, str) and not value.strip()):
@@ -136,7 +155,7 @@ class Settings(BaseSettings):
 
     model_config = SettingsConfigDict(env_file=".env", env_file_encoding="utf-8", extra="ignore")
 
-    discord_token: str | None = Field(default=None, validation_alias="DISCORD_TOKEN")
+    discord_token: str | None = Field(default=None, validation_alias="DISCORD_TOKEN", repr=False)
     dev_guild_id: int | None = Field(
         default=None,
         gt=0,
@@ -216,7 +235,7 @@ class Settings(BaseSettings):
     ] = Field(default=None, validation_alias="DEUCEBOT_ACTIVITY_CLIENT_ID")
     """The Discord application's id (OAuth2 client id) for the Activity's sign-in."""
     activity_client_secret: str | None = Field(
-        default=None, validation_alias="DEUCEBOT_ACTIVITY_CLIENT_SECRET"
+        default=None, validation_alias="DEUCEBOT_ACTIVITY_CLIENT_SECRET", repr=False
     )
     """The application's OAuth2 client secret (never logged, never sent to a page)."""
     oauth_base: str = Field(
@@ -224,7 +243,14 @@ class Settings(BaseSettings):
     )
     """Where the Activity's code is exchanged (`/oauth2/token`) and its user read
     (`/users/@me`): Discord's API, or a local stand-in in tests."""
-    link_secret: str | None = Field(default=None, validation_alias="DEUCEBOT_LINK_SECRET")
+    link_secret: Annotated[
+        str | None,
+        BeforeValidator(_link_secret),
+        Field(
+            description=f"{LINK_SECRET_LENGTH} or more random characters, e.g. from"
+            ' python3 -c "import secrets; print(secrets.token_urlsafe(32))"'
+        ),
+    ] = Field(default=None, validation_alias="DEUCEBOT_LINK_SECRET", repr=False)
     """The HMAC key signing browser links and Activity sessions (32+ random characters)."""
     health_max_lag: float = bounded(
         float, 1, 3600, unit="seconds", default=60.0, env="DEUCEBOT_HEALTH_MAX_LAG"
@@ -316,7 +342,8 @@ def describe_error(error: ValidationError) -> str:
         return str(problem["msg"]).removeprefix("Value error, ")
     name = ".".join(str(part) for part in problem["loc"])
     allowed = _allowed(name) or problem["msg"]
-    return f"{name}={problem.get('input')!s} is not allowed: use {allowed}"
+    given = "(not shown)" if name in SECRET_SETTINGS else str(problem.get("input"))
+    return f"{name}={given} is not allowed: use {allowed}"
 
 
 def cli_type(kind: Any) -> Callable[[str], Any]:

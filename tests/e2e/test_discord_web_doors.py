@@ -21,7 +21,7 @@ from tests.e2e.conftest import running_standin
 from tests.e2e.helpers import board, mentioned
 from tests.e2e.process_play import stop
 
-SECRET = "a-link-secret-of-the-tests"
+SECRET = "a-link-secret-of-the-tests-32-characters-or-more"
 PUBLIC = "https://deucebot.example.org"
 WEB = {"DEUCEBOT_PUBLIC_URL": PUBLIC, "DEUCEBOT_LINK_SECRET": SECRET}
 ACTIVITY = {
