@@ -143,6 +143,7 @@ async def test_open_in_browser_gives_a_signed_revocable_link(tmp_path: Path) -> 
             offer = first.message
             assert first.kind == 4 and offer is not None and offer.ephemeral
             assert "Do not share it" in offer.content
+            assert "or until you leave the table" in offer.content
             urls = [u for u in _labels(offer) if u.startswith("https://")]
             assert len(urls) == 1 and urls[0].startswith(f"{PUBLIC}/link/")
             old = urlparse(urls[0]).path.removeprefix("/link/")

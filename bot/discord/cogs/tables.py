@@ -257,8 +257,11 @@ class Tables(commands.Cog):
         seat_for(table, interaction)  # a refusal writes nothing
         # Links end before the seat is left: should the leave then fail, the links are gone
         # for nothing (a new one is a click away); the other order could leave one alive.
-        await in_time(interaction, self.bot.tables.storage.revoke_links(member))
+        # And once more after: a link "Open in browser" made in between ends too.
+        storage = self.bot.tables.storage
+        await in_time(interaction, storage.revoke_links(member))
         seat = await in_time(interaction, table.leave(member))
+        await in_time(interaction, storage.revoke_links(member))
         await say(interaction, t("discord.table.left", lang, seat=seat + 1))
 
     @table.command(
