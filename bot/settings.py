@@ -241,8 +241,9 @@ class Settings(BaseSettings):
     oauth_base: str = Field(
         default="https://discord.com/api", validation_alias="DEUCEBOT_OAUTH_BASE"
     )
-    """Where the Activity's code is exchanged (`/oauth2/token`) and its user read
-    (`/users/@me`): Discord's API, or a local stand-in in tests."""
+    """Where the Activity's code is exchanged (`/oauth2/token`), its user read (`/users/@me`)
+    and its instance read (`/v10/applications/<id>/activity-instances/<instance>`): Discord's
+    API, or a local stand-in in tests."""
     link_secret: Annotated[
         str | None,
         BeforeValidator(_link_secret),

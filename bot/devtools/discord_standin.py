@@ -33,10 +33,10 @@ settings `DISCORD_API_BASE` and `DISCORD_GATEWAY_URL` point at it). It:
   does (else 400); such an application has its Entry Point command (type 4), which a
   global bulk overwrite must keep (else 400, code 50240); a launch starts an Activity
   instance in the interaction's channel with the clicker in it (a launch where one runs
-  joins it), which the bot reads as
-  Discord serves it (`GET /applications/{id}/activity-instances/{instance}`, bot token:
-  `location` and `users`; an unknown instance or another application's: 404); checks link
-  buttons (a url of at most 512 characters, no custom id);
+  joins it), which the bot reads as Discord serves it (`GET
+  /applications/{id}/activity-instances/{instance}`, bot token: `location` and `users`; an
+  unknown instance or another application's: 404); checks link buttons (a url of at most
+  512 characters, no custom id);
 - honours a message post's `nonce` with `enforce_nonce` as Discord does: the same nonce
   in the same channel within `nonce_window` seconds returns the message already created
   (no new one); lists a channel's recent messages (`GET /channels/{id}/messages`, empty
