@@ -28,6 +28,15 @@ settings `DISCORD_API_BASE` and `DISCORD_GATEWAY_URL` point at it). It:
   answers it (50001 Missing Access without View Channel, or in a private thread the bot
   was not added to; 50013 Missing Permissions without Send Messages, Send Messages in
   Threads in a thread, Embed Links for an embed, Attach Files for a file);
+- accepts the interaction callback LAUNCH_ACTIVITY (type 12) only for an application with an
+  Activity (`activity=True`) and only in answer to a command or a component, as Discord
+  does (else 400); such an application has its Entry Point command (type 4), which a
+  global bulk overwrite must keep (else 400, code 50240); a launch starts an Activity
+  instance in the interaction's channel with the clicker in it (a launch where one runs
+  joins it), which the bot reads as Discord serves it (`GET
+  /applications/{id}/activity-instances/{instance}`, bot token: `location` and `users`; an
+  unknown instance or another application's: 404); checks link buttons (a url of at most
+  512 characters, no custom id);
 - honours a message post's `nonce` with `enforce_nonce` as Discord does: the same nonce
   in the same channel within `nonce_window` seconds returns the message already created
   (no new one); lists a channel's recent messages (`GET /channels/{id}/messages`, empty
@@ -57,6 +66,10 @@ from deucebot_dev.discord_limits import DiscordLimits
 
 DISCORD_EPOCH_MS = 1420070400000
 EPHEMERAL = 64
+LAUNCH_ACTIVITY = 12
+"""The interaction callback type that opens the application's Activity."""
+ENTRY_POINT = 4
+"""The application command type of an Activity's Entry Point (the App Launcher's "Launch")."""
 DEFERRED_PATIENCE = 30.0
 """Seconds a member waits on a deferred answer's "thinking..." before the stand-in fails."""
 GUILD_TEXT = 0
@@ -287,7 +300,7 @@ class Response:
     interaction_id: int
     kind: int
     """4 message, 5 deferred message, 6 deferred update, 7 update message, 8 autocomplete,
-    9 modal."""
+    9 modal, 12 launch the Activity."""
     message: Message | None = None
     choices: list[dict[str, Any]] | None = None
     modal: dict[str, Any] | None = None
@@ -320,6 +333,28 @@ def _check_modal(data: dict[str, Any]) -> None:
         for comp in row.get("components", [row.get("component")]):
             if comp and comp.get("type") == 4 and not 0 < len(str(comp.get("label") or "")) <= 45:
                 raise BotSideError(f"bad text input label {comp.get('label')!r}")
+
+
+LINK_STYLE = 5
+URL_LENGTH = 512
+"""Discord: a link button's URL (http, https or discord) is at most 512 characters."""
+
+
+def _check_link_button(comp: dict[str, Any]) -> None:
+    """Discord's rules on a button's URL: a link button (style 5) has a `url` of at most 512
+    characters and no custom id; any other button has no `url`."""
+    if comp.get("type") != 2:
+        return
+    url = comp.get("url")
+    if comp.get("style") == LINK_STYLE:
+        if comp.get("custom_id") is not None:
+            raise BotSideError(f"a link button has no custom_id: {comp!r}")
+        if not isinstance(url, str) or not re.match(r"^(https?|discord)://", url):
+            raise BotSideError(f"a link button needs an http(s) or discord url: {comp!r}")
+        if len(url) > URL_LENGTH:
+            raise BotSideError(f"a button url is at most {URL_LENGTH} characters ({len(url)})")
+    elif url is not None:
+        raise BotSideError(f"only a link button (style 5) has a url: {comp!r}")
 
 
 class CommandHidden(AssertionError):
@@ -410,9 +445,17 @@ class FakeDiscord:
     """The stand-in: one or more guilds (guild `i` on shard `i % shard_count`), each with
     one or more text channels, users, and a bot application."""
 
-    def __init__(self, *, channels: int = 1, guilds: int = 1, shard_count: int = 1) -> None:
+    def __init__(
+        self, *, channels: int = 1, guilds: int = 1, shard_count: int = 1, activity: bool = False
+    ) -> None:
         """`channels` text channels in each of `guilds` guilds; `shard_count`: the shards
-        the bot must connect (`GET /gateway/bot` recommends it)."""
+        the bot must connect (`GET /gateway/bot` recommends it); `activity`: the
+        application has an Activity (Discord then accepts the LAUNCH_ACTIVITY callback)."""
+        self.activity = activity
+        self.activity_launches: list[int] = []
+        """Interactions answered by launching the Activity (callback type 12), in order."""
+        self.activity_instances: dict[str, dict[str, Any]] = {}
+        """Running Activity instances by id, as Discord serves them (`location`, `users`)."""
         self._ids = itertools.count(1)
         self.app_id = self.snowflake()
         self.bot_user = User(self.app_id, "Deucebot", bot=True)
@@ -458,6 +501,21 @@ class FakeDiscord:
         component or a form): whom an answer to it reaches, and what it answers
         (`content_hook`s)."""
         self.commands: list[dict[str, Any]] = []
+        self.global_commands: list[dict[str, Any]] = []
+        """The application's global commands: what the bot last synced globally, and (with an
+        Activity) the Entry Point command Discord made when Activities were enabled."""
+        if self.activity:
+            self.global_commands.append(
+                {
+                    "id": str(self.snowflake()),
+                    "application_id": str(self.app_id),
+                    "version": str(self.snowflake()),
+                    "type": ENTRY_POINT,
+                    "name": "launch",
+                    "description": "",
+                    "handler": 2,  # DISCORD_LAUNCH_ACTIVITY: Discord launches it itself
+                }
+            )
         self.identify: dict[str, Any] | None = None
         self.rest_calls: list[tuple[str, str]] = []
         self.errors: list[str] = []
@@ -780,6 +838,11 @@ class FakeDiscord:
         r("PUT", r"/applications/(?P<app>\d+)/guilds/(?P<guild>\d+)/commands", self._sync_guild)
         r("GET", r"/applications/(?P<app>\d+)/guilds/(?P<guild>\d+)/commands", self._list_guild)
         r("GET", r"/applications/(?P<app>\d+)/commands", self._list_global)
+        r(
+            "GET",
+            r"/applications/(?P<app>\d+)/activity-instances/(?P<instance>[A-Za-z0-9_-]+)",
+            self._activity_instance,
+        )
         r("POST", r"/channels/(?P<channel>\d+)/messages", self._post_message)
         r("PATCH", r"/channels/(?P<channel>\d+)/messages/(?P<message>\d+)", self._edit_message)
         r("GET", r"/channels/(?P<channel>\d+)/messages/(?P<message>\d+)", self._get_message)
@@ -987,6 +1050,7 @@ class FakeDiscord:
                 raise BotSideError(f"an action row holds 1 to 5 components, not {len(comps)}")
             for comp in comps:
                 cid = comp.get("custom_id")
+                _check_link_button(comp)
                 if comp.get("type") != 2 or comp.get("style") != 5:
                     if not cid or len(cid) > 100:
                         raise BotSideError(f"bad custom_id {cid!r}")
@@ -1153,8 +1217,56 @@ class FakeDiscord:
         self.commands = out
         return out
 
+    def _launch_instance(self, interaction_id: int, pending: dict[str, Any]) -> str:
+        """The Activity instance a launch connects the clicker to: the one already running
+        in the interaction's channel (Discord: everyone launching there joins the same
+        instance), else a new one; its id."""
+        channel = int(pending["channel"])
+        user = str(pending["user"])
+        for running in self.activity_instances.values():
+            if running["location"]["channel_id"] == str(channel):
+                if user not in running["users"]:
+                    running["users"].append(user)
+                return str(running["instance_id"])
+        guild = self.guild_of(channel)
+        kind = "gc" if guild else "pc"
+        where = f"{kind}-{guild}-{channel}" if guild else f"{kind}-{channel}"
+        instance_id = f"i-{interaction_id}-{where}"
+        location: dict[str, Any] = {"id": where, "kind": kind, "channel_id": str(channel)}
+        if guild:
+            location["guild_id"] = str(guild)
+        self.activity_instances[instance_id] = {
+            "application_id": str(self.app_id),
+            "instance_id": instance_id,
+            "launch_id": str(interaction_id),
+            "location": location,
+            "users": [user],
+        }
+        return instance_id
+
+    async def _activity_instance(
+        self, request: web.Request, app: str, instance: str
+    ) -> web.Response:
+        found = self.activity_instances.get(instance)
+        if int(app) != self.app_id or found is None:
+            # Discord serves a running instance of the asking application only.
+            raise Refused(404, 0, "404: Not Found")
+        return self._json(found)
+
     async def _sync_global(self, request: web.Request, app: str) -> web.Response:
-        return self._json(self._synced(await request.json(), None))
+        body = await request.json()
+        had_entry = any(c.get("type") == ENTRY_POINT for c in self.global_commands)
+        if had_entry and not any(c.get("type") == ENTRY_POINT for c in body):
+            # Discord keeps an Activity's Entry Point command out of a bulk overwrite's reach.
+            raise Refused(
+                400,
+                50240,
+                "You cannot remove this app's Entry Point command in a bulk update"
+                " operation. Please include the Entry Point command in your update request"
+                " or delete it separately.",
+            )
+        self.global_commands = self._synced(body, None)
+        return self._json(self.global_commands)
 
     async def _sync_guild(self, request: web.Request, app: str, guild: str) -> web.Response:
         if int(guild) not in self.guild_ids:
@@ -1165,7 +1277,7 @@ class FakeDiscord:
         return self._json(self.commands)
 
     async def _list_global(self, request: web.Request, app: str) -> web.Response:
-        return self._json(self.commands)
+        return self._json(self.global_commands)
 
     def _channel_payload(self, channel_id: int) -> dict[str, Any]:
         if channel_id in self.dm_channels:
@@ -1431,6 +1543,16 @@ class FakeDiscord:
             _check_modal(data)
             response.modal = data
             response.modal_from = pending.get("message")
+        elif kind == LAUNCH_ACTIVITY:
+            # Discord: "only available for apps with Activities enabled", and only as the
+            # answer to a command or a component (never to an autocomplete or a form).
+            if pending["type"] not in (2, 3):
+                raise BotSideError("LAUNCH_ACTIVITY answers only a command or a component")
+            if not self.activity:
+                self._pending[interaction_id] = pending  # refused: still unanswered
+                raise Refused(400, 50035, "Invalid Form Body: the application has no Activity")
+            self.activity_launches.append(interaction_id)
+            instance_id = self._launch_instance(interaction_id, pending)
         elif kind == 8:
             choices = data.get("choices")
             if not isinstance(choices, list) or len(choices) > 25:
@@ -1454,6 +1576,8 @@ class FakeDiscord:
         }
         if message_payload is not None:
             result["resource"] = {"type": kind, "message": message_payload}
+        elif kind == LAUNCH_ACTIVITY:
+            result["resource"] = {"type": kind, "activity_instance": {"id": instance_id}}
         else:
             result["resource"] = {"type": kind}
         return self._json(result)

@@ -488,3 +488,13 @@ class Storage(Protocol):
         """Remember that `player_id` chose `value` for the preference `name` (durable once
         this returns)."""
         ...
+
+    async def link_generation(self, player_id: str) -> int:
+        """The generation of `player_id`'s signed browser links (0 if never revoked;
+        migration 014): a link made in an older one is revoked."""
+        ...
+
+    async def revoke_links(self, player_id: str) -> int:
+        """Revoke every browser link of `player_id` made so far (raise their generation);
+        the new generation, durable once this returns."""
+        ...

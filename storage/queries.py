@@ -207,6 +207,11 @@ class SqlReads:
         )
         return str(rows[0]["value"]) if rows else None
 
+    async def link_generation(self, player_id: str) -> int:
+        """The generation of `player_id`'s browser links (0: never revoked)."""
+        rows = await self._all("SELECT generation FROM web_links WHERE player_id = ?", (player_id,))
+        return int(rows[0]["generation"]) if rows else 0
+
     async def live_tables(self) -> list[TableRecord]:
         """Every table that is not stopped, oldest first."""
         rows = await self._all("SELECT * FROM tables WHERE status <> 'stopped' ORDER BY id")

@@ -47,6 +47,7 @@ from storage.statements import (
     INSERT_SECRET,
     INSERT_SETTING_CHANGE,
     INSERT_TABLE,
+    RAISE_LINK_GENERATION,
     SET_TIMER_STATUS,
     SETTLE_MATCH,
     UPSERT_GUILD_SETTING,
@@ -304,6 +305,11 @@ class SqlStorage(SqlReads, SqlRatings, SqlLeases):
     async def set_member_pref(self, player_id: str, name: str, value: str) -> None:
         """Remember that `player_id` chose `value` for the preference `name`."""
         await self._group.submit([(UPSERT_PREF, (player_id, name, value, time.time()))])
+
+    async def revoke_links(self, player_id: str) -> int:
+        """Revoke `player_id`'s browser links made so far; the new generation."""
+        await self._group.submit([(RAISE_LINK_GENERATION, (player_id, time.time()))])
+        return await self.link_generation(player_id)
 
     async def remember_said(self, player_id: str, notice: str, said: bool) -> None:
         """Remember (or forget: `said` False) that `notice` was said to `player_id`."""

@@ -97,6 +97,11 @@ UPSERT_PREF = (
     "INSERT INTO member_prefs (player_id, name, value, at) VALUES (?, ?, ?, ?)"
     " ON CONFLICT (player_id, name) DO UPDATE SET value = excluded.value, at = excluded.at"
 )
+RAISE_LINK_GENERATION = (
+    "INSERT INTO web_links (player_id, generation, at) VALUES (?, 1, ?)"
+    " ON CONFLICT (player_id) DO UPDATE SET generation = web_links.generation + 1,"
+    " at = excluded.at"
+)
 
 
 def seat_row(table_id: int, seat: SeatRecord) -> tuple[Any, ...]:

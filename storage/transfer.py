@@ -53,6 +53,7 @@ COPY_ORDER = (
     "guild_settings",
     "guild_settings_log",
     "member_prefs",
+    "web_links",
 )
 """Every table of the schema with history, parents before the rows that refer to them."""
 
@@ -77,6 +78,7 @@ ID_COLUMNS: Mapping[str, Mapping[str, str]] = {
     "guild_settings": {},
     "guild_settings_log": {},
     "member_prefs": {},
+    "web_links": {},
 }
 """For each table, its columns holding an id of an identity table (what `append` shifts)."""
 

@@ -26,10 +26,12 @@ from bot.discord.table_setup import options_in_force
 from bot.discord.views import (
     ActButton,
     AutoPassButton,
+    BrowserButton,
     CardSelect,
     CaveSelect,
     HandButton,
     HintButton,
+    OpenTableButton,
     PassButton,
     PickButton,
     PlayButton,
@@ -37,6 +39,7 @@ from bot.discord.views import (
     RebuyButton,
     SortButton,
 )
+from bot.discord.web_offer import offered
 from bot.i18n import t
 from bot.pictures import (
     Facts,
@@ -225,6 +228,10 @@ def board_message(
         if offer is not None:
             items.append(
                 RebuyButton(table.id, table.turn, offer.seat, t("discord.rebuy.button", lang))
+            )
+        if offered().activity:
+            items.append(
+                OpenTableButton(table.id, table.turn, t("discord.button.open_table", lang))
             )
         message["view"] = frozen_view(*items)
     else:
@@ -555,15 +562,18 @@ def hand_message(
             attach(message, embed, picture, name)
     if not controls:
         return message
+    extra = _browser(table, lang)
     if not renderer.plays_cards:
         pick = renderer.card_pick(view) if table.status == "playing" else None
         offer = rebuy_offer(table, view)
         if offer is not None and offer.seat == seat:
-            message["view"] = frozen_view(*_rebuy_controls(table, offer, lang))
+            message["view"] = frozen_view(*_rebuy_controls(table, offer, lang), *extra)
         elif pick is None:
-            message["view"] = frozen_view(*_action_buttons(table, seat, view, lang, sort))
+            message["view"] = frozen_view(*_action_buttons(table, seat, view, lang, sort), *extra)
         else:
-            message["view"] = frozen_view(*_pick_controls(table, cards, selected, pick, lang, sort))
+            message["view"] = frozen_view(
+                *_pick_controls(table, cards, selected, pick, lang, sort), *extra
+            )
             warning = split_warning(table, view, card_options(cards, selected)[1], lang)
             message["content"] = "\n".join(line for line in (note, warning) if line)
         return message
@@ -599,8 +609,18 @@ def hand_message(
     for button in buttons:
         button.row = 1
     items.extend(buttons)
-    message["view"] = frozen_view(*items)
+    message["view"] = frozen_view(*items, *extra)
     return message
+
+
+def _browser(table: TableSnapshot, lang: str) -> list[discord.ui.Item[Any]]:
+    """The hand's "Open in browser" (on the last row: the hand's own controls keep their
+    places), when this bot offers browser links."""
+    if not offered().links:
+        return []
+    button = BrowserButton(table.id, table.turn, t("discord.button.open_browser", lang))
+    button.row = 4
+    return [button]
 
 
 def _autopass_toggle(table: TableSnapshot, seat: int, lang: str, sort: str) -> AutoPassButton:

@@ -28,6 +28,7 @@ from bot.discord.actions import Controls
 from bot.discord.cooldowns import Cooldowns
 from bot.discord.crashpoints import watch_answers
 from bot.discord.decks import MemberDecks
+from bot.discord.entry_point import keep_entry_point
 from bot.discord.front import DiscordFront
 from bot.discord.health import HealthServer, Probes
 from bot.discord.loop_pressure import LoopPressure
@@ -40,6 +41,8 @@ from bot.discord.server_config import COOLDOWN_MAX, ServerConfig
 from bot.discord.table_limits import TableLimits
 from bot.discord.translator import CatalogTranslator
 from bot.discord.views import DYNAMIC_ITEMS
+from bot.discord.web_doors import WebDoors
+from bot.discord.web_offer import configure as configure_web_offer
 from bot.i18n import normalise_language
 from bot.pictures.worker import PictureDrawer
 from bot.process.jsonlog import bind_ids
@@ -131,6 +134,8 @@ class Deucebot(commands.Bot):
         self._lease: ShardLeaseKeeper | None = None
         self._stopping: asyncio.Task[None] | None = None
         self._controls = Controls(self)
+        self._doors = WebDoors(self)
+        configure_web_offer(settings)
         self._locales: dict[int, str] = {}
         self._decks = MemberDecks(lambda: self.storage)
         self._pictures: PictureDrawer | None = None
@@ -176,6 +181,11 @@ class Deucebot(commands.Bot):
     def controls(self) -> Controls:
         """The handlers the components call."""
         return self._controls
+
+    @property
+    def doors(self) -> WebDoors:
+        """The handlers of the Activity's and the browser links' buttons."""
+        return self._doors
 
     @property
     def locales(self) -> dict[int, str]:
@@ -266,6 +276,7 @@ class Deucebot(commands.Bot):
             self.tree.copy_global_to(guild=guild)
             await self.tree.sync(guild=guild)
         else:
+            keep_entry_point(self.http)  # an Activity's "Launch" survives the overwrite
             await self.tree.sync()
         await tables.restore()
         tune_gc()  # after restoring: freeze start-up objects, rarer full collections

@@ -110,6 +110,22 @@ class Controls(Protocol):
         ...
 
 
+class WebDoors(Protocol):
+    """What the ways into the web table do (implemented by `web_doors.WebDoors`)."""
+
+    async def launch_activity(self, interaction: discord.Interaction, table_id: int) -> None:
+        """Answer the board's "Open table" by launching the Activity (LAUNCH_ACTIVITY)."""
+        ...
+
+    async def open_in_browser(self, interaction: discord.Interaction, table_id: int) -> None:
+        """Answer with a signed link to the clicker's seat at `table_id` (ephemeral)."""
+        ...
+
+    async def revoke_links(self, interaction: discord.Interaction, table_id: int) -> None:
+        """Revoke every browser link the clicker was given."""
+        ...
+
+
 class Answers(Protocol):
     """What the front does through a member's own interaction (outside the global budget)."""
 
@@ -163,6 +179,11 @@ class Host(Protocol):
     @property
     def controls(self) -> Controls:
         """What components call on a click."""
+        ...
+
+    @property
+    def doors(self) -> WebDoors:
+        """What the Activity's and the browser links' buttons call."""
         ...
 
     @property

@@ -23,6 +23,9 @@ Custom ids:
 - ``db:rebuy:T:N:P``    "Rebuy" (draw poker, between deals) for the broke seat P (0-based):
   opens the ephemeral choice of how many caves
 - ``db:caves:T:N:P``    that choice's menu: buy back in by the chosen number of caves for seat P
+- ``db:activity:T:N``   the board's "Open table": launches the Activity (callback LAUNCH_ACTIVITY)
+- ``db:browser:T:N``    the hand's "Open in browser": a signed link to the clicker's seat
+- ``db:revoke:T:N``     "Revoke browser links": every link the clicker was given stops working
 """
 
 from __future__ import annotations
@@ -32,12 +35,17 @@ from typing import Any, ClassVar, cast
 
 import discord
 
-from bot.discord.host import Controls, Host
+from bot.discord.host import Controls, Host, WebDoors
 
 
 def _controls(interaction: discord.Interaction) -> Controls:
     """The handlers the client wired up (components call them, never import them)."""
     return cast(Host, interaction.client).controls
+
+
+def _doors(interaction: discord.Interaction) -> WebDoors:
+    """The handlers of the ways into the web table (the Activity, browser links)."""
+    return cast(Host, interaction.client).doors
 
 
 class _Control(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"(?!)"):
@@ -90,6 +98,51 @@ class HandButton(_Control, template=r"db:hand:(?P<table>\d+):(?P<turn>\d+)"):
     async def callback(self, interaction: discord.Interaction) -> None:
         """Answer with the clicker's hand (ephemeral)."""
         await _controls(interaction).show_hand(interaction, self.table, "r", edit=False)
+
+
+class OpenTableButton(_Control, template=r"db:activity:(?P<table>\d+):(?P<turn>\d+)"):
+    """The board's "Open table": the table inside Discord, as an Activity."""
+
+    kind, style, emoji = "activity", discord.ButtonStyle.success, "🃏"
+
+    def __init__(self, table: int, turn: int, label: str = "Open table") -> None:
+        """A button for `table`, drawn at `turn`."""
+        self.table, self.turn = table, turn
+        self._button(label, table, turn)
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        """Launch the Activity for the clicker (LAUNCH_ACTIVITY)."""
+        await _doors(interaction).launch_activity(interaction, self.table)
+
+
+class BrowserButton(_Control, template=r"db:browser:(?P<table>\d+):(?P<turn>\d+)"):
+    """The hand's "Open in browser": a signed link to the clicker's seat, privately."""
+
+    kind, emoji = "browser", "🌐"
+
+    def __init__(self, table: int, turn: int, label: str = "Open in browser") -> None:
+        """A button for `table`, drawn at `turn`."""
+        self.table, self.turn = table, turn
+        self._button(label, table, turn)
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        """Answer with the clicker's link (ephemeral)."""
+        await _doors(interaction).open_in_browser(interaction, self.table)
+
+
+class RevokeLinksButton(_Control, template=r"db:revoke:(?P<table>\d+):(?P<turn>\d+)"):
+    """ "Revoke browser links": every link the clicker was given stops working."""
+
+    kind, style = "revoke", discord.ButtonStyle.danger
+
+    def __init__(self, table: int, turn: int, label: str = "Revoke browser links") -> None:
+        """A button shown with a link to `table`."""
+        self.table, self.turn = table, turn
+        self._button(label, table, turn)
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        """Revoke the clicker's links and say so."""
+        await _doors(interaction).revoke_links(interaction, self.table)
 
 
 class CardSelect(
@@ -459,5 +512,8 @@ DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
     HintButton,
     SortButton,
     AutoPassButton,
+    OpenTableButton,
+    BrowserButton,
+    RevokeLinksButton,
 )
 """Registered with `Bot.add_dynamic_items` at start-up."""

@@ -50,6 +50,46 @@ def _shard_list(value: object) -> object:
     return text
 
 
+def _public_url(value: object) -> object:
+    """Check a public base URL (http or https, a host, no query); returns it without a
+    trailing slash; empty is unset."""
+    if value is None or (isinstance(value, str) and not value.strip()):
+        return None
+    text = str(value).strip().rstrip("/")
+    if not re.fullmatch(r"https?://[^/?#\s]+(/[^?#\s]*)?", text):
+        raise ValueError("use a base URL like https://deucebot.example.org")
+    return text
+
+
+LINK_SECRET_LENGTH = 32
+"""The fewest characters of `DEUCEBOT_LINK_SECRET` (a shorter key could be found by trying)."""
+SECRET_SETTINGS = frozenset(
+    {"DISCORD_TOKEN", "DEUCEBOT_LINK_SECRET", "DEUCEBOT_ACTIVITY_CLIENT_SECRET"}
+)
+"""Settings whose values are never shown: not in a refusal line, not in a repr."""
+
+
+def _link_secret(value: object) -> object:
+    """Check the link-signing key: at least `LINK_SECRET_LENGTH` characters once trimmed;
+    empty is unset."""
+    if value is None or (isinstance(value, str) and not value.strip()):
+        return None
+    text = str(value).strip()
+    if len(text) < LINK_SECRET_LENGTH:
+        raise ValueError("too short")
+    return text
+
+
+def _snowflake(value: object) -> object:
+    """Check a Discord id (digits); empty is unset."""
+    if value is None or (isinstance(value, str) and not value.strip()):
+        return None
+    text = str(value).strip()
+    if not text.isdigit() or not text.isascii() or int(text) <= 0:
+        raise ValueError("use the application id, a positive whole number")
+    return text
+
+
 def _bounds(whole: bool, low: int, high: int, unit: str, zero: str, note: str) -> str:
     """What a bounded setting allows, in words: "a whole number of seconds from 0 (off) to 3600"."""
     return (
@@ -115,7 +155,7 @@ class Settings(BaseSettings):
 
     model_config = SettingsConfigDict(env_file=".env", env_file_encoding="utf-8", extra="ignore")
 
-    discord_token: str | None = Field(default=None, validation_alias="DISCORD_TOKEN")
+    discord_token: str | None = Field(default=None, validation_alias="DISCORD_TOKEN", repr=False)
     dev_guild_id: int | None = Field(
         default=None,
         gt=0,
@@ -178,6 +218,42 @@ class Settings(BaseSettings):
     )
     """The health and metrics endpoint's port on 127.0.0.1 (`/healthz`, `/metrics`); unset:
     no endpoint."""
+    public_url: Annotated[
+        str | None,
+        BeforeValidator(_public_url),
+        Field(description="the bot's public base URL, like https://deucebot.example.org"),
+    ] = Field(default=None, validation_alias="DEUCEBOT_PUBLIC_URL")
+    """The web front's public base URL (the Activity's URL mapping target and the base of
+    `/hand` browser links); unset: no Activity, no browser links."""
+    web_port: int | None = bounded(
+        int, 0, 65535, zero="any free port", default=None, env="DEUCEBOT_WEB_PORT"
+    )
+    """The port the web front (Activity and browser links) listens on behind the public URL."""
+    activity_client_id: Annotated[
+        str | None,
+        BeforeValidator(_snowflake),
+        Field(description="the application id (a positive whole number)"),
+    ] = Field(default=None, validation_alias="DEUCEBOT_ACTIVITY_CLIENT_ID")
+    """The Discord application's id (OAuth2 client id) for the Activity's sign-in."""
+    activity_client_secret: str | None = Field(
+        default=None, validation_alias="DEUCEBOT_ACTIVITY_CLIENT_SECRET", repr=False
+    )
+    """The application's OAuth2 client secret (never logged, never sent to a page)."""
+    oauth_base: str = Field(
+        default="https://discord.com/api", validation_alias="DEUCEBOT_OAUTH_BASE"
+    )
+    """Where the Activity's code is exchanged (`/oauth2/token`), its user read (`/users/@me`)
+    and its instance read (`/v10/applications/<id>/activity-instances/<instance>`): Discord's
+    API, or a local stand-in in tests."""
+    link_secret: Annotated[
+        str | None,
+        BeforeValidator(_link_secret),
+        Field(
+            description=f"{LINK_SECRET_LENGTH} or more random characters, e.g. from"
+            ' python3 -c "import secrets; print(secrets.token_urlsafe(32))"'
+        ),
+    ] = Field(default=None, validation_alias="DEUCEBOT_LINK_SECRET", repr=False)
+    """The HMAC key signing browser links and Activity sessions (32+ random characters)."""
     health_max_lag: float = bounded(
         float, 1, 3600, unit="seconds", default=60.0, env="DEUCEBOT_HEALTH_MAX_LAG"
     )
@@ -221,6 +297,24 @@ class Settings(BaseSettings):
         return self
 
     @property
+    def activity_ready(self) -> bool:
+        """Whether the Activity is configured: client id and secret, the public URL, the
+        signing secret and the bot token (which reads the Activity's instance, where it runs
+        and who is in it); the board then offers "Open table"."""
+        return bool(
+            self.discord_token
+            and self.activity_client_id
+            and self.activity_client_secret
+            and self.public_url
+            and self.link_secret
+        )
+
+    @property
+    def links_ready(self) -> bool:
+        """Whether `/hand` offers signed browser links: the public URL and the secret."""
+        return bool(self.public_url and self.link_secret)
+
+    @property
     def shards(self) -> tuple[int, ...] | None:
         """The shard ids this process runs (sorted), or None when the bot is not sharded."""
         if self.shard_count is None:
@@ -250,7 +344,8 @@ def describe_error(error: ValidationError) -> str:
         return str(problem["msg"]).removeprefix("Value error, ")
     name = ".".join(str(part) for part in problem["loc"])
     allowed = _allowed(name) or problem["msg"]
-    return f"{name}={problem.get('input')!s} is not allowed: use {allowed}"
+    given = "(not shown)" if name in SECRET_SETTINGS else str(problem.get("input"))
+    return f"{name}={given} is not allowed: use {allowed}"
 
 
 def cli_type(kind: Any) -> Callable[[str], Any]:

@@ -250,9 +250,18 @@ class Tables(commands.Cog):
     )
     @limited("seat")
     async def leave(self, interaction: discord.Interaction) -> None:
-        """Leave; during a match the AI plays the seat until /back."""
+        """Leave; during a match the AI plays the seat until /back. The member's browser links
+        end (`Storage.revoke_links`): whoever holds one no longer sees the seat or the table."""
         lang = self.bot.language(interaction)
-        seat = await in_time(interaction, self._here(interaction).leave(str(interaction.user.id)))
+        table, member = self._here(interaction), str(interaction.user.id)
+        seat_for(table, interaction)  # a refusal writes nothing
+        # Links end before the seat is left: should the leave then fail, the links are gone
+        # for nothing (a new one is a click away); the other order could leave one alive.
+        # And once more after: a link "Open in browser" made in between ends too.
+        storage = self.bot.tables.storage
+        await in_time(interaction, storage.revoke_links(member))
+        seat = await in_time(interaction, table.leave(member))
+        await in_time(interaction, storage.revoke_links(member))
         await say(interaction, t("discord.table.left", lang, seat=seat + 1))
 
     @table.command(
