@@ -11,10 +11,10 @@ from urllib.parse import urlparse
 
 import pytest
 
-from deucebot_dev.discord_standin import FakeDiscord, Message, User
 from bot.web.identity import WebAuthError
 from bot.web.links import LinkAuthenticator, LinkSigner
 from bot.web.oauth import DiscordOAuth, OAuthRefused
+from deucebot_dev.discord_standin import FakeDiscord, Message, User
 from storage.sqlite import SqliteStorage
 from tests.e2e.bot_process import bot_env, spawn_bot
 from tests.e2e.conftest import running_standin
