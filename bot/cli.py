@@ -175,12 +175,14 @@ def build_parser() -> argparse.ArgumentParser:
 def _gallery(args: argparse.Namespace) -> int:
     from pathlib import Path
 
-    from bot.pictures.gallery import GAMES, write
+    from bot.pictures.gallery import games as gallery_games
+    from bot.pictures.gallery import write
 
-    games = args.game or list(GAMES)
+    known = gallery_games()
+    games = args.game or known
     for game in games:
-        if game not in GAMES:
-            raise UnknownName(f"no pictures of {game!r}; choose one of: {', '.join(GAMES)}")
+        if game not in known:
+            raise UnknownName(f"no pictures of {game!r}; choose one of: {', '.join(known)}")
     for path in write(Path(args.dir), games, seed=args.seed, lang=args.lang):
         print(path)
     return 0
@@ -249,7 +251,7 @@ def _simulate_pool(
 ) -> int:
     from bot.pool import against_pool, to_table
 
-    if spec.name != "bigtwo":
+    if spec.scoring != "penalty":
         raise UnknownName("--against measures penalties per deal: Big Two only")
     if len(policies) != 1 or not pool:
         raise UnknownName("--against needs one candidate in --players and a pool of one or more")

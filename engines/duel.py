@@ -58,7 +58,7 @@ from engines.poker.actions import (
 from engines.poker.betting import BettingRound
 from engines.poker.events import UncalledReturned
 from engines.poker.pots import split
-from engines.registry import GameSpec, LazyPolicies, SimHooks
+from engines.registry import AtLeast, GameSpec, LazyPolicies, SimHooks, TableOption
 
 SEATS = 2
 UP_MIN_RANK = 8
@@ -755,4 +755,8 @@ SPEC = GameSpec(
         figures=_figures,
         config=lambda seats: DuelConfig(seats=seats),
     ),
+    options=(TableOption("stack", "starting_chips"), TableOption("ante", "ante")),
+    option_rules=(AtLeast("stack", "ante", plus=1),),
+    challenge=True,
+    deck="shoe",
 )

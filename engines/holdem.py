@@ -60,7 +60,7 @@ from engines.poker.betting import BettingRound
 from engines.poker.events import UncalledReturned
 from engines.poker.pots import Pot, best_of, build_pots, odd_chip_order, payouts, settle
 from engines.poker.ranking import HandRank, rank_hand
-from engines.registry import GameSpec, LazyPolicies, SimHooks
+from engines.registry import AtLeast, GameSpec, LazyPolicies, SimHooks, TableOption
 
 __all__ = [
     "SPEC",
@@ -730,4 +730,13 @@ SPEC = GameSpec(
         config=_sim_config,
     ),
     extra={"engine_max_seats": 10},
+    options=(
+        TableOption("stack", "starting_chips"),
+        TableOption("small_blind", "small_blind"),
+        TableOption("big_blind", "big_blind"),
+        TableOption("deals", "max_hands"),
+    ),
+    option_rules=(AtLeast("big_blind", "small_blind"),),
+    history_formats=("json", "phh"),
+    deal_word="hand",
 )
