@@ -32,10 +32,11 @@ from pydantic import ValidationError
 
 from bot.history import command as history_command
 from bot.settings import AiDelay, TurnSeconds, cli_type, describe_error
-from engines.registry import GameSpec, UnknownName, available_games, get_game
+from engines.registry import GameSpec, UnknownName, available_games, built_in_games, get_game
 from storage.base import CannotOpenDatabase, StorageError
 
-BENCH_TARGETS = ("bigtwo", "holdem", "draw", "duel", "runtime", "discord", "scale", "ratings")
+BENCH_TARGETS = (*built_in_games(), "runtime", "discord", "scale", "ratings")
+"""The product's games (one benchmark module each) and the other targets."""
 
 
 class Parser(argparse.ArgumentParser):
@@ -52,12 +53,12 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     play = sub.add_parser("play", help="play a game in the terminal against AI players")
-    play.add_argument("game", help="bigtwo, holdem, draw or duel")
+    play.add_argument("game", help=", ".join(built_in_games()) + " or a registered game")
     play.add_argument(
         "--deals",
         type=int,
         default=None,
-        help="deals in the match (Big Two: 4 by default; draw: 20)",
+        help="deals in the match, for a game with that option (its default otherwise)",
     )
     play.add_argument("--seats", type=int, default=None, help="players at the table, you included")
     play.add_argument("--seed", type=int, default=None, help="seed for a reproducible match")
