@@ -232,6 +232,13 @@ def register(name: str, module: str) -> None:
     _MODULES[key] = module
 
 
+def unregister(name: str) -> None:
+    """Forget game `name` (a test's game, registered for that test only)."""
+    key = name.strip().lower()
+    _MODULES.pop(key, None)
+    _CACHE.pop(key, None)
+
+
 def load_extra_games(environ: Mapping[str, str] | None = None) -> None:
     """Import the packages named in `DEUCEBOT_EXTRA_GAMES` (once per process): each
     registers its games with `register`. A package that is missing is an error."""

@@ -188,7 +188,7 @@ def revealed_cards(event: Event) -> set[Card]:
         return set(event.cards)
     if isinstance(event, draw_events.OpenerProof):
         return set(event.proof) | set(event.set_aside)
-    return set()
+    return set(event.face_up())  # any other game's events say it themselves
 
 
 def private_cards(game: str, view: Any) -> set[Card]:
