@@ -30,6 +30,7 @@ EXTRA = {
     "DEUCEBOT_EXTRA_GAMES": "tests.fifth_game.plugin",
     "DEUCEBOT_CREATE_COOLDOWN": "0",
     "DEUCEBOT_STATS_COOLDOWN": "0",
+    "DEUCEBOT_AI_PROCESSES": "1",  # the AI's worker process loads the game too
 }
 
 
