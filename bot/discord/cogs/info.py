@@ -17,7 +17,7 @@ from bot.discord.replies import answer_privately, answering, in_time, say
 from bot.discord.safe_text import safe_name
 from bot.discord.slash_options import slash_options
 from bot.discord.translator import tr
-from bot.i18n import t
+from bot.i18n import catalog, t
 from bot.render import get_renderer
 from engines.registry import get_game
 from storage import BuyInLedger
@@ -34,17 +34,19 @@ def _signed(value: float, lang: str) -> str:
     return text.replace(".", ",") if lang in ("fr", "uk") else text
 
 
-def buy_in_line(ledger: BuyInLedger, lang: str) -> str:
+def buy_in_line(game: str, ledger: BuyInLedger, lang: str) -> str:
     """A player's buy-ins as `/stats` shows them, for a game with rebuys: bought (in units
-    and chips, rebuys counted) and the net result in chips and in units."""
+    and chips, rebuys counted) and the net result in chips and in units; in the game's own
+    words (``<game>.stats.buy_ins``: draw poker's caves) when its catalog has them."""
+    key = f"{game}.stats.buy_ins"
     return t(
-        "discord.stats.caves",
+        key if key in catalog(lang) else "discord.stats.buy_ins",
         lang,
-        caves=ledger.units,
+        units=ledger.units,
         chips=ledger.chips,
         rebuys=ledger.rebuys,
         net=f"{ledger.net:+d}",
-        net_caves=_signed(ledger.net_units, lang),
+        net_units=_signed(ledger.net_units, lang),
     )
 
 
@@ -198,7 +200,7 @@ class Info(commands.Cog):
                             ),
                         )
                         if ledger.matches:
-                            lines.append("↳ " + buy_in_line(ledger, lang))
+                            lines.append("↳ " + buy_in_line(game, ledger, lang))
             if files or (chart is not None and chart.value != game):
                 continue
             rating, picture = await in_time(
