@@ -71,7 +71,10 @@ async def _whole_match(standin: FakeDiscord, tmp_path: Path) -> None:
 
         sent = (await standin.command(ana, "history", deals=10)).final()
         assert sent is not None and sent.ephemeral and sent.attachments
-        history = json.loads(standin.files[-1][1])
+        assert sent.attachments[-1] == "deucebot-history.json"
+        # Pictures may be sent meanwhile (a board's late edit): the file by its name.
+        kept = [data for name, data in standin.files if name == "deucebot-history.json"]
+        history = json.loads(kept[-1])
         assert {m["game"] for m in history["matches"]} == {"highcard"}
         phh = (await standin.command(ana, "history", deals=10, format="phh")).final()
         assert phh is not None and not phh.attachments

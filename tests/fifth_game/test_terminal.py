@@ -9,7 +9,6 @@ import json
 import os
 import subprocess
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -17,13 +16,6 @@ import pytest
 from tests.bot.terminal import ROOT, Terminal, is_prompt
 
 EXTRA = {"DEUCEBOT_EXTRA_GAMES": "tests.fifth_game.plugin"}
-
-
-@pytest.fixture
-def registered(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    """The children started by the test see the fifth game."""
-    monkeypatch.setenv("DEUCEBOT_EXTRA_GAMES", "tests.fifth_game.plugin")
-    yield
 
 
 def deucebot(*args: str) -> subprocess.CompletedProcess[str]:
@@ -40,13 +32,15 @@ def deucebot(*args: str) -> subprocess.CompletedProcess[str]:
 
 
 def test_a_whole_match_in_the_terminal_then_its_history_board_and_stats(
-    registered: None, tmp_path: Path
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
     db = tmp_path / "hc.sqlite3"
-    term = Terminal(
-        "highcard", "--seed", "3", "--seats", "3", "--deals", "3", "--db", str(db),
-        "--ai-delay", "0",
-    )  # fmt: skip
+    with monkeypatch.context() as patched:  # the child's environment only
+        patched.setenv(*next(iter(EXTRA.items())))
+        term = Terminal(
+            "highcard", "--seed", "3", "--seats", "3", "--deals", "3", "--db", str(db),
+            "--ai-delay", "0",
+        )  # fmt: skip
     try:
         moves = 0
         while True:
