@@ -247,6 +247,10 @@ class Showdown(Event):
     pot: int
     won: tuple[int, ...]
 
+    def face_up(self) -> tuple[Card, ...]:
+        """Both locked cards, turned over."""
+        return self.locked
+
 
 # --- views ------------------------------------------------------------------
 

@@ -179,6 +179,10 @@ class BoardDealt(Event):
     cards: tuple[Card, ...]
     board: tuple[Card, ...]
 
+    def face_up(self) -> tuple[Card, ...]:
+        """The cards dealt to the board."""
+        return self.cards
+
 
 @dataclass(frozen=True, slots=True)
 class ShowdownHand:
@@ -196,6 +200,10 @@ class Showdown(Event):
 
     kind: ClassVar[str] = "showdown"
     hands: tuple[ShowdownHand, ...]
+
+    def face_up(self) -> tuple[Card, ...]:
+        """Every shown hand's cards."""
+        return tuple(c for hand in self.hands for c in hand.cards)
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
