@@ -34,10 +34,11 @@ from pydantic import ValidationError
 from bot.history import command as history_command
 from bot.i18n import normalise_language, t
 from bot.process.settings import AiDelay, TurnSeconds, cli_type, describe_error, load_settings
-from engines.registry import GameSpec, UnknownName, available_games, get_game
+from engines.registry import GameSpec, UnknownName, available_games, built_in_games, get_game
 from storage.base import CannotOpenDatabase, StorageError
 
-BENCH_TARGETS = ("bigtwo", "holdem", "draw", "duel", "runtime", "discord", "scale", "ratings")
+BENCH_TARGETS = (*built_in_games(), "runtime", "discord", "scale", "ratings")
+"""The product's games (one benchmark module each) and the other targets."""
 
 DEV_PACKAGE = "deucebot_dev"
 """The development package that holds the benchmarks (`deucebot_dev.bench.<target>`): never
@@ -59,12 +60,12 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     play = sub.add_parser("play", help="play a game in the terminal against AI players")
-    play.add_argument("game", help="bigtwo, holdem, draw or duel")
+    play.add_argument("game", help=", ".join(built_in_games()) + " or a registered game")
     play.add_argument(
         "--deals",
         type=int,
         default=None,
-        help="deals in the match (Big Two: 4 by default; draw: 20)",
+        help="deals in the match, for a game with that option (its default otherwise)",
     )
     play.add_argument("--seats", type=int, default=None, help="players at the table, you included")
     play.add_argument("--seed", type=int, default=None, help="seed for a reproducible match")
@@ -182,12 +183,14 @@ def build_parser() -> argparse.ArgumentParser:
 def _gallery(args: argparse.Namespace) -> int:
     from pathlib import Path
 
-    from bot.pictures.gallery import GAMES, write
+    from bot.pictures.gallery import games as gallery_games
+    from bot.pictures.gallery import write
 
-    games = args.game or list(GAMES)
+    known = gallery_games()
+    games = args.game or known
     for game in games:
-        if game not in GAMES:
-            raise UnknownName(f"no pictures of {game!r}; choose one of: {', '.join(GAMES)}")
+        if game not in known:
+            raise UnknownName(f"no pictures of {game!r}; choose one of: {', '.join(known)}")
     for path in write(Path(args.dir), games, seed=args.seed, lang=args.lang):
         print(path)
     return 0
@@ -256,7 +259,7 @@ def _simulate_pool(
 ) -> int:
     from bot.commands.pool import against_pool, to_table
 
-    if spec.name != "bigtwo":
+    if spec.scoring != "penalty":
         raise UnknownName("--against measures penalties per deal: Big Two only")
     if len(policies) != 1 or not pool:
         raise UnknownName("--against needs one candidate in --players and a pool of one or more")

@@ -1,7 +1,8 @@
 """Message catalogs: English, French and Ukrainian for everything a person reads.
 
 Catalogs are JSON files `bot/locales/<lang>/<area>.json` (one area per game
-plus `common`), merged per language. `t(key, lang, **params)` formats the
+plus `common`), merged per language, then those of the folders a game registered from its
+own package (`add_catalogs`, e.g. the test suite's fifth game). `t(key, lang, **params)` formats the
 message of `key` in `lang`, falling back to English, then to the key itself,
 so a missing translation is visible but never crashes a front.
 
@@ -26,6 +27,7 @@ from typing import Any
 
 from bot.errors import REFUSALS
 from engines.cards import parse_card
+from engines.registry import load_extra_games
 
 LANGUAGES = ("en", "fr", "uk")
 DEFAULT_LANGUAGE = "en"
@@ -41,14 +43,30 @@ def normalise_language(locale: str | None, default: str = DEFAULT_LANGUAGE) -> s
     return default
 
 
+_EXTRA_LOCALES: list[Path] = []
+"""Locale folders (`<lang>/*.json` inside) that games registered from their own packages."""
+
+
+def add_catalogs(folder: Path) -> None:
+    """Add the catalogs of `folder` (`<lang>/<area>.json`, as `bot/locales`): what a game
+    registered from its own package calls beside `engines.registry.register`."""
+    if folder not in _EXTRA_LOCALES:
+        _EXTRA_LOCALES.append(folder)
+        catalog.cache_clear()
+        _lookup.cache_clear()
+
+
 @cache
 def catalog(lang: str) -> dict[str, str]:
-    """Every message of `lang`, merged from its area files."""
+    """Every message of `lang`, merged from its area files (the product's, then those of
+    registered games' folders)."""
+    load_extra_games()
     merged: dict[str, str] = {}
-    folder = _LOCALES / lang
-    if folder.is_dir():
-        for path in sorted(folder.glob("*.json")):
-            merged.update(json.loads(path.read_text(encoding="utf-8")))
+    for root in (_LOCALES, *_EXTRA_LOCALES):
+        folder = root / lang
+        if folder.is_dir():
+            for path in sorted(folder.glob("*.json")):
+                merged.update(json.loads(path.read_text(encoding="utf-8")))
     return merged
 
 

@@ -109,6 +109,11 @@ class Event:
         data: JSON = to_jsonable(self)
         return data
 
+    def face_up(self) -> tuple[Card, ...]:
+        """The cards this event turns face up for everybody (a showdown's): none unless the
+        game's event says so. What a checker of public messages may let through."""
+        return ()
+
 
 # Events every game emits at the same moments, so the runtime can keep the
 # ledgers without knowing the game.

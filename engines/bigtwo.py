@@ -49,7 +49,7 @@ from engines.bigtwo_combos import (
 )
 from engines.cards import FULL_DECK, Card, CardParseError, format_cards, parse_cards
 from engines.fair import DealSource
-from engines.registry import GameSpec, LazyPolicies, SimHooks
+from engines.registry import GameSpec, LazyPolicies, SimHooks, TableOption
 
 __all__ = [
     "PASS",
@@ -825,5 +825,6 @@ SPEC = GameSpec(
         config=lambda seats: BigTwoConfig(deals=1),
     ),
     scoring="penalty",
+    options=(TableOption("deals", "deals"),),
 )
 """The Big Two game spec for the registry."""

@@ -58,7 +58,7 @@ from engines.poker.actions import (
 from engines.poker.betting import BettingRound
 from engines.poker.events import UncalledReturned
 from engines.poker.pots import split
-from engines.registry import GameSpec, LazyPolicies, SimHooks
+from engines.registry import AtLeast, GameSpec, LazyPolicies, SimHooks, TableOption
 
 SEATS = 2
 UP_MIN_RANK = 8
@@ -246,6 +246,10 @@ class Showdown(Event):
     winners: tuple[int, ...]
     pot: int
     won: tuple[int, ...]
+
+    def face_up(self) -> tuple[Card, ...]:
+        """Both locked cards, turned over."""
+        return self.locked
 
 
 # --- views ------------------------------------------------------------------
@@ -755,4 +759,8 @@ SPEC = GameSpec(
         figures=_figures,
         config=lambda seats: DuelConfig(seats=seats),
     ),
+    options=(TableOption("stack", "starting_chips"), TableOption("ante", "ante")),
+    option_rules=(AtLeast("stack", "ante", plus=1),),
+    challenge=True,
+    deck="shoe",
 )

@@ -60,7 +60,7 @@ from engines.poker.betting import BettingRound
 from engines.poker.events import UncalledReturned
 from engines.poker.pots import Pot, best_of, build_pots, odd_chip_order, payouts, settle
 from engines.poker.ranking import HandRank, rank_hand
-from engines.registry import GameSpec, LazyPolicies, SimHooks
+from engines.registry import AtLeast, GameSpec, LazyPolicies, SimHooks, TableOption
 
 __all__ = [
     "SPEC",
@@ -179,6 +179,10 @@ class BoardDealt(Event):
     cards: tuple[Card, ...]
     board: tuple[Card, ...]
 
+    def face_up(self) -> tuple[Card, ...]:
+        """The cards dealt to the board."""
+        return self.cards
+
 
 @dataclass(frozen=True, slots=True)
 class ShowdownHand:
@@ -196,6 +200,10 @@ class Showdown(Event):
 
     kind: ClassVar[str] = "showdown"
     hands: tuple[ShowdownHand, ...]
+
+    def face_up(self) -> tuple[Card, ...]:
+        """Every shown hand's cards."""
+        return tuple(c for hand in self.hands for c in hand.cards)
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -730,4 +738,13 @@ SPEC = GameSpec(
         config=_sim_config,
     ),
     extra={"engine_max_seats": 10},
+    options=(
+        TableOption("stack", "starting_chips"),
+        TableOption("small_blind", "small_blind"),
+        TableOption("big_blind", "big_blind"),
+        TableOption("deals", "max_hands"),
+    ),
+    option_rules=(AtLeast("big_blind", "small_blind"),),
+    history_formats=("json", "phh"),
+    deal_word="hand",
 )

@@ -10,8 +10,8 @@ from storage.backend import is_postgres_url, make_storage, open_storage
 from storage.base import (
     ActionCommit,
     ActionRecord,
+    BuyInLedger,
     CannotOpenDatabase,
-    CaveLedger,
     ChipEntry,
     ChipRow,
     DealRecord,
@@ -35,8 +35,8 @@ from storage.sqlite import SqliteStorage
 __all__ = [
     "ActionCommit",
     "ActionRecord",
+    "BuyInLedger",
     "CannotOpenDatabase",
-    "CaveLedger",
     "ChipEntry",
     "ChipRow",
     "DealRecord",

@@ -239,23 +239,23 @@ class ChipRow:
 
 
 @dataclass(frozen=True, slots=True)
-class CaveLedger:
-    """A person's caves in one game (draw poker) in one guild, from the chip ledger: the
-    "buy-in" and "rebuy" rows are what they bought, the "hand" and "returned" rows what they
-    won or lost. A cave is the match's `cave_unit` (its config; else its buy-in)."""
+class BuyInLedger:
+    """What a person bought in one game in one guild, from the buy-in ledger (migration
+    013: each seat's buy-in and rebuys, in units of its first buy-in) and what they won or
+    lost (the chip ledger's "hand" and "returned" rows)."""
 
     matches: int
     """Matches they bought into."""
     rebuys: int
-    """Rebuys made (each one of 1 or more caves)."""
-    caves: int
-    """Caves bought: the initial buy-ins and the rebuys, in cave units."""
+    """Rebuys made (each one of 1 or more units)."""
+    units: int
+    """Units bought: the initial buy-ins and the rebuys."""
     chips: int
     """Chips bought (buy-ins and rebuys)."""
     net: int
     """Net result in chips (won minus lost)."""
-    net_caves: float
-    """Net result in caves (each match's net over its cave)."""
+    net_units: float
+    """Net result in units (each match's net over its unit)."""
 
 
 @dataclass(frozen=True)
@@ -461,8 +461,8 @@ class Storage(Protocol):
         `player_id`, only that player's lines."""
         ...
 
-    async def caves(self, *, guild: str, game: str, player_id: str) -> CaveLedger:
-        """`player_id`'s caves bought and net result in `game` in `guild` (see `CaveLedger`);
+    async def buy_ins(self, *, guild: str, game: str, player_id: str) -> BuyInLedger:
+        """`player_id`'s buy-ins and net result in `game` in `guild` (see `BuyInLedger`);
         seats the AI played are not theirs."""
         ...
 

@@ -16,7 +16,7 @@ from typing import Any, Literal, Protocol
 
 from storage.base import (
     ActionRecord,
-    CaveLedger,
+    BuyInLedger,
     ChipEntry,
     ChipRow,
     DealRecord,
@@ -477,34 +477,44 @@ class SqlReads:
         kept = await self._all(KEPT)
         return differences(kept, await self._all(days_select(self.dialect)))
 
-    async def caves(self, *, guild: str, game: str, player_id: str) -> CaveLedger:
-        """`player_id`'s caves in `game` in `guild`: the chip ledger's rows of their own
-        (human) seats, summed per match and reason, each match's chips over its cave."""
-        rows = await self._all(
+    async def buy_ins(self, *, guild: str, game: str, player_id: str) -> BuyInLedger:
+        """`player_id`'s buy-ins in `game` in `guild`: the buy-in ledger's rows of their own
+        (human) seats summed per match (each match's chips over its unit), and the chip
+        ledger's results of those seats."""
+        bought = await self._all(
             """
-            SELECT l.match_id, m.config, l.reason, sum(l.delta) AS chips, count(*) AS n
-            FROM chip_ledger l JOIN matches m ON m.id = l.match_id
-            WHERE l.guild = ? AND l.game = ? AND l.player_id = ? AND l.is_ai = 0
-            GROUP BY l.match_id, m.config, l.reason
-            ORDER BY l.match_id
+            SELECT match_id, reason, min(unit) AS unit, sum(chips) AS chips, count(*) AS n
+            FROM buy_in_ledger
+            WHERE guild = ? AND game = ? AND player_id = ? AND is_ai = 0
+            GROUP BY match_id, reason
+            """,
+            (guild, game, player_id),
+        )
+        results = await self._all(
+            """
+            SELECT match_id, sum(delta) AS chips FROM chip_ledger
+            WHERE guild = ? AND game = ? AND player_id = ? AND is_ai = 0
+                AND reason IN ('hand', 'returned')
+            GROUP BY match_id
             """,
             (guild, game, player_id),
         )
         per: dict[int, dict[str, Any]] = {}
-        for r in rows:
-            match = per.setdefault(r["match_id"], {"config": r["config"]})
-            match[r["reason"]] = (int(r["chips"]), int(r["n"]))
-        matches = rebuys = caves = chips = net = 0
-        net_caves = 0.0
-        for match in per.values():
-            bought_in, _ = match.get("buy-in", (0, 0))
-            rebought, times = match.get("rebuy", (0, 0))
-            won = match.get("hand", (0, 0))[0] + match.get("returned", (0, 0))[0]
-            cave = int(json.loads(match["config"] or "{}").get("cave_unit") or bought_in or 1)
+        for r in bought:
+            match = per.setdefault(int(r["match_id"]), {})
+            match[r["reason"]] = (int(r["chips"]), int(r["n"]), int(r["unit"] or 0))
+        won = {int(r["match_id"]): int(r["chips"]) for r in results}
+        matches = rebuys = units = chips = 0
+        net_units = 0.0
+        for match_id in sorted(per.keys() | won.keys()):
+            match = per.get(match_id, {})
+            bought_in, _, unit = match.get("buy-in", (0, 0, 0))
+            rebought, times, _ = match.get("rebuy", (0, 0, 0))
+            unit = unit or 1
             matches += int(bought_in > 0)
             rebuys += times
-            caves += (bought_in + rebought) // cave
+            units += (bought_in + rebought) // unit
             chips += bought_in + rebought
-            net += won
-            net_caves += won / cave
-        return CaveLedger(matches, rebuys, caves, chips, net, round(net_caves, 2))
+            net_units += won.get(match_id, 0) / unit
+        net = sum(won.values())
+        return BuyInLedger(matches, rebuys, units, chips, net, round(net_units, 2))

@@ -29,7 +29,7 @@ from bot.pictures.model import Facts, Picture, fit_alt
 from bot.render.phrases import deal_word
 from bot.runtime.replay import match_state, opening_events
 from engines.base import ChipsBought, DealSettled, Event, MatchEnded
-from engines.registry import GameSpec
+from engines.registry import GameSpec, get_game
 from storage.base import ActionRecord, MatchRecord
 
 log = logging.getLogger(__name__)
@@ -172,7 +172,7 @@ def alt_text(summary: MatchSummary, lang: str) -> str:
     then each seat's totals over the deals."""
     deals = max(len(points) for points in summary.series) - 1
     key = "summary.alt_penalties" if summary.penalties else "summary.alt_chips"
-    if summary.game == "holdem":
+    if get_game(summary.game).deal_word == "hand":
         key = "summary.alt_chips_hands"
     elif summary.net:
         key = "summary.alt_net"

@@ -7,6 +7,8 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
+from engines.registry import DEFAULT_GAME
+
 MIN_MATCHES = 5
 """Rated matches a person needs to be ranked by rating."""
 
@@ -23,7 +25,7 @@ def add_parsers(sub: argparse._SubParsersAction[Any]) -> None:
     stats = sub.add_parser("stats", help="a player's rating and results, optionally as a chart")
     stats.add_argument("player", help="player id (the terminal's is 'terminal')")
     stats.add_argument("--db", default=None, help="SQLite file or postgresql:// URL")
-    stats.add_argument("--game", default="bigtwo")
+    stats.add_argument("--game", default=DEFAULT_GAME)
     stats.add_argument(
         "--guild", default="terminal", help="guild id (the terminal's is 'terminal')"
     )

@@ -47,6 +47,7 @@ from bot.runtime import Player, Table, TableSnapshot, errors
 from bot.runtime.errors import TableError
 from engines.cards import Card, CardParseError, parse_card
 from engines.numbers import is_number
+from engines.registry import challenge_game
 
 HINT_SECONDS = 2.0
 CHALLENGE_SECONDS = 120
@@ -495,7 +496,7 @@ class Controls(host.Controls):
         """Whether the channel's table is already the duel of this challenge (Accept clicked
         before; a later Decline or Accept must not change it)."""
         table = self._bot.tables.find(str(interaction.channel_id))
-        if table is None or table.game != "duel" or table.status != "playing":
+        if table is None or not table.spec.challenge or table.status != "playing":
             return False
         owners = [seat.owner.id if seat.owner else None for seat in table.seats]
         return owners == [str(challenger), str(challenged)]
@@ -507,10 +508,12 @@ class Controls(host.Controls):
         if member is None and guild is not None:
             member = await guild.fetch_member(challenger)
         name = member.display_name if member else str(challenger)
+        game = challenge_game()
+        assert game is not None  # a challenge is only offered when a game has one
         table = await self._bot.tables.create(
             guild=str(interaction.guild_id),
             place=str(interaction.channel_id),
-            game="duel",
+            game=game.name,
             options={
                 "turn_seconds": self._bot.settings.turn_seconds,
                 "lang": self._bot.guild_language(guild),

@@ -12,7 +12,7 @@ from typing import Any
 from bot.render import get_renderer
 from bot.runtime import Player, Seat, TableOptions, TableSnapshot
 from engines.base import GameState
-from engines.registry import GameSpec, get_game
+from engines.registry import DEFAULT_GAME, GameSpec, get_game
 
 
 @dataclass
@@ -22,7 +22,7 @@ class SampleTable:
     state: GameState[Any, Any]
     seats: list[Seat]
     id: int = 7
-    game: str = "bigtwo"
+    game: str = DEFAULT_GAME
     turn: int = 0
     deal: int = 1
     deadline: float | None = None
@@ -68,14 +68,14 @@ class SampleTable:
 
 def sample_table(seed: int = 4, turns: int = 9) -> SampleTable:
     """A seeded deal a few turns in, one human (seat 1) and three AI players."""
-    spec = get_game("bigtwo")
+    spec = get_game(DEFAULT_GAME)
     state = spec.new_state(spec.make_config(deals=4), random.Random(seed))
     rng = random.Random(seed)
     names = ["Ana", "strong AI 2", "strong AI 3", "strong AI 4"]
     seats = [Seat(0, Player("111", "Ana"), "strong", "Ana")]
     seats += [Seat(i, None, "strong", n) for i, n in enumerate(names) if i]
     badged = [("🤖 " if s.ai_plays else "") + s.name for s in seats]
-    renderer = get_renderer("bigtwo")
+    renderer = get_renderer(DEFAULT_GAME)
     recent: list[str] = []
     for _ in range(turns):
         seat = state.to_act

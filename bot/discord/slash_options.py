@@ -8,7 +8,6 @@ up for French and Ukrainian, so a command names its options by catalog key only
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Callable, Mapping
 from typing import TypeVar
 
@@ -16,7 +15,8 @@ from discord import app_commands
 
 from bot.discord.translator import tr
 from bot.i18n import catalog
-from engines.registry import LEVELS, available_games, get_game
+from bot.render import get_face
+from engines.registry import DEFAULT_GAME, LEVELS, available_games, get_game
 
 T = TypeVar("T")
 
@@ -26,7 +26,7 @@ def playable_games() -> list[str]:
     names = []
     for name in available_games():
         try:
-            importlib.import_module(f"bot.render.{name}")
+            get_face(name)
         except ImportError:
             continue
         names.append(name)
@@ -38,7 +38,7 @@ def game_choices() -> list[app_commands.Choice[str]]:
     return [
         app_commands.Choice(name=tr(get_game(name).title, f"discord.game.{name}"), value=name)
         for name in playable_games()
-    ] or [app_commands.Choice(name="Big Two", value="bigtwo")]
+    ] or [app_commands.Choice(name=DEFAULT_GAME, value=DEFAULT_GAME)]
 
 
 def _formats() -> list[app_commands.Choice[str]]:

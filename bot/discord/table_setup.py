@@ -1,5 +1,7 @@
 """The options of `/table create`, per game: which ones a game has, and their checks.
 
+A game declares its options (`GameSpec.options`: each option's name and the config field it
+sets; seats are every game's) and the rules linking two of them (`GameSpec.option_rules`).
 One check serves every option (`check_option`), reading its limits from the game itself (the
 `GameSpec` seat range, the `ge`/`le` bounds of the game's pydantic config field, the runtime's
 `TableOptions`), so a limit lives in one place. An option the game lacks is refused by name;
@@ -22,20 +24,18 @@ from bot.levels import level_text
 from bot.runtime import TableSnapshot
 from bot.runtime.errors import TableError
 from bot.runtime.options import TableOptions
-from engines.registry import GameSpec
-
-FIELDS: Mapping[str, Mapping[str, str]] = {
-    "seats": {"bigtwo": "seats", "holdem": "seats", "draw": "seats", "duel": "seats"},
-    "stack": {"holdem": "starting_chips", "draw": "cave_unit", "duel": "starting_chips"},
-    "small_blind": {"holdem": "small_blind"},
-    "big_blind": {"holdem": "big_blind"},
-    "blind": {"draw": "blind_unit"},
-    "ante": {"draw": "pot_unit", "duel": "ante"},
-    "deals": {"bigtwo": "deals", "holdem": "max_hands", "draw": "deals"},
-}
-"""For each `/table create` option, the config field it sets in each game that has it."""
+from engines.registry import GameSpec, get_game
 
 OPTION_ORDER = ("seats", "stack", "small_blind", "big_blind", "blind", "ante", "deals")
+"""The options the slash commands take (a game offers seats and those it declares)."""
+
+
+def field_of(spec: GameSpec, option: str) -> str | None:
+    """The config field `option` sets in `spec`'s game (None when the game lacks it)."""
+    if option == "seats":
+        return "seats"
+    declared = spec.option(option)
+    return None if declared is None else declared.field
 
 
 def table_options(*values: int | None) -> dict[str, int | None]:
@@ -46,7 +46,8 @@ def table_options(*values: int | None) -> dict[str, int | None]:
 
 def offered(game: str) -> list[str]:
     """The `/table create` options `game` has (besides `game` and `turn_seconds`)."""
-    return [name for name in OPTION_ORDER if game in FIELDS[name]] + ["turn_seconds"]
+    spec = get_game(game)
+    return [name for name in OPTION_ORDER if field_of(spec, name) is not None] + ["turn_seconds"]
 
 
 def not_offered(spec: GameSpec, option: str) -> TableError:
@@ -89,9 +90,10 @@ def field_limits(config: type[BaseModel], name: str) -> tuple[int, int | None]:
 
 def default_of(spec: GameSpec, option: str) -> Any:
     """The value the game uses when `option` is not given (its config field's default)."""
-    if option == "seats":
+    field = field_of(spec, option)
+    if option == "seats" or field is None:
         return spec.default_seats
-    return spec.config_type.model_fields[FIELDS[option][spec.name]].default
+    return spec.config_type.model_fields[field].default
 
 
 def option_limits(spec: GameSpec, option: str) -> tuple[str, int, int | None]:
@@ -100,7 +102,7 @@ def option_limits(spec: GameSpec, option: str) -> tuple[str, int, int | None]:
     `le` bounds of the game's config field. An option the game lacks is refused by name."""
     if option == "turn_seconds":
         return (option, *field_limits(TableOptions, option))
-    field = FIELDS.get(option, {}).get(spec.name)
+    field = field_of(spec, option)
     if field is None:
         raise not_offered(spec, option)
     if option == "seats":
@@ -135,15 +137,10 @@ def _check_together(spec: GameSpec, given: Mapping[str, int]) -> None:
         found = given.get(option)
         return int(default_of(spec, option) if found is None else found)
 
-    if spec.name == "holdem" and value("big_blind") < value("small_blind"):
-        raise _too_small("big_blind", value("big_blind"), "small_blind", value("small_blind"))
-    if spec.name == "draw":
-        if value("stack") < 4 * value("blind"):
-            raise _too_small("stack", value("stack"), "blind", 4 * value("blind"))
-        if value("stack") < value("ante"):
-            raise _too_small("stack", value("stack"), "ante", value("ante"))
-    if spec.name == "duel" and value("stack") <= value("ante"):
-        raise _too_small("stack", value("stack"), "ante", value("ante") + 1)
+    for rule in spec.option_rules:
+        least = rule.least(value(rule.other))
+        if value(rule.option) < least:
+            raise _too_small(rule.option, value(rule.option), rule.other, least)
 
 
 @dataclass(frozen=True)
@@ -204,7 +201,7 @@ def options_in_force(table: TableSnapshot, lang: str) -> str:
     stored = table.settings
     parts = [t("discord.setup.seats", lang, n=len(table.seats))]
     for name in OPTION_ORDER[1:]:
-        field = FIELDS[name].get(spec.name)
+        field = field_of(spec, name)
         if field is not None:
             parts.append(_label(name, spec.name, lang, stored.get(field, default_of(spec, name))))
     seconds = table.options.turn_seconds

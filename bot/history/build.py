@@ -53,10 +53,6 @@ from storage.base import (
     TableRecord,
 )
 
-SEEDED_DECK_GAMES = frozenset({"bigtwo", "holdem", "draw"})
-"""Games that deal every deal from one fresh `deck_order(seed)` (the duel's shoe carries
-over from deal to deal, see docs/fairness.md)."""
-
 
 class HistoryError(Refusal):
     """A history that cannot be given (i18n key ``error.<code>``); nothing was written."""
@@ -65,8 +61,8 @@ class HistoryError(Refusal):
 def deal_cards(game: str, seed: str | None) -> list[Card] | None:
     """The deck order of a deal, top card first, from its revealed seed (hex): the
     `engines.cards.deck_order` every game deals from (None without a seed, or when the game
-    does not deal each deal from a fresh deck: the duel's shoe)."""
-    if game not in SEEDED_DECK_GAMES or not seed:
+    does not deal each deal from a fresh deck: `GameSpec.deck`, the duel's shoe)."""
+    if get_game(game).deck != "per-deal" or not seed:
         return None
     return deck_order(seed_from_hex(seed))
 

@@ -27,6 +27,7 @@ from typing import Any
 
 from bot.history.build import HistoryError
 from bot.history.model import DealHistory, HistoryFile, MatchHistory
+from engines.registry import get_game
 
 UNKNOWN = "??"
 
@@ -130,7 +131,7 @@ def _events(deal: DealHistory) -> list[dict[str, Any]]:
 
 def deal_to_phh(match: MatchHistory, deal: DealHistory) -> str:
     """One ended hold'em deal as a PHH document, as `match.viewer` saw it."""
-    if match.game != "holdem":
+    if "phh" not in get_game(match.game).history_formats:
         raise HistoryError(
             f"only hold'em deals have a PHH form, not {match.game}",
             code="history_phh_holdem_only",
@@ -237,7 +238,7 @@ def history_to_phhs(history: HistoryFile) -> str:
     documents = [
         deal_to_phh(match, deal)
         for match in history.matches
-        if match.game == "holdem"
+        if "phh" in get_game(match.game).history_formats
         for deal in match.deals
         if deal.ended
     ]

@@ -21,6 +21,7 @@ from typing import Any, Protocol
 
 from bot.pictures.kit import Canvas, png
 from bot.pictures.model import Facts, Picture
+from bot.render import get_face
 
 __all__ = [
     "Facts",
@@ -50,7 +51,7 @@ class Model(Protocol):
 
 
 def _module(game: str) -> Any:
-    return importlib.import_module(f"bot.pictures.{game}")
+    return importlib.import_module(get_face(game).pictures)
 
 
 def draw_picture(model: Model, kind: str) -> Picture:

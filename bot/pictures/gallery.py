@@ -20,13 +20,12 @@ from typing import Any
 
 from bot.charts.match import draw_summary, summary_from_events
 from bot.pictures import Facts, Picture, hand_picture, result_picture, table_picture
-from bot.render import get_renderer
+from bot.render import get_face, get_renderer
 from bot.runtime.replay import opening_events
 from engines.base import DealSettled, Event
 from engines.cards import Card, Suit
-from engines.registry import get_game
+from engines.registry import available_games, built_in_games, get_game
 
-GAMES = ("holdem", "draw", "duel", "bigtwo")
 NAMES = ("Ann", "Олександра", "Éloïse", "Bob", "Дмитро", "Chloé", "Zoë", "Taras", "Mia")
 """Names of the gallery's seats: Latin with accents and Ukrainian (Cyrillic)."""
 
@@ -48,29 +47,26 @@ def seat_counts(game: str) -> list[int]:
     return [n for n in (2, 4, 6, 9) if spec.min_seats <= n <= spec.max_seats]
 
 
-STACKS = (1000, 400, 1000, 250, 1000, 600, 1000, 150, 800)
-"""Hold'em's uneven starting stacks in the gallery (so that all-ins make side pots)."""
+GAMES: tuple[str, ...] = built_in_games()
+"""The product's games (what its tests and benchmarks draw)."""
 
 
-POLICIES = {
-    "holdem": ("calling", "random", "tight"),
-    "draw": ("calling", "random"),
-    "bigtwo": ("greedy",),
-}
-"""The AI players of the gallery's matches (quick ones; the others play their default)."""
+def games() -> list[str]:
+    """The games the gallery draws: every registered game."""
+    return available_games()
 
 
 def play(game: str, seats: int, seed: int, limit: int = 4000) -> Iterator[Moment]:
     """Every moment of a seeded all-AI match of `game` at `seats` (at most `limit` actions);
     the first holds the public events of the match's opening (the first deal, buy-ins)."""
     spec = get_game(game)
+    scenes = get_face(game).gallery
     settings: dict[str, Any] = {} if spec.min_seats == spec.max_seats else {"seats": seats}
-    if game == "holdem":
-        settings["stacks"] = STACKS[:seats]
+    settings.update(scenes.settings(seats))
     config = spec.make_config(**settings)
     rng = random.Random(seed)
     state = spec.new_state(config, random.Random(rng.getrandbits(64)))
-    kinds = POLICIES.get(game, (spec.default_policy,))
+    kinds = scenes.policies or (spec.default_policy,)
     policies = [
         spec.make_policy(kinds[i % len(kinds)], random.Random(seed + i)) for i in range(seats)
     ]
@@ -97,16 +93,6 @@ def _side_pots(view: Any) -> bool:
     return len(getattr(view, "pots", ())) > 1
 
 
-def _mid_deal(game: str, view: Any) -> bool:
-    if game == "holdem":
-        return len(view.board) >= 3 and any(s.bet for s in view.seats)
-    if game == "draw":
-        return view.phase == "bet2" or any(d is not None for d in view.drawn)
-    if game == "duel":
-        return any(view.locked) or any(view.bets)
-    return view.table is not None and view.passes > 0
-
-
 def shows_the_four_colours(cards: Sequence[Card]) -> bool:
     """Whether a hand shows what the four-colour deck changes: all four suits (or as many
     as it has cards), and among them diamonds and clubs (the two suits it recolours)."""
@@ -119,6 +105,7 @@ def key_moments(game: str, seats: int, seed: int, lang: str = "en") -> list[tupl
     all-in with side pots (when the match had one), a showdown, the match's end and its
     summary (when it ended within the gallery's limit)."""
     facts = facts_for(seats)
+    scenes = get_face(game).gallery
     found: dict[str, Picture] = {}
     last: Moment | None = None
     previous_view: Any = None
@@ -129,13 +116,13 @@ def key_moments(game: str, seats: int, seed: int, lang: str = "en") -> list[tupl
         events += moment.events
         if "opening" not in found and view is not None:
             found["opening"] = _table(game, view, facts, lang)
-        if "mid-deal" not in found and _mid_deal(game, view):
+        if "mid-deal" not in found and scenes.mid_deal(view):
             found["mid-deal"] = _table(game, view, facts, lang)
         if "side-pots" not in found and _side_pots(view):
             found["side-pots"] = _table(game, view, facts, lang)
         if "showdown" not in found and any(isinstance(e, DealSettled) for e in moment.events):
             shown = result_picture(game, moment.events, previous_view, facts, lang)
-            if shown is not None and (shown.faces or game == "bigtwo"):
+            if shown is not None and (shown.faces or scenes.bare_results):
                 found["showdown"] = shown
         if moment.own is not None and "hand-four-colour" not in found:
             cards = get_renderer(game).hand_cards(moment.own)
@@ -155,7 +142,7 @@ def key_moments(game: str, seats: int, seed: int, lang: str = "en") -> list[tupl
         summary = summary_from_events(events, game, spec.title, names, spec.scoring == "penalty")
         if summary is not None:
             found["match-summary"] = draw_summary(summary, lang)
-    if "side-pots" not in found and game == "holdem":
+    if "side-pots" not in found and scenes.side_pots:
         view = _side_pot_view(game, seats, seed)
         if view is not None:
             found["side-pots"] = _table(game, view, facts, lang)
@@ -179,12 +166,13 @@ def _table(game: str, view: Any, facts: Facts, lang: str) -> Picture:
 
 
 def write(
-    folder: Path, games: Sequence[str] = GAMES, seed: int = 7, lang: str = "en"
+    folder: Path, games: Sequence[str] | None = None, seed: int = 7, lang: str = "en"
 ) -> list[Path]:
-    """Draw every game's key moments at each seat count into `folder` (created); the paths."""
+    """Draw the key moments of `games` (None: every game) at each seat count into `folder`
+    (created); the paths."""
     folder.mkdir(parents=True, exist_ok=True)
     written = []
-    for game in games:
+    for game in available_games() if games is None else games:
         for seats in seat_counts(game):
             for label, picture in key_moments(game, seats, seed, lang):
                 path = folder / f"{game}-{seats}-{label}.png"

@@ -1,9 +1,10 @@
 """Renderers: how each game looks and reads, shared by the terminal and Discord fronts.
 
-One module per game, `bot.render.<game>`, exposing `RENDERER`, an object with
-the `GameRenderer` surface. Renderers only ever get views and events (never
-the engine state), so they cannot leak a hidden card. Every string they
-produce goes through `bot.i18n.t` so it exists in English, French and
+Each game declares its bot side once, in a `GameFace` (`FACE` of its module, named by
+`GameSpec.face`; the four games' are `bot.render.<game>`): its renderer, an object with
+the `GameRenderer` surface, the module of its pictures and its gallery scenes. Renderers
+only ever get views and events (never the engine state), so they cannot leak a hidden card.
+Every string they produce goes through `bot.i18n.t` so it exists in English, French and
 Ukrainian. Fronts read a view only through its renderer (`table_cards`,
 `hand_cards`, `legal_moves`), never by field name, so a new game needs no change
 in the fronts. `bot.render.text` holds what is the same for every game (an
@@ -13,13 +14,15 @@ action's text with suit symbols).
 from __future__ import annotations
 
 import importlib
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from bot.i18n import t
 from bot.render.betting import BetSpot, CardPick, RebuyOffer
 from engines.base import Event, IllegalAction
 from engines.cards import Card
+from engines.registry import get_game
 
 
 class GameRenderer(Protocol):
@@ -193,8 +196,46 @@ def chip_standings(chips: Sequence[int], names: Sequence[str], lang: str) -> str
     return t("phrase.standings.chips", lang, seats=seats)
 
 
+def _no_settings(seats: int) -> Mapping[str, Any]:
+    return {}
+
+
+@dataclass(frozen=True)
+class Gallery:
+    """How `deucebot gallery` shows a game: the AI players of its seeded matches, the
+    settings they are played with, and when a public view is "mid-deal"."""
+
+    mid_deal: Callable[[Any], bool]
+    """Whether a public view is in the middle of a deal (the gallery's second moment)."""
+    policies: tuple[str, ...] = ()
+    """The AI players, seat after seat (quick ones); empty: the game's default policy."""
+    settings: Callable[[int], Mapping[str, Any]] = field(default=_no_settings)
+    """Config settings of the gallery's match at a seat count, besides seats."""
+    bare_results: bool = False
+    """A deal's result picture is a showdown even when it shows no card face."""
+    side_pots: bool = False
+    """Side pots are a key moment: looked for in further seeded matches if need be."""
+
+
+@dataclass(frozen=True)
+class GameFace:
+    """A game's bot side, declared once: its renderer, where its pictures are drawn (a
+    module with `board` and `result`, see `bot.pictures`) and its gallery scenes."""
+
+    renderer: GameRenderer
+    pictures: str
+    gallery: Gallery
+
+
+def get_face(game: str) -> GameFace:
+    """The bot-side declaration of `game` (`FACE` of the module its `GameSpec.face`
+    names, by default `bot.render.<game>`)."""
+    spec = get_game(game)
+    module = importlib.import_module(spec.face or f"bot.render.{spec.name}")
+    face: GameFace = module.FACE
+    return face
+
+
 def get_renderer(game: str) -> GameRenderer:
-    """The renderer of `game` (its module is `bot.render.<game>`)."""
-    module = importlib.import_module(f"bot.render.{game}")
-    renderer: GameRenderer = module.RENDERER
-    return renderer
+    """The renderer of `game` (its `GameFace`'s)."""
+    return get_face(game).renderer

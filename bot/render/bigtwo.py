@@ -11,7 +11,7 @@ import re
 from collections.abc import Sequence
 
 from bot.i18n import t
-from bot.render import GameRenderer, ViewAccessors
+from bot.render import Gallery, GameFace, GameRenderer, ViewAccessors
 from bot.render.phrases import match_over, turn_marker
 from bot.render.text import numbered_cards
 from bot.render.words import read_move, suggest, words_help
@@ -242,3 +242,14 @@ class BigTwoRenderer(ViewAccessors):
 
 RENDERER: GameRenderer = BigTwoRenderer()
 """The Big Two renderer."""
+
+FACE = GameFace(
+    renderer=RENDERER,
+    pictures="bot.pictures.bigtwo",
+    gallery=Gallery(
+        mid_deal=lambda view: view.table is not None and view.passes > 0,
+        policies=("greedy",),
+        bare_results=True,
+    ),
+)
+"""Big Two's bot side (see `bot.render.GameFace`)."""

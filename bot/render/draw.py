@@ -12,7 +12,7 @@ import functools
 from collections.abc import Sequence
 
 from bot.i18n import LANGUAGES, t
-from bot.render import GameRenderer, ViewAccessors, chip_standings
+from bot.render import Gallery, GameFace, GameRenderer, ViewAccessors, chip_standings
 from bot.render.betting import BetSpot, CardPick, RebuyOffer, spot_if_betting, typed_bet
 from bot.render.phrases import (
     acted,
@@ -499,3 +499,13 @@ class DrawRenderer(ViewAccessors):
 
 RENDERER: GameRenderer = DrawRenderer()
 """Draw poker's renderer (see `bot.render.GameRenderer`)."""
+
+FACE = GameFace(
+    renderer=RENDERER,
+    pictures="bot.pictures.draw",
+    gallery=Gallery(
+        mid_deal=lambda view: view.phase == "bet2" or any(d is not None for d in view.drawn),
+        policies=("calling", "random"),
+    ),
+)
+"""Draw poker's bot side (see `bot.render.GameFace`)."""

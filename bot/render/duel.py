@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from bot.i18n import Addressee, join_names, t
-from bot.render import GameRenderer, ViewAccessors, chip_standings
+from bot.render import Gallery, GameFace, GameRenderer, ViewAccessors, chip_standings
 from bot.render.betting import BetSpot, CardPick, spot_if_betting, typed_bet
 from bot.render.phrases import (
     acted,
@@ -353,3 +353,10 @@ class DuelRenderer(ViewAccessors):
 
 RENDERER: GameRenderer = DuelRenderer()
 """The duel's renderer (see `bot.render.GameRenderer`)."""
+
+FACE = GameFace(
+    renderer=RENDERER,
+    pictures="bot.pictures.duel",
+    gallery=Gallery(mid_deal=lambda view: any(view.locked) or any(view.bets)),
+)
+"""The duel's bot side (see `bot.render.GameFace`)."""

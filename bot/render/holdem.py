@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from bot.i18n import t
-from bot.render import GameRenderer, ViewAccessors, chip_standings
+from bot.render import Gallery, GameFace, GameRenderer, ViewAccessors, chip_standings
 from bot.render.betting import BetSpot, spot_if_betting, typed_bet
 from bot.render.phrases import (
     acted,
@@ -277,3 +277,18 @@ class HoldemRenderer(ViewAccessors):
 
 RENDERER: GameRenderer = HoldemRenderer()
 """Hold'em's renderer (see `bot.render.GameRenderer`)."""
+
+GALLERY_STACKS = (1000, 400, 1000, 250, 1000, 600, 1000, 150, 800)
+"""Uneven starting stacks in the gallery (so that all-ins make side pots)."""
+
+FACE = GameFace(
+    renderer=RENDERER,
+    pictures="bot.pictures.holdem",
+    gallery=Gallery(
+        mid_deal=lambda view: len(view.board) >= 3 and any(s.bet for s in view.seats),
+        policies=("calling", "random", "tight"),
+        settings=lambda seats: {"stacks": GALLERY_STACKS[:seats]},
+        side_pots=True,
+    ),
+)
+"""Hold'em's bot side (see `bot.render.GameFace`)."""

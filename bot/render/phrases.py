@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from bot.i18n import join_names, t
 from engines.cards import Rank
 from engines.poker.ranking import Category, describe
+from engines.registry import get_game
 
 VERBS = ("fold", "check", "call", "bet", "raise")
 """The betting verbs an action line can have (an all-in is one of them, all-in)."""
@@ -59,7 +60,7 @@ def hand_name(value: int, lang: str) -> str:
 def deal_word(game: str, lang: str, *, title: bool = False) -> str:
     """What one deal of `game` is called: a "hand" in hold'em, a "deal" elsewhere (`title`:
     capitalised, to start a line)."""
-    key = "phrase.unit.holdem" if game == "holdem" else "phrase.unit.deal"
+    key = f"phrase.unit.{get_game(game).deal_word}"
     return t(key + (".title" if title else ""), lang)
 
 

@@ -55,7 +55,7 @@ from bot.runtime import (
 from bot.terminal.lines import LineReader
 from engines.base import DealSettled, DealStarted, Event, IllegalAction
 from engines.cards import CardParseError
-from engines.registry import LEVELS, get_game
+from engines.registry import LEVELS, GameSpec, get_game
 from storage import ChipRow, Leaderboard, PenaltyRow, Storage, is_postgres_url, open_storage
 from storage.opening import is_memory
 
@@ -360,8 +360,9 @@ class Console:
         spec = manager.spec(args.game)
         fields = spec.config_type.model_fields
         settings: dict[str, Any] = {}
-        if args.deals is not None and "deals" in fields:
-            settings["deals"] = args.deals
+        deals = spec.option("deals")  # the game's own field (hold'em: hands)
+        if args.deals is not None and deals is not None:
+            settings[deals.field] = args.deals
         if args.seats is not None and "seats" in fields:
             settings["seats"] = args.seats
         options: dict[str, Any] = {"turn_seconds": turn_seconds, "lang": self.lang}
@@ -387,7 +388,7 @@ class Console:
         policy = table.options.ai_policy or table.options.ai_level
         asked: list[tuple[str, object, object]] = [
             ("--seats", args.seats, len(table.seats)),
-            ("--deals", args.deals, getattr(config, "deals", args.deals)),
+            ("--deals", args.deals, _deals_of(table.spec, config, args.deals)),
             ("--ai", args.ai, policy),
             ("--turn-seconds", args.turn_seconds, table.options.turn_seconds),
         ]
@@ -877,3 +878,9 @@ def print_leaderboard(args: argparse.Namespace) -> int:
     """`deucebot leaderboard GAME --db PATH`: entry point called by bot.cli."""
     print(asyncio.run(_leaderboard(args)))
     return 0
+
+
+def _deals_of(spec: GameSpec, config: Any, asked: object) -> object:
+    """The deals a saved match plays (its declared `deals` option), else what was asked."""
+    deals = spec.option("deals")
+    return asked if deals is None else getattr(config, deals.field, asked)

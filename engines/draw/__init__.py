@@ -19,7 +19,7 @@ from engines.draw.config import DEFAULT_DEALS, DrawConfig
 from engines.draw.state import DrawState, restore, timeout_action
 from engines.draw.view import DrawView
 from engines.fair import DealSource
-from engines.registry import GameSpec, LazyPolicies, SimHooks
+from engines.registry import AtLeast, GameSpec, LazyPolicies, SimHooks, TableOption
 
 __all__ = [
     "DEFAULT_DEALS",
@@ -65,4 +65,12 @@ SPEC = GameSpec(
     default_policy="strong",
     levels={"easy": "calling", "normal": "strong", "hard": "strong"},
     sim=SimHooks(unit="deal", unit_event=DealSettled, figures=_figures, config=_sim_config),
+    options=(
+        TableOption("stack", "cave_unit"),
+        TableOption("blind", "blind_unit"),
+        TableOption("ante", "pot_unit"),
+        TableOption("deals", "deals"),
+    ),
+    option_rules=(AtLeast("stack", "blind", times=4), AtLeast("stack", "ante")),
+    rebuys=True,
 )

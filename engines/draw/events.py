@@ -96,6 +96,10 @@ class Shown(Event):
     cards: tuple[Card, ...]
     hand_name: str
 
+    def face_up(self) -> tuple[Card, ...]:
+        """The hand shown."""
+        return self.cards
+
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class OpenerProof(Event):
@@ -107,6 +111,10 @@ class OpenerProof(Event):
     requirement: str
     proof: tuple[Card, ...]
     set_aside: tuple[Card, ...]
+
+    def face_up(self) -> tuple[Card, ...]:
+        """The opening cards and those set aside."""
+        return self.proof + self.set_aside
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)

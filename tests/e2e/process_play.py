@@ -19,7 +19,6 @@ from deucebot_dev.discord_standin import FakeDiscord, Message, User, version_tex
 from engines import duel, holdem
 from engines.base import DealStarted, Event
 from engines.cards import Card
-from engines.draw import events as draw_events
 from engines.registry import get_game
 from storage.sqlite import SqliteStorage
 from tests.e2e.bot_process import BotProcess, bot_env
@@ -177,18 +176,8 @@ class Replayed:
 
 
 def revealed_cards(event: Event) -> set[Card]:
-    """The cards an event turns face up for everybody."""
-    if isinstance(event, holdem.BoardDealt):
-        return set(event.cards)
-    if isinstance(event, holdem.Showdown):
-        return {c for hand in event.hands for c in hand.cards}
-    if isinstance(event, duel.Showdown):
-        return set(event.locked)
-    if isinstance(event, draw_events.Shown):
-        return set(event.cards)
-    if isinstance(event, draw_events.OpenerProof):
-        return set(event.proof) | set(event.set_aside)
-    return set()
+    """The cards an event turns face up for everybody (each game's events say which)."""
+    return set(event.face_up())
 
 
 def private_cards(game: str, view: Any) -> set[Card]:

@@ -14,6 +14,7 @@ import pytest
 
 from bot.discord import replies
 from deucebot_dev.discord_standin import FakeDiscord
+from engines.registry import available_games, get_game
 from tests.e2e.conftest import bot_running, running_standin, settle
 from tests.e2e.surface import (
     hand_of,
@@ -27,7 +28,11 @@ from tests.e2e.surface import (
 
 STEPS = 70
 SEATS = {"bigtwo": 3, "holdem": 3, "draw": 3, "duel": 2}
-"""Members seated at the start (the AI takes the other seats)."""
+SEATS.update(
+    {name: min(3, get_game(name).max_seats) for name in available_games() if name not in SEATS}
+)
+"""Members seated at the start (the AI takes the other seats); a game registered besides
+the four (`DEUCEBOT_EXTRA_GAMES`, e.g. the test suite's fifth game) is walked too."""
 PICTURED = {"bigtwo", "holdem"}
 """Games whose boards show cards in a picture (the last play, the community cards)."""
 

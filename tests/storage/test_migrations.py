@@ -286,3 +286,87 @@ async def test_postgres_concurrent_first_opens_migrate_once(pg_url: str) -> None
         assert await pg_schema_version(conn) == latest_version(MIGRATIONS_PG)
     await first.close()
     await second.close()
+
+
+# ------------------------------------------------------------------ 013: the buy-in ledger
+
+BUY_IN_ROWS = [
+    # (match, seat, player, is_ai, delta, reason): match 1 at 200 a unit, match 2 at 50.
+    (1, 0, "ana", 0, 200, "buy-in"),
+    (1, 1, "ai:greedy", 1, 200, "buy-in"),
+    (1, 0, "ana", 0, -200, "hand"),
+    (1, 0, "ana", 0, 400, "rebuy"),
+    (1, 1, "ai:greedy", 1, 200, "rebuy"),
+    (1, 0, "ana", 0, 300, "hand"),
+    (2, 0, "ana", 0, 50, "buy-in"),
+    (2, 0, "ana", 0, -25, "hand"),
+]
+"""A draw player's rows written before 013, with the matches' own configs naming the
+unit as draw did (`cave_unit`): what the buy-in ledger must carry over."""
+
+
+async def _check_carried_over(storage: object) -> None:
+    ana = await storage.buy_ins(guild="g", game="draw", player_id="ana")  # type: ignore[attr-defined]
+    assert (ana.matches, ana.rebuys, ana.units, ana.chips) == (2, 1, 4, 650)
+    assert (ana.net, ana.net_units) == (75, 0.0)
+    nobody = await storage.buy_ins(guild="g", game="draw", player_id="ai:greedy")  # type: ignore[attr-defined]
+    assert nobody.matches == 0
+
+
+async def test_the_buy_in_ledger_carries_over_the_rows_written_before_it(tmp_path: Path) -> None:
+    path = tmp_path / "v12.sqlite3"
+    await at_version(path, 12)
+    with sqlite3.connect(path) as db:
+        for match, unit in ((1, 200), (2, 50)):
+            db.execute(
+                "INSERT INTO tables (id, guild, place, game, status, created_at)"
+                " VALUES (?, 'g', ?, 'draw', 'stopped', 1.0)",
+                (match, f"p{match}"),
+            )
+            db.execute(
+                "INSERT INTO matches (id, table_id, number, config, first_seq, started_at)"
+                " VALUES (?, ?, 1, ?, 0, 1.0)",
+                (match, match, f'{{"cave_unit": {unit}}}'),
+            )
+        db.executemany(
+            "INSERT INTO chip_ledger (guild, game, match_id, hand, seat, player_id, is_ai,"
+            " delta, reason, at) VALUES ('g', 'draw', ?, 1, ?, ?, ?, ?, ?, 1.0)",
+            BUY_IN_ROWS,
+        )
+    upgraded = SqliteStorage(str(path))
+    await upgraded.open()
+    try:
+        assert await schema_version(upgraded.db) == latest_version() >= 13
+        await _check_carried_over(upgraded)
+    finally:
+        await upgraded.close()
+
+
+async def test_postgres_the_buy_in_ledger_carries_over_the_rows_written_before_it(
+    pg_url: str,
+) -> None:
+    await pg_at_version(pg_url, 12)
+    conn = await asyncpg.connect(pg_url)
+    try:
+        for match, unit in ((1, 200), (2, 50)):
+            await conn.execute(
+                "INSERT INTO tables (id, guild, place, game, status, created_at)"
+                " VALUES ($1, 'g', $2, 'draw', 'stopped', 1.0)",
+                match,
+                f"p{match}",
+            )
+            await conn.execute(
+                "INSERT INTO matches (id, table_id, number, config, first_seq, started_at)"
+                " VALUES ($1, $1, 1, $2, 0, 1.0)",
+                match,
+                f'{{"cave_unit": {unit}}}',
+            )
+        await conn.executemany(
+            "INSERT INTO chip_ledger (guild, game, match_id, hand, seat, player_id, is_ai,"
+            " delta, reason, at) VALUES ('g', 'draw', $1, 1, $2, $3, $4, $5, $6, 1.0)",
+            BUY_IN_ROWS,
+        )
+    finally:
+        await conn.close()
+    async with PostgresStorage(pg_url) as upgraded:
+        await _check_carried_over(upgraded)

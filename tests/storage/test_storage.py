@@ -369,7 +369,7 @@ async def test_chip_leaderboard(store: AnyStorage) -> None:
     assert (ai.wins, ai.net_chips, ai.hands) == (0, -995, 3)
 
 
-async def test_the_cave_ledger_counts_buy_ins_rebuys_and_the_net_in_chips_and_caves(
+async def test_the_buy_in_ledger_counts_buy_ins_rebuys_and_the_net_in_chips_and_units(
     store: AnyStorage,
 ) -> None:
     players = [("ana", False), ("ai:greedy", True), ("bo", False)]
@@ -378,7 +378,7 @@ async def test_the_cave_ledger_counts_buy_ins_rebuys_and_the_net_in_chips_and_ca
         pid, ai = players[seat]
         return ChipEntry("g", game, match, 1, seat, pid, ai, delta, reason, NOW)
 
-    # Match 1, caves of 200: ana buys in (1 cave), loses it, rebuys 2 caves, ends +100.
+    # Match 1, buy-ins of 200: ana buys in (1 unit), loses it, rebuys 2 units, ends +100.
     table_id, first = await new_match(store, "d1", players, "draw", config={"cave_unit": 200})
     entries = [
         [row(first, s, 200, "buy-in") for s in range(3)],
@@ -388,24 +388,24 @@ async def test_the_cave_ledger_counts_buy_ins_rebuys_and_the_net_in_chips_and_ca
     ]
     for seq, chips in enumerate(entries):
         await store.commit_action(commit(table_id, first, seq, chips=chips))
-    # Match 2, caves of 50 (in its config): one buy-in, lost half a cave back.
+    # Match 2, buy-ins of 50: one buy-in, lost half a unit back.
     table_id, second = await new_match(store, "d2", players, "draw", config={"cave_unit": 50})
     chips = [row(second, 0, 50, "buy-in"), row(second, 0, -25, "hand")]
     await store.commit_action(commit(table_id, second, 0, chips=chips))
-    # Other games' rows are not draw caves.
+    # Other games' rows are not draw's.
     table_id, third = await new_match(store, "h", players, "holdem")
     chips = [row(third, 0, 1000, "buy-in", "holdem"), row(third, 0, 70, "hand", "holdem")]
     await store.commit_action(commit(table_id, third, 0, chips=chips))
 
-    ana = await store.caves(guild="g", game="draw", player_id="ana")
-    assert (ana.matches, ana.rebuys, ana.caves, ana.chips) == (2, 1, 4, 650)
-    assert (ana.net, ana.net_caves) == (75, 0.0)  # +half a cave of 200, -half of 50
-    bo = await store.caves(guild="g", game="draw", player_id="bo")
-    assert (bo.matches, bo.rebuys, bo.caves, bo.chips, bo.net) == (1, 0, 1, 200, -250)
-    assert bo.net_caves == -1.25
+    ana = await store.buy_ins(guild="g", game="draw", player_id="ana")
+    assert (ana.matches, ana.rebuys, ana.units, ana.chips) == (2, 1, 4, 650)
+    assert (ana.net, ana.net_units) == (75, 0.0)  # +half a cave of 200, -half of 50
+    bo = await store.buy_ins(guild="g", game="draw", player_id="bo")
+    assert (bo.matches, bo.rebuys, bo.units, bo.chips, bo.net) == (1, 0, 1, 200, -250)
+    assert bo.net_units == -1.25
     # An AI seat's rows are nobody's; nobody in another guild.
-    assert (await store.caves(guild="g", game="draw", player_id="ai:greedy")).matches == 0
-    assert (await store.caves(guild="other", game="draw", player_id="ana")).caves == 0
+    assert (await store.buy_ins(guild="g", game="draw", player_id="ai:greedy")).matches == 0
+    assert (await store.buy_ins(guild="other", game="draw", player_id="ana")).units == 0
 
 
 async def test_a_match_result_counts_only_for_who_made_every_move_of_the_seat(

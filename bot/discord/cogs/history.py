@@ -16,6 +16,7 @@ from bot.discord.translator import tr
 from bot.history.build import recent_deals
 from bot.history.phh import history_to_phhs
 from bot.i18n import t
+from engines.registry import get_game
 
 if TYPE_CHECKING:
     from bot.discord.client import Deucebot
@@ -63,7 +64,7 @@ class History(commands.Cog):
             await say(interaction, t("discord.history.none", lang))
             return
         if fmt == "phh":
-            if not any(m.game == "holdem" for m in found.matches):
+            if not any("phh" in get_game(m.game).history_formats for m in found.matches):
                 await say(interaction, t("discord.history.no_holdem", lang, count=count))
                 return
             text, name = history_to_phhs(found), "deucebot-history.phhs"

@@ -17,17 +17,15 @@ from bot.discord.replies import answer_privately, answering, in_time, say
 from bot.discord.safe_text import safe_name
 from bot.discord.slash_options import slash_options
 from bot.discord.translator import tr
-from bot.i18n import t
+from bot.i18n import catalog, t
 from bot.render import get_renderer
 from engines.registry import get_game
-from storage import CaveLedger
+from storage import BuyInLedger
 
 if TYPE_CHECKING:
     from bot.discord.client import Deucebot
 
 PERIODS = ("all", "week", "month")
-CAVE_GAMES = frozenset({"draw"})
-"""Games played with caves (bought and rebought): their `/stats` line adds the cave ledger."""
 
 
 def _signed(value: float, lang: str) -> str:
@@ -36,17 +34,19 @@ def _signed(value: float, lang: str) -> str:
     return text.replace(".", ",") if lang in ("fr", "uk") else text
 
 
-def cave_line(ledger: CaveLedger, lang: str) -> str:
-    """A player's caves as `/stats` shows them: bought (in caves and chips, rebuys counted)
-    and the net result in chips and in caves."""
+def buy_in_line(game: str, ledger: BuyInLedger, lang: str) -> str:
+    """A player's buy-ins as `/stats` shows them, for a game with rebuys: bought (in units
+    and chips, rebuys counted) and the net result in chips and in units; in the game's own
+    words (``<game>.stats.buy_ins``: draw poker's caves) when its catalog has them."""
+    key = f"{game}.stats.buy_ins"
     return t(
-        "discord.stats.caves",
+        key if key in catalog(lang) else "discord.stats.buy_ins",
         lang,
-        caves=ledger.caves,
+        units=ledger.units,
         chips=ledger.chips,
         rebuys=ledger.rebuys,
         net=f"{ledger.net:+d}",
-        net_caves=_signed(ledger.net_caves, lang),
+        net_units=_signed(ledger.net_units, lang),
     )
 
 
@@ -192,15 +192,15 @@ class Info(commands.Cog):
             for row in [*board.humans, *board.unranked]:
                 if row.player_id == str(who.id):
                     lines.append(f"**{get_game(game).title}**: {_row(row, lang)}")
-                    if game in CAVE_GAMES:
+                    if get_game(game).rebuys:
                         ledger = await in_time(
                             interaction,
-                            self.bot.storage.caves(
+                            self.bot.storage.buy_ins(
                                 guild=str(interaction.guild_id), game=game, player_id=str(who.id)
                             ),
                         )
                         if ledger.matches:
-                            lines.append("↳ " + cave_line(ledger, lang))
+                            lines.append("↳ " + buy_in_line(game, ledger, lang))
             if files or (chart is not None and chart.value != game):
                 continue
             rating, picture = await in_time(

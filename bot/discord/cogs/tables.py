@@ -24,7 +24,7 @@ from bot.discord.views import ChallengeButton
 from bot.i18n import t
 from bot.runtime import Player, Table, errors
 from bot.runtime.errors import TableError
-from engines.registry import get_game
+from engines.registry import challenge_game, get_game
 
 if TYPE_CHECKING:
     from bot.discord.client import Deucebot
@@ -180,13 +180,16 @@ class Tables(commands.Cog):
         if existing is not None and existing.status != "stopped":
             raise errors.table_exists(existing.place, existing.game, existing.spec.title)
         public = self.bot.guild_language(interaction.guild)
+        game = challenge_game()
+        if game is None:
+            raise TableError("no game here takes a challenge", code="unknown_game", game="")
         if member is None:
             table = await in_time(
                 interaction,
                 self.bot.tables.create(
                     guild=str(interaction.guild_id),
                     place=str(interaction.channel_id),
-                    game="duel",
+                    game=game.name,
                     options={"turn_seconds": self.bot.settings.turn_seconds, "lang": public},
                     owner=player_of(interaction),
                 ),

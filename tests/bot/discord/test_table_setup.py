@@ -7,7 +7,7 @@ from pydantic import ValidationError
 
 from bot.discord.replies import refusal_text
 from bot.discord.table_setup import (
-    FIELDS,
+    OPTION_ORDER,
     field_limits,
     offered,
     option_limits,
@@ -15,13 +15,16 @@ from bot.discord.table_setup import (
     table_setup,
 )
 from bot.runtime.errors import TableError
-from engines.registry import get_game
+from engines.registry import available_games, get_game
 
 
 def test_every_option_names_a_field_of_its_games_config() -> None:
-    for option, fields in FIELDS.items():
-        for game, field in fields.items():
-            assert field in get_game(game).config_type.model_fields, (option, game, field)
+    for game in available_games():
+        spec = get_game(game)
+        assert "seats" in spec.config_type.model_fields, game
+        for option in spec.options:
+            assert option.name in OPTION_ORDER, (game, option)
+            assert option.field in spec.config_type.model_fields, (game, option)
 
 
 def test_limits_come_from_the_config_and_accepted_values_build_it() -> None:
