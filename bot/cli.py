@@ -1,6 +1,7 @@
 """The `deucebot` command: play | simulate | bench | bot | leaderboard.
 
     deucebot play bigtwo [--deals N] [--seed S] [--db PATH]   you against AI players
+    deucebot play bigtwo --web [--port P]                     the same in the browser
     deucebot simulate GAME -n N --seed S --players a,b,c,d [--rotate] [--json]
     deucebot bench TARGET [--quick] [--write]                 figures for docs/benchmarks.md
     deucebot bot                                              the Discord bot
@@ -84,6 +85,14 @@ def build_parser() -> argparse.ArgumentParser:
         help="AI level of the other seats: easy, normal (default) or hard; or a policy name",
     )
     play.add_argument("--name", default="You", help="your name at the table")
+    play.add_argument(
+        "--web",
+        action="store_true",
+        help="play in the browser: serve the table on 127.0.0.1 and print its address",
+    )
+    play.add_argument(
+        "--port", type=int, default=0, help="with --web: the port (a free one by default)"
+    )
 
     sim = sub.add_parser("simulate", help="all-AI play, figures with 95%% intervals")
     sim.add_argument("game")
@@ -294,6 +303,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _simulate(args)
         if args.command == "play":
             get_game(args.game)
+            if args.web:
+                from bot.web.play import run_web
+
+                return run_web(args)
             from bot.console import run_console
 
             return run_console(args)
