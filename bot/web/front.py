@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from engines.base import DealSettled, Event
+from engines.base import DealSettled, DealStarted, Event
 
 if TYPE_CHECKING:
     from bot.runtime.seats import Player
@@ -42,6 +42,16 @@ class Entry:
     def deal_end(self) -> bool:
         """True when a deal's result is among the events."""
         return any(isinstance(e, DealSettled) for e in self.events)
+
+
+def deals(events: Sequence[Event]) -> list[tuple[Event, ...]]:
+    """`events` cut before each deal's start (every run non-empty)."""
+    runs: list[list[Event]] = []
+    for event in events:
+        if not runs or isinstance(event, DealStarted):
+            runs.append([])
+        runs[-1].append(event)
+    return [tuple(run) for run in runs]
 
 
 class Journal:
@@ -117,9 +127,11 @@ class WebFront:
             flag.set()
 
     async def public(self, table: TableSnapshot, events: Sequence[Event]) -> None:
-        """Journal public events for everyone at the place."""
-        entry = Entry(table.turn, None, table.game, tuple(table.names), tuple(events))
-        self._journal(table, events=True).add(entry)
+        """Journal public events for everyone at the place: a deal's start begins an entry
+        of its own, so a deal's result is never shown with the next deal's opening."""
+        journal = self._journal(table, events=True)
+        for run in deals(events):
+            journal.add(Entry(table.turn, None, table.game, tuple(table.names), run))
 
     async def private(
         self, table: TableSnapshot, seat: int, player: Player, events: Sequence[Event]

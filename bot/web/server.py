@@ -171,7 +171,9 @@ class Connection:
 
     async def _push(self, sent: int) -> None:
         """Whenever the table changes: the missed lines of the viewer's audience, then the
-        state at the committed turn (`sent`: the last turn the page showed, -1: none)."""
+        state at the committed turn (`sent`: the last turn the page showed, -1: none). A
+        state the page already has (a refresh that changed nothing it sees) is not sent."""
+        last: dict[str, Any] | None = None
         while True:
             self.flag.clear()
             table = self._table()
@@ -195,8 +197,10 @@ class Connection:
                     await self.send(log_frame(entry.turn, lines, deal_end=entry.deal_end))
             frame = state_frame(shown, seat, self.lang, self.clock())
             frame["fresh"] = fresh
-            await self.send(frame)
-            sent = shown.turn
+            same = {**frame, "time_left": None} == {**(last or {}), "time_left": None}
+            if not same or fresh:
+                await self.send(frame)
+            last, sent = frame, shown.turn
             await self.flag.wait()
 
     async def _receive(self, data: str) -> None:
