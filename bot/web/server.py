@@ -25,7 +25,7 @@ from collections.abc import Callable, Iterable, Sequence
 from importlib import resources
 from typing import Any
 
-from aiohttp import WSMsgType, web
+from aiohttp import WSCloseCode, WSMsgType, web
 
 from bot.i18n import Addressee, explain, normalise_language, t
 from bot.render import get_renderer
@@ -332,11 +332,24 @@ def build_web_app(
         ws = web.WebSocketResponse(heartbeat=HEARTBEAT, max_msg_size=MAX_MESSAGE)
         await ws.prepare(request)
         connection = Connection(manager, front, viewer, lang, ws, clock)
-        with contextlib.suppress(ConnectionResetError):
-            await connection.run(since)
+        sockets.add(ws)
+        try:
+            with contextlib.suppress(ConnectionResetError):
+                await connection.run(since)
+        finally:
+            sockets.discard(ws)
         return ws
 
+    async def going_away(app: web.Application) -> None:
+        # Pages reconnect on their own (to the next process): the server does not wait
+        # for them to close.
+        for ws in list(sockets):
+            await ws.close(code=WSCloseCode.GOING_AWAY)
+
+    sockets: set[web.WebSocketResponse] = set()
+
     app = web.Application()
+    app.on_shutdown.append(going_away)
     app.add_routes(
         [
             web.get("/", index),

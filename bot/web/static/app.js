@@ -39,7 +39,7 @@ function connect() {
     $("conn").textContent = tr("web.reconnecting");
     waiting = false;
     setTimeout(connect, retry);
-    retry = Math.min(retry * 2, 5000);
+    retry = Math.min(retry * 2, 2000);
   });
 }
 
@@ -64,6 +64,7 @@ function receive(frame) {
     case "refused":
       waiting = false;
       notice(frame.text);
+      document.body.dataset.refusals = String(Number(document.body.dataset.refusals ?? 0) + 1);
       break;
     case "hint":
       showHint(frame);
@@ -126,6 +127,7 @@ function showState(frame) {
   const moved = frame.n !== last;
   state = frame;
   last = frame.n;
+  document.body.dataset.turn = String(frame.n);
   waiting = false;
   if (moved) {
     chosen = new Set();
