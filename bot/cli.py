@@ -36,7 +36,17 @@ from bot.settings import AiDelay, TurnSeconds, cli_type, describe_error
 from engines.registry import GameSpec, UnknownName, available_games, get_game
 from storage.base import CannotOpenDatabase, StorageError
 
-BENCH_TARGETS = ("bigtwo", "holdem", "draw", "duel", "runtime", "discord", "scale", "ratings")
+BENCH_TARGETS = (
+    "bigtwo",
+    "holdem",
+    "draw",
+    "duel",
+    "runtime",
+    "discord",
+    "scale",
+    "ratings",
+    "web",
+)
 
 
 class Parser(argparse.ArgumentParser):
