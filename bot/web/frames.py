@@ -63,19 +63,82 @@ def seconds_left(table: TableSnapshot, now: float) -> int | None:
     return max(0, int(table.deadline - now))
 
 
-def alt_text(table: TableSnapshot, lang: str, now: float) -> str:
-    """The table in words: the board picture's alt text (every card face it shows), from the
-    spectator view only; the board's text when the game draws no picture."""
-    renderer = get_renderer(table.game)
+def _model(table: TableSnapshot, lang: str, now: float) -> Any:
+    """The board picture's model (from the spectator view only), None without a picture."""
     facts = Facts(
         tuple(seat.name for seat in table.seats),
         tuple(seat.away for seat in table.seats),
         seconds_left(table, now),
     )
-    model = board_model(table.game, table.view(None), facts, lang)
+    return board_model(table.game, table.view(None), facts, lang)
+
+
+def alt_text(table: TableSnapshot, lang: str, now: float) -> str:
+    """The table in words: the board picture's alt text (every card face it shows), from the
+    spectator view only; the board's text when the game draws no picture."""
+    model = _model(table, lang, now)
     if model is None:
-        return renderer.board(table.view(None), table.names, lang)
-    return model.alt()
+        return get_renderer(table.game).board(table.view(None), table.names, lang)
+    text: str = model.alt()
+    return text
+
+
+def _seat_plate(seat: Any, lang: str) -> dict[str, Any]:
+    """One seat of a picture's model as the page's plate: its name, its figures and its
+    status words, in the picture's own words (what the picture draws, said the same)."""
+    figures: list[str] = []
+    tags: list[str] = []
+    value = getattr
+    for name in ("stack", "chips"):
+        if isinstance(value(seat, name, None), int):
+            figures.append(t("pictures.alt.stack", lang, n=value(seat, name)))
+    if value(seat, "bet", 0):
+        figures.append(t("pictures.alt.bet", lang, n=seat.bet))
+    if isinstance(value(seat, "left", None), int):
+        figures.append(t("pictures.alt.cards_left", lang, n=seat.left))
+    if isinstance(value(seat, "penalty", None), int):
+        figures.append(t("pictures.bigtwo.penalty", lang, n=seat.penalty))
+    if isinstance(value(seat, "up", None), int):
+        figures.append(f"▲{seat.up} ▼{seat.down}")
+    if value(seat, "drew", None) is not None:
+        figures.append(t("pictures.drew", lang, n=seat.drew))
+    tags += [t(f"pictures.mark.{mark}", lang) for mark in value(seat, "marks", ())]
+    tags += [t(f"pictures.tag.{tag}", lang) for tag in value(seat, "tags", ())]
+    for flag, key in (
+        ("dealer", "pictures.mark.dealer"),
+        ("first", "pictures.mark.first"),
+        ("leads", "pictures.tag.lead"),
+        ("passed", "pictures.tag.pass"),
+        ("all_in", "pictures.tag.allin"),
+        ("locked", "pictures.alt.locked"),
+    ):
+        if value(seat, flag, False) is True:
+            tags.append(t(key, lang))
+    return {"name": seat.name, "figures": figures, "tags": tags, "to_act": bool(seat.to_act)}
+
+
+def picture_plates(table: TableSnapshot, lang: str, now: float) -> dict[str, Any] | None:
+    """What the board picture shows, for the page to lay out: the header, each seat's plate,
+    the pots, the stakes lines, the last play's words and the end banner (None without a
+    picture). Built from the spectator view only, like the picture."""
+    model = _model(table, lang, now)
+    if model is None:
+        return None
+    pots = [
+        {"label": label, "amount": amount, "names": list(names)}
+        for label, amount, names in getattr(model, "pots", ())
+    ]
+    if isinstance(getattr(model, "pot", None), int):
+        pots.append({"label": t("pictures.pot.main", lang), "amount": model.pot, "names": []})
+    return {
+        "header": model.header,
+        "seats": [_seat_plate(seat, lang) for seat in model.seats],
+        "pots": pots,
+        "stakes": list(getattr(model, "stakes", ())),
+        "play": getattr(model, "combo_label", "") or getattr(model, "last_label", ""),
+        "note": getattr(model, "note", ""),
+        "banner": model.banner,
+    }
 
 
 def move_buttons(table: TableSnapshot, view: Any, lang: str) -> list[dict[str, str]]:
@@ -183,7 +246,9 @@ def state_frame(table: TableSnapshot, seat: int | None, lang: str, now: float) -
         "turn_text": turn_text(table, seat, lang),
         "time_left": seconds_left(table, now),
         "board": "",
+        "summary": "",
         "alt": "",
+        "picture": None,
         "table_cards": [],
         "hand": [],
         "hand_text": "",
@@ -195,7 +260,9 @@ def state_frame(table: TableSnapshot, seat: int | None, lang: str, now: float) -
         return frame
     names = [Addressee(n) if i == seat else n for i, n in enumerate(table.names)]
     frame["board"] = renderer.board(public, names, lang)
+    frame["summary"] = frame["board"].split("\n", 1)[0]
     frame["alt"] = alt_text(table, lang, now)
+    frame["picture"] = picture_plates(table, lang, now)
     frame["table_cards"] = [card_json(c) for c in renderer.table_cards(public)]
     if seat is None or own is None:
         return frame

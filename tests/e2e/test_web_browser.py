@@ -47,7 +47,7 @@ async def wait_for_mine_or_result(page: Any, after: int) -> bool:
         """([yours, after]) => {
             const turn = Number(document.body.dataset.turn ?? -1);
             const result = !document.getElementById('result').hidden;
-            const mine = document.getElementById('live').textContent === yours;
+            const mine = document.getElementById('turn').textContent === yours;
             return result || (turn > after && mine);
         }""",
         arg=[yours, after],

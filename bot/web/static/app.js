@@ -70,7 +70,7 @@ function receive(frame) {
       showHint(frame);
       break;
     case "absent":
-      $("live").textContent = frame.text;
+      $("turn").textContent = frame.text;
       break;
   }
 }
@@ -80,6 +80,7 @@ function labelPage() {
   $("you-h").textContent = tr("web.your_hand");
   $("log-h").textContent = tr("web.log");
   $("result-h").textContent = tr("web.result");
+  $("board-h").textContent = tr("web.board");
   deckButton();
 }
 
@@ -139,19 +140,45 @@ function showState(frame) {
   $("board").textContent = frame.board;
   showSeats(frame);
   $("table-cards").replaceChildren(...frame.table_cards.map(cardFace));
-  $("live").textContent = frame.turn_text;
+  $("turn").textContent = frame.turn_text;
+  $("summary").textContent = frame.summary;
+  $("live-pot").textContent = (frame.picture?.pots ?? [])
+    .map((pot) => `${pot.label}: ${pot.amount}`)
+    .join(" · ");
   startTimer(frame.time_left);
   if (frame.status === "finished") $("result").hidden = false;
   showHand();
 }
 
 function showSeats(frame) {
+  const picture = frame.picture;
+  $("header").textContent = picture?.header ?? "";
+  $("play").textContent = [picture?.play, picture?.note].filter(Boolean).join(" · ");
+  $("banner").textContent = picture?.banner ?? "";
+  $("pots").replaceChildren(
+    ...(picture?.pots ?? []).map((pot) => {
+      const item = document.createElement("li");
+      item.textContent = `${pot.label}: ${pot.amount}`;
+      return item;
+    }),
+    ...(picture?.stakes ?? []).map((line) => {
+      const item = document.createElement("li");
+      item.textContent = line;
+      return item;
+    }),
+  );
   $("seats").replaceChildren(
     ...frame.seats.map((seat, i) => {
+      const plate = picture?.seats[i];
       const item = document.createElement("li");
-      item.textContent = seat.name;
+      const name = document.createElement("strong");
+      name.textContent = seat.name;
+      item.append(name);
       if (seat.ai) item.append(" ", tag(tr("web.seat.ai")));
       if (seat.away) item.append(" ", tag(tr("web.seat.away")));
+      for (const figure of plate?.figures ?? []) item.append(line(figure));
+      const tags = plate?.tags ?? [];
+      if (tags.length) item.append(line(tags.join(" · "), "tags"));
       if (i === frame.seat) item.classList.add("mine");
       if (i === frame.to_act && frame.status === "playing") {
         item.classList.add("to-act");
@@ -160,6 +187,13 @@ function showSeats(frame) {
       return item;
     }),
   );
+}
+
+function line(text, kind = "figure") {
+  const span = document.createElement("span");
+  span.className = kind;
+  span.textContent = text;
+  return span;
 }
 
 function tag(text) {

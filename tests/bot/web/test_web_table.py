@@ -184,3 +184,11 @@ async def test_the_table_region_says_what_the_picture_says(tmp_path: Path) -> No
         said = {alt_text(snapshot, "en", now) for now in range(int(before), int(after) + 2)}
         assert state["alt"] in said
         assert "Ann" in state["alt"] and "AI 4" in state["alt"]
+        # The plates say what the picture draws: each seat's stack and bet; the live
+        # region's summary the pot.
+        plates = state["picture"]
+        view = snapshot.public_view
+        for seat, plate in zip(view.seats, plates["seats"], strict=True):
+            assert t("pictures.alt.stack", "en", n=seat.stack) in plate["figures"]
+            assert (t("pictures.alt.bet", "en", n=seat.bet) in plate["figures"]) == (seat.bet > 0)
+        assert f"pot {view.pot_total}" in state["summary"]
