@@ -1,0 +1,49 @@
+"""`deucebot play --web`'s own parts: the local sign-in, its kept token, when a browser opens."""
+
+from __future__ import annotations
+
+import stat
+from pathlib import Path
+
+import pytest
+from aiohttp.test_utils import make_mocked_request
+
+from bot.web import play
+from bot.web.identity import WebAuthError
+from bot.web.local import LocalAuthenticator, kept_token
+
+
+async def test_the_local_sign_in_knows_only_its_token() -> None:
+    local = LocalAuthenticator("terminal:duel", "terminal", "Ann", "secret")
+    viewer = await local.authenticate(make_mocked_request("GET", "/?token=secret"))
+    assert viewer is not None and viewer.player_id == "terminal" and viewer.place == "terminal:duel"
+    assert await local.authenticate(make_mocked_request("GET", "/?other=1")) is None
+    with pytest.raises(WebAuthError) as refused:
+        await local.authenticate(make_mocked_request("GET", "/?token=secreT"))
+    assert refused.value.code == "forged"
+
+
+def test_a_saved_match_keeps_its_token_for_its_owner_only(tmp_path: Path) -> None:
+    db = tmp_path / "games.sqlite3"
+    first = play.token_for(str(db))
+    assert play.token_for(str(db)) == first == kept_token(tmp_path / "games.sqlite3.web-token")
+    mode = stat.S_IMODE((tmp_path / "games.sqlite3.web-token").stat().st_mode)
+    assert mode == 0o600
+    # Without a file to keep it beside, every run has a fresh one.
+    assert play.token_for(None) != play.token_for(None)
+    assert play.token_for("postgresql://u@h/db") != first
+
+
+def test_no_browser_is_opened_under_tests_or_without_a_display(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(play.sys, "platform", "linux")
+    for name in ("CI", play.NO_BROWSER, "DISPLAY", "WAYLAND_DISPLAY"):
+        monkeypatch.delenv(name, raising=False)
+    assert not play.can_open_browser()  # under pytest
+    monkeypatch.delenv("PYTEST_CURRENT_TEST")
+    assert not play.can_open_browser()  # no display
+    monkeypatch.setenv("DISPLAY", ":0")
+    assert play.can_open_browser()
+    monkeypatch.setenv(play.NO_BROWSER, "1")
+    assert not play.can_open_browser()
