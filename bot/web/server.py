@@ -19,7 +19,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
-import logging
 import time
 from collections.abc import Callable, Iterable, Sequence
 from importlib import resources
@@ -27,7 +26,7 @@ from typing import Any
 
 from aiohttp import WSCloseCode, WSMsgType, web
 
-from bot.i18n import Addressee, explain, normalise_language, t
+from bot.i18n import Addressee, catalog, explain, normalise_language, t
 from bot.render import get_renderer
 from bot.render.text import move_cards
 from bot.render.words import say_move
@@ -40,8 +39,6 @@ from engines.base import IllegalAction
 from engines.cards import CardParseError, parse_card
 from engines.numbers import is_number
 
-log = logging.getLogger(__name__)
-
 STATIC = ("app.js", "cards.js", "style.css", "icon.svg")
 """The files under ``static/`` the page loads (nothing else is served)."""
 TYPES = {".js": "text/javascript", ".css": "text/css", ".svg": "image/svg+xml"}
@@ -52,8 +49,6 @@ RECENT = 30
 """Lines of the journal a freshly opened page is shown."""
 MAX_MESSAGE = 4096
 """The largest message a page may send (an action is a few dozen bytes)."""
-
-VIEWER = web.AppKey("viewer", Viewer)
 
 
 def csp(request: web.Request) -> str:
@@ -92,7 +87,10 @@ async def sign_in(request: web.Request, authenticators: Sequence[Authenticator])
         try:
             viewer = await authenticator.authenticate(request)
         except WebAuthError as error:
-            raise web.HTTPForbidden(text=t(f"web.auth.{error.code}", lang)) from error
+            key = f"web.auth.{error.code}"
+            if key not in catalog(lang):
+                key = "web.auth.denied"  # a reason this catalog does not word
+            raise web.HTTPForbidden(text=t(key, lang)) from error
         if viewer is not None:
             return viewer
     raise web.HTTPForbidden(text=t("web.auth.none", lang))
@@ -236,9 +234,9 @@ class Connection:
         turn = message.get("turn")
         if not isinstance(turn, int) or isinstance(turn, bool):
             raise WebRefusal("no turn", code="web.bad_message")
-        await table.act(pid, self._action(table, pid, kind, message), turn)
+        await table.act(pid, self._action(table, kind, message), turn)
 
-    def _action(self, table: Table, pid: str, kind: object, message: dict[str, Any]) -> str:
+    def _action(self, table: Table, kind: object, message: dict[str, Any]) -> str:
         """The canonical text of the move a message asks for (the engine still checks it)."""
         if kind == "act":
             return _text(message.get("action"))

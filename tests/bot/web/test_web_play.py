@@ -6,11 +6,14 @@ import stat
 from pathlib import Path
 
 import pytest
+from aiohttp import web
 from aiohttp.test_utils import make_mocked_request
 
+from bot.i18n import t
 from bot.web import play
-from bot.web.identity import WebAuthError
+from bot.web.identity import Viewer, WebAuthError
 from bot.web.local import LocalAuthenticator, kept_token
+from bot.web.server import sign_in
 
 
 async def test_the_local_sign_in_knows_only_its_token() -> None:
@@ -47,3 +50,24 @@ def test_no_browser_is_opened_under_tests_or_without_a_display(
     assert play.can_open_browser()
     monkeypatch.setenv(play.NO_BROWSER, "1")
     assert not play.can_open_browser()
+
+
+class _Refusing:
+    def __init__(self, code: str) -> None:
+        self.code = code
+
+    async def authenticate(self, request: web.Request) -> Viewer | None:
+        raise WebAuthError(self.code)
+
+
+async def test_sign_ins_are_asked_in_turn_and_a_refusal_is_worded() -> None:
+    local = LocalAuthenticator("terminal:duel", "terminal", "Ann", "secret")
+    request = make_mocked_request("GET", "/?token=secret&lang=fr")
+    assert (await sign_in(request, [local, _Refusing("expired")])).name == "Ann"
+    for code, key in (("expired", "web.auth.expired"), ("kaput", "web.auth.denied")):
+        with pytest.raises(web.HTTPForbidden) as refused:
+            await sign_in(request, [_Refusing(code), local])
+        assert refused.value.text == t(key, "fr")
+    with pytest.raises(web.HTTPForbidden) as nobody:
+        await sign_in(make_mocked_request("GET", "/"), [local])
+    assert nobody.value.text == t("web.auth.none", "en")
