@@ -241,5 +241,16 @@ async def test_the_page_speaks_the_players_language(tmp_path: Path) -> None:
                 region = page.get_by_role("region", name=t("web.table", lang))
                 assert await region.count() == 1
                 assert await page.get_by_role("heading", name=t("web.your_hand", lang)).count()
+            # The four-colour deck is the player's own choice, kept by the browser.
+            deck = page.get_by_role("button", name=t("web.deck.four", "uk"))
+            await deck.click()
+            assert await deck.get_attribute("aria-pressed") == "true"
+            assert await page.evaluate("document.body.classList.contains('four-colour')")
+            await page.reload()
+            await page.wait_for_function(
+                "document.getElementById('deck').getAttribute('aria-pressed') === 'true'"
+                " && document.body.classList.contains('four-colour')",
+                timeout=WAIT_MS,
+            )
     finally:
         await child.stop()

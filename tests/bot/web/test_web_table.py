@@ -192,3 +192,32 @@ async def test_the_table_region_says_what_the_picture_says(tmp_path: Path) -> No
             assert t("pictures.alt.stack", "en", n=seat.stack) in plate["figures"]
             assert (t("pictures.alt.bet", "en", n=seat.bet) in plate["figures"]) == (seat.bet > 0)
         assert f"pot {view.pot_total}" in state["summary"]
+
+
+async def test_a_raise_of_any_amount_and_auto_pass_go_through_the_runtime(
+    tmp_path: Path,
+) -> None:
+    async with web_table(tmp_path, "holdem", 4) as web:
+        page = await web.open()
+        state = await page.until("state")
+        while state["to_act"] != state["seat"]:
+            state = await page.until("state")
+        form = state["controls"]["raise"]
+        amount = form["low"] + 7
+        await page.ws.send_json(
+            {"t": "raise", "verb": form["verb"], "amount": str(amount), "turn": state["n"]}
+        )
+        await page.until("state")
+        played = await web.storage.actions(web.table.match.id)  # type: ignore[union-attr]
+        assert played[-1].action == f"{form['verb']} {amount}"
+    (tmp_path / "b").mkdir()
+    async with web_table(tmp_path / "b", "bigtwo", 7) as web:
+        page = await web.open()
+        state = await page.until("state")
+        assert state["autopass"] == {"on": False, "label": "Auto-pass: off"}
+        await page.ws.send_json({"t": "autopass", "on": True})
+        state = await page.until("state")
+        while state["autopass"]["on"] is not True:
+            state = await page.until("state")
+        assert state["autopass"]["label"] == "Auto-pass: on"
+        assert web.table.autopasses("terminal")
