@@ -221,3 +221,19 @@ async def test_a_raise_of_any_amount_and_auto_pass_go_through_the_runtime(
             state = await page.until("state")
         assert state["autopass"]["label"] == "Auto-pass: on"
         assert web.table.autopasses("terminal")
+
+
+async def test_the_match_end_shows_its_result_and_says_it_is_over(tmp_path: Path) -> None:
+    async with web_table(tmp_path, "bigtwo", 3, deals=1) as web:
+        page = await web.open()
+        state = await play_deal(page)
+        while state["status"] == "playing":
+            state = await page.until("state")
+        assert state["turn_text"] == t("web.turn.over", "en")
+        assert state["controls"]["moves"] == [] and state["hint"] is None
+        results = [f for f in page.frames if f["t"] == "log" and f["result"]]
+        assert len(results) == 1
+        # The deal's result and the match's end come together, apart from any opening.
+        assert not any(line.startswith("Deal 2") for line in results[0]["lines"])
+        assert len(results[0]["lines"]) >= 2
+        assert state["picture"]["banner"]  # the match summary, as the picture's banner
