@@ -192,13 +192,14 @@ class Connection:
                 names = addressed(entry.names, seat)
                 lines = event_lines(entry.game, entry.events, names, self.lang)
                 if lines:
-                    await self.send(log_frame(entry.turn, lines, deal_end=entry.deal_end))
-            frame = state_frame(shown, seat, self.lang, self.clock())
-            frame["fresh"] = fresh
-            same = {**frame, "time_left": None} == {**(last or {}), "time_left": None}
+                    frame = log_frame(entry.turn, lines, deal_end=entry.deal_end)
+                    await self.send({**frame, "fresh": fresh})
+            state = state_frame(shown, seat, self.lang, self.clock())
+            state["fresh"] = fresh
+            same = {**state, "time_left": None} == {**(last or {}), "time_left": None}
             if not same or fresh:
-                await self.send(frame)
-            last, sent = frame, shown.turn
+                await self.send(state)
+            last, sent = state, shown.turn
             await self.flag.wait()
 
     async def _receive(self, data: str) -> None:

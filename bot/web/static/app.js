@@ -16,6 +16,7 @@ let waiting = false; // a move was sent and its answer is not in yet
 let socket = null;
 let retry = 500;
 let countdown = null;
+let cleared = false; // this connection's first frames were looked at for a fresh start
 
 /** A string of the page in the viewer's language, with its {params}. */
 function tr(key, params = {}) {
@@ -51,6 +52,7 @@ function send(frame) {
 function receive(frame) {
   switch (frame.t) {
     case "hello":
+      cleared = false;
       strings = frame.strings;
       document.documentElement.lang = frame.lang;
       labelPage();
@@ -101,7 +103,14 @@ function notice(text) {
   $("notice").textContent = text;
 }
 
+/** A fresh start (the server's journal did not reach back): the old log goes, once. */
+function clearIfFresh(frame) {
+  if (frame.fresh && !cleared) $("log").replaceChildren();
+  cleared = true;
+}
+
 function addLog(frame, result = frame.result) {
+  clearIfFresh(frame);
   const list = $("log");
   for (const line of frame.lines) {
     const item = document.createElement("li");
@@ -124,7 +133,7 @@ function addLog(frame, result = frame.result) {
 }
 
 function showState(frame) {
-  if (frame.fresh && last >= 0) $("log").replaceChildren();
+  clearIfFresh(frame);
   const moved = frame.n !== last;
   state = frame;
   last = frame.n;
