@@ -27,12 +27,12 @@ import importlib
 import os
 import sys
 from collections.abc import Sequence
-from typing import NoReturn
+from typing import Annotated, NoReturn
 
 from pydantic import ValidationError
 
 from bot.history import command as history_command
-from bot.settings import AiDelay, TurnSeconds, cli_type, describe_error
+from bot.settings import AiDelay, TurnSeconds, bounded, cli_type, describe_error
 from engines.registry import GameSpec, UnknownName, available_games, get_game
 from storage.base import CannotOpenDatabase, StorageError
 
@@ -47,6 +47,9 @@ BENCH_TARGETS = (
     "ratings",
     "web",
 )
+
+WebPort = Annotated[int, bounded(int, 0, 65535, zero="a free port")]
+"""`deucebot play --web --port`: a TCP port, 0 for a free one."""
 
 
 class Parser(argparse.ArgumentParser):
@@ -101,7 +104,10 @@ def build_parser() -> argparse.ArgumentParser:
         help="play in the browser: serve the table on 127.0.0.1 and print its address",
     )
     play.add_argument(
-        "--port", type=int, default=0, help="with --web: the port (a free one by default)"
+        "--port",
+        type=cli_type(WebPort),
+        default=0,
+        help="with --web: the port on 127.0.0.1 (a free one by default)",
     )
 
     sim = sub.add_parser("simulate", help="all-AI play, figures with 95%% intervals")

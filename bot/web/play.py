@@ -89,8 +89,9 @@ async def open_table(manager: TableManager, args: argparse.Namespace, lang: str)
     return table
 
 
-async def serve(args: argparse.Namespace, out: TextIO) -> int:
-    """Serve the table until SIGINT or SIGTERM; returns the exit code."""
+async def serve(args: argparse.Namespace, out: TextIO, err: TextIO = sys.stderr) -> int:
+    """Serve the table until SIGINT or SIGTERM; returns the exit code (2: the port could
+    not be had, said on `err`)."""
     settings = load_settings()
     lang = normalise_language(getattr(args, "lang", None) or settings.language)
     delay = settings.ai_delay if args.ai_delay is None else args.ai_delay
@@ -118,7 +119,11 @@ async def serve(args: argparse.Namespace, out: TextIO) -> int:
             authenticator = LocalAuthenticator(place, HUMAN_ID, args.name, token)
             runner = web.AppRunner(build_web_app(manager, front, [authenticator]))
             await runner.setup()
-            await web.TCPSite(runner, "127.0.0.1", args.port).start()
+            try:
+                await web.TCPSite(runner, "127.0.0.1", args.port).start()
+            except OSError as error:
+                print(t("web.port_taken", lang, port=args.port, reason=error.strerror), file=err)
+                return 2
             port = runner.addresses[0][1]
             url = f"http://127.0.0.1:{port}/?{TOKEN_PARAM}={token}"
             print(t("web.serving", lang), file=out)
@@ -132,6 +137,9 @@ async def serve(args: argparse.Namespace, out: TextIO) -> int:
                 await runner.cleanup()
             await manager.close()
             await storage.close()
+            for number in (signal.SIGINT, signal.SIGTERM):
+                with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
+                    loop.remove_signal_handler(number)
     saved = bool(args.db) and not is_memory(args.db)
     print(t("console.saved" if saved else "console.unsaved", lang), file=out, flush=True)
     return 0

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import io
+import socket
 import stat
 from pathlib import Path
 
@@ -9,6 +11,7 @@ import pytest
 from aiohttp import web
 from aiohttp.test_utils import make_mocked_request
 
+from bot.cli import build_parser
 from bot.i18n import t
 from bot.web import play
 from bot.web.identity import Viewer, WebAuthError
@@ -71,3 +74,15 @@ async def test_sign_ins_are_asked_in_turn_and_a_refusal_is_worded() -> None:
     with pytest.raises(web.HTTPForbidden) as nobody:
         await sign_in(make_mocked_request("GET", "/"), [local])
     assert nobody.value.text == t("web.auth.none", "en")
+
+
+async def test_a_port_in_use_is_refused_in_words(tmp_path: Path) -> None:
+    args = build_parser().parse_args(["play", "duel", "--web", "--db", str(tmp_path / "d.db")])
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        args.port = taken.getsockname()[1]
+        out, err = io.StringIO(), io.StringIO()
+        assert await play.serve(args, out, err) == 2
+    assert err.getvalue().startswith(f"Cannot serve the table on 127.0.0.1:{args.port} (")
+    assert "http://" not in out.getvalue()
