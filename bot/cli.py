@@ -1,6 +1,7 @@
 """The `deucebot` command: play | simulate | bench | bot | leaderboard.
 
     deucebot play bigtwo [--deals N] [--seed S] [--db PATH]   you against AI players
+    deucebot play bigtwo --web [--port P]                     the same in the browser
     deucebot simulate GAME -n N --seed S --players a,b,c,d [--rotate] [--json]
     deucebot bench TARGET [--quick] [--write]                 figures for docs/benchmarks.md
     deucebot bot                                              the Discord bot
@@ -27,23 +28,26 @@ import os
 import sys
 from collections.abc import Sequence
 from types import ModuleType
-from typing import NoReturn
+from typing import Annotated, NoReturn
 
 from pydantic import ValidationError
 
 from bot.history import command as history_command
 from bot.i18n import normalise_language, t
-from bot.process.settings import AiDelay, TurnSeconds, cli_type, describe_error, load_settings
+from bot.process.settings import AiDelay, TurnSeconds, bounded, cli_type, describe_error, load_settings
 from engines.registry import GameSpec, UnknownName, available_games, built_in_games, get_game
 from storage.base import CannotOpenDatabase, StorageError
 
-BENCH_TARGETS = (*built_in_games(), "runtime", "discord", "scale", "ratings")
+BENCH_TARGETS = (*built_in_games(), "runtime", "discord", "scale", "ratings", "web")
 """The product's games (one benchmark module each) and the other targets."""
 
 DEV_PACKAGE = "deucebot_dev"
 """The development package that holds the benchmarks (`deucebot_dev.bench.<target>`): never
 in the bot's wheel, so `deucebot bench` loads it by name, only when asked, and says how to
 install it when it is missing."""
+
+WebPort = Annotated[int, bounded(int, 0, 65535, zero="a free port")]
+"""`deucebot play --web --port`: a TCP port, 0 for a free one."""
 
 
 class Parser(argparse.ArgumentParser):
@@ -92,6 +96,17 @@ def build_parser() -> argparse.ArgumentParser:
         help="AI level of the other seats: easy, normal (default) or hard; or a policy name",
     )
     play.add_argument("--name", default="You", help="your name at the table")
+    play.add_argument(
+        "--web",
+        action="store_true",
+        help="play in the browser: serve the table on 127.0.0.1 and print its address",
+    )
+    play.add_argument(
+        "--port",
+        type=cli_type(WebPort),
+        default=0,
+        help="with --web: the port on 127.0.0.1 (a free one by default)",
+    )
 
     sim = sub.add_parser("simulate", help="all-AI play, figures with 95%% intervals")
     sim.add_argument("game")
@@ -314,6 +329,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _simulate(args)
         if args.command == "play":
             get_game(args.game)
+            if args.web:
+                from bot.web.play import run_web
+
+                return run_web(args)
             from bot.terminal.console import run_console
 
             return run_console(args)

@@ -1,0 +1,320 @@
+"""What a web client is sent: JSON frames built from committed snapshots and events.
+
+Pure: no sockets, no live table. Every frame is built from a `TableSnapshot` (the spectator
+view, and the viewer's own seat view when they sit at the table) or from committed events
+already filtered for the viewer's audience, so a frame can hold only what that viewer's
+view holds. Nothing here decides a rule: the moves and their labels are the renderer's
+(`legal_moves`, `bet_spot`, `card_pick`, `rebuy_offer`) in the words the Discord buttons
+use (`discord.bet.*`, `discord.button.*`).
+
+Frames (each a JSON object with ``t`` its type, see docs/web.md):
+
+- ``state``: the whole table as the viewer sees it at committed turn ``n``;
+- ``log``: the lines of committed events at turn ``n`` (what the terminal prints);
+- ``refused``: an action refused, with the reason in the viewer's language;
+- ``hint``: the AI's suggestion for the viewer's seat.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from bot.i18n import Addressee, catalog, t
+from bot.pictures import Facts, board_model
+from bot.render import GameRenderer, get_renderer
+from bot.render.betting import bet_choices
+from bot.render.fair import fair_line
+from bot.render.phrases import deal_word
+from bot.render.words import say_move
+from bot.runtime.front import (
+    MatchStarted,
+    PlayerJoined,
+    PlayerLeft,
+    SeatAway,
+    SeatBack,
+    TurnTimedOut,
+)
+from bot.runtime.snapshot import TableSnapshot
+from engines.base import Event
+from engines.cards import Card
+
+CLIENT_KEYS = "web."
+"""The catalog keys the page itself shows (its fixed words), sent once per connection."""
+
+
+def card_json(card: Card) -> dict[str, str]:
+    """A card as the page shows it: its code (what a move names) and its name as the game
+    writes it (``10♠``, the button's accessible name), and its suit letter (colours)."""
+    code = str(card)
+    return {"code": code, "name": card.pretty, "suit": code[-1].lower()}
+
+
+def client_strings(lang: str) -> dict[str, str]:
+    """The page's own words in `lang` (keys ``web.*`` of the catalogs)."""
+    return {k: v for k, v in catalog(lang).items() if k.startswith(CLIENT_KEYS)}
+
+
+def seconds_left(table: TableSnapshot, now: float) -> int | None:
+    """Whole seconds left to the seat to act at `table`'s turn (None: no clock runs)."""
+    timed = table.deadline is not None and table.deadline_turn == table.turn
+    if not timed or table.deadline is None or table.to_act is None:
+        return None
+    return max(0, int(table.deadline - now))
+
+
+def _model(table: TableSnapshot, lang: str, now: float) -> Any:
+    """The board picture's model (from the spectator view only), None without a picture."""
+    facts = Facts(
+        tuple(seat.name for seat in table.seats),
+        tuple(seat.away for seat in table.seats),
+        seconds_left(table, now),
+    )
+    return board_model(table.game, table.view(None), facts, lang)
+
+
+def alt_text(table: TableSnapshot, lang: str, now: float) -> str:
+    """The table in words: the board picture's alt text (every card face it shows), from the
+    spectator view only; the board's text when the game draws no picture."""
+    model = _model(table, lang, now)
+    if model is None:
+        return get_renderer(table.game).board(table.view(None), table.names, lang)
+    text: str = model.alt()
+    return text
+
+
+def _seat_plate(seat: Any, lang: str) -> dict[str, Any]:
+    """One seat of a picture's model as the page's plate: its name, its figures and its
+    status words, in the picture's own words (what the picture draws, said the same)."""
+    figures: list[str] = []
+    tags: list[str] = []
+    value = getattr
+    for name in ("stack", "chips"):
+        if isinstance(value(seat, name, None), int):
+            figures.append(t("pictures.alt.stack", lang, n=value(seat, name)))
+    if value(seat, "bet", 0):
+        figures.append(t("pictures.alt.bet", lang, n=seat.bet))
+    if isinstance(value(seat, "left", None), int):
+        figures.append(t("pictures.alt.cards_left", lang, n=seat.left))
+    if isinstance(value(seat, "penalty", None), int):
+        figures.append(t("pictures.bigtwo.penalty", lang, n=seat.penalty))
+    if isinstance(value(seat, "up", None), int):
+        figures.append(f"▲{seat.up} ▼{seat.down}")
+    if value(seat, "drew", None) is not None:
+        figures.append(t("pictures.drew", lang, n=seat.drew))
+    tags += [t(f"pictures.mark.{mark}", lang) for mark in value(seat, "marks", ())]
+    tags += [t(f"pictures.tag.{tag}", lang) for tag in value(seat, "tags", ())]
+    for flag, key in (
+        ("dealer", "pictures.mark.dealer"),
+        ("first", "pictures.mark.first"),
+        ("leads", "pictures.tag.lead"),
+        ("passed", "pictures.tag.pass"),
+        ("all_in", "pictures.tag.allin"),
+        ("locked", "pictures.alt.locked"),
+    ):
+        if value(seat, flag, False) is True:
+            tags.append(t(key, lang))
+    return {"name": seat.name, "figures": figures, "tags": tags, "to_act": bool(seat.to_act)}
+
+
+def picture_plates(table: TableSnapshot, lang: str, now: float) -> dict[str, Any] | None:
+    """What the board picture shows, for the page to lay out: the header, each seat's plate,
+    the pots, the stakes lines, the last play's words and the end banner (None without a
+    picture). Built from the spectator view only, like the picture."""
+    model = _model(table, lang, now)
+    if model is None:
+        return None
+    pots = [
+        {"label": label, "amount": amount, "names": list(names)}
+        for label, amount, names in getattr(model, "pots", ())
+    ]
+    if isinstance(getattr(model, "pot", None), int):
+        pots.append({"label": t("pictures.pot.main", lang), "amount": model.pot, "names": []})
+    return {
+        "header": model.header,
+        "seats": [_seat_plate(seat, lang) for seat in model.seats],
+        "pots": pots,
+        "stakes": list(getattr(model, "stakes", ())),
+        "play": getattr(model, "combo_label", "") or getattr(model, "last_label", ""),
+        "note": getattr(model, "note", ""),
+        "banner": model.banner,
+    }
+
+
+def move_buttons(table: TableSnapshot, view: Any, lang: str) -> list[dict[str, str]]:
+    """The viewer's move buttons, each its canonical action and its label: a betting
+    decision's Fold, Check or Call with its amount, Min, ½ pot, Pot, All-in; else one per
+    legal move in the viewer's words (Big Two: Pass; draw: stand pat)."""
+    renderer = get_renderer(table.game)
+    spot = renderer.bet_spot(view)
+    if spot is not None:
+        return [
+            {"action": c.action, "label": t(f"discord.bet.{c.kind}", lang, n=c.amount)}
+            for c in bet_choices(spot)
+        ]
+    pick = renderer.card_pick(view)
+    texts = list(pick.other) if pick is not None else renderer.legal_moves(view)
+    if renderer.plays_cards:
+        texts = [text for text in texts if text == "pass"]
+    return [
+        {"action": text, "label": capital(say_move(text, renderer.move_areas, lang))}
+        for text in texts
+    ]
+
+
+def capital(text: str) -> str:
+    """`text` with its first letter upper-case (a button's label)."""
+    return text[:1].upper() + text[1:]
+
+
+def _controls(table: TableSnapshot, seat: int, view: Any, lang: str) -> dict[str, Any]:
+    """What the viewer's seat may do now: moves, a choice of cards, a raise of any amount,
+    a rebuy; empty when it is not their turn."""
+    renderer = get_renderer(table.game)
+    controls: dict[str, Any] = {"moves": [], "pick": None, "raise": None, "rebuy": None}
+    playing = table.status == "playing"
+    offer = renderer.rebuy_offer(view) if playing else None
+    if offer is not None and offer.seat == seat:
+        controls["rebuy"] = {
+            "most": offer.most,
+            "cave": offer.cave,
+            "label": t("discord.rebuy.button", lang),
+            "sit_out": t("discord.rebuy.sit_out", lang),
+            "ask": t("discord.rebuy.ask", lang, most=offer.most, cave=offer.cave),
+        }
+        return controls
+    if not playing or table.to_act != seat:
+        return controls
+    controls["moves"] = move_buttons(table, view, lang)
+    pick = renderer.card_pick(view)
+    if renderer.plays_cards:
+        controls["pick"] = {
+            "verb": "play",
+            "fewest": 1,
+            "most": 5,
+            "label": t("discord.button.play", lang),
+            "prompt": t("discord.hand.choose", lang),
+        }
+    elif pick is not None:
+        controls["pick"] = {
+            "verb": pick.verb,
+            "fewest": pick.fewest,
+            "most": pick.most,
+            "label": capital(say_move(pick.verb, renderer.move_areas, lang)),
+            "prompt": t(f"discord.pick.{pick.verb}", lang),
+        }
+    spot = renderer.bet_spot(view)
+    if spot is not None and spot.raise_verb is not None:
+        controls["raise"] = {
+            "verb": spot.raise_verb,
+            "low": spot.low,
+            "high": spot.high,
+            "label": t(f"discord.bet.form.{spot.raise_verb}", lang),
+        }
+    return controls
+
+
+def turn_text(table: TableSnapshot, seat: int | None, lang: str) -> str:
+    """Whose turn it is, in words (the page's live region reads it)."""
+    if table.status == "finished":
+        return t("web.turn.over", lang)
+    if table.status != "playing" or table.to_act is None:
+        return t("web.turn.waiting", lang)
+    if table.to_act == seat:
+        return t("web.turn.yours", lang)
+    return t("web.turn.other", lang, name=table.seats[table.to_act].name)
+
+
+def state_frame(table: TableSnapshot, seat: int | None, lang: str, now: float) -> dict[str, Any]:
+    """The whole table as the owner of `seat` (None: a spectator) sees it at the snapshot's
+    committed turn. `table` must hold that seat's view (`TableSnapshot.view` refuses any
+    other), so no other seat's cards can get in."""
+    renderer = get_renderer(table.game)
+    public = table.view(None)
+    own = table.view(seat) if seat is not None else None
+    frame: dict[str, Any] = {
+        "t": "state",
+        "n": table.turn,
+        "game": table.game,
+        "title": table.spec.title,
+        "status": table.status,
+        "deal": table.deal,
+        "unit": deal_word(table.game, lang, title=True),
+        "seat": seat,
+        "to_act": table.to_act,
+        "seats": [{"name": s.name, "ai": s.owner is None, "away": s.away} for s in table.seats],
+        "turn_text": turn_text(table, seat, lang),
+        "time_left": seconds_left(table, now),
+        "board": "",
+        "summary": "",
+        "alt": "",
+        "picture": None,
+        "table_cards": [],
+        "hand": [],
+        "hand_text": "",
+        "controls": {"moves": [], "pick": None, "raise": None, "rebuy": None},
+        "hint": None,
+        "autopass": None,
+    }
+    if public is None:
+        return frame
+    names = [Addressee(n) if i == seat else n for i, n in enumerate(table.names)]
+    frame["board"] = renderer.board(public, names, lang)
+    frame["summary"] = frame["board"].split("\n", 1)[0]
+    frame["alt"] = alt_text(table, lang, now)
+    frame["picture"] = picture_plates(table, lang, now)
+    frame["table_cards"] = [card_json(c) for c in renderer.table_cards(public)]
+    if seat is None or own is None:
+        return frame
+    frame["hand"] = [card_json(c) for c in renderer.hand_cards(own)]
+    frame["hand_text"] = renderer.hand(own, lang, menu=True)
+    frame["controls"] = _controls(table, seat, own, lang)
+    if table.status == "playing" and table.to_act == seat:
+        frame["hint"] = t("discord.button.hint", lang)
+    if renderer.plays_cards:
+        owner = table.seats[seat].owner
+        on = owner is not None and owner.id in table.autopass
+        state = t(f"discord.autopass.{'on' if on else 'off'}", lang)
+        frame["autopass"] = {"on": on, "label": t("discord.button.autopass", lang, state=state)}
+    return frame
+
+
+def _runtime_line(
+    event: Event, names: Sequence[str], renderer: GameRenderer, lang: str
+) -> str | None:
+    """The runtime's own events in words (the terminal's lines)."""
+    if isinstance(event, MatchStarted):
+        return t("console.event.match_started", lang, number=event.number)
+    if isinstance(event, TurnTimedOut):
+        action = say_move(event.action, renderer.move_areas, lang)
+        return t("console.event.timed_out", lang, name=names[event.seat], action=action)
+    keys = {
+        SeatAway: "console.event.away",
+        SeatBack: "console.event.back",
+        PlayerJoined: "console.event.joined",
+        PlayerLeft: "console.event.left",
+    }
+    key = keys.get(type(event))
+    if key is not None and isinstance(event, (SeatAway, SeatBack, PlayerJoined, PlayerLeft)):
+        return t(key, lang, name=event.name)
+    return None
+
+
+def event_lines(game: str, events: Sequence[Event], names: Sequence[str], lang: str) -> list[str]:
+    """The lines of committed `events` (already those of the viewer's audience) in `lang`."""
+    renderer = get_renderer(game)
+    lines: list[str] = []
+    for event in events:
+        line = _runtime_line(event, names, renderer, lang) or renderer.event(event, names, lang)
+        if line:
+            lines.append(line)
+        fair = fair_line(event, lang, game, verifiable=False)
+        if fair:
+            lines.append(fair)
+    return lines
+
+
+def log_frame(turn: int, lines: Sequence[str], *, deal_end: bool = False) -> dict[str, Any]:
+    """The lines of the events committed at `turn` (``deal_end``: a deal's result is in
+    them, the page shows it apart)."""
+    return {"t": "log", "n": turn, "lines": list(lines), "result": deal_end}

@@ -1,0 +1,149 @@
+"""`WebFront`: the runtime's `Front` for browser tables.
+
+The runtime hands it committed events under the table's lock; it keeps them, in log order,
+in a bounded journal per place (each entry stamped with the turn it was committed at and
+its audience: public, or one seat), and wakes the connections watching that place. Each
+connection (`bot.web.server`) then takes the committed snapshot of its own seat and sends
+its viewer the journal's entries it has not seen (only its audience's) and the new state.
+So the front itself never touches a socket, never waits on a slow client, and holds no
+view: a connection can only read the events of its own seat and the public ones.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections import deque
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from engines.base import DealSettled, DealStarted, Event
+
+if TYPE_CHECKING:
+    from bot.runtime.seats import Player
+    from bot.runtime.snapshot import TableSnapshot
+
+JOURNAL_SIZE = 512
+"""Entries kept per place: a page that comes back further behind gets a fresh state."""
+
+
+@dataclass(frozen=True, slots=True)
+class Entry:
+    """Events committed at `turn` (the turn of the state that shows them) for `to` (None:
+    everyone at the place; else that seat's owner), with the names they read with."""
+
+    turn: int
+    to: int | None
+    game: str
+    names: tuple[str, ...]
+    events: tuple[Event, ...]
+
+    @property
+    def deal_end(self) -> bool:
+        """True when a deal's result is among the events."""
+        return any(isinstance(e, DealSettled) for e in self.events)
+
+
+def deals(events: Sequence[Event]) -> list[tuple[Event, ...]]:
+    """`events` cut before each deal's start (every run non-empty)."""
+    runs: list[list[Event]] = []
+    for event in events:
+        if not runs or isinstance(event, DealStarted):
+            runs.append([])
+        runs[-1].append(event)
+    return [tuple(run) for run in runs]
+
+
+class Journal:
+    """One place's recent entries, and the turn from which it holds every one."""
+
+    def __init__(self, floor: int) -> None:
+        """Start empty, complete for turns after `floor`."""
+        self.entries: deque[Entry] = deque()
+        self.floor = floor
+
+    def add(self, entry: Entry) -> None:
+        """Keep `entry`, forgetting the oldest past `JOURNAL_SIZE` (the floor rises)."""
+        self.entries.append(entry)
+        while len(self.entries) > JOURNAL_SIZE:
+            self.floor = self.entries.popleft().turn
+
+    def since(self, turn: int, upto: int, seat: int | None) -> list[Entry] | None:
+        """The entries of `seat`'s audience committed after `turn` up to `upto`; None when
+        some were forgotten (or never seen: before this process started)."""
+        if turn < self.floor:
+            return None
+        return [
+            e
+            for e in self.entries
+            if turn < e.turn <= upto and (e.to is None or (seat is not None and e.to == seat))
+        ]
+
+
+class WebFront:
+    """Journals committed events per place and wakes the connections watching it."""
+
+    def __init__(self) -> None:
+        """No place watched yet."""
+        self._journals: dict[str, Journal] = {}
+        self._watchers: dict[str, set[asyncio.Event]] = {}
+
+    def watch(self, place: str) -> asyncio.Event:
+        """A flag set at every delivery to `place` (a connection waits on it)."""
+        flag = asyncio.Event()
+        self._watchers.setdefault(place, set()).add(flag)
+        return flag
+
+    def unwatch(self, place: str, flag: asyncio.Event) -> None:
+        """Stop setting `flag` (its connection closed): nothing is kept for it."""
+        flags = self._watchers.get(place)
+        if flags is not None:
+            flags.discard(flag)
+            if not flags:
+                del self._watchers[place]
+
+    def watchers(self, place: str) -> int:
+        """How many connections watch `place`."""
+        return len(self._watchers.get(place, ()))
+
+    def since(self, place: str, turn: int, upto: int, seat: int | None) -> list[Entry] | None:
+        """The entries a connection of `seat` at `place` has not seen after `turn` (None:
+        the journal does not reach back that far, a fresh state is due)."""
+        journal = self._journals.get(place)
+        if journal is None:
+            return None
+        return journal.since(turn, upto, seat)
+
+    def _journal(self, table: TableSnapshot, *, events: bool) -> Journal:
+        journal = self._journals.get(table.place)
+        if journal is None:
+            # Complete from this delivery on: its events belong to `table.turn`.
+            journal = Journal(table.turn - 1 if events else table.turn)
+            self._journals[table.place] = journal
+        return journal
+
+    def _wake(self, place: str) -> None:
+        for flag in self._watchers.get(place, ()):
+            flag.set()
+
+    async def public(self, table: TableSnapshot, events: Sequence[Event]) -> None:
+        """Journal public events for everyone at the place: a deal's start begins an entry
+        of its own, so a deal's result is never shown with the next deal's opening."""
+        journal = self._journal(table, events=True)
+        for run in deals(events):
+            journal.add(Entry(table.turn, None, table.game, tuple(table.names), run))
+
+    async def private(
+        self, table: TableSnapshot, seat: int, player: Player, events: Sequence[Event]
+    ) -> None:
+        """Journal `seat`'s private events, for its owner's connections only."""
+        entry = Entry(table.turn, seat, table.game, tuple(table.names), tuple(events))
+        self._journal(table, events=True).add(entry)
+
+    async def refresh(self, table: TableSnapshot) -> None:
+        """The table changed: wake its watchers (each reads its own committed snapshot)."""
+        self._journal(table, events=False)
+        self._wake(table.place)
+
+    async def caught_up(self, table_id: int, turn: int, within: float) -> None:
+        """Connections read the committed state themselves: never behind."""

@@ -1,0 +1,150 @@
+"""`deucebot play GAME --web`: you against AI players in the browser.
+
+The same table as the terminal's (the place ``terminal:<game>``, the same options, `--db` to
+keep and resume it), served on 127.0.0.1 by `bot.web.server` with one sign-in: a random token
+in the URL printed on a line of its own. With a SQLite `--db` the token is kept beside the
+file (``<db>.web-token``), so a page left open signs in again after a restart and resumes at
+the committed state. A browser is opened when one can be (a display, not under tests).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import os
+import signal
+import sys
+import tempfile
+import webbrowser
+from pathlib import Path
+from typing import Any, TextIO
+
+from aiohttp import web
+
+from bot.terminal.console import HUMAN_ID, place_of
+from bot.i18n import normalise_language, t
+from bot.runtime import Player, RuntimeConfig, Table, TableManager
+from bot.process.settings import load_settings
+from bot.web.front import WebFront
+from bot.web.local import TOKEN_PARAM, LocalAuthenticator, kept_token, new_token
+from bot.web.server import build_web_app
+from engines.registry import LEVELS, get_game
+from storage import is_postgres_url, open_storage
+from storage.opening import is_memory
+
+GUILD = "terminal"
+NO_BROWSER = "DEUCEBOT_NO_BROWSER"
+"""Set (to anything) in the environment: never open a browser (tests, servers)."""
+
+
+def can_open_browser() -> bool:
+    """Whether a browser may be opened here: not asked not to, not under tests, and a
+    display to show it on (always on macOS and Windows)."""
+    env = os.environ
+    if env.get(NO_BROWSER) or env.get("PYTEST_CURRENT_TEST") or env.get("CI"):
+        return False
+    if sys.platform in ("darwin", "win32"):
+        return True
+    return bool(env.get("DISPLAY") or env.get("WAYLAND_DISPLAY"))
+
+
+def token_for(db: str | None) -> str:
+    """The sign-in token: kept beside a SQLite `db` file, else a fresh one."""
+    if db and not is_memory(db) and not is_postgres_url(db):
+        return kept_token(Path(db + ".web-token"))
+    return new_token()
+
+
+async def open_table(manager: TableManager, args: argparse.Namespace, lang: str) -> Table:
+    """The game's table, as the terminal opens it: the saved match resumed, a finished
+    one followed by a new match, else a new table with the flags' options, dealt."""
+    place = place_of(get_game(args.game).name)
+    table = manager.find(place)
+    if table is not None:
+        if table.status != "playing":
+            await table.restart(seed=args.seed) if table.match else await table.start(args.seed)
+        return table
+    spec = manager.spec(args.game)
+    fields = spec.config_type.model_fields
+    settings: dict[str, Any] = {}
+    if args.deals is not None and "deals" in fields:
+        settings["deals"] = args.deals
+    if args.seats is not None and "seats" in fields:
+        settings["seats"] = args.seats
+    options: dict[str, Any] = {"turn_seconds": args.turn_seconds or 0, "lang": lang}
+    if args.seats is not None:
+        options["seats"] = args.seats
+    if args.ai:
+        options["ai_level" if args.ai in LEVELS else "ai_policy"] = args.ai
+    table = await manager.create(
+        guild=GUILD,
+        place=place,
+        game=spec.name,
+        settings=settings,
+        options=options,
+        owner=Player(HUMAN_ID, args.name),
+    )
+    await table.start(seed=args.seed)
+    return table
+
+
+async def serve(args: argparse.Namespace, out: TextIO, err: TextIO = sys.stderr) -> int:
+    """Serve the table until SIGINT or SIGTERM; returns the exit code (2: the port could
+    not be had, said on `err`)."""
+    settings = load_settings()
+    lang = normalise_language(getattr(args, "lang", None) or settings.language)
+    delay = settings.ai_delay if args.ai_delay is None else args.ai_delay
+    turn_seconds = args.turn_seconds or 0
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for number in (signal.SIGINT, signal.SIGTERM):
+        with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
+            loop.add_signal_handler(number, stop.set)
+    with tempfile.TemporaryDirectory(prefix="deucebot-") as tmp:
+        path = args.db or str(Path(tmp) / "play.sqlite3")
+        storage = await open_storage(path, synchronous=settings.db_synchronous)
+        front = WebFront()
+        manager = TableManager(
+            storage,
+            front,
+            config=RuntimeConfig(ai_delay=delay, ai_in_thread=True, timers=turn_seconds > 0),
+        )
+        runner: web.AppRunner | None = None
+        try:
+            place = place_of(get_game(args.game).name)
+            await manager.restore(places={place})
+            await open_table(manager, args, lang)
+            token = token_for(args.db)
+            authenticator = LocalAuthenticator(place, HUMAN_ID, args.name, token)
+            runner = web.AppRunner(build_web_app(manager, front, [authenticator]))
+            await runner.setup()
+            try:
+                await web.TCPSite(runner, "127.0.0.1", args.port).start()
+            except OSError as error:
+                print(t("web.port_taken", lang, port=args.port, reason=error.strerror), file=err)
+                return 2
+            port = runner.addresses[0][1]
+            url = f"http://127.0.0.1:{port}/?{TOKEN_PARAM}={token}"
+            print(t("web.serving", lang), file=out)
+            print(url, file=out, flush=True)
+            if can_open_browser():
+                with contextlib.suppress(webbrowser.Error):
+                    webbrowser.open(url)
+            await stop.wait()
+        finally:
+            if runner is not None:
+                await runner.cleanup()
+            await manager.close()
+            await storage.close()
+            for number in (signal.SIGINT, signal.SIGTERM):
+                with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
+                    loop.remove_signal_handler(number)
+    saved = bool(args.db) and not is_memory(args.db)
+    print(t("console.saved" if saved else "console.unsaved", lang), file=out, flush=True)
+    return 0
+
+
+def run_web(args: argparse.Namespace) -> int:
+    """`deucebot play GAME --web`."""
+    return asyncio.run(serve(args, sys.stdout))

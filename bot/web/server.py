@@ -1,0 +1,360 @@
+"""The web table's HTTP side: the page, its static files and one WebSocket per open page.
+
+`build_web_app` makes the aiohttp application: ``GET /`` (the page, after a sign-in),
+``GET /static/<file>`` (the page's modules and styles, shipped in the package), ``GET /ws``
+(the live table, after a sign-in). Every page load and WebSocket upgrade asks each
+`Authenticator` in turn who it comes from; the first that knows the request's kind answers
+(a refusal of that kind is final). Routes of other sign-ins (the Discord Activity's) are
+added through `extra_routes`. Every URL the page uses is relative, so it works the same
+under a proxy's path prefix (Discord's ``/.proxy``).
+
+A connection (`Connection`) reads its viewer's own committed snapshot whenever the table
+changes (`bot.web.front.WebFront` wakes it), sends the journal's entries of its audience it
+missed, then the state; actions it receives go through `Table.act` with the turn they were
+made for, so a stale or repeated click is refused by the runtime with its own message.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import time
+from collections.abc import Callable, Iterable, Sequence
+from importlib import resources
+from typing import Any
+
+from aiohttp import WSCloseCode, WSMsgType, web
+
+from bot.i18n import Addressee, catalog, explain, normalise_language, t
+from bot.render import get_renderer
+from bot.render.text import move_cards
+from bot.render.words import say_move
+from bot.runtime import Table, TableManager
+from bot.runtime.errors import TableError
+from bot.web.frames import card_json, client_strings, event_lines, log_frame, state_frame
+from bot.web.front import WebFront
+from bot.web.identity import Authenticator, Viewer, WebAuthError
+from engines.base import IllegalAction
+from engines.cards import CardParseError, parse_card
+from engines.numbers import is_number
+
+STATIC = ("app.js", "cards.js", "style.css", "icon.svg")
+"""The files under ``static/`` the page loads (nothing else is served)."""
+TYPES = {".js": "text/javascript", ".css": "text/css", ".svg": "image/svg+xml"}
+HEARTBEAT = 15.0
+"""Seconds between pings: a page that stops answering is closed after about this long, and
+its connection then costs nothing."""
+RECENT = 30
+"""Lines of the journal a freshly opened page is shown."""
+MAX_MESSAGE = 4096
+"""The largest message a page may send (an action is a few dozen bytes)."""
+
+
+def csp(request: web.Request) -> str:
+    """The page's Content-Security-Policy: everything from this origin only, the WebSocket
+    to this same host (ws or wss), nothing inline, no plug-ins, no other frames' forms."""
+    host = request.host
+    return (
+        "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self'; "
+        f"connect-src 'self' ws://{host} wss://{host}; object-src 'none'; base-uri 'none'; "
+        "form-action 'none'"
+    )
+
+
+SECURITY_HEADERS = {
+    "Referrer-Policy": "no-referrer",
+    "X-Content-Type-Options": "nosniff",
+    "Cache-Control": "no-store",
+}
+
+
+def page_language(request: web.Request, viewer: Viewer) -> str:
+    """The language of a page: ``?lang=`` if given, else the sign-in's, else the browser's
+    first (Accept-Language), else the default."""
+    asked = request.query.get("lang") or viewer.locale
+    if not asked:
+        header = request.headers.get("Accept-Language", "")
+        asked = header.split(",", 1)[0].split(";", 1)[0].strip() or None
+    return normalise_language(asked)
+
+
+async def sign_in(request: web.Request, authenticators: Sequence[Authenticator]) -> Viewer:
+    """The viewer `request` comes from: the first authenticator that knows its kind. Raises
+    403 (with the reason's words) when one refuses it or none knows it."""
+    lang = normalise_language(request.query.get("lang"))
+    for authenticator in authenticators:
+        try:
+            viewer = await authenticator.authenticate(request)
+        except WebAuthError as error:
+            key = f"web.auth.{error.code}"
+            if key not in catalog(lang):
+                key = "web.auth.denied"  # a reason this catalog does not word
+            raise web.HTTPForbidden(text=t(key, lang)) from error
+        if viewer is not None:
+            return viewer
+    raise web.HTTPForbidden(text=t("web.auth.none", lang))
+
+
+def _static(name: str) -> bytes:
+    return resources.files("bot.web").joinpath("static", name).read_bytes()
+
+
+def refusal_text(error: IllegalAction | CardParseError, lang: str) -> str:
+    """A refused action in `lang`, worded as Discord answers the same refusal."""
+    if isinstance(error, CardParseError):
+        return "⛔ " + t("discord.bad_cards", lang, token=error.token[:40])
+    return "⛔ " + explain(error, lang)
+
+
+class WebRefusal(TableError):
+    """A message from a page the server cannot take (its `code` names why)."""
+
+
+class Connection:
+    """One open page: its viewer, language and socket (see the module docstring)."""
+
+    def __init__(
+        self,
+        manager: TableManager,
+        front: WebFront,
+        viewer: Viewer,
+        lang: str,
+        ws: web.WebSocketResponse,
+        clock: Callable[[], float],
+    ) -> None:
+        """Serve `viewer` in `lang` over `ws`."""
+        self.manager = manager
+        self.front = front
+        self.viewer = viewer
+        self.lang = lang
+        self.ws = ws
+        self.clock = clock
+        self.flag = front.watch(viewer.place)
+        self._sending = asyncio.Lock()
+
+    async def send(self, frame: dict[str, Any]) -> None:
+        """Send one frame (frames of one connection never interleave)."""
+        async with self._sending:
+            await self.ws.send_str(json.dumps(frame, ensure_ascii=False, separators=(",", ":")))
+
+    def _table(self) -> Table | None:
+        return self.manager.find(self.viewer.place)
+
+    def _seat(self, table: Table) -> int | None:
+        pid = self.viewer.player_id
+        return None if pid is None else table.seat_of(pid)
+
+    async def run(self, since: int) -> None:
+        """Serve until the page goes away: push states, read actions."""
+        await self.send(
+            {
+                "t": "hello",
+                "lang": self.lang,
+                "name": self.viewer.name,
+                "strings": client_strings(self.lang),
+            }
+        )
+        pusher = asyncio.get_running_loop().create_task(self._push(since))
+        try:
+            async for message in self.ws:
+                if message.type != WSMsgType.TEXT:
+                    continue
+                await self._receive(message.data)
+        finally:
+            pusher.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await pusher
+            self.front.unwatch(self.viewer.place, self.flag)
+
+    async def _push(self, sent: int) -> None:
+        """Whenever the table changes: the missed lines of the viewer's audience, then the
+        state at the committed turn (`sent`: the last turn the page showed, -1: none). A
+        state the page already has (a refresh that changed nothing it sees) is not sent."""
+        last: dict[str, Any] | None = None
+        while True:
+            self.flag.clear()
+            table = self._table()
+            if table is None:
+                await self.send({"t": "absent", "text": t("web.no_table", self.lang)})
+                await self.flag.wait()
+                continue
+            seat = self._seat(table)
+            shown = await table.committed(seat)
+            if seat is not None and shown.seat_of(self.viewer.player_id or "") != seat:
+                continue  # the seat changed hands meanwhile: look again
+            entries = self.front.since(self.viewer.place, sent, shown.turn, seat)
+            fresh = entries is None
+            if entries is None:
+                entries = self.front.since(self.viewer.place, -1, shown.turn, seat) or []
+                entries = entries[-RECENT:]
+            for entry in entries:
+                names = addressed(entry.names, seat)
+                lines = event_lines(entry.game, entry.events, names, self.lang)
+                if lines:
+                    frame = log_frame(entry.turn, lines, deal_end=entry.deal_end)
+                    await self.send({**frame, "fresh": fresh})
+            state = state_frame(shown, seat, self.lang, self.clock())
+            state["fresh"] = fresh
+            same = {**state, "time_left": None} == {**(last or {}), "time_left": None}
+            if not same or fresh:
+                await self.send(state)
+            last, sent = state, shown.turn
+            await self.flag.wait()
+
+    async def _receive(self, data: str) -> None:
+        """One message from the page; a refusal is answered in the viewer's language."""
+        try:
+            if len(data) > MAX_MESSAGE:
+                raise WebRefusal("message too long", code="web.bad_message")
+            message = json.loads(data)
+            if not isinstance(message, dict):
+                raise WebRefusal("not an object", code="web.bad_message")
+            await self._handle(message)
+        except (IllegalAction, CardParseError) as error:
+            await self.send({"t": "refused", "text": refusal_text(error, self.lang)})
+            self.flag.set()  # the page shows the table as it stands again
+        except ValueError as error:  # not JSON
+            refusal = WebRefusal(str(error), code="web.bad_message")
+            await self.send({"t": "refused", "text": refusal_text(refusal, self.lang)})
+            self.flag.set()  # the page shows the table as it stands again
+
+    async def _handle(self, message: dict[str, Any]) -> None:
+        kind = message.get("t")
+        table = self._table()
+        pid = self.viewer.player_id
+        if table is None or pid is None:
+            raise WebRefusal("watching only", code="web.watching")
+        if kind == "hint":
+            await self._hint(table, pid)
+            return
+        if kind == "autopass":
+            table.set_autopass(pid, bool(message.get("on")))
+            self.flag.set()
+            return
+        turn = message.get("turn")
+        if not isinstance(turn, int) or isinstance(turn, bool):
+            raise WebRefusal("no turn", code="web.bad_message")
+        await table.act(pid, self._action(table, kind, message), turn)
+
+    def _action(self, table: Table, kind: object, message: dict[str, Any]) -> str:
+        """The canonical text of the move a message asks for (the engine still checks it)."""
+        if kind == "act":
+            return _text(message.get("action"))
+        if kind == "pick":
+            verb = _text(message.get("verb"))
+            cards = message.get("cards")
+            if not isinstance(cards, list) or not all(isinstance(c, str) for c in cards):
+                raise WebRefusal("bad cards", code="web.bad_message")
+            if not cards:
+                raise WebRefusal("no card chosen", code="web.no_cards")
+            for card in cards:
+                parse_card(card)
+            if verb == "play":
+                return "play " + " ".join(cards)
+            seat = self._seat(table)
+            view = table.snapshot(seat).view(seat)
+            return str(get_renderer(table.game).parse_input(f"{verb} {' '.join(cards)}", view))
+        if kind == "raise":
+            verb, amount = _text(message.get("verb")), str(message.get("amount", "")).strip()
+            if verb not in ("bet", "raise"):
+                raise WebRefusal("bad verb", code="web.bad_message")
+            if not is_number(amount):
+                raise WebRefusal("not a number", code="web.not_a_number", text=amount[:40])
+            return f"{verb} {int(amount)}"
+        if kind == "rebuy":
+            caves = str(message.get("caves", ""))
+            if caves == "sitout":
+                return "sitout"
+            if not is_number(caves):
+                raise WebRefusal("not a number", code="web.not_a_number", text=caves[:40])
+            return f"rebuy {int(caves)}"
+        raise WebRefusal("unknown message", code="web.bad_message")
+
+    async def _hint(self, table: Table, pid: str) -> None:
+        action = str(await table.hint(pid))
+        await self.send(
+            {
+                "t": "hint",
+                "action": action,
+                "cards": [card_json(c) for c in move_cards(action)],
+                "label": say_move(action, get_renderer(table.game).move_areas, self.lang),
+            }
+        )
+
+
+def addressed(names: Sequence[str], seat: int | None) -> list[str]:
+    """`names` with the viewer's own as an `Addressee`, so lines about them read "You call"
+    (the catalogs' second-person forms)."""
+    return [Addressee(name) if i == seat else name for i, name in enumerate(names)]
+
+
+def _text(value: object) -> str:
+    if not isinstance(value, str) or not value.strip() or len(value) > 200:
+        raise WebRefusal("bad action", code="web.bad_message")
+    return value
+
+
+def build_web_app(
+    manager: TableManager,
+    front: WebFront,
+    authenticators: Sequence[Authenticator],
+    *,
+    extra_routes: Iterable[web.AbstractRouteDef] = (),
+    clock: Callable[[], float] = time.time,
+) -> web.Application:
+    """The web table's application over `manager`'s tables (whose front is, or includes,
+    `front`): the page, its files and the WebSocket, signed in by `authenticators` (asked
+    in turn), plus `extra_routes` (another sign-in's endpoints)."""
+    files = {name: _static(name) for name in STATIC}
+    page = _static("index.html")
+
+    async def index(request: web.Request) -> web.StreamResponse:
+        await sign_in(request, authenticators)
+        headers = {**SECURITY_HEADERS, "Content-Security-Policy": csp(request)}
+        return web.Response(body=page, content_type="text/html", charset="utf-8", headers=headers)
+
+    async def static(request: web.Request) -> web.StreamResponse:
+        name = request.match_info["name"]
+        body = files.get(name)
+        if body is None:
+            raise web.HTTPNotFound()
+        kind = TYPES[name[name.rindex(".") :]]
+        headers = {"X-Content-Type-Options": "nosniff", "Cache-Control": "no-cache"}
+        return web.Response(body=body, content_type=kind, charset="utf-8", headers=headers)
+
+    async def socket(request: web.Request) -> web.StreamResponse:
+        viewer = await sign_in(request, authenticators)
+        lang = page_language(request, viewer)
+        since_text = request.query.get("since", "")
+        since = int(since_text) if is_number(since_text) else -1
+        ws = web.WebSocketResponse(heartbeat=HEARTBEAT, max_msg_size=MAX_MESSAGE)
+        await ws.prepare(request)
+        connection = Connection(manager, front, viewer, lang, ws, clock)
+        sockets.add(ws)
+        try:
+            with contextlib.suppress(ConnectionResetError):
+                await connection.run(since)
+        finally:
+            sockets.discard(ws)
+        return ws
+
+    async def going_away(app: web.Application) -> None:
+        # Pages reconnect on their own (to the next process): the server does not wait
+        # for them to close.
+        for ws in list(sockets):
+            await ws.close(code=WSCloseCode.GOING_AWAY)
+
+    sockets: set[web.WebSocketResponse] = set()
+
+    app = web.Application()
+    app.on_shutdown.append(going_away)
+    app.add_routes(
+        [
+            web.get("/", index),
+            web.get("/static/{name}", static),
+            web.get("/ws", socket),
+            *extra_routes,
+        ]
+    )
+    return app

@@ -1,0 +1,389 @@
+// The live table: one WebSocket to the server, which sends what this viewer may see and
+// the moves they may make (no rule lives here). Every URL is relative to the page, so it
+// works under a proxy's path prefix as well.
+import { bySuit, cardButton, cardFace } from "./cards.js";
+
+const $ = (id) => document.getElementById(id);
+const page = new URL(location.href);
+const LOG_KEPT = 30;
+
+let strings = {};
+let state = null; // the last state frame
+let last = -1; // the turn of the last state shown
+let chosen = new Set(); // positions of the chosen cards (a choice of cards to play)
+let suitOrder = false;
+let waiting = false; // a move was sent and its answer is not in yet
+let socket = null;
+let retry = 500;
+let countdown = null;
+let cleared = false; // this connection's first frames were looked at for a fresh start
+
+/** A string of the page in the viewer's language, with its {params}. */
+function tr(key, params = {}) {
+  const text = strings[key] ?? key;
+  return text.replace(/\{(\w+)\}/g, (_, name) => String(params[name] ?? ""));
+}
+
+function connect() {
+  const url = new URL("ws", page);
+  url.protocol = page.protocol === "https:" ? "wss:" : "ws:";
+  url.search = page.search;
+  url.hash = "";
+  if (last >= 0) url.searchParams.set("since", String(last));
+  socket = new WebSocket(url);
+  socket.addEventListener("message", (message) => receive(JSON.parse(message.data)));
+  socket.addEventListener("open", () => {
+    retry = 500;
+    $("conn").textContent = "";
+  });
+  socket.addEventListener("close", () => {
+    $("conn").textContent = tr("web.reconnecting");
+    waiting = false;
+    setTimeout(connect, retry);
+    retry = Math.min(retry * 2, 2000);
+  });
+}
+
+function send(frame) {
+  if (!socket || socket.readyState !== WebSocket.OPEN) return;
+  socket.send(JSON.stringify(frame));
+}
+
+function receive(frame) {
+  switch (frame.t) {
+    case "hello":
+      cleared = false;
+      strings = frame.strings;
+      document.documentElement.lang = frame.lang;
+      labelPage();
+      break;
+    case "state":
+      showState(frame);
+      break;
+    case "log":
+      addLog(frame);
+      break;
+    case "refused":
+      waiting = false;
+      notice(frame.text);
+      document.body.dataset.refusals = String(Number(document.body.dataset.refusals ?? 0) + 1);
+      break;
+    case "hint":
+      showHint(frame);
+      break;
+    case "absent":
+      $("turn").textContent = frame.text;
+      break;
+  }
+}
+
+function labelPage() {
+  $("table-h").textContent = tr("web.table");
+  $("you-h").textContent = tr("web.your_hand");
+  $("log-h").textContent = tr("web.log");
+  $("result-h").textContent = tr("web.result");
+  $("board-h").textContent = tr("web.board");
+  deckButton();
+}
+
+function deckButton() {
+  const four = localStorage.getItem("deucebot.deck") === "four";
+  document.body.classList.toggle("four-colour", four);
+  $("deck").textContent = tr("web.deck.four");
+  $("deck").setAttribute("aria-pressed", String(four));
+}
+
+$("deck").addEventListener("click", () => {
+  const four = localStorage.getItem("deucebot.deck") === "four";
+  localStorage.setItem("deucebot.deck", four ? "two" : "four");
+  deckButton();
+});
+
+function notice(text) {
+  $("notice").textContent = text;
+}
+
+/** A fresh start (the server's journal did not reach back): the old log goes, once. */
+function clearIfFresh(frame) {
+  if (frame.fresh && !cleared) $("log").replaceChildren();
+  cleared = true;
+}
+
+function addLog(frame, result = frame.result) {
+  clearIfFresh(frame);
+  const list = $("log");
+  for (const line of frame.lines) {
+    const item = document.createElement("li");
+    item.textContent = line;
+    list.append(item);
+  }
+  while (list.children.length > LOG_KEPT) list.firstElementChild.remove();
+  list.lastElementChild?.scrollIntoView({ block: "nearest" });
+  if (result) {
+    $("result").hidden = false;
+    const lines = $("result-lines");
+    lines.replaceChildren(
+      ...frame.lines.map((line) => {
+        const item = document.createElement("li");
+        item.textContent = line;
+        return item;
+      }),
+    );
+  }
+}
+
+function showState(frame) {
+  clearIfFresh(frame);
+  const moved = frame.n !== last;
+  state = frame;
+  last = frame.n;
+  document.body.dataset.turn = String(frame.n);
+  waiting = false;
+  if (moved) {
+    chosen = new Set();
+    notice("");
+  }
+  document.title = `${frame.title} · Deucebot`;
+  $("title").textContent = frame.title;
+  $("alt").textContent = frame.alt;
+  $("board").textContent = frame.board;
+  showSeats(frame);
+  $("table-cards").replaceChildren(...frame.table_cards.map(cardFace));
+  $("turn").textContent = frame.turn_text;
+  $("summary").textContent = frame.summary;
+  $("live-pot").textContent = (frame.picture?.pots ?? [])
+    .map((pot) => `${pot.label}: ${pot.amount}`)
+    .join(" · ");
+  startTimer(frame.time_left);
+  if (frame.status === "finished") $("result").hidden = false;
+  showHand();
+}
+
+function showSeats(frame) {
+  const picture = frame.picture;
+  $("header").textContent = picture?.header ?? "";
+  $("play").textContent = [picture?.play, picture?.note].filter(Boolean).join(" · ");
+  $("banner").textContent = picture?.banner ?? "";
+  $("pots").replaceChildren(
+    ...(picture?.pots ?? []).map((pot) => {
+      const item = document.createElement("li");
+      item.textContent = `${pot.label}: ${pot.amount}`;
+      return item;
+    }),
+    ...(picture?.stakes ?? []).map((line) => {
+      const item = document.createElement("li");
+      item.textContent = line;
+      return item;
+    }),
+  );
+  $("seats").replaceChildren(
+    ...frame.seats.map((seat, i) => {
+      const plate = picture?.seats[i];
+      const item = document.createElement("li");
+      const name = document.createElement("strong");
+      name.textContent = seat.name;
+      item.append(name);
+      if (seat.ai) item.append(" ", tag(tr("web.seat.ai")));
+      if (seat.away) item.append(" ", tag(tr("web.seat.away")));
+      for (const figure of plate?.figures ?? []) item.append(line(figure));
+      const tags = plate?.tags ?? [];
+      if (tags.length) item.append(line(tags.join(" · "), "tags"));
+      if (i === frame.seat) item.classList.add("mine");
+      if (i === frame.to_act && frame.status === "playing") {
+        item.classList.add("to-act");
+        item.setAttribute("aria-current", "true");
+      }
+      return item;
+    }),
+  );
+}
+
+function line(text, kind = "figure") {
+  const span = document.createElement("span");
+  span.className = kind;
+  span.textContent = text;
+  return span;
+}
+
+function tag(text) {
+  const span = document.createElement("span");
+  span.className = "tag";
+  span.textContent = text;
+  return span;
+}
+
+function startTimer(seconds) {
+  clearInterval(countdown);
+  const timer = $("timer");
+  if (seconds === null || seconds === undefined) {
+    timer.textContent = "";
+    return;
+  }
+  const end = Date.now() + seconds * 1000;
+  const tick = () => {
+    const left = Math.max(0, Math.ceil((end - Date.now()) / 1000));
+    timer.textContent = tr("web.time_left", { seconds: left });
+    if (left === 0) clearInterval(countdown);
+  };
+  tick();
+  countdown = setInterval(tick, 1000);
+}
+
+function order(hand) {
+  return suitOrder ? bySuit(hand) : hand.map((_, i) => i);
+}
+
+function showHand() {
+  const frame = state;
+  const you = $("you");
+  you.hidden = frame.seat === null;
+  if (frame.seat === null) return;
+  const controls = frame.controls;
+  const pick = controls.pick;
+  $("pick-prompt").textContent = pick ? pick.prompt : "";
+  $("hand").replaceChildren(
+    ...order(frame.hand).map((i) => {
+      const card = frame.hand[i];
+      const button = cardButton(card, { pressed: chosen.has(i), disabled: !pick });
+      button.addEventListener("click", () => toggle(i));
+      return button;
+    }),
+  );
+  $("hand-text").textContent = frame.hand_text;
+  showTools(frame);
+  showMoves(frame);
+  showRaise(controls.raise);
+  showRebuy(controls.rebuy);
+}
+
+function toggle(i) {
+  const pick = state.controls.pick;
+  if (!pick) return;
+  if (chosen.has(i)) chosen.delete(i);
+  else if (pick.most === 1) chosen = new Set([i]);
+  else if (chosen.size < pick.most) chosen.add(i);
+  showHand();
+}
+
+function button(label, onClick, extra = {}) {
+  const b = document.createElement("button");
+  b.type = "button";
+  b.textContent = label;
+  b.disabled = extra.disabled ?? false;
+  if (extra.pressed !== undefined) b.setAttribute("aria-pressed", String(extra.pressed));
+  if (extra.action) b.dataset.action = extra.action;
+  b.addEventListener("click", onClick);
+  return b;
+}
+
+function showTools(frame) {
+  const tools = [];
+  tools.push(
+    button(strings["web.sort"] ?? "Sort", () => {
+      suitOrder = !suitOrder;
+      showHand();
+    }, { pressed: suitOrder }),
+  );
+  if (frame.hint) tools.push(button(frame.hint, () => send({ t: "hint" })));
+  if (frame.autopass) {
+    const on = frame.autopass.on;
+    tools.push(button(frame.autopass.label, () => send({ t: "autopass", on: !on }), { pressed: on }));
+  }
+  $("tools").replaceChildren(...tools);
+}
+
+function act(frame) {
+  if (waiting) return;
+  waiting = true;
+  send({ ...frame, turn: state.n });
+}
+
+function showMoves(frame) {
+  const controls = frame.controls;
+  const buttons = [];
+  const pick = controls.pick;
+  if (pick) {
+    const cards = [...chosen].sort((a, b) => a - b).map((i) => frame.hand[i]);
+    const label = cards.length ? `${pick.label} ${cards.map((c) => c.name).join(" ")}` : pick.label;
+    buttons.push(
+      button(label, () => act({ t: "pick", verb: pick.verb, cards: cards.map((c) => c.code) }), {
+        disabled: cards.length < Math.max(1, pick.fewest),
+      }),
+    );
+  }
+  for (const move of controls.moves) {
+    buttons.push(button(move.label, () => act({ t: "act", action: move.action }), { action: move.action }));
+  }
+  $("moves").replaceChildren(...buttons);
+}
+
+function showRaise(raise) {
+  const form = $("raise");
+  form.hidden = !raise;
+  if (!raise) return;
+  const amount = $("raise-amount");
+  const slider = $("raise-slider");
+  $("raise-label").textContent = raise.label;
+  $("raise-go").textContent = raise.label;
+  for (const input of [amount, slider]) {
+    input.min = String(raise.low);
+    input.max = String(raise.high);
+  }
+  if (!amount.value || Number(amount.value) < raise.low || Number(amount.value) > raise.high) {
+    amount.value = String(raise.low);
+  }
+  slider.value = amount.value;
+  form.dataset.verb = raise.verb;
+}
+
+$("raise-slider").addEventListener("input", () => {
+  $("raise-amount").value = $("raise-slider").value;
+});
+$("raise-amount").addEventListener("input", () => {
+  $("raise-slider").value = $("raise-amount").value;
+});
+$("raise").addEventListener("submit", (e) => {
+  e.preventDefault();
+  act({ t: "raise", verb: $("raise").dataset.verb, amount: $("raise-amount").value });
+});
+
+function showRebuy(rebuy) {
+  const form = $("rebuy");
+  form.hidden = !rebuy;
+  if (!rebuy) return;
+  $("rebuy-ask").textContent = rebuy.ask;
+  $("rebuy-label").textContent = rebuy.label;
+  $("rebuy-go").textContent = rebuy.label;
+  $("sit-out").textContent = rebuy.sit_out;
+  const select = $("rebuy-caves");
+  if (select.options.length !== rebuy.most) {
+    select.replaceChildren(
+      ...Array.from({ length: rebuy.most }, (_, i) => new Option(String(i + 1), String(i + 1))),
+    );
+  }
+}
+
+$("rebuy").addEventListener("submit", (e) => {
+  e.preventDefault();
+  act({ t: "rebuy", caves: $("rebuy-caves").value });
+});
+$("sit-out").addEventListener("click", () => act({ t: "rebuy", caves: "sitout" }));
+
+function showHint(frame) {
+  notice(tr("web.hint", { move: frame.label }));
+  const pick = state?.controls.pick;
+  if (pick && frame.cards.length) {
+    const wanted = frame.cards.map((c) => c.code);
+    chosen = new Set();
+    state.hand.forEach((card, i) => {
+      const at = wanted.indexOf(card.code);
+      if (at >= 0) {
+        chosen.add(i);
+        wanted.splice(at, 1);
+      }
+    });
+    showHand();
+  }
+}
+
+connect();
