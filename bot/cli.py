@@ -34,7 +34,14 @@ from pydantic import ValidationError
 
 from bot.history import command as history_command
 from bot.i18n import normalise_language, t
-from bot.process.settings import AiDelay, TurnSeconds, bounded, cli_type, describe_error, load_settings
+from bot.process.settings import (
+    AiDelay,
+    TurnSeconds,
+    bounded,
+    cli_type,
+    describe_error,
+    load_settings,
+)
 from engines.registry import GameSpec, UnknownName, available_games, built_in_games, get_game
 from storage.base import CannotOpenDatabase, StorageError
 

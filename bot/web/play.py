@@ -22,10 +22,10 @@ from typing import Any, TextIO
 
 from aiohttp import web
 
-from bot.terminal.console import HUMAN_ID, place_of
 from bot.i18n import normalise_language, t
-from bot.runtime import Player, RuntimeConfig, Table, TableManager
 from bot.process.settings import load_settings
+from bot.runtime import Player, RuntimeConfig, Table, TableManager
+from bot.terminal.console import HUMAN_ID, place_of
 from bot.web.front import WebFront
 from bot.web.local import TOKEN_PARAM, LocalAuthenticator, kept_token, new_token
 from bot.web.server import build_web_app

@@ -26,6 +26,7 @@ from typing import Any
 
 from aiohttp import WSCloseCode, WSMsgType, web
 
+from bot.errors import REFUSALS, Refusal
 from bot.i18n import Addressee, catalog, explain, normalise_language, t
 from bot.render import get_renderer
 from bot.render.text import move_cards
@@ -100,7 +101,7 @@ def _static(name: str) -> bytes:
     return resources.files("bot.web").joinpath("static", name).read_bytes()
 
 
-def refusal_text(error: IllegalAction | CardParseError, lang: str) -> str:
+def refusal_text(error: IllegalAction | Refusal | CardParseError, lang: str) -> str:
     """A refused action in `lang`, worded as Discord answers the same refusal."""
     if isinstance(error, CardParseError):
         return "⛔ " + t("discord.bad_cards", lang, token=error.token[:40])
@@ -211,7 +212,7 @@ class Connection:
             if not isinstance(message, dict):
                 raise WebRefusal("not an object", code="web.bad_message")
             await self._handle(message)
-        except (IllegalAction, CardParseError) as error:
+        except (*REFUSALS, CardParseError) as error:
             await self.send({"t": "refused", "text": refusal_text(error, self.lang)})
             self.flag.set()  # the page shows the table as it stands again
         except ValueError as error:  # not JSON

@@ -25,12 +25,12 @@ from typing import TYPE_CHECKING, Any
 
 from aiohttp import ClientSession, WSMsgType, web
 
-from deucebot_dev.bench.report import publish
-from bot.runtime import RuntimeConfig, TableManager
 from bot.commands.simulate import percentile
+from bot.runtime import RuntimeConfig, TableManager
 from bot.web.front import WebFront
 from bot.web.identity import Viewer
 from bot.web.server import STATIC, build_web_app
+from deucebot_dev.bench.report import publish
 from storage import open_storage
 
 if TYPE_CHECKING:
@@ -181,7 +181,8 @@ def main(quick: bool = False, write: bool = False) -> int:
     body = "\n".join(
         [
             "From an action handed to the web front (after its commit) to each of "
-            f"{CLIENTS} pages per table having parsed that turn's state (`deucebot_dev/bench/web.py`; "
+            f"{CLIENTS} pages per table having parsed that turn's state "
+            "(`deucebot_dev/bench/web.py`; "
             "clients on the server's event loop, so their parsing counts).",
             "",
             "| tables | AI delay | actions | p50 | p99 | WebSocket bytes per action and page |",

@@ -19,10 +19,10 @@ from typing import Any
 from aiohttp import ClientSession, ClientWebSocketResponse, web
 from aiohttp.test_utils import TestServer
 
-from bot.terminal.console import HUMAN_ID, place_of
 from bot.runtime import Player, RuntimeConfig, Table, TableManager
 from bot.runtime.seats import Player as SeatPlayer
 from bot.runtime.snapshot import TableSnapshot
+from bot.terminal.console import HUMAN_ID, place_of
 from bot.web.front import WebFront
 from bot.web.identity import Viewer
 from bot.web.local import LocalAuthenticator
