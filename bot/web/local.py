@@ -33,7 +33,7 @@ class LocalAuthenticator:
         if given is None:
             return None
         if not hmac.compare_digest(given.encode(), self.token.encode()):
-            raise WebAuthError("forged")
+            raise WebAuthError("wrong_token")
         return Viewer(self.place, self.player_id, self.name)
 
 

@@ -90,7 +90,7 @@ async def sign_in(request: web.Request, authenticators: Sequence[Authenticator])
         except WebAuthError as error:
             key = f"web.auth.{error.code}"
             if key not in catalog(lang):
-                key = "web.auth.denied"  # a reason this catalog does not word
+                key = "web.auth.refused"  # a reason this catalog does not word
             raise web.HTTPForbidden(text=t(key, lang)) from error
         if viewer is not None:
             return viewer

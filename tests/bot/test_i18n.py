@@ -3,12 +3,15 @@ cards written as hands show them."""
 
 from __future__ import annotations
 
+import json
 import re
+from pathlib import Path
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+import bot.i18n
 from bot.i18n import LANGUAGES, Addressee, catalog, join_names, plural_index, t
 
 PLACEHOLDER = re.compile(r"\{(\w+)")
@@ -75,3 +78,18 @@ def test_every_second_person_form_matches_its_line() -> None:
             assert set(PLACEHOLDER.findall(messages[key])) <= set(
                 PLACEHOLDER.findall(messages[base])
             ), (lang, key)
+
+
+@pytest.mark.parametrize("lang", ["en", "fr", "uk"])
+def test_no_key_is_worded_in_two_catalog_files(lang: str) -> None:
+    """A language's files are merged in name order: a key in two files would silently take
+    the later file's words (two features wording one key apart)."""
+    folder = Path(bot.i18n.__file__).parent / "locales" / lang
+    owner: dict[str, str] = {}
+    twice = []
+    for path in sorted(folder.glob("*.json")):
+        for key in json.loads(path.read_text(encoding="utf-8")):
+            if key in owner:
+                twice.append(f"{key}: {owner[key]} and {path.name}")
+            owner[key] = path.name
+    assert twice == []

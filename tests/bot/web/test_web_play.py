@@ -26,7 +26,7 @@ async def test_the_local_sign_in_knows_only_its_token() -> None:
     assert await local.authenticate(make_mocked_request("GET", "/?other=1")) is None
     with pytest.raises(WebAuthError) as refused:
         await local.authenticate(make_mocked_request("GET", "/?token=secreT"))
-    assert refused.value.code == "forged"
+    assert refused.value.code == "wrong_token"
 
 
 def test_a_saved_match_keeps_its_token_for_its_owner_only(tmp_path: Path) -> None:
@@ -67,7 +67,7 @@ async def test_sign_ins_are_asked_in_turn_and_a_refusal_is_worded() -> None:
     local = LocalAuthenticator("terminal:duel", "terminal", "Ann", "secret")
     request = make_mocked_request("GET", "/?token=secret&lang=fr")
     assert (await sign_in(request, [local, _Refusing("expired")])).name == "Ann"
-    for code, key in (("expired", "web.auth.expired"), ("kaput", "web.auth.denied")):
+    for code, key in (("expired", "web.auth.expired"), ("kaput", "web.auth.refused")):
         with pytest.raises(web.HTTPForbidden) as refused:
             await sign_in(request, [_Refusing(code), local])
         assert refused.value.text == t(key, "fr")

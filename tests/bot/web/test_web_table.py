@@ -26,7 +26,7 @@ async def test_the_page_and_its_socket_need_a_sign_in(tmp_path: Path) -> None:
         assert await missing.text() == t("web.auth.none", "en")
         forged = await web.session.get(web.url("/", token="nope", lang="fr"))
         assert forged.status == 403
-        assert await forged.text() == t("web.auth.forged", "fr")
+        assert await forged.text() == t("web.auth.wrong_token", "fr")
         with pytest.raises(WSServerHandshakeError) as refused:
             await web.session.ws_connect(web.url("/ws", token="nope"))
         assert refused.value.status == 403
