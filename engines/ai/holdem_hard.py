@@ -143,7 +143,7 @@ class HardPolicy(StrongPolicy):
         if not raised:
             limpers = sum(1 for s in view.seats if s.bet >= big and s.seat != view.big_blind_seat)
             steal = self._fold_rate(view)
-            width = {0: 0.5, 1: 0.45, 2: 0.42, 3: 0.28, 4: 0.21, 5: 0.17}.get(behind, 0.13)
+            width = {0: 0.65, 1: 0.58, 2: 0.55, 3: 0.36, 4: 0.27, 5: 0.22}.get(behind, 0.17)
             width = min(0.6, width + 0.3 * steal) if limpers == 0 else 0.1 + 0.02 * limpers
             if view.to_call == 0:  # the big blind after limps
                 width = 0.12
