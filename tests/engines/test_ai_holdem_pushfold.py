@@ -7,6 +7,8 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from engines.ai.holdem_classes import CLASSES, JOINT, WEIGHT, class_index, class_name, hole_class
 from engines.ai.holdem_hard import HardPolicy
@@ -143,3 +145,24 @@ def test_hard_pushes_and_calls_like_the_equilibrium_when_short(stack: float) -> 
     # Within 1% of hands (by combos) of the equilibrium solved at this very depth.
     assert pushed_wrong / 1326 <= 0.01
     assert called_wrong / 1326 <= 0.01
+
+
+@settings(max_examples=25, deadline=None)
+@given(
+    st.lists(st.floats(0.05, 0.95), min_size=3, max_size=3),
+    st.lists(st.integers(1, 12), min_size=3, max_size=3),
+    st.floats(1.0, 20.0),
+)
+def test_solver_reaches_an_equilibrium_of_any_small_game(
+    upper: list[float], combos: list[int], stack: float
+) -> None:
+    # Three classes with any equities (equity[j, i] = 1 - equity[i, j]) and any combo counts:
+    # neither side can gain more than a thousandth of a big blind per hand by deviating.
+    equity = np.full((3, 3), 0.5)
+    for (i, j), value in zip(((0, 1), (0, 2), (1, 2)), upper, strict=True):
+        equity[i, j], equity[j, i] = value, 1.0 - value
+    joint = np.outer(combos, combos).astype(np.float64)
+    solution = solve(equity, stack, joint, iterations=2000)
+    assert solution.exploitability < 1e-3
+    assert ((solution.shove >= 0) & (solution.shove <= 1)).all()
+    assert ((solution.call >= 0) & (solution.call <= 1)).all()
