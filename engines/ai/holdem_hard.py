@@ -18,7 +18,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import eval7
 import numpy as np
@@ -51,7 +51,6 @@ class HardPolicy(StrongPolicy):
 
     iterations: int = 360
     name: str = "hard"
-    raises: dict[int, list[float]] = field(default_factory=dict)
 
     # ------------------------------------------------------------ the view
 
@@ -163,7 +162,7 @@ class HardPolicy(StrongPolicy):
         pot = view.pot_total
         odds = view.to_call / (pot + view.to_call)
         stack = view.seats[view.seat or 0].stack
-        realise = 0.9 if self._position(view) > 0.5 else 0.78
+        realise = 0.9 if self._position_bonus(view) > 0.5 else 0.78
         raises = sum(1 for r in view.history if r.street == "preflop" and r.verb == "raise")
         value_line = 0.62 if raises <= 1 else 0.66
         if equity >= value_line and view.can_raise:
@@ -185,13 +184,10 @@ class HardPolicy(StrongPolicy):
         for step in range(1, n):
             other = view.seats[(seat + step) % n]
             if other.in_hand and not other.folded and not other.all_in:
-                acted = any(r.seat == other.seat and r.street == "preflop" for r in view.history)
-                if not acted or (other.seat == view.big_blind_seat and not acted):
+                # The blinds are not actions: a blind that has not acted yet is still to act.
+                if not any(r.seat == other.seat and r.street == "preflop" for r in view.history):
                     count += 1
         return count
-
-    def _position(self, view: HoldemView) -> float:
-        return self._position_bonus(view)
 
     # ------------------------------------------------------------ post-flop
 
@@ -284,7 +280,7 @@ class HardPolicy(StrongPolicy):
         stack = view.seats[view.seat or 0].stack
         spr = stack / pot if pot else 10.0
         rng = self.rng
-        position = self._position(view)
+        position = self._position_bonus(view)
         river = view.street == "river"
         # One size per decision, drawn without looking at the cards.
         size = rng.choice((0.5, 0.75, 1.0)) if not river else rng.choice((0.6, 1.0))

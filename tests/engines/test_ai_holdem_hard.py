@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from engines.ai.holdem_hard import HardPolicy
+from engines.ai.holdem_hard import HardPolicy, bet_fractions
 from engines.ai.holdem_styles import STYLES, make_style
 from engines.base import DealSettled
 from engines.cards import FULL_DECK, Card, parse_cards
@@ -132,3 +132,14 @@ def test_hard_bet_sizes_do_not_depend_on_its_cards() -> None:
     assert sizes["value"], "kings bet some of the time"
     assert sizes["air"], "seven-deuce bluffs some of the time"
     assert sizes["air"] <= sizes["value"]
+
+
+def test_bet_fractions_measure_each_bet_against_the_pot_it_faced() -> None:
+    state = HoldemState(HoldemConfig(seats=2), random.Random(0))
+    state.apply(0, Call())  # the button completes to 20
+    state.apply(1, Check())
+    state.apply(1, Bet(20))  # 20 into 40
+    state.apply(0, Raise(80))  # 60 more than a call, into 40 + 20 + 20
+    view = state.view(1)
+    sizes = [bet_fractions(view).get(id(record)) for record in view.history]
+    assert sizes == [None, None, 0.5, 0.75]
