@@ -181,12 +181,12 @@ class HardPolicy(StrongPolicy):
         n = len(view.seats)
         count = 0
         seat = view.seat or 0
+        acted = {r.seat for r in view.history if r.street == "preflop"}
         for step in range(1, n):
             other = view.seats[(seat + step) % n]
-            if other.in_hand and not other.folded and not other.all_in:
-                # The blinds are not actions: a blind that has not acted yet is still to act.
-                if not any(r.seat == other.seat and r.street == "preflop" for r in view.history):
-                    count += 1
+            # The blinds are not actions: a blind that has not acted yet is still to act.
+            if other.in_hand and not other.folded and not other.all_in and other.seat not in acted:
+                count += 1
         return count
 
     # ------------------------------------------------------------ post-flop
