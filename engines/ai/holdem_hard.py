@@ -212,11 +212,11 @@ class HardPolicy(StrongPolicy):
                     if record.verb in ("bet", "raise") or (record.all_in and record.verb != "call"):
                         # Bets and raises come mostly from the top of a range (more so the
                         # larger they are), with a few bluffs; looser for aggressive seats.
-                        stats = self.stats.get(seat, SeatStats())
-                        keep = min(0.3, max(0.15, 0.9 * stats.aggression + 0.1))
+                        aggression = self.stats.get(seat, SeatStats()).aggression
+                        keep = min(0.9, max(0.15, 1.2 * aggression - 0.2))
                         size = fractions.get(id(record), 0.6)
                         keep *= min(1.3, max(0.75, (0.6 / max(size, 0.1)) ** 0.5))
-                        narrow(values, place, keep, 0.06)
+                        narrow(values, place, keep, 0.06 if aggression < 0.5 else 0.25)
                     elif record.verb == "call":
                         narrow(values, place, 0.7, 0.2)
                     elif record.verb == "check":
