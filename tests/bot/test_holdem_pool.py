@@ -42,6 +42,16 @@ def test_duplicate_matches_deal_each_position_the_same_cards() -> None:
         assert _holes_by_position(button, 4, 5) == first
 
 
+def test_hard_beats_the_rock_and_the_station_on_duplicate_deals() -> None:
+    # Heads-up, 150 deals each played from both seats. Against the rock the win is clear of
+    # the noise; the station's calls make every pot big, so there only the sign is asked.
+    rock = duplicate("hard", "rock", seats=2, deals=150, seed=5)
+    assert rock.hands == 300
+    assert rock.result.low > 0, rock.result
+    station = duplicate("hard", "station", seats=2, deals=150, seed=5)
+    assert station.result.mean > 0, station.result
+
+
 def test_the_report_has_levels_as_rows_and_opponents_as_columns() -> None:
     lines = [
         Lineup("hard", "tag", 6, Interval(12.0, 2.0, 22.0, 10), 60, 3.0),
