@@ -52,11 +52,6 @@ def _row(rank_value: int) -> int:
     return 14 - rank_value
 
 
-def combo_class(a: int, b: int) -> int:
-    """The class of the two cards with codes `a` and `b` (`Card.code`, 0-51)."""
-    return card_class(_CARDS[a], _CARDS[b])
-
-
 def card_class(a: Card, b: Card) -> int:
     """The class of two hole cards."""
     ra, rb = _row(int(a.rank)), _row(int(b.rank))

@@ -16,18 +16,12 @@ from functools import cache
 import eval7
 import numpy as np
 
-from engines.ai.holdem_classes import CLASSES, COMBOS, JOINT, WEIGHT, combo_class
+from engines.ai.holdem_classes import CLASSES, COMBOS, JOINT, WEIGHT
 from engines.ai.holdem_pushfold import Array, shipped_chart
 from engines.cards import FULL_DECK
 
 E7 = [eval7.Card(c.rank.char + c.suit.letter.lower()) for c in FULL_DECK]
 """eval7's card for each card code."""
-
-COMBO_CLASS = np.zeros((52, 52), dtype=np.int64)
-"""COMBO_CLASS[a, b]: the class of the cards with codes a and b."""
-for _index, _combos in enumerate(COMBOS):
-    for _a, _b in _combos:
-        COMBO_CLASS[_a, _b] = COMBO_CLASS[_b, _a] = _index
 
 
 @cache
@@ -107,8 +101,3 @@ def narrow(values: list[float], place: Sequence[float], keep: float, floor: floa
     for index, where in enumerate(place):
         edge = 1.0 / (1.0 + math.exp((where - keep) / 0.06))
         values[index] *= floor + (1.0 - floor) * edge
-
-
-def class_of(a: int, b: int) -> int:
-    """The class of two card codes (re-exported for the players)."""
-    return combo_class(a, b)

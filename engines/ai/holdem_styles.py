@@ -12,8 +12,9 @@ Each style is a short rule set over a fixed pre-flop hand ordering (Chen's score
 - `station` (calling station): enters ~55% by calling, rarely raises, calls down with
   any pair or better and often with nothing.
 - `rock`: plays ~8% of hands, bets only two pair or better, folds everything else to bets.
-- `frozen`: today's `strong` (`engines.ai.holdem.StrongPolicy`) under its own name, so
-  that later changes to `strong` leave this reference where it was.
+- `frozen`: `strong` (`engines.ai.holdem.StrongPolicy`) under its own name, the reference
+  `hard` is measured against. It shares `strong`'s class: before `strong` changes, copy
+  today's class here so that the reference stays where it was.
 """
 
 from __future__ import annotations
