@@ -143,3 +143,23 @@ def test_bet_fractions_measure_each_bet_against_the_pot_it_faced() -> None:
     view = state.view(1)
     sizes = [bet_fractions(view).get(id(record)) for record in view.history]
     assert sizes == [None, None, 0.5, 0.75]
+
+
+@pytest.mark.parametrize("seats", [2, 6])
+def test_hard_plays_only_legal_moves_deep_and_short(seats: int) -> None:
+    # Uneven stacks restored every hand: deep and short spots (push/fold heads-up), all-ins
+    # and side pots, for 60 hands.
+    stacks = (300, 1500, 200, 1000, 700, 2000)[:seats]
+    config = HoldemConfig(seats=seats, stacks=stacks, max_hands=60, reset_stacks=True)
+    state = HoldemState(config, random.Random(4))
+    names = ["hard", "maniac", "hard", "station", "lag", "rock"][:seats]
+    agents = [SPEC.make_policy(name, random.Random(i)) for i, name in enumerate(names)]
+    shoves = 0
+    while not state.finished:
+        seat = state.to_act
+        assert seat is not None
+        action = agents[seat].decide(state.view(seat))
+        state.check(seat, action)  # raises if illegal
+        shoves += names[seat] == "hard" and action == AllIn()
+        state.apply(seat, action)
+    assert state.hand == 60 and shoves > 0
