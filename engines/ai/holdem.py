@@ -11,9 +11,9 @@
   bluffs at frequencies tied to how often the opponents fold. It keeps
   per-seat statistics of what it has seen (how often each opponent enters the
   pot, bets, folds to bets): what a human across the table would remember.
-- `hard`: `engines.ai.holdem_hard` (push/fold equilibrium when short, ranges when deep).
-- `tag`, `lag`, `maniac`, `station`, `rock`, `frozen`: the sparring pool
-  (`engines.ai.holdem_styles`).
+
+`hard` (`engines.ai.holdem_hard`) and the sparring pool (`engines.ai.holdem_styles`) build on
+these; `engines.ai.holdem_policies` names them all.
 """
 
 from __future__ import annotations
@@ -25,7 +25,6 @@ from itertools import combinations
 
 import eval7
 
-from engines.base import Policy
 from engines.cards import FULL_DECK, Card, Rank
 from engines.holdem import ActionRecord, HoldemView
 from engines.poker.actions import AllIn, Bet, BettingAction, Call, Check, Fold, Raise
@@ -500,39 +499,11 @@ def _strong(rng: random.Random) -> StrongPolicy:
     return StrongPolicy(rng)
 
 
-def _hard(rng: random.Random) -> Policy[HoldemView, BettingAction]:
-    from engines.ai.holdem_hard import HardPolicy
-
-    return HardPolicy(rng)
-
-
-def _frozen(rng: random.Random) -> Policy[HoldemView, BettingAction]:
-    from engines.ai.holdem_styles import frozen_policy
-
-    return frozen_policy(rng)
-
-
-def _style(name: str) -> PolicyFactory:
-    def make(rng: random.Random) -> Policy[HoldemView, BettingAction]:
-        from engines.ai.holdem_styles import make_style
-
-        return make_style(name, rng)
-
-    return make
-
-
 POLICIES: dict[str, PolicyFactory] = {
     "random": RandomPolicy,
     "calling": CallingPolicy,
     "tight": TightPolicy,
     "strong": _strong,
-    "hard": _hard,
-    # The sparring pool (engines.ai.holdem_styles): styles that do not think like `hard`.
-    "tag": _style("tag"),
-    "lag": _style("lag"),
-    "maniac": _style("maniac"),
-    "station": _style("station"),
-    "rock": _style("rock"),
-    "frozen": _frozen,
 }
-"""Policy name -> factory taking the policy's own `random.Random`."""
+"""The baseline policies: name -> factory taking the policy's own `random.Random`. The game's
+whole set, with `hard` and the sparring pool, is `engines.ai.holdem_policies.POLICIES`."""

@@ -7,13 +7,13 @@ import random
 import pytest
 
 from engines.ai.holdem import (
-    POLICIES,
     CallingPolicy,
     StrongPolicy,
     TightPolicy,
     hand_percentile,
     made_strength,
 )
+from engines.ai.holdem_policies import POLICIES
 from engines.base import DealSettled
 from engines.cards import FULL_DECK, Card, parse_cards
 from engines.holdem import SPEC, HoldemConfig, HoldemState, HoldemView
