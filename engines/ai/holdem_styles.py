@@ -4,8 +4,8 @@ Each style is a short rule set over a fixed pre-flop hand ordering (Chen's score
 `engines.ai.holdem.hand_percentile`) and the made hand on the board
 (`engines.ai.holdem.made_strength`), with its own frequencies:
 
-- `tag` (tight-aggressive): opens ~18%, re-raises ~5%, bets and raises made hands,
-  continuation-bets often, folds weak hands to bets.
+- `tag` (tight-aggressive): opens ~18%, re-raises ~5%, bets top pair or better and raises
+  two pair or better, bets with nothing 30% of the time, folds weak hands to bets.
 - `lag` (loose-aggressive): opens ~38%, re-raises ~12%, bets and bluffs often, calls
   with any pair.
 - `maniac`: raises most hands pre-flop and bets or raises most streets, pot-sized.
