@@ -125,7 +125,11 @@ def build_parser() -> argparse.ArgumentParser:
         "--against",
         default=None,
         help="Big Two: comma-separated pool; --players names one candidate, which plays each "
-        "seat in turn against three of each, on paired seeds",
+        "seat in turn against three of each, on paired seeds; hold'em: the candidate "
+        "against --seats - 1 of each, -n duplicate deals",
+    )
+    sim.add_argument(
+        "--seats", type=int, default=6, help="hold'em --against: players at the table (2-9)"
     )
     sim.add_argument(
         "--json", action="store_true", help="print the JSON contract (docs/simulate.md)"
@@ -154,9 +158,15 @@ def build_parser() -> argparse.ArgumentParser:
     )
 
     train = sub.add_parser("train", help="train an AI by self-play (Big Two's `net` player)")
-    train.add_argument("game", choices=("bigtwo",))
+    train.add_argument("game", choices=("bigtwo", "holdem"))
     train.add_argument("--seed", type=int, default=1)
     train.add_argument("--deals", type=int, default=150_000, help="self-play deals")
+    train.add_argument(
+        "--samples",
+        type=int,
+        default=100_000,
+        help="holdem: Monte Carlo boards per pair of starting-hand classes",
+    )
     train.add_argument(
         "--out", default=None, help="weights file (default: the shipped one, overwritten)"
     )
@@ -281,10 +291,12 @@ def _simulate_pool(
 ) -> int:
     from bot.commands.pool import against_pool, to_table
 
-    if spec.scoring != "penalty":
-        raise UnknownName("--against measures penalties per deal: Big Two only")
+    if spec.name not in ("bigtwo", "holdem"):
+        raise UnknownName("--against measures a candidate against a pool: Big Two and hold'em")
     if len(policies) != 1 or not pool:
         raise UnknownName("--against needs one candidate in --players and a pool of one or more")
+    if spec.name == "holdem":
+        return _holdem_pool(args, policies[0], pool)
     lineups = against_pool(spec, policies[0], pool, args.n, seed=args.seed)
     if args.json:
         import json
@@ -296,9 +308,57 @@ def _simulate_pool(
     return 0
 
 
+def _holdem_pool(args: argparse.Namespace, candidate: str, pool: list[str]) -> int:
+    """`simulate holdem --players C --against P,Q --seats N`: duplicate deals per opponent."""
+    from bot.commands.holdem_pool import duplicate, table
+
+    refusal = get_game("holdem").seats_refusal(args.seats)
+    if refusal:
+        raise UnknownName(f"{refusal} (--seats)")
+    lineups = [duplicate(candidate, name, args.seats, args.n, seed=args.seed) for name in pool]
+    if args.json:
+        import json
+
+        rows = [
+            {
+                "opponent": line.opponent,
+                "seats": line.seats,
+                "hands": line.hands,
+                "bb_per_100": {
+                    "mean": line.result.mean,
+                    "low": line.result.low,
+                    "high": line.result.high,
+                },
+                "decision_ms_p99": line.p99_ms,
+            }
+            for line in lineups
+        ]
+        data = {"candidate": candidate, "seed": args.seed, "n": args.n, "lineups": rows}
+        print(json.dumps(data, indent=2))
+    else:
+        print(table(lineups))
+    return 0
+
+
 def _train(args: argparse.Namespace) -> int:
-    """`deucebot train bigtwo`: self-play training of the `net` player's weights."""
+    """`deucebot train bigtwo`: self-play training of the `net` player's weights;
+    `deucebot train holdem`: the push/fold chart of the `hard` hold'em player."""
     from pathlib import Path
+
+    if args.game == "holdem":
+        from engines.ai.holdem_pushfold import CHART_PATH, save_chart
+        from engines.ai.holdem_train import train as train_holdem
+
+        path = Path(args.out) if args.out else CHART_PATH
+        equity, solutions, done = train_holdem(
+            args.seed, args.samples, log=lambda line: print(line, flush=True)
+        )
+        save_chart(path, equity, solutions)
+        print(
+            f"{done.samples:,} boards per class pair, seed {done.seed}, in {done.seconds:.0f} s; "
+            f"worst exploitability {done.worst_exploitability:.1e} bb/hand; written to {path}"
+        )
+        return 0
 
     from engines.ai.bigtwo_net import WEIGHTS_PATH
     from engines.ai.bigtwo_train import train

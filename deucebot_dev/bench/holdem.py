@@ -7,6 +7,8 @@
 3. The `strong` AI's decision latency (p50, p99, max) at a four-seat table against the baselines.
 4. Strength: `strong` against three of each baseline, seats rotated, bb/100 with 95% intervals
    (20,000 hands per opponent type; several minutes, run it with `nice`).
+5. The levels `hard` and `normal` against the sparring pool (`bot.commands.holdem_pool`) at 2,
+   6 and 9 seats on duplicate deals, and `hard`'s decision latency (p99).
 """
 
 from __future__ import annotations
@@ -16,6 +18,8 @@ import time
 
 import eval7
 
+from bot.commands.holdem_pool import LEVELS, POOL, Lineup, duplicate
+from bot.commands.holdem_pool import table as pool_table
 from bot.commands.simulate import Interval, TimedPolicy, percentile, simulate
 from deucebot_dev.bench.report import publish, rate
 from engines.base import DealSettled, Event
@@ -159,6 +163,17 @@ def strength(hands: int) -> list[tuple[str, Interval, Interval, float]]:
     return rows
 
 
+def pool(deals: int, seats: tuple[int, ...]) -> list[Lineup]:
+    """Each level against copies of each pool style at each seat count, `deals` duplicate
+    deals (each played once per button position)."""
+    return [
+        duplicate(level, opponent, n, deals, seed=1)
+        for n in seats
+        for level in LEVELS
+        for opponent in POOL
+    ]
+
+
 def main(quick: bool, write: bool) -> int:
     """Run the measurements, print them and, with `write`, record them in docs/benchmarks.md."""
     seconds = 1.5 if quick else 8.0
@@ -167,11 +182,13 @@ def main(quick: bool, write: bool) -> int:
     direct, inline, ranked, valued = ranking_overhead(10_000 if quick else 50_000)
     times, played = strong_latency(40 if quick else 600)
     rows = strength(300 if quick else 20_000)
+    lineups = pool(10 if quick else 400, (2, 6) if quick else (2, 6, 9))
     table = "\n".join(
         f"| 3 x `{name}` | {ours.mean:+.1f} [{ours.low:+.1f}, {ours.high:+.1f}] | "
         f"{theirs.mean:+.1f} | {ours.n:,} | {speed:,.0f} |"
         for name, ours, theirs, speed in rows
     )
+    levels = pool_table(lineups)
     body = f"""
 Four players, 1000 chips, blinds 10/20, everyone checks or calls to the showdown; both engines
 in the same run.
@@ -207,6 +224,13 @@ its 95% interval (normal approximation over hands):
 | opponents | `strong` bb/100 [95% interval] | each baseline, bb/100 | hands | hands/s |
 | --- | ---: | ---: | ---: | ---: |
 {table}
+
+Levels against the sparring pool: the level in one seat against copies of one style,
+50 big blinds restored every hand, duplicate deals (every deal played once per button
+position, `bot.commands.holdem_pool`); bb/100 with its 95% interval and (hands played);
+p99 is the level's decision latency in that row's matches:
+
+{levels}
 """
     publish("holdem" + (" (quick)" if quick else ""), body, write and not quick)
     return 0

@@ -11,6 +11,9 @@
   bluffs at frequencies tied to how often the opponents fold. It keeps
   per-seat statistics of what it has seen (how often each opponent enters the
   pot, bets, folds to bets): what a human across the table would remember.
+
+`hard` (`engines.ai.holdem_hard`) and the sparring pool (`engines.ai.holdem_styles`) build on
+these; `engines.ai.holdem_policies` names them all.
 """
 
 from __future__ import annotations
@@ -502,4 +505,5 @@ POLICIES: dict[str, PolicyFactory] = {
     "tight": TightPolicy,
     "strong": _strong,
 }
-"""Policy name -> factory taking the policy's own `random.Random`."""
+"""The baseline policies: name -> factory taking the policy's own `random.Random`. The game's
+whole set, with `hard` and the sparring pool, is `engines.ai.holdem_policies.POLICIES`."""

@@ -132,8 +132,23 @@ def test_against_a_pool_plays_paired_line_ups(capsys: pytest.CaptureFixture[str]
             "holdem takes 2-9 players, not 1",
         ),
         (
-            ["simulate", "holdem", "-n", "1", "--players", "strong", "--against", "calling"],
-            "--against measures penalties per deal: Big Two only",
+            ["simulate", "duel", "-n", "1", "--players", "strong", "--against", "honest"],
+            "--against measures a candidate against a pool: Big Two and hold'em",
+        ),
+        (
+            [
+                "simulate",
+                "holdem",
+                "-n",
+                "1",
+                "--players",
+                "hard",
+                "--against",
+                "rock",
+                "--seats",
+                "11",
+            ],
+            "holdem takes 2-9 players, not 11 (--seats)",
         ),
         (
             ["simulate", "bigtwo", "-n", "1", "--players", "strong,hard", "--against", "net"],

@@ -7,13 +7,13 @@ import random
 import pytest
 
 from engines.ai.holdem import (
-    POLICIES,
     CallingPolicy,
     StrongPolicy,
     TightPolicy,
     hand_percentile,
     made_strength,
 )
+from engines.ai.holdem_policies import POLICIES
 from engines.base import DealSettled
 from engines.cards import FULL_DECK, Card, parse_cards
 from engines.holdem import SPEC, HoldemConfig, HoldemState, HoldemView
@@ -32,7 +32,7 @@ def deck_with(holes: dict[int, str], n: int, button: int = 0) -> list[Card]:
 
 @pytest.mark.parametrize("name", sorted(POLICIES))
 def test_every_policy_only_chooses_legal_actions(name: str) -> None:
-    hands = 25 if name == "strong" else 150
+    hands = 25 if name in ("strong", "hard", "frozen") else 150  # Monte Carlo players are slow
     state = HoldemState(HoldemConfig(seats=4, reset_stacks=True), random.Random(11))
     mixed = [name, "random", name, "calling"]
     agents = [SPEC.make_policy(p, random.Random(i)) for i, p in enumerate(mixed)]

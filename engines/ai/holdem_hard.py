@@ -1,0 +1,341 @@
+"""The `hard` hold'em player: equilibrium push/fold when short, range-based play when deep.
+
+- Heads-up (small blind against big blind, everyone else folded or gone) at 15 big blinds
+  effective or less: the small blind shoves or folds and the big blind calls or folds a
+  shove exactly as the shipped push/fold equilibrium says (`holdem_pushfold`), at the
+  chart depth nearest the effective stack, mixed hands drawn from the policy's generator.
+- Otherwise every opponent still in the hand gets a range from what it did this hand
+  (calls, raises, bets, checks; `holdem_ranges`), loosened or tightened by what this seat
+  has seen it do before (how often it enters pots, raises, folds to bets). Equity against
+  those ranges comes from the pre-computed class equities before the flop and from Monte
+  Carlo over the weighted combos after it.
+- Choices weigh that equity against pot odds (discounted out of position and multi-way),
+  stack depth and position. Bet sizes are drawn per decision from fractions of the pot that
+  do not depend on the hand, and bluffs are mixed into each size at the frequency that size
+  makes the caller indifferent, so the sizes alone say nothing about the cards.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import eval7
+import numpy as np
+
+from engines.ai.holdem import SeatStats, StrongPolicy, _find, _passive, _sized
+from engines.ai.holdem_classes import hole_class
+from engines.ai.holdem_pushfold import Array, shipped_chart
+from engines.ai.holdem_ranges import (
+    E7,
+    board_order,
+    combo_weights,
+    equity_vs_classes,
+    keep_top,
+    narrow,
+    top_share,
+)
+from engines.holdem import HoldemView
+from engines.poker.actions import AllIn, BettingAction, Call, Check, Fold
+
+PUSH_FOLD_DEPTH = 15.0
+"""At or below this effective stack (big blinds) heads-up play is push/fold."""
+
+_evaluate = eval7.evaluate
+
+
+@dataclass
+class HardPolicy(StrongPolicy):
+    """See the module docstring. Keeps per-seat statistics like `strong` (what a human across
+    the table remembers) but decides from ranges, not from a fixed hand ordering."""
+
+    iterations: int = 360
+    name: str = "hard"
+
+    # ------------------------------------------------------------ the view
+
+    def decide(self, view: HoldemView) -> BettingAction:
+        """Choose from the seat's view only: see the module docstring."""
+        self._observe(view)
+        hole = view.hole
+        if not hole or not view.legal or view.seat is None:
+            return _passive(view)
+        short = self._push_fold(view, hole_class(hole))
+        if short is not None:
+            return short
+        ranges = self._ranges(view)
+        if not ranges:
+            return _passive(view)
+        if view.street == "preflop":
+            return self._preflop(view, hole_class(hole), ranges)
+        equity = self._postflop_equity(view, ranges)
+        return self._postflop(view, equity, len(ranges))
+
+    def _effective(self, view: HoldemView, others: Sequence[int]) -> float:
+        me = view.seats[view.seat or 0]
+        mine = me.stack + me.bet
+        theirs = max((view.seats[s].stack + view.seats[s].bet for s in others), default=0)
+        return min(mine, theirs) / view.big_blind
+
+    # ------------------------------------------------------------ push/fold
+
+    def _push_fold(self, view: HoldemView, hand: int) -> BettingAction | None:
+        """The equilibrium move when the spot is the push/fold game, else None."""
+        if view.street != "preflop":
+            return None
+        others = [s.seat for s in view.seats if s.seat != view.seat and s.in_hand and not s.folded]
+        if len(others) != 1:
+            return None
+        other = others[0]
+        if {view.seat, other} != {view.small_blind_seat, view.big_blind_seat}:
+            return None
+        stack = self._effective(view, others)
+        if stack > PUSH_FOLD_DEPTH:
+            return None
+        chart = shipped_chart()
+        acted = [r for r in view.history if r.street == "preflop"]
+        if view.seat == view.small_blind_seat and view.current_bet <= view.big_blind:
+            if not all(r.verb == "fold" for r in acted):
+                return None
+            if self.rng.random() < chart.shove_frequency(hand, stack):
+                return AllIn()
+            return Fold()
+        opponent = view.seats[other]
+        if view.seat == view.big_blind_seat and (opponent.all_in or view.to_call >= stack * 0.6):
+            # A shove (or a raise committing most of the effective stack) from the small blind.
+            if self.rng.random() < chart.call_frequency(hand, stack):
+                return Call() if _find(view.legal, Call) else AllIn()
+            return Fold()
+        return None
+
+    # ------------------------------------------------------------ ranges
+
+    def _ranges(self, view: HoldemView) -> dict[int, Array]:
+        """Class weights per opponent still in the hand, from its pre-flop actions."""
+        result: dict[int, Array] = {}
+        for seat in view.seats:
+            if seat.seat == view.seat or not seat.in_hand or seat.folded:
+                continue
+            stats = self.stats.get(seat.seat, SeatStats())
+            pre = [r for r in view.history if r.seat == seat.seat and r.street == "preflop"]
+            raises = sum(1 for r in pre if r.verb in ("raise", "bet"))
+            entered = any(r.verb in ("call", "raise", "bet") for r in pre)
+            if raises:
+                # Raisers: about a third of what they enter with, narrower per re-raise.
+                share = max(0.03, min(1.0, stats.vpip) * 0.55 * 0.45 ** (raises - 1))
+                result[seat.seat] = keep_top(share)
+            elif entered:
+                # Callers: their entering range without most of its top (they would raise).
+                wide = keep_top(min(1.0, max(0.1, stats.vpip * 1.1)))
+                result[seat.seat] = wide * (1.0 - 0.6 * keep_top(0.04))
+            else:
+                result[seat.seat] = np.ones_like(keep_top(1.0))
+        return result
+
+    # ------------------------------------------------------------ pre-flop
+
+    def _preflop(self, view: HoldemView, hand: int, ranges: dict[int, Array]) -> BettingAction:
+        big = view.big_blind
+        share = top_share(hand)
+        raised = view.current_bet > big
+        behind = self._behind(view)
+        if not raised:
+            limpers = sum(1 for s in view.seats if s.bet >= big and s.seat != view.big_blind_seat)
+            steal = self._fold_rate(view)
+            width = {0: 0.65, 1: 0.58, 2: 0.55, 3: 0.36, 4: 0.27, 5: 0.22}.get(behind, 0.17)
+            width = min(0.6, width + 0.3 * steal) if limpers == 0 else 0.1 + 0.02 * limpers
+            if view.to_call == 0:  # the big blind after limps
+                width = 0.12
+            if share <= width and view.can_raise:
+                return _sized(view, int(2.5 * big) + big * limpers)
+            if view.to_call == 0:
+                return Check()
+            if view.seat == view.small_blind_seat and share <= 0.6 and behind == 0:
+                return _passive(view)
+            return Fold()
+        # Facing a raise: equity against the raisers' ranges, all-in equity per opponent.
+        equity = 1.0
+        for weights in ranges.values():
+            equity *= equity_vs_classes(hand, weights)
+        if len(ranges) > 1:
+            equity = equity ** (1.0 / 1.4)  # opponents' hands overlap: beating all is likelier
+        pot = view.pot_total
+        odds = view.to_call / (pot + view.to_call)
+        stack = view.seats[view.seat or 0].stack
+        realise = 0.9 if self._position_bonus(view) > 0.5 else 0.78
+        raises = sum(1 for r in view.history if r.street == "preflop" and r.verb == "raise")
+        value_line = 0.62 if raises <= 1 else 0.66
+        if equity >= value_line and view.can_raise:
+            if view.to_call >= stack * 0.35 or raises >= 2:
+                return AllIn()
+            return _sized(view, 3 * view.current_bet + view.to_call)
+        light = raises == 1 and view.can_raise and behind == 0 and 0.18 <= share <= 0.3
+        if light and self.rng.random() < 0.12:  # a light 3-bet, sized as the value 3-bets
+            return _sized(view, 3 * view.current_bet + view.to_call)
+        if equity * realise >= odds:
+            return Call() if _find(view.legal, Call) else _passive(view)
+        return Fold()
+
+    def _behind(self, view: HoldemView) -> int:
+        """How many players still to act after this seat in this betting round, pre-flop."""
+        n = len(view.seats)
+        count = 0
+        seat = view.seat or 0
+        acted = {r.seat for r in view.history if r.street == "preflop"}
+        for step in range(1, n):
+            other = view.seats[(seat + step) % n]
+            # The blinds are not actions: a blind that has not acted yet is still to act.
+            if other.in_hand and not other.folded and not other.all_in and other.seat not in acted:
+                count += 1
+        return count
+
+    # ------------------------------------------------------------ post-flop
+
+    def _postflop_equity(self, view: HoldemView, ranges: dict[int, Array]) -> float:
+        """Monte Carlo equity against the combos each opponent's whole line leaves likely."""
+        hole = view.hole or ()
+        mine = [c.code for c in hole]
+        board = [c.code for c in view.board]
+        dead = mine + board
+        samplers: list[tuple[list[tuple[int, int]], list[float]]] = []
+        fractions = bet_fractions(view)
+        for seat, weights in ranges.items():
+            combos, values = combo_weights(weights, dead)
+            for street, cut in (("flop", 3), ("turn", 4), ("river", 5)):
+                if cut > len(board):
+                    break
+                line = [r for r in view.history if r.seat == seat and r.street == street]
+                if not line:
+                    continue
+                place = board_order(combos, board[:cut])
+                for record in line:
+                    if record.verb in ("bet", "raise") or (record.all_in and record.verb != "call"):
+                        # Bets and raises come mostly from the top of a range (more so the
+                        # larger they are), with a few bluffs; looser for aggressive seats.
+                        aggression = self.stats.get(seat, SeatStats()).aggression
+                        keep = min(0.9, max(0.15, 1.2 * aggression - 0.2))
+                        size = fractions.get(id(record), 0.6)
+                        keep *= min(1.3, max(0.75, (0.6 / max(size, 0.1)) ** 0.5))
+                        narrow(values, place, keep, 0.06 if aggression < 0.5 else 0.25)
+                    elif record.verb == "call":
+                        narrow(values, place, 0.7, 0.2)
+                    elif record.verb == "check":
+                        narrow(values, place, 0.9, 0.55)
+            samplers.append((combos, values))
+        return self._simulate(mine, board, samplers)
+
+    def _simulate(
+        self,
+        mine: list[int],
+        board: list[int],
+        samplers: list[tuple[list[tuple[int, int]], list[float]]],
+    ) -> float:
+        rng = self.rng
+        iterations = self.iterations if len(samplers) <= 2 else self.iterations * 2 // 3
+        draws = [
+            rng.choices(combos, weights=values, k=iterations) if combos else []
+            for combos, values in samplers
+        ]
+        live = [c for c in range(52) if c not in set(mine) | set(board)]
+        need = 5 - len(board)
+        board_e7 = [E7[c] for c in board]
+        mine_e7 = [E7[c] for c in mine]
+        won = 0.0
+        done = 0
+        for k in range(iterations):
+            used: set[int] = set()
+            hands: list[tuple[int, int]] = []
+            for picks in draws:
+                if not picks:
+                    continue
+                a, b = picks[k]
+                if a in used or b in used:
+                    break
+                used.update((a, b))
+                hands.append((a, b))
+            else:
+                extra: list[eval7.Card] = []
+                while len(extra) < need:
+                    c = live[int(rng.random() * len(live))]
+                    if c not in used:
+                        used.add(c)
+                        extra.append(E7[c])
+                full = board_e7 + extra
+                best = _evaluate(mine_e7 + full)
+                ties = 1
+                for a, b in hands:
+                    value = _evaluate([E7[a], E7[b], *full])
+                    if value > best:
+                        break
+                    if value == best:
+                        ties += 1
+                else:
+                    won += 1.0 / ties
+                done += 1
+        return won / done if done else 0.5
+
+    def _postflop(self, view: HoldemView, equity: float, opponents: int) -> BettingAction:
+        pot = view.pot_total
+        to_call = view.to_call
+        stack = view.seats[view.seat or 0].stack
+        spr = stack / pot if pot else 10.0
+        rng = self.rng
+        position = self._position_bonus(view)
+        river = view.street == "river"
+        # One size per decision, drawn without looking at the cards.
+        size = rng.choice((0.5, 0.75, 1.0)) if not river else rng.choice((0.6, 1.0))
+        # The share of bluffs that makes a call break even against this size.
+        bluff_share = size / (1.0 + 2.0 * size)
+        if to_call == 0:
+            value_line = 0.6 + 0.08 * (opponents - 1) - 0.04 * position
+            if equity >= value_line and view.can_raise:
+                if spr < 1.2:
+                    return AllIn()
+                return _sized(view, int(pot * size))
+            if view.can_raise and opponents == 1:
+                weak = equity < 0.35 if not river else equity < 0.2
+                chance = bluff_share * (0.9 if not river else 0.7) + 0.4 * self._fold_rate(view)
+                if weak and rng.random() < chance:
+                    return _sized(view, int(pot * size))
+            return Check()
+        odds = to_call / (pot + to_call)
+        raise_line = 0.72 + 0.06 * (opponents - 1)
+        if equity >= raise_line and view.can_raise:
+            if spr < 2.5:
+                return AllIn()
+            return _sized(view, view.current_bet + int((pot + to_call) * size))
+        implied = 0.04 if not river and spr > 3 and position > 0.5 else 0.0
+        if equity + implied >= odds + 0.01 * opponents:
+            return Call() if _find(view.legal, Call) else _passive(view)
+        if (
+            view.can_raise
+            and opponents == 1
+            and view.street == "flop"
+            and 0.25 <= equity < 0.45
+            and spr > 3
+            and rng.random() < 0.1
+        ):
+            return _sized(view, view.current_bet + int((pot + to_call) * size))
+        return Fold()
+
+
+def bet_fractions(view: HoldemView) -> dict[int, float]:
+    """Each bet or raise of the hand (by `id` of its record): its size over the pot it faced
+    (the chips it adds beyond a call, over the pot once called)."""
+    result: dict[int, float] = {}
+    street = "preflop"
+    totals = {view.small_blind_seat: view.small_blind, view.big_blind_seat: view.big_blind}
+    pot_start = 0
+    for record in view.history:
+        if record.street != street:
+            street = record.street
+            pot_start += sum(totals.values())
+            totals = {}
+        current = max(totals.values(), default=0)
+        mine = totals.get(record.seat, 0)
+        if record.total > current and record.verb != "call":
+            called = pot_start + sum(totals.values()) + (current - mine)
+            result[id(record)] = (record.total - current) / max(called, 1)
+        if record.verb != "fold":
+            totals[record.seat] = max(mine, record.total)
+    return result

@@ -1,0 +1,165 @@
+"""Hold'em `hard` and the sparring pool: view only, defining behaviour, and strength."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from engines.ai.holdem_hard import HardPolicy, bet_fractions
+from engines.ai.holdem_styles import STYLES, make_style
+from engines.base import DealSettled
+from engines.cards import FULL_DECK, Card, parse_cards
+from engines.holdem import SPEC, HoldemConfig, HoldemState
+from engines.poker.actions import AllIn, Bet, BettingAction, Call, Check, Fold, Raise
+
+
+def test_hard_is_its_own_level() -> None:
+    assert SPEC.level_policy("hard") == "hard"
+    assert SPEC.level_policy("normal") == "strong"
+    assert isinstance(SPEC.make_policy("hard", random.Random(1)), HardPolicy)
+
+
+def _deck(seat_holes: dict[int, list[Card]], seats: int, tail: list[Card]) -> list[Card]:
+    order = [(0 + i) % seats for i in range(1, seats + 1)]  # button 0: dealing starts at 1
+    return [seat_holes[s][0] for s in order] + [seat_holes[s][1] for s in order] + tail
+
+
+def test_hard_decides_from_the_seat_view_only() -> None:
+    # Two deals alike in everything seat 3 may see (its cards, the board, every action)
+    # but the other seats' hidden cards: `hard` (same generator) makes the same choices.
+    mine = parse_cards("AH JH")
+    rest = [c for c in FULL_DECK if c not in mine]
+    board_part = rest[6:20]  # burns and board come from here in both deals
+    hidden_a = rest[:6]
+    hidden_b = rest[20:26]
+    tail_a = board_part + hidden_b + rest[26:]
+    tail_b = board_part + hidden_a + rest[26:]
+    decks = []
+    for hidden, tail in ((hidden_a, tail_a), (hidden_b, tail_b)):
+        holes = {0: hidden[0:2], 1: hidden[2:4], 2: hidden[4:6], 3: mine}
+        decks.append(_deck(holes, 4, tail))
+    choices: list[list[BettingAction]] = []
+    for deck in decks:
+        state = HoldemState(HoldemConfig(seats=4), random.Random(0), first_deck=deck)
+        hard = HardPolicy(random.Random(9))
+        others = [SPEC.make_policy("calling", random.Random(s)) for s in range(4)]
+        made: list[BettingAction] = []
+        settled = False
+        while not settled:
+            seat = state.to_act
+            assert seat is not None
+            if seat == 3:
+                action = hard.decide(state.view(3))
+                made.append(action)
+            else:
+                action = others[seat].decide(state.view(seat))
+            settled = any(isinstance(e, DealSettled) for e in state.apply(seat, action))
+        choices.append(made)
+    assert choices[0] == choices[1]
+    assert len(choices[0]) >= 2
+
+
+def _first_view(hole: str, seats: int = 6):  # type: ignore[no-untyped-def]
+    """The first pre-flop view of the seat after the big blind holding `hole` (button 0)."""
+    mine = parse_cards(hole)
+    rest = [c for c in FULL_DECK if c not in mine]
+    actor = 3 % seats
+    holes = {s: rest[2 * s : 2 * s + 2] for s in range(seats)}
+    holes[actor] = mine
+    deck = _deck(holes, seats, rest[2 * seats :])
+    state = HoldemState(HoldemConfig(seats=seats), random.Random(0), first_deck=deck)
+    assert state.to_act == actor
+    return state.view(actor)
+
+
+@pytest.mark.parametrize(
+    ("style", "hole", "wanted"),
+    [
+        ("rock", "AH AD", (Raise, AllIn)),
+        ("rock", "KH JD", (Fold,)),
+        ("tag", "AH QD", (Raise,)),
+        ("tag", "9H 7D", (Fold,)),
+        ("lag", "9H 8H", (Raise,)),
+        ("maniac", "KH 7D", (Raise,)),
+        ("station", "KH 9D", (Call,)),
+        ("station", "AH AD", (Raise,)),
+    ],
+)
+def test_each_style_plays_its_starting_hands(
+    style: str, hole: str, wanted: tuple[type, ...]
+) -> None:
+    action = make_style(style, random.Random(0)).decide(_first_view(hole))
+    assert isinstance(action, wanted)
+
+
+def test_the_styles_differ_in_how_many_hands_they_play() -> None:
+    entered = {}
+    for name in STYLES:
+        played = 0
+        policy = make_style(name, random.Random(1))
+        for index in range(300):
+            rng = random.Random(index)
+            cards = rng.sample(FULL_DECK, 2)
+            view = _first_view(" ".join(str(c) for c in cards))
+            played += not isinstance(policy.decide(view), (Fold, Check))
+        entered[name] = played / 300
+    assert entered["rock"] < entered["tag"] < entered["lag"] < entered["maniac"]
+    assert entered["station"] > entered["tag"]
+
+
+def test_hard_bet_sizes_do_not_depend_on_its_cards() -> None:
+    # On the same flop, the sizes `hard` bets with a monster and with air come from one set.
+    sizes: dict[str, set[float]] = {"value": set(), "air": set()}
+    for kind, hole in (("value", "KH KD"), ("air", "7C 2S")):
+        for seed in range(60):
+            mine = parse_cards(hole)
+            board = parse_cards("KS 8D 3C")
+            rest = [c for c in FULL_DECK if c not in mine and c not in board]
+            holes = {0: mine, 1: rest[0:2]}
+            # Heads-up, seat 1 (big blind) dealt first; burn, flop.
+            deck = [holes[1][0], holes[0][0], holes[1][1], holes[0][1], rest[2], *board]
+            deck += rest[3:]
+            state = HoldemState(HoldemConfig(seats=2), random.Random(0), first_deck=deck)
+            state.apply(0, Call())
+            state.apply(1, Check())
+            assert state.street == 1 and state.to_act == 1
+            state.apply(1, Check())
+            view = state.view(0)
+            action = HardPolicy(random.Random(seed)).decide(view)
+            if isinstance(action, Bet):
+                sizes[kind].add(round(action.amount / view.pot_total, 2))
+    assert sizes["value"], "kings bet some of the time"
+    assert sizes["air"], "seven-deuce bluffs some of the time"
+    assert sizes["air"] <= sizes["value"]
+
+
+def test_bet_fractions_measure_each_bet_against_the_pot_it_faced() -> None:
+    state = HoldemState(HoldemConfig(seats=2), random.Random(0))
+    state.apply(0, Call())  # the button completes to 20
+    state.apply(1, Check())
+    state.apply(1, Bet(20))  # 20 into 40
+    state.apply(0, Raise(80))  # 60 more than a call, into 40 + 20 + 20
+    view = state.view(1)
+    sizes = [bet_fractions(view).get(id(record)) for record in view.history]
+    assert sizes == [None, None, 0.5, 0.75]
+
+
+@pytest.mark.parametrize("seats", [2, 6])
+def test_hard_plays_only_legal_moves_deep_and_short(seats: int) -> None:
+    # Uneven stacks restored every hand: deep and short spots (push/fold heads-up), all-ins
+    # and side pots, for 60 hands.
+    stacks = (300, 1500, 200, 1000, 700, 2000)[:seats]
+    config = HoldemConfig(seats=seats, stacks=stacks, max_hands=60, reset_stacks=True)
+    state = HoldemState(config, random.Random(4))
+    names = ["hard", "maniac", "hard", "station", "lag", "rock"][:seats]
+    agents = [SPEC.make_policy(name, random.Random(i)) for i, name in enumerate(names)]
+    shoves = 0
+    while not state.finished:
+        seat = state.to_act
+        assert seat is not None
+        action = agents[seat].decide(state.view(seat))
+        state.check(seat, action)  # raises if illegal
+        shoves += names[seat] == "hard" and action == AllIn()
+        state.apply(seat, action)
+    assert state.hand == 60 and shoves > 0
