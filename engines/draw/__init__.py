@@ -63,6 +63,6 @@ SPEC = GameSpec(
     owner_decides=lambda view: view.phase == "rebuy",
     policies=LazyPolicies("engines.ai.draw"),
     default_policy="strong",
-    levels={"easy": "calling", "normal": "strong", "hard": "strong"},
+    levels={"easy": "calling", "normal": "strong", "hard": "hard"},
     sim=SimHooks(unit="deal", unit_event=DealSettled, figures=_figures, config=_sim_config),
 )
