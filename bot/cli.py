@@ -94,8 +94,8 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument(
         "--against",
         default=None,
-        help="Big Two: comma-separated pool; --players names one candidate, which plays each "
-        "seat in turn against three of each, on paired seeds",
+        help="Big Two and draw: comma-separated pool; --players names one candidate, which "
+        "plays each seat in turn against three of each, on paired seeds (draw: duplicate deals)",
     )
     sim.add_argument(
         "--json", action="store_true", help="print the JSON contract (docs/simulate.md)"
@@ -249,10 +249,15 @@ def _simulate_pool(
 ) -> int:
     from bot.pool import against_pool, to_table
 
-    if spec.name != "bigtwo":
-        raise UnknownName("--against measures penalties per deal: Big Two only")
+    if spec.name not in ("bigtwo", "draw"):
+        raise UnknownName("--against measures Big Two and draw poker only")
     if len(policies) != 1 or not pool:
         raise UnknownName("--against needs one candidate in --players and a pool of one or more")
+    if spec.name == "draw":
+        from bot.bench.draw_pool import print_pool
+
+        print_pool(policies[0], pool, args.n, args.seed, args.json)
+        return 0
     lineups = against_pool(spec, policies[0], pool, args.n, seed=args.seed)
     if args.json:
         import json

@@ -12,6 +12,7 @@ their difference, group by group (`hard` minus `normal`).
 
 from __future__ import annotations
 
+import json
 import math
 import random
 import statistics
@@ -132,3 +133,38 @@ def decision_line(results: dict[tuple[str, str], Duplicate], level: str) -> str:
 def spread(values: list[float]) -> float:
     """The 95% half-width of the mean of `values` (for a run's size planning)."""
     return Z95 * statistics.stdev(values) / math.sqrt(len(values)) if len(values) > 1 else math.inf
+
+
+def print_pool(candidate: str, pool: Sequence[str], n: int, seed: int, as_json: bool) -> None:
+    """`deucebot simulate draw --players C --against P,Q -n N`: the candidate against three
+    of each, at least `n` deals per line-up on duplicate deals, printed as a table or JSON."""
+    groups = max(1, -(-n // (SEATS * DEALS_PER_MATCH)))
+    results = [duplicate(candidate, opponent, groups, seed=seed) for opponent in pool]
+    if as_json:
+        data = {
+            "candidate": candidate,
+            "seed": seed,
+            "unit": "deal",
+            "lineups": [
+                {
+                    "opponent": r.opponent,
+                    "deals": r.deals,
+                    "groups": len(r.groups),
+                    "chips_per_deal": r.chips().to_json(),
+                    "decision_ms": {
+                        "p50": round(percentile(r.decision_ms, 50), 3),
+                        "p99": round(percentile(r.decision_ms, 99), 3),
+                    },
+                }
+                for r in results
+            ],
+        }
+        print(json.dumps(data, indent=2))
+        return
+    print(f"{candidate} against the pool (duplicate deals: each seat in turn, the same cards)")
+    for r in results:
+        print(
+            f"vs 3 {r.opponent}: {_cell(r.chips())} chips/deal over {r.deals} deals, "
+            f"decisions p50 {percentile(r.decision_ms, 50):.2f} ms, "
+            f"p99 {percentile(r.decision_ms, 99):.2f} ms"
+        )
