@@ -37,6 +37,8 @@ def kept(cards: list[Card], draw: Draw) -> set[Card]:
         ("AH 9H 6H 3H KS", "AH 9H 6H 3H"),  # four to a flush draws one
         ("AH KH QH 4H 4S", "AH KH QH 4H"),  # ... rather than keep a pair of fours
         ("KS QS JS TS 3D", "KS QS JS TS"),  # four to a straight flush, open-ended
+        ("JH JS 8H 5H 2H", "JH JS"),  # openers kept rather than drawing to the flush
+        ("JH JS TH 9H 8H", "JH TH 9H 8H"),  # ... split for an open-ended straight flush draw
         ("AS KD 7C 4H 2D", "AS KD"),  # nothing: ace-king draws three
         ("2S 3S 4S 5S 7S", "2S 3S 4S 5S 7S"),  # a flush stands pat
         ("9S 9D 9C 4H 4S", "9S 9D 9C 4H 4S"),  # a full house stands pat
