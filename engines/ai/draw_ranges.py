@@ -15,6 +15,10 @@ import random
 from bisect import bisect_left, bisect_right
 from dataclasses import dataclass
 from functools import cache
+from pathlib import Path
+from typing import Final
+
+import numpy as np
 
 from engines.ai.draw import strong_draw
 from engines.cards import FULL_DECK
@@ -57,9 +61,24 @@ class Ranges:
         return self.any if drawn is None else self.by_drawn[drawn]
 
 
+RANGES_PATH: Final = Path(__file__).with_name("draw_ranges.npz")
+"""The ranges as `build_ranges()` makes them, shipped: building them takes seconds, which
+would be the first decision of every AI process (`python -m engines.ai.draw_ranges`
+writes the file again; a test checks it matches)."""
+
+
 @cache
 def ranges() -> Ranges:
-    """The ranges, built once from seed 43."""
+    """The ranges: the shipped file, else built (the same values either way)."""
+    if RANGES_PATH.exists():
+        with np.load(RANGES_PATH) as data:
+            by_drawn = tuple(Range(tuple(data[f"drawn{d}"].tolist())) for d in range(6))
+            return Ranges(by_drawn, Range(tuple(data["any"].tolist())))
+    return build_ranges()
+
+
+def build_ranges() -> Ranges:
+    """The ranges, built from seed 43."""
     rng = random.Random(43)
     buckets: list[list[int]] = [[] for _ in range(6)]
     everything: list[int] = []
@@ -76,3 +95,15 @@ def ranges() -> Ranges:
     # hands instead (every straight or better a player ends with is one it could stand on).
     buckets[0] = [v for v in everything if v >= STRAIGHT]
     return Ranges(tuple(Range(tuple(sorted(b))) for b in buckets), Range(tuple(sorted(everything))))
+
+
+def save(table: Ranges, path: Path = RANGES_PATH) -> None:
+    """Write `table` where `ranges()` reads it."""
+    arrays = {f"drawn{d}": np.array(r.values, dtype=np.int64) for d, r in enumerate(table.by_drawn)}
+    arrays["any"] = np.array(table.any.values, dtype=np.int64)
+    with path.open("wb") as out:
+        np.savez_compressed(out, allow_pickle=False, **arrays)
+
+
+if __name__ == "__main__":
+    save(build_ranges())

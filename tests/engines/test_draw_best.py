@@ -1,6 +1,6 @@
 """The exact best draw of draw poker (`engines.ai.draw_best`): known answers, exact values
 against a brute-force enumeration of every draw, and the chosen draw never worse than any
-other."""
+other; the opponents' ranges `hard` reads (`engines.ai.draw_ranges`)."""
 
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engines.ai.draw_best import best_draw, draw_of, draw_values, showdown_chance
+from engines.ai.draw_ranges import RANGES_PATH, STRAIGHT, build_ranges, ranges
 from engines.cards import FULL_DECK, Card, Suit, parse_cards
 from engines.draw.actions import STAND, Draw
 from engines.draw.hands import sort_hand
@@ -135,3 +136,13 @@ def test_a_hand_that_is_not_five_different_cards_is_refused() -> None:
         draw_values(hand("AS KS QS JS"))
     with pytest.raises(ValueError, match="five different cards"):
         draw_values([*hand("AS KS QS JS"), Card(14, 3)])
+
+
+def test_the_shipped_opponent_ranges_are_the_ones_built_from_their_seed() -> None:
+    assert RANGES_PATH.exists()
+    shipped = ranges()
+    assert shipped == build_ranges()
+    # A sound player standing pat holds a straight or better; one drawing three, a pair.
+    assert min(shipped.of(0).values) >= STRAIGHT
+    assert shipped.of(3).beats(hand_value(parse_cards("AS AD 7C 4H 2D"))) > 0.5
+    assert shipped.of(1).beats(hand_value(parse_cards("AS AD 7C 4H 2D"))) < 0.5
