@@ -22,7 +22,6 @@ import random
 from collections import Counter
 from collections.abc import Sequence
 
-from engines.base import Policy
 from engines.cards import FULL_DECK, Card
 from engines.draw.actions import (
     STAND,
@@ -388,32 +387,9 @@ class StrongPolicy:
         return Fold()
 
 
-def _hard(rng: random.Random) -> Policy[DrawView, DrawAction]:
-    """The `hard` level (`engines.ai.draw_hard`, which builds on this module)."""
-    from engines.ai.draw_hard import HardPolicy
-
-    return HardPolicy(rng)
-
-
-def _style(name: str) -> PolicyFactory:
-    """A sparring style of `engines.ai.draw_pool` (which builds on this module)."""
-
-    def make(rng: random.Random) -> Policy[DrawView, DrawAction]:
-        from engines.ai.draw_pool import STYLES, StylePolicy
-
-        return StylePolicy(STYLES[name], rng)
-
-    return make
-
-
 POLICIES: dict[str, PolicyFactory] = {
     "random": RandomPolicy,
     "calling": CallingPolicy,
     "strong": StrongPolicy,
-    "strong_v1": StrongPolicy,
-    "hard": _hard,
-    **{name: _style(name) for name in ("tag", "lag", "maniac", "rock")},
 }
-"""Policy name -> factory taking the policy's own `random.Random`. `strong_v1` is `strong`
-frozen as it was when `hard` was built (the sparring pool's reference: `strong` may change,
-`strong_v1` may not); `tag`, `lag`, `maniac` and `rock` are the pool's styles."""
+"""Policy name -> factory taking the policy's own `random.Random`."""
