@@ -3,23 +3,26 @@
 It decides from its `DrawView` only:
 
 - **Draw**: the exact best draw (`draw_best.best_draw`: the draw that maximises the
-  chance of beating the likely opposing holding, a pair of jacks or better), openers split
-  whenever that draw says so. It deviates in one spot only, a **stand-pat bluff**: heads-up,
-  when the best draw changes three cards or more, the opponent already changed two or
-  more, and the pot is worth it, it stands pat now and then and bets after the draw. (It
-  never keeps a kicker to disguise its draw: the exact draw is worth more here.)
+  chance of beating the likely opposing holding, a random hand of a pair of jacks or
+  better), openers split whenever that draw says so. It deviates in one spot only, a
+  **stand-pat bluff**: heads-up, when the best draw changes three cards or more, the
+  opponent already changed two or more and folds often enough, and the pot is worth it,
+  it stands pat now and then and bets after the draw. (It never keeps a kicker to disguise
+  its draw.)
 - **Winning chances** without Monte Carlo over opponents: each opponent's final hand is
   read from the range of the players that changed as many cards (`draw_ranges`; before
   the draw, the range of every draw), narrowed by what it did this deal (each open, bet or
-  raise leaves out more of the range's weak hands, each call a little); its own final
-  hand, before the draw, is sampled over its exact best draw. The chances against each
-  opponent multiply.
+  raise leaves out more of the range's weak hands, each call a little), weighed by its
+  habits over the match as this seat saw them (`Habits`: a maniac's raise or a calling
+  station's call says little; a player that stands pat far more often than a sound one
+  stands pat on more than straights); its own final hand, before the draw, is sampled
+  over its exact best draw. The chances against each opponent multiply.
 - **Betting**: in a jackpot it opens whenever it may with a hand worth it, in blind deals
-  it comes in, calls and raises by its chances against the price (pot odds, a margin for
-  playing out of position before the draw), sizes its bets by strength (half the pot to a
+  it comes in, calls and raises by its chances against the price (pot odds; before the
+  draw a fair share of the pot is enough), sizes its bets by strength (half the pot to a
   full pot; all-in when the bet would leave a small part of its stack behind: cave
   awareness), bluffs heads-up after the draw against a player that drew two or more and
-  checked, and takes the surblind heads-up or three-handed when deep.
+  folds often enough, and takes the surblind heads-up or three-handed when deep.
 - **Rebuys**: broke, it buys back enough cave units to cover the deepest opponent (at most
   three at once), within the same limit of caves as every AI in a match with no deal limit.
 """
