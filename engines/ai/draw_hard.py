@@ -63,6 +63,7 @@ CALL_FLOOR = 0.1
 """How much of an opponent's range each call leaves out."""
 
 MAX_FLOOR = 0.85
+"""The most of an opponent's range its actions leave out (nobody holds only the nuts)."""
 
 LOOSE_PAT = 0.1
 """A stand-pat habit above this is not a sound player's (about one deal in fifty)."""
@@ -247,7 +248,8 @@ class HardPolicy:
         before = view.phase == "bet1"
         floors = opponents_floors(view, self.habits)
         if self.bluffing and not before:
-            floors = dict.fromkeys(floors, 0.0)  # the bluff's own chances are its hand's
+            # A bet that answers its stand-pat bluff says less of a hand: read it unnarrowed.
+            floors = dict.fromkeys(floors, 0.0)
         plan = best_draw(view.hand) if before else None
         win = winning_chance(view, self.rng, plan, reads(view, floors, self.habits))
         players = len(floors) + 1
