@@ -15,11 +15,10 @@ from __future__ import annotations
 import json
 import math
 import random
-import statistics
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from bot.simulate import Z95, Interval, TimedPolicy, percentile
+from bot.simulate import Interval, TimedPolicy, percentile
 from engines.base import DealSettled, Event
 from engines.draw import SPEC, DrawConfig, DrawState
 from engines.play import play_out
@@ -31,7 +30,10 @@ POOL: tuple[str, ...] = ("tag", "lag", "maniac", "calling", "rock", "strong_v1")
 """The sparring pool: four styles, the calling station and frozen `strong`."""
 
 DEALS_PER_MATCH = 25
+"""Deals in each match of a group (its cave and rebuys play out over them)."""
+
 SEATS = 4
+"""Seats at the table: the candidate and three copies of the opponent."""
 
 
 @dataclass(frozen=True)
@@ -128,11 +130,6 @@ def decision_line(results: dict[tuple[str, str], Duplicate], level: str) -> str:
         f"{level}: decisions p50 {percentile(times, 50):.2f} ms, "
         f"p99 {percentile(times, 99):.2f} ms, max {top:.1f} ms"
     )
-
-
-def spread(values: list[float]) -> float:
-    """The 95% half-width of the mean of `values` (for a run's size planning)."""
-    return Z95 * statistics.stdev(values) / math.sqrt(len(values)) if len(values) > 1 else math.inf
 
 
 def print_pool(candidate: str, pool: Sequence[str], n: int, seed: int, as_json: bool) -> None:

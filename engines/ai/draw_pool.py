@@ -5,11 +5,14 @@ blind and jackpot deals by fixed thresholds: which tier comes in, raises, opens,
 and bets after the draw, how often it bluffs, how much it bets (a fraction of the pot),
 and whether it takes the surblind. All draw as a sound player does (`strong_draw`).
 
-- `tag` (tight-aggressive): in with a pair of jacks or better or a good draw heads-up,
-  raises two pair, bets its made hands, bluffs now and then.
-- `lag` (loose-aggressive): in with any pair or draw, raises jacks, bets often, bluffs often.
-- `maniac`: in with anything, raises and bets almost every time, pot-sized.
-- `rock`: in with two pair or better (jacks to open), bets only those, never bluffs.
+- `tag` (tight-aggressive): in with jacks or better, raises (and opens) with two pair,
+  bets jacks or better after the draw, bluffs one time in twelve.
+- `lag` (loose-aggressive): in with any pair or draw, raises with jacks, bets any pair
+  after the draw, bluffs one time in four, takes the surblind.
+- `maniac`: in with anything, raises with any pair or draw, bets anything after the
+  draw, and bets or raises whatever it holds six times in ten, pot-sized.
+- `rock`: in with two pair or better, raises (and opens) only with trips, bets two pair
+  or better after the draw, never bluffs.
 
 With `calling` (the calling station) and `strong_v1` (frozen `strong`) they make the pool
 `deucebot bench draw` measures the levels against.
