@@ -124,9 +124,10 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument(
         "--against",
         default=None,
-        help="Big Two: comma-separated pool; --players names one candidate, which plays each "
-        "seat in turn against three of each, on paired seeds; hold'em: the candidate "
-        "against --seats - 1 of each, -n duplicate deals",
+        help="comma-separated pool; --players names one candidate, measured against it on "
+        "the game's sparring deals (Big Two: each seat in turn against three of each, "
+        "paired seeds; hold'em: against --seats - 1 of each, duplicate deals; draw: "
+        "duplicate deals)",
     )
     sim.add_argument(
         "--seats", type=int, default=6, help="hold'em --against: players at the table (2-9)"
@@ -289,55 +290,23 @@ def _simulate(args: argparse.Namespace) -> int:
 def _simulate_pool(
     args: argparse.Namespace, spec: GameSpec, policies: list[str], pool: list[str]
 ) -> int:
-    from bot.commands.pool import against_pool, to_table
+    """`simulate GAME --players C --against P,Q`: the game's sparring runner (its `GameFace`
+    names the module), which prints the candidate's figures against each opponent."""
+    import importlib
 
-    if spec.name not in ("bigtwo", "holdem"):
-        raise UnknownName("--against measures a candidate against a pool: Big Two and hold'em")
+    from bot.render import get_face
+
+    runner = get_face(spec.name).sparring
+    if runner is None:
+        with_pool = ", ".join(g for g in available_games() if get_face(g).sparring is not None)
+        raise UnknownName(
+            f"--against: {spec.name} has no sparring pool (games with one: {with_pool})"
+        )
     if len(policies) != 1 or not pool:
         raise UnknownName("--against needs one candidate in --players and a pool of one or more")
-    if spec.name == "holdem":
-        return _holdem_pool(args, policies[0], pool)
-    lineups = against_pool(spec, policies[0], pool, args.n, seed=args.seed)
-    if args.json:
-        import json
-
-        data = {"candidate": policies[0], "seed": args.seed, "n": args.n}
-        print(json.dumps({**data, "lineups": [lineup.to_json() for lineup in lineups]}, indent=2))
-    else:
-        print(to_table(policies[0], lineups))
-    return 0
-
-
-def _holdem_pool(args: argparse.Namespace, candidate: str, pool: list[str]) -> int:
-    """`simulate holdem --players C --against P,Q --seats N`: duplicate deals per opponent."""
-    from bot.commands.holdem_pool import duplicate, table
-
-    refusal = get_game("holdem").seats_refusal(args.seats)
-    if refusal:
-        raise UnknownName(f"{refusal} (--seats)")
-    lineups = [duplicate(candidate, name, args.seats, args.n, seed=args.seed) for name in pool]
-    if args.json:
-        import json
-
-        rows = [
-            {
-                "opponent": line.opponent,
-                "seats": line.seats,
-                "hands": line.hands,
-                "bb_per_100": {
-                    "mean": line.result.mean,
-                    "low": line.result.low,
-                    "high": line.result.high,
-                },
-                "decision_ms_p99": line.p99_ms,
-            }
-            for line in lineups
-        ]
-        data = {"candidate": candidate, "seed": args.seed, "n": args.n, "lineups": rows}
-        print(json.dumps(data, indent=2))
-    else:
-        print(table(lineups))
-    return 0
+    module = importlib.import_module(runner)
+    code: int = module.simulate_against(args, policies[0], pool)
+    return code
 
 
 def _train(args: argparse.Namespace) -> int:

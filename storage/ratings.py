@@ -61,10 +61,10 @@ AI_RATINGS: Mapping[str, tuple[float, float]] = {
 }
 """The fixed (mu, sigma) an AI seat plays with, by the policy it plays (the seat's credit
 is ``ai:<policy>``). A table's difficulty level picks that policy per game
-(`GameSpec.levels`: Big Two easy / strong / hard, the poker games calling or honest /
-strong / strong), so beating a hard seat counts more than beating an easy one, and two
-levels that play the same policy count the same. `ai_rating` is the one place that reads
-it."""
+(`GameSpec.levels`: Big Two easy / strong / hard, draw poker calling / strong / hard, the
+other poker games calling or honest / strong / strong), so beating a hard seat counts more
+than beating an easy one, and two levels that play the same policy count the same.
+`ai_rating` is the one place that reads it."""
 
 DEFAULT_AI = (25.0, 1.0)
 """An AI seat of a policy `AI_RATINGS` does not name."""

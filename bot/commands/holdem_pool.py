@@ -11,6 +11,7 @@ the interval is the 95% normal interval over those per-hand means.
 
 from __future__ import annotations
 
+import argparse
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -21,6 +22,7 @@ from engines.holdem import SPEC, HoldemConfig, HoldemState, HoldemView
 from engines.play import play_out
 from engines.poker.actions import BettingAction
 from engines.registry import LEVELS as LEVEL_NAMES
+from engines.registry import UnknownName, get_game
 
 LEVELS = ("hard", "normal")
 """The levels measured (rows of the report)."""
@@ -120,3 +122,33 @@ def table(lineups: Sequence[Lineup]) -> str:
         worst = max(c.p99_ms for c in cells.values())
         body.append(f"| `{player}` | {seats} | " + " | ".join(values) + f" | {worst:.1f} |")
     return "\n".join([head, rule, *body])
+
+
+def simulate_against(args: argparse.Namespace, candidate: str, pool: list[str]) -> int:
+    """`simulate holdem --players C --against P,Q --seats N`: duplicate deals per opponent."""
+    refusal = get_game("holdem").seats_refusal(args.seats)
+    if refusal:
+        raise UnknownName(f"{refusal} (--seats)")
+    lineups = [duplicate(candidate, name, args.seats, args.n, seed=args.seed) for name in pool]
+    if args.json:
+        import json
+
+        rows = [
+            {
+                "opponent": line.opponent,
+                "seats": line.seats,
+                "hands": line.hands,
+                "bb_per_100": {
+                    "mean": line.result.mean,
+                    "low": line.result.low,
+                    "high": line.result.high,
+                },
+                "decision_ms_p99": line.p99_ms,
+            }
+            for line in lineups
+        ]
+        data = {"candidate": candidate, "seed": args.seed, "n": args.n, "lineups": rows}
+        print(json.dumps(data, indent=2))
+    else:
+        print(table(lineups))
+    return 0

@@ -10,13 +10,15 @@ edge and win rate (intervals as `simulate` gives them) and its decision times.
 
 from __future__ import annotations
 
+import argparse
+import json
 import math
 import statistics
 from dataclasses import dataclass
 from typing import Any
 
 from bot.commands.simulate import Z95, SimulationResult, percentile, simulate
-from engines.registry import GameSpec
+from engines.registry import GameSpec, get_game
 
 
 @dataclass(frozen=True)
@@ -110,3 +112,15 @@ def to_table(candidate: str, lineups: list[LineUp]) -> str:
 
 def _iv(iv: dict[str, float]) -> str:
     return f"{iv['mean']:.3f} [{iv['low']:.3f}, {iv['high']:.3f}]"
+
+
+def simulate_against(args: argparse.Namespace, candidate: str, pool: list[str]) -> int:
+    """`simulate GAME --players C --against P,Q` for a penalty game: each seat in turn against
+    three of each opponent on paired seeds; a table, or JSON with `--json`."""
+    lineups = against_pool(get_game(args.game), candidate, pool, args.n, seed=args.seed)
+    if args.json:
+        data = {"candidate": candidate, "seed": args.seed, "n": args.n}
+        print(json.dumps({**data, "lineups": [lineup.to_json() for lineup in lineups]}, indent=2))
+    else:
+        print(to_table(candidate, lineups))
+    return 0

@@ -225,6 +225,10 @@ class GameFace:
     renderer: GameRenderer
     pictures: str
     gallery: Gallery
+    sparring: str | None = None
+    """The module that measures a candidate against a pool of styles on this game's deals
+    (`deucebot simulate GAME --against`): its `simulate_against(args, candidate, pool)`
+    prints the figures and returns the exit code. None: the game has no sparring pool."""
 
 
 def get_face(game: str) -> GameFace:

@@ -503,6 +503,7 @@ RENDERER: GameRenderer = DrawRenderer()
 FACE = GameFace(
     renderer=RENDERER,
     pictures="bot.pictures.draw",
+    sparring="bot.commands.draw_pool",
     gallery=Gallery(
         mid_deal=lambda view: view.phase == "bet2" or any(d is not None for d in view.drawn),
         policies=("calling", "random"),

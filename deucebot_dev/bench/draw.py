@@ -5,6 +5,10 @@ with --quick), seats rotated every match, with `calling` against three
 `random` as the reference. Goal (issue 7): the 95% interval of strong's
 chips per deal is above zero against both baselines; decision p99 at most
 50 ms.
+Levels (issue 43): `hard` and `normal` against three of each player of the sparring
+pool (`deucebot_dev.bench.draw_pool`) on duplicate deals, 20,000 deals per line-up (200 with
+--quick), and hard's margin over normal; goal: that margin's interval above zero
+against frozen `strong` (normal itself).
 Speed: engine actions per second with random players (decisions included)
 next to the cost of one `view` + `check` + `apply`, and the strong policy's
 decision time as a ratio of a random decision's in the same run.
@@ -15,6 +19,17 @@ from __future__ import annotations
 import random
 from concurrent.futures import ProcessPoolExecutor
 
+from bot.commands.draw_pool import (
+    DEALS_PER_MATCH,
+    LEVELS,
+    POOL,
+    SEATS,
+    Duplicate,
+    decision_line,
+    duplicate,
+    level_table,
+    margin,
+)
 from bot.commands.simulate import SimulationResult, simulate
 from deucebot_dev.bench.report import engine_rate, publish
 from engines.draw import SPEC, DrawConfig, DrawState
@@ -45,6 +60,37 @@ def _row(label: str, result: SimulationResult, goal: bool) -> tuple[str, bool, f
     return line, ok, ms["p50"]
 
 
+SEED = 43
+"""The duplicate groups' seed (docs/benchmarks.md's figures come from it)."""
+
+
+def _line_up(job: tuple[str, str, int]) -> Duplicate:
+    level, opponent, groups = job
+    return duplicate(SPEC.level_policy(level), opponent, groups, seed=SEED)
+
+
+def pool_report(groups: int, workers: int = 2) -> tuple[list[str], bool]:
+    """The levels against the pool over `groups` duplicate groups per line-up: the markdown
+    lines and whether hard beat normal (the margin's interval above zero against
+    `strong_v1`)."""
+    jobs = [(level, opponent, groups) for level in LEVELS for opponent in POOL]
+    with ProcessPoolExecutor(max_workers=workers) as pool:
+        done = list(pool.map(_line_up, jobs))
+    results = {(level, opponent): r for (level, opponent, _), r in zip(jobs, done, strict=True)}
+    deals = groups * SEATS * DEALS_PER_MATCH
+    lines = [
+        f"Levels against the sparring pool: chips per deal of the level's seat [95%], {deals:,} "
+        f"deals per line-up ({groups} duplicate groups of {SEATS} rotations x "
+        f"{DEALS_PER_MATCH} deals, seed {SEED}), {SEATS} seats, cave 200, blind 2.",
+        "",
+        *level_table(results, LEVELS, POOL),
+        "",
+        decision_line(results, "hard"),
+    ]
+    beat = margin(results["hard", "strong_v1"], results["normal", "strong_v1"]).low > 0
+    return lines, beat
+
+
 def main(quick: bool, write: bool) -> int:
     """Run the draw poker benchmarks, print them and (with `write`) update docs/benchmarks.md."""
     n = 500 if quick else 20000
@@ -70,6 +116,8 @@ def main(quick: bool, write: bool) -> int:
         p50[players[0]] = median
         if players[0] == "calling":
             p50["random"] = result.to_json()["seats"][1]["decision_ms"]["p50"]
+    levels, beat = pool_report(2 if quick else 200)
+    all_ok &= beat
     actions_per_s, engine_us = _engine_rate(2.0 if quick else 10.0)
     ratio = p50["strong"] / max(p50["random"], 1e-6)
     body = "\n".join(
@@ -83,6 +131,8 @@ def main(quick: bool, write: bool) -> int:
             f"Engine: {actions_per_s:,.0f} actions/s with random players (decisions included); "
             f"{engine_us:.1f} µs per view + check + apply. Strong decision p50 is "
             f"{ratio:,.0f}x a random decision's in the same run (Monte Carlo, 100 trials).",
+            "",
+            *levels,
         ]
     )
     publish("Draw poker (draw)", body, write)

@@ -61,9 +61,9 @@ SPEC = GameSpec(
     parse_action=parse_action,
     timeout_action=timeout_action,
     owner_decides=lambda view: view.phase == "rebuy",
-    policies=LazyPolicies("engines.ai.draw"),
+    policies=LazyPolicies("engines.ai.draw_players"),
     default_policy="strong",
-    levels={"easy": "calling", "normal": "strong", "hard": "strong"},
+    levels={"easy": "calling", "normal": "strong", "hard": "hard"},
     sim=SimHooks(unit="deal", unit_event=DealSettled, figures=_figures, config=_sim_config),
     options=(
         TableOption("stack", "cave_unit"),

@@ -117,6 +117,19 @@ def test_against_a_pool_plays_paired_line_ups(capsys: pytest.CaptureFixture[str]
     assert against_random["decision_ms"]["decisions"] > 0
 
 
+def test_draw_against_a_pool_plays_duplicate_deals(capsys: pytest.CaptureFixture[str]) -> None:
+    argv = ["simulate", "draw", "-n", "100", "--seed", "3", "--players", "strong"]
+    assert main([*argv, "--against", "strong_v1,rock,rock", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["candidate"] == "strong" and data["unit"] == "deal"
+    mirror, once, again = data["lineups"]
+    assert [mirror["opponent"], once["opponent"]] == ["strong_v1", "rock"]
+    # Each seat in turn on the same cards: a policy against copies of itself makes nothing.
+    assert mirror["chips_per_deal"]["mean"] == 0 and mirror["deals"] == 100
+    assert once["chips_per_deal"] == again["chips_per_deal"]
+    assert once["decision_ms"]["p99"] >= once["decision_ms"]["p50"] > 0
+
+
 @pytest.mark.parametrize(
     ("argv", "message"),
     [
@@ -133,7 +146,7 @@ def test_against_a_pool_plays_paired_line_ups(capsys: pytest.CaptureFixture[str]
         ),
         (
             ["simulate", "duel", "-n", "1", "--players", "strong", "--against", "honest"],
-            "--against measures a candidate against a pool: Big Two and hold'em",
+            "--against: duel has no sparring pool",
         ),
         (
             [

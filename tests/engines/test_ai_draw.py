@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import random
+from copy import deepcopy
 
 import pytest
 
+from bot.commands.draw_pool import duplicate
 from bot.commands.simulate import simulate
 from engines.ai.draw import (
     AI_CAVES,
@@ -16,10 +18,24 @@ from engines.ai.draw import (
     equity,
     strong_draw,
 )
+from engines.ai.draw_best import best_draw
+from engines.ai.draw_hard import HardPolicy
+from engines.ai.draw_pool import STYLES, tier
 from engines.cards import parse_cards
 from engines.draw import SPEC, DrawConfig, DrawState
-from engines.draw.actions import STAND, Draw, Open, Rebuy, SitOut
+from engines.draw.actions import (
+    STAND,
+    Check,
+    Draw,
+    Fold,
+    NoSurblind,
+    Open,
+    Rebuy,
+    SitOut,
+    Surblind,
+)
 from engines.draw.hands import sort_hand
+from engines.draw.view import DrawView
 from engines.play import play_out
 
 
@@ -27,12 +43,159 @@ def hand(text: str) -> list:  # type: ignore[type-arg]
     return sort_hand(parse_cards(text))
 
 
-@pytest.mark.parametrize("name", ["random", "calling", "strong"])
+ALL_POLICIES = sorted(SPEC.policies)
+
+
+@pytest.mark.parametrize("name", ALL_POLICIES)
 def test_every_policy_only_plays_legal_actions_from_its_view(name: str) -> None:
     policies = [SPEC.make_policy(name, random.Random(i)) for i in range(4)]
     state = DrawState(DrawConfig(seats=4, deals=25, cave_unit=40), random.Random(3))
     played = play_out(state, policies)  # an illegal action would raise IllegalAction
     assert state.finished and played.actions > 0
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_hard_plays_only_legal_moves_against_every_style_at_every_table_size(seed: int) -> None:
+    rng = random.Random(seed)
+    seats = 2 + seed
+    for cave in (8, 200):
+        policies = [
+            SPEC.make_policy("hard" if s == seed % seats else rng.choice(ALL_POLICIES), rng)
+            for s in range(seats)
+        ]
+        state = DrawState(DrawConfig(seats=seats, deals=30, cave_unit=cave), random.Random(seed))
+        for _ in range(100_000):
+            if state.finished:
+                break
+            seat = state.to_act
+            assert seat is not None
+            view = state.view(seat)
+            action = policies[seat].decide(view)
+            state.check(seat, action)  # raises IllegalAction for an illegal move
+            state.apply(seat, action)
+        assert state.finished
+
+
+def _hidden_cards_shuffled(state: DrawState, seat: int, rng: random.Random) -> DrawState:
+    """The same table as `seat` sees it, with every card it cannot see dealt differently."""
+    data = state.snapshot()
+    hidden = [h for s, h in enumerate(data["hands"]) if s != seat]
+    pool = [c for h in hidden for c in h] + list(data["stock"])
+    rng.shuffle(pool)
+    hands = []
+    for s, h in enumerate(data["hands"]):
+        if s == seat:
+            hands.append(h)
+        else:
+            hands.append(pool[: len(h)])
+            pool = pool[len(h) :]
+    return DrawState.restore({**data, "hands": hands, "stock": pool})
+
+
+@pytest.mark.parametrize("name", ["hard", "strong", "tag", "maniac"])
+def test_policies_decide_from_their_seats_view_only(name: str) -> None:
+    # At every decision of seat 0, a table that looks the same from seat 0 but deals every
+    # hidden card differently gets the same decision from a copy of the same policy.
+    rng = random.Random(4)
+    policies = [SPEC.make_policy(name, random.Random(s)) for s in range(3)]
+    state = DrawState(DrawConfig(seats=3, deals=20), random.Random(8))
+    decisions = 0
+    while not state.finished:
+        seat = state.to_act
+        assert seat is not None
+        if seat == 0:
+            twin = _hidden_cards_shuffled(state, 0, rng)
+            assert twin.view(0) == state.view(0)
+            copy = deepcopy(policies[0])
+            assert copy.decide(twin.view(0)) == (action := policies[0].decide(state.view(0)))
+            decisions += 1
+        else:
+            action = policies[seat].decide(state.view(seat))
+        state.apply(seat, action)
+    assert decisions > 10
+
+
+def test_hard_draws_the_exact_best_draw_unless_it_bluffs() -> None:
+    draws = bluffs = 0
+    for seed in range(3):
+        policies = [HardPolicy(random.Random(seed * 10 + s)) for s in range(3)]
+        state = DrawState(DrawConfig(seats=3, deals=25), random.Random(seed))
+        while not state.finished:
+            seat = state.to_act
+            assert seat is not None
+            view = state.view(seat)
+            action = policies[seat].decide(view)
+            if view.phase == "draw":
+                draws += 1
+                if policies[seat].bluffing:
+                    bluffs += 1
+                    assert action == STAND and len(best_draw(view.hand).positions) >= 3
+                else:
+                    assert action == best_draw(view.hand)
+            state.apply(seat, action)
+    assert draws > 50
+
+
+def test_hard_takes_the_surblind_only_deep_and_short_handed() -> None:
+    state = DrawState(DrawConfig(seats=2), random.Random(0))
+    view = state.view(0)
+    fields = {f: getattr(view, f) for f in view.__dataclass_fields__}
+    policy = HardPolicy(random.Random(0))
+    asked = view.__class__(**{**fields, "phase": "surblind", "deal": 7})
+    assert policy.decide(asked) == Surblind()
+    short = view.__class__(**{**fields, "phase": "surblind", "stacks": (10, 400), "deal": 8})
+    assert policy.decide(short) == NoSurblind()
+
+
+def test_hard_buys_back_enough_to_cover_the_deepest_opponent_within_its_limits() -> None:
+    def broke(stacks: tuple[int, ...], deals: int | None, bought: int) -> DrawView:
+        state = DrawState(DrawConfig(seats=len(stacks), deals=deals), random.Random(0))
+        view = state.view(0)
+        fields = {f: getattr(view, f) for f in view.__dataclass_fields__}
+        spent = (bought * view.cave_unit, *view.bought[1:])
+        return view.__class__(**{**fields, "phase": "rebuy", "stacks": stacks, "bought": spent})
+
+    policy = HardPolicy(random.Random(0))
+    assert policy.decide(broke((0, 150, 180), 20, 1)) == Rebuy(1)
+    assert policy.decide(broke((0, 450, 100), 20, 1)) == Rebuy(3)
+    assert policy.decide(broke((0, 2000, 100), 20, 1)) == Rebuy(3)  # at most three at once
+    assert policy.decide(broke((0, 2000, 100), None, AI_CAVES - 1)) == Rebuy(1)
+    assert policy.decide(broke((0, 2000, 100), None, AI_CAVES)) == SitOut()
+
+
+def test_hard_beats_normal_on_duplicate_deals_with_fixed_seeds() -> None:
+    # Hard in each seat in turn against three of frozen strong (today's normal), the same
+    # cards in every rotation; normal in hard's place would make exactly zero.
+    result = duplicate("hard", "strong_v1", groups=2, seed=7)
+    assert result.deals == 2 * 4 * 25
+    assert result.chips().mean > 0, result.groups
+    assert SPEC.level_policy("hard") == "hard" and SPEC.level_policy("normal") == "strong"
+    mirror = duplicate("strong", "strong_v1", groups=1, seed=7)
+    assert mirror.groups == [0.0]
+
+
+@pytest.mark.parametrize("name", ["tag", "lag", "maniac", "rock"])
+def test_the_styles_play_as_described(name: str) -> None:
+    style = STYLES[name]
+    policy = SPEC.make_policy(name, random.Random(0))
+    loose = sum(1 for s in STYLES.values() if s.enter < style.enter)
+    assert policy.name == name and 0 <= loose < len(STYLES)
+    # Facing an entry price with nothing: only the maniac (and a bluff) comes in.
+    entries = 0
+    for seed in range(40):
+        state = DrawState(DrawConfig(seats=3), random.Random(seed))
+        while state.phase == "surblind" and state.to_act is not None:
+            state.apply(state.to_act, NoSurblind())
+        seat = state.to_act
+        assert seat is not None
+        view = state.view(seat)
+        if view.phase != "bet1" or tier(view.hand, True) != 0 or Check() in view.legal:
+            continue
+        entries += policy.decide(view) != Fold()
+    if name == "maniac":
+        assert entries > 0
+    if name == "rock":
+        assert entries == 0
 
 
 def test_ai_players_buy_back_one_cave_unit() -> None:
