@@ -123,10 +123,21 @@ def build_parser() -> argparse.ArgumentParser:
         help="scale: only the configurations of these table counts (100,300,1000)",
     )
 
-    train = sub.add_parser("train", help="train an AI by self-play (Big Two's `net` player)")
-    train.add_argument("game", choices=("bigtwo",))
+    train = sub.add_parser(
+        "train",
+        help="train an AI: Big Two's `net` player by self-play, the duel's `cfr` player by CFR+",
+    )
+    train.add_argument("game", choices=("bigtwo", "duel"))
     train.add_argument("--seed", type=int, default=1)
-    train.add_argument("--deals", type=int, default=150_000, help="self-play deals")
+    train.add_argument("--deals", type=int, default=150_000, help="bigtwo: self-play deals")
+    train.add_argument(
+        "--iterations", type=int, default=None, help="duel: CFR+ iterations per stack"
+    )
+    train.add_argument(
+        "--report",
+        action="store_true",
+        help="duel: no training; the shipped tables' exploitability and every level's",
+    )
     train.add_argument(
         "--out", default=None, help="weights file (default: the shipped one, overwritten)"
     )
@@ -265,8 +276,27 @@ def _simulate_pool(
 
 
 def _train(args: argparse.Namespace) -> int:
-    """`deucebot train bigtwo`: self-play training of the `net` player's weights."""
+    """`deucebot train bigtwo`: self-play training of the `net` player's weights;
+    `deucebot train duel`: the `cfr` player's tables by CFR+ (or `--report`: exploitability)."""
     from pathlib import Path
+
+    if args.game == "duel":
+        from engines.ai.duel_solve import ITERATIONS, TABLES
+        from engines.ai.duel_solve import train as solve_duel
+
+        if args.report:
+            from bot.bench.duel import exploitability_report
+
+            print(exploitability_report(quick=False))
+            return 0
+        target = Path(args.out) if args.out else TABLES
+        iterations = args.iterations if args.iterations else ITERATIONS
+        reports = solve_duel(
+            args.seed, target, iterations, log=lambda line: print(line, flush=True)
+        )
+        seconds = sum(r.seconds for r in reports)
+        print(f"{len(reports)} stacks solved in {seconds:.0f} s; tables written to {target}")
+        return 0
 
     from engines.ai.bigtwo_net import WEIGHTS_PATH
     from engines.ai.bigtwo_train import train

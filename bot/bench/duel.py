@@ -1,24 +1,33 @@
-"""`deucebot bench duel`: the duel AI's strength and speed, and the engine's speed.
+"""`deucebot bench duel`: the duel's AI levels against each other and against a best
+response, and the engine's speed.
 
-Strength: `strong` against each baseline over 2,000 matches (200 with
---quick), seats alternating, with `honest` against `random` as the reference
-for how much a sound but naive player wins. Goals: strong wins at least 85%
-against random, 65% against honest; decision p99 at most 20 ms.
-Speed: engine actions per second (random against random, decisions
-included) next to the cost of one `view` + `check` + `apply`, and the strong
-policy's decision time as a ratio of a random decision's in the same run.
+Levels (`SPEC.levels`): easy `honest`, normal `strong`, hard `cfr`. Each level against each
+other over 2,000 matches (200 with --quick), seats alternating, chips per deal for the row's
+level with 95% intervals. Exploitability: the best response's gain against each level in
+chips per deal (`engines.ai.duel_exploit`), at 20/20 and at other splits of the 40 chips.
+Goals: hard's exploitability at most 0.05 chips/deal at 20/20; hard beats normal and
+normal beats easy (intervals above zero); decision p99 at most 20 ms.
+Speed: engine actions per second (random against random, decisions included) next to the
+cost of one `view` + `check` + `apply`.
 """
 
 from __future__ import annotations
 
 import random
+import time
 
 from bot.bench.report import engine_rate, publish
-from bot.simulate import SimulationResult, simulate
+from bot.simulate import simulate
+from engines.ai.duel_cfr import Array
+from engines.ai.duel_exploit import exploitability
+from engines.ai.duel_hard import shipped_tables
 from engines.duel import SPEC, DuelConfig, new_state
 
-GOALS = {"random": 0.85, "honest": 0.65}
+LEVELS = ("easy", "normal", "hard")
+EXPLOIT_GOAL = 0.05
 P99_GOAL_MS = 20.0
+SPLITS = ((20, 20), (25, 15), (30, 10), (35, 5), (38, 2))
+"""Chips of the first and second player at a deal's start (the ante is still to pay)."""
 
 
 def _engine_rate(seconds: float) -> tuple[float, float]:
@@ -27,56 +36,108 @@ def _engine_rate(seconds: float) -> tuple[float, float]:
     return engine_rate(lambda rng: new_state(DuelConfig(), rng), players, seconds)
 
 
-def _row(label: str, result: SimulationResult, goal: float | None) -> tuple[str, bool]:
-    data = result.to_json()["seats"][0]
-    win = data["match_win_rate"]
-    chips = data["chips_per_deal"]
-    ms = data["decision_ms"]
-    ok = goal is None or win["mean"] >= goal
-    goal_text = "-" if goal is None else f">= {goal:.0%} {'met' if ok else 'MISSED'}"
-    line = (
-        f"| {label} | {result.n} | {win['mean']:.3f} [{win['low']:.3f}, {win['high']:.3f}] | "
-        f"{chips['mean']:+.3f} [{chips['low']:+.3f}, {chips['high']:+.3f}] | "
-        f"{ms['p50']:.3f} / {ms['p99']:.3f} | {goal_text} |"
+def _gain(level: str, chips: tuple[int, int], keep: Array | None) -> float:
+    """The best response's gain against `level` (chips per deal, both seats' mean)."""
+    name = SPEC.level_policy(level)
+    return exploitability(lambda rng: SPEC.make_policy(name, rng), chips, keep=keep)[2]
+
+
+def exploitability_report(quick: bool) -> str:
+    """The exploitability table: levels as rows, stack splits as columns (chips/deal)."""
+    return _exploitability(quick)[0]
+
+
+def _exploitability(quick: bool) -> tuple[str, dict[str, float]]:
+    """The exploitability table's text and each level's figure at 20/20."""
+    splits = SPLITS[:2] if quick else SPLITS
+    keep = shipped_tables().keep
+    head = "| level (policy) | " + " | ".join(f"{a}/{b}" for a, b in splits)
+    rows = [head + " | 20/20, this deal's chips only |", "| --- |" + " --- |" * (len(splits) + 1)]
+    at_20: dict[str, float] = {}
+    start = time.perf_counter()
+    for level in LEVELS:
+        gains = [_gain(level, (a - 1, b - 1), keep) for a, b in splits]
+        at_20[level] = gains[0]
+        cells = [f"{gain:.4f}" for gain in gains] + [f"{_gain(level, (19, 19), None):.4f}"]
+        rows.append(f"| {level} ({SPEC.level_policy(level)}) | " + " | ".join(cells) + " |")
+    seconds = time.perf_counter() - start
+    text = "\n".join(
+        [
+            "Best response's gain against each level, chips per deal, averaged over both "
+            "seats and every signal pair, at each split of the chips (first/second player, "
+            "before the ante), counting the kept card's value as `cfr` does (chips per "
+            "rank: " + " ".join(f"{v:+.2f}" for v in keep) + " for 2 to A), and at 20/20 "
+            "this deal's chips alone (`deucebot train duel --report`, "
+            f"{seconds:.0f} s; see docs/duel.md):",
+            "",
+            *rows,
+        ]
     )
-    return line, ok and ms["p99"] <= P99_GOAL_MS
+    return text, at_20
 
 
 def main(quick: bool, write: bool) -> int:
     """Run the duel benchmarks, print them and (with `write`) put them in docs/benchmarks.md."""
     n = 200 if quick else 2000
+    header = "| level (policy) | " + " | ".join(f"vs {o}" for o in LEVELS)
     rows = [
-        "| match-up (seat 0 listed first) | matches | match win rate [95%] | chips/deal [95%] "
-        "| decision ms p50 / p99 | goal |",
-        "| --- | --- | --- | --- | --- | --- |",
+        header + " | best response at 20/20 | decision ms p50 / p99 |",
+        "| --- |" + " --- |" * (len(LEVELS) + 2),
     ]
-    all_ok = True
-    rates: dict[str, float] = {}
-    for label, players, goal in (
-        ("strong vs random", ["strong", "random"], GOALS["random"]),
-        ("strong vs honest", ["strong", "honest"], GOALS["honest"]),
-        ("honest vs random (reference)", ["honest", "random"], None),
-        ("random vs random (reference)", ["random", "random"], None),
-    ):
-        result = simulate(SPEC, players, n, seed=2026, rotate=True)
-        line, ok = _row(label, result, goal)
-        rows.append(line)
-        all_ok = all_ok and ok
-        rates[label] = result.to_json()["seats"][0]["decision_ms"]["p50"]
+    means: dict[tuple[str, str], tuple[float, float, float]] = {}
+    """(row, column) -> the row level's chips per deal: mean, 95% interval (low, high)."""
+    p99: dict[str, float] = {}
+    p50: dict[str, float] = {}
+    for row in LEVELS:
+        for column in LEVELS:
+            if row == column or (column, row) in means:
+                continue
+            players = [SPEC.level_policy(row), SPEC.level_policy(column)]
+            data = simulate(SPEC, players, n, seed=2026, rotate=True).to_json()["seats"]
+            chips = data[0]["chips_per_deal"]
+            means[(row, column)] = (chips["mean"], chips["low"], chips["high"])
+            means[(column, row)] = (-chips["mean"], -chips["high"], -chips["low"])
+            for slot, level in ((0, row), (1, column)):
+                p50[level] = max(p50.get(level, 0.0), data[slot]["decision_ms"]["p50"])
+                p99[level] = max(p99.get(level, 0.0), data[slot]["decision_ms"]["p99"])
+    exploit, gains = _exploitability(quick)
+    for row in LEVELS:
+        cells = []
+        for column in LEVELS:
+            if row == column:
+                cells.append("-")
+                continue
+            mean, low, high = means[(row, column)]
+            cells.append(f"{mean:+.3f} [{low:+.3f}, {high:+.3f}]")
+        rows.append(
+            f"| {row} ({SPEC.level_policy(row)}) | "
+            + " | ".join(cells)
+            + f" | {gains[row]:.4f} | {p50[row]:.3f} / {p99[row]:.3f} |"
+        )
+    ok = (
+        gains["hard"] <= EXPLOIT_GOAL
+        and means[("hard", "normal")][1] > 0
+        and means[("normal", "easy")][1] > 0
+        and max(p99.values()) <= P99_GOAL_MS
+    )
     per_s, engine_us = _engine_rate(1.0 if quick else 5.0)
-    ratio = rates["strong vs random"] / max(rates["random vs random (reference)"], 1e-9)
     body = "\n".join(
         [
-            f"`deucebot simulate duel -n {n} --players strong,X --rotate --seed 2026` "
-            "(seats alternate every match; figures are for the first policy listed).",
+            f"`deucebot simulate duel -n {n} --players ROW,COLUMN --rotate --seed 2026` "
+            "(seats alternate every match): the row level's chips per deal [95%]. Best "
+            "response: its gain against the level in chips per deal (below).",
             "",
             *rows,
             "",
+            f"Goals: hard's best response <= {EXPLOIT_GOAL} chips/deal, hard beats normal and "
+            f"normal beats easy (intervals above 0), decision p99 <= {P99_GOAL_MS:.0f} ms: "
+            f"{'met' if ok else 'MISSED'}.",
+            "",
+            exploit,
+            "",
             f"- Engine: {per_s:,.0f} actions/s with random players (decisions included); "
             f"one view + check + apply costs {engine_us:.1f} µs.",
-            f"- The strong policy's median decision takes {ratio:.0f}x a random decision's "
-            f"(p99 goal {P99_GOAL_MS:.0f} ms).",
         ]
     )
     publish("Deuce Duel", body, write)
-    return 0 if all_ok or quick else 1
+    return 0 if ok or quick else 1

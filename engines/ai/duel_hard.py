@@ -83,8 +83,8 @@ def pseudo_harmonic(low: float, high: float, x: float) -> float:
 
 @dataclass(frozen=True, slots=True)
 class _Spot:
-    """A betting decision mapped onto the tables: its effective stack, tree node, signal pair,
-    and the real figures the chosen action is scaled to."""
+    """A betting decision mapped onto the tables: its effective stack, tree node and signal
+    pair."""
 
     effective: int
     node: int
@@ -188,6 +188,8 @@ class CfrPolicy:
         row = strategy[tables.decisions[spot.effective][spot.node], spot.pair]
         chances = row[RANKS.index(int(view.my_lock.rank)), : len(node.actions)]
         total = float(chances.sum())
+        if total <= 0:  # a row the solve never reached: every action alike
+            chances, total = np.ones(len(node.actions)), float(len(node.actions))
         merged: dict[str, tuple[DuelAction, float]] = {}
         for (verb, amount), chance in zip(node.actions, chances, strict=True):
             action = _real(view, node, verb, amount, spot.effective)
