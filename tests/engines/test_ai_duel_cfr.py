@@ -312,3 +312,33 @@ def test_casual_bets_good_cards_folds_bad_ones_and_sometimes_bluffs() -> None:
     king.apply(1, Lock(parse_card("9D")))
     bets = dict((str(a), p) for a, p in casual.distribution(king.view(0)))
     assert bets.get("check", 0.0) == 0.0 and sum(bets.values()) == pytest.approx(1.0)
+
+
+@settings(max_examples=20, deadline=None)
+@given(seed=st.integers(0, 2**32), chips=st.integers(2, 20))
+def test_in_self_play_every_betting_view_maps_back_to_its_own_abstract_node(
+    seed: int, chips: int
+) -> None:
+    """Two cfr players put in only abstract sizes, so each betting view must map to the
+    abstract node whose chips match the real round exactly (the history rebuilt from the
+    totals and the size mapping lose nothing on the tree)."""
+    state = new_state(DuelConfig(starting_chips=chips), random.Random(seed))
+    player = CfrPolicy(random.Random(seed))
+    for _ in range(200):
+        if state.finished:
+            break
+        seat = state.to_act
+        assert seat is not None
+        view = state.view(seat)
+        if view.phase == "bet":
+            effective = min(view.chips[s] + view.bets[s] for s in (0, 1))
+            first = view.first
+            pair = 3 * view.signals[first][0] + view.signals[1 - first][0]
+            role = 0 if seat == first else 1
+            spot = player._walk(view, effective, role, pair)
+            assert spot is not None
+            node = player.tables.trees[effective][spot.node]
+            real = (view.bets[first], view.bets[1 - first])
+            assert node.put == (1 + min(real[0], effective), 1 + min(real[1], effective))
+        action = player.decide(view)
+        state.apply(seat, action)
