@@ -76,9 +76,10 @@ def _exploitability(quick: bool) -> tuple[str, dict[str, float]]:
     return text, at_20
 
 
-def main(quick: bool, write: bool) -> int:
-    """Run the duel benchmarks, print them and (with `write`) put them in docs/benchmarks.md."""
-    n = 200 if quick else 2000
+def main(quick: bool, write: bool, matches: int | None = None) -> int:
+    """Run the duel benchmarks, print them and (with `write`) put them in docs/benchmarks.md
+    (`matches` per match-up: 2,000 by default, 200 with `quick`)."""
+    n = matches if matches else 200 if quick else 2000
     header = "| level (policy) | " + " | ".join(f"vs {o}" for o in LEVELS)
     rows = [
         header + " | best response at 20/20 | decision ms p50 / p99 |",
