@@ -158,15 +158,28 @@ def build_parser() -> argparse.ArgumentParser:
         help="scale: only the configurations of these table counts (100,300,1000)",
     )
 
-    train = sub.add_parser("train", help="train an AI by self-play (Big Two's `net` player)")
-    train.add_argument("game", choices=("bigtwo", "holdem"))
+    train = sub.add_parser(
+        "train",
+        help="train or solve an AI level (each game declares its trainers: "
+        + ", ".join(_trainers())
+        + ")",
+    )
+    train.add_argument("game", choices=_trainers())
     train.add_argument("--seed", type=int, default=1)
-    train.add_argument("--deals", type=int, default=150_000, help="self-play deals")
+    train.add_argument("--deals", type=int, default=150_000, help="bigtwo: self-play deals")
     train.add_argument(
         "--samples",
         type=int,
         default=100_000,
         help="holdem: Monte Carlo boards per pair of starting-hand classes",
+    )
+    train.add_argument(
+        "--iterations", type=int, default=None, help="duel: CFR+ iterations per stack"
+    )
+    train.add_argument(
+        "--report",
+        action="store_true",
+        help="duel: no training; the shipped tables' exploitability and every level's",
     )
     train.add_argument(
         "--out", default=None, help="weights file (default: the shipped one, overwritten)"
@@ -309,34 +322,22 @@ def _simulate_pool(
     return code
 
 
+def _trainers() -> dict[str, str]:
+    """Every trainer the registered games declare (`GameFace.trainers`): name -> module."""
+    from bot.render import get_face
+
+    found: dict[str, str] = {}
+    for game in available_games():
+        found.update(get_face(game).trainers)
+    return dict(sorted(found.items()))
+
+
 def _train(args: argparse.Namespace) -> int:
-    """`deucebot train bigtwo`: self-play training of the `net` player's weights;
-    `deucebot train holdem`: the push/fold chart of the `hard` hold'em player."""
-    from pathlib import Path
+    """`deucebot train NAME`: the declared trainer's `train(args)`."""
+    import importlib
 
-    if args.game == "holdem":
-        from engines.ai.holdem_pushfold import CHART_PATH, save_chart
-        from engines.ai.holdem_train import train as train_holdem
-
-        path = Path(args.out) if args.out else CHART_PATH
-        equity, solutions, done = train_holdem(
-            args.seed, args.samples, log=lambda line: print(line, flush=True)
-        )
-        save_chart(path, equity, solutions)
-        print(
-            f"{done.samples:,} boards per class pair, seed {done.seed}, in {done.seconds:.0f} s; "
-            f"worst exploitability {done.worst_exploitability:.1e} bb/hand; written to {path}"
-        )
-        return 0
-
-    from engines.ai.bigtwo_net import WEIGHTS_PATH
-    from engines.ai.bigtwo_train import train
-
-    out = Path(args.out) if args.out else WEIGHTS_PATH
-    net, report = train(args.seed, args.deals, log=lambda line: print(line, flush=True))
-    net.save(out)
-    print(f"{report.deals} deals in {report.seconds:.0f} s; weights written to {out}")
-    return 0
+    code: int = importlib.import_module(_trainers()[args.game]).train(args)
+    return code
 
 
 def _table_counts(text: str) -> tuple[int, ...]:

@@ -229,6 +229,9 @@ class GameFace:
     """The module that measures a candidate against a pool of styles on this game's deals
     (`deucebot simulate GAME --against`): its `simulate_against(args, candidate, pool)`
     prints the figures and returns the exit code. None: the game has no sparring pool."""
+    trainers: Mapping[str, str] = field(default_factory=dict)
+    """`deucebot train NAME`: each trainer's name and the module whose `train(args)` makes
+    (or, with `--report`, measures) the shipped tables or weights of one of its levels."""
 
 
 def get_face(game: str) -> GameFace:

@@ -246,6 +246,7 @@ RENDERER: GameRenderer = BigTwoRenderer()
 FACE = GameFace(
     renderer=RENDERER,
     pictures="bot.pictures.bigtwo",
+    trainers={"bigtwo": "bot.commands.train_bigtwo"},
     sparring="bot.commands.pool",
     gallery=Gallery(
         mid_deal=lambda view: view.table is not None and view.passes > 0,

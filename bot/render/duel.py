@@ -357,6 +357,7 @@ RENDERER: GameRenderer = DuelRenderer()
 FACE = GameFace(
     renderer=RENDERER,
     pictures="bot.pictures.duel",
+    trainers={"duel": "bot.commands.train_duel"},
     gallery=Gallery(mid_deal=lambda view: any(view.locked) or any(view.bets)),
 )
 """The duel's bot side (see `bot.render.GameFace`)."""

@@ -284,6 +284,7 @@ GALLERY_STACKS = (1000, 400, 1000, 250, 1000, 600, 1000, 150, 800)
 FACE = GameFace(
     renderer=RENDERER,
     pictures="bot.pictures.holdem",
+    trainers={"holdem": "bot.commands.train_holdem"},
     sparring="bot.commands.holdem_pool",
     gallery=Gallery(
         mid_deal=lambda view: len(view.board) >= 3 and any(s.bet for s in view.seats),

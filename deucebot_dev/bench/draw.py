@@ -6,7 +6,7 @@ with --quick), seats rotated every match, with `calling` against three
 chips per deal is above zero against both baselines; decision p99 at most
 50 ms.
 Levels (issue 43): `hard` and `normal` against three of each player of the sparring
-pool (`deucebot_dev.bench.draw_pool`) on duplicate deals, 20,000 deals per line-up (200 with
+pool (`bot.commands.draw_pool`) on duplicate deals, 20,000 deals per line-up (200 with
 --quick), and hard's margin over normal; goal: that margin's interval above zero
 against frozen `strong` (normal itself).
 Speed: engine actions per second with random players (decisions included)

@@ -1,23 +1,26 @@
-"""`deucebot bench duel`: the duel AI's strength and speed, and the engine's speed.
+"""`deucebot bench duel`: the duel's AI levels against each other and against a best
+response, and the engine's speed.
 
-Strength: `strong` against each baseline over 2,000 matches (200 with
---quick), seats alternating, with `honest` against `random` as the reference
-for how much a sound but naive player wins. Goals: strong wins at least 85%
-against random, 65% against honest; decision p99 at most 20 ms.
-Speed: engine actions per second (random against random, decisions
-included) next to the cost of one `view` + `check` + `apply`, and the strong
-policy's decision time as a ratio of a random decision's in the same run.
+Levels (`SPEC.levels`): easy `honest`, normal `strong`, hard `cfr`. Each level against each
+other over 2,000 matches (200 with --quick), seats alternating, chips per deal for the row's
+level with 95% intervals. Exploitability: the best response's gain against each level in
+chips per deal (`engines.ai.duel_exploit`), at 20/20 and at other splits of the 40 chips.
+Goals: hard's exploitability at most 0.05 chips/deal at 20/20; hard beats normal and
+normal beats easy (intervals above zero); decision p99 at most 20 ms.
+Speed: engine actions per second (random against random, decisions included) next to the
+cost of one `view` + `check` + `apply`.
 """
 
 from __future__ import annotations
 
 import random
 
-from bot.commands.simulate import SimulationResult, simulate
+from bot.commands.simulate import simulate
+from bot.commands.train_duel import LEVELS, exploitability_table
 from deucebot_dev.bench.report import engine_rate, publish
 from engines.duel import SPEC, DuelConfig, new_state
 
-GOALS = {"random": 0.85, "honest": 0.65}
+EXPLOIT_GOAL = 0.05
 P99_GOAL_MS = 20.0
 
 
@@ -27,56 +30,69 @@ def _engine_rate(seconds: float) -> tuple[float, float]:
     return engine_rate(lambda rng: new_state(DuelConfig(), rng), players, seconds)
 
 
-def _row(label: str, result: SimulationResult, goal: float | None) -> tuple[str, bool]:
-    data = result.to_json()["seats"][0]
-    win = data["match_win_rate"]
-    chips = data["chips_per_deal"]
-    ms = data["decision_ms"]
-    ok = goal is None or win["mean"] >= goal
-    goal_text = "-" if goal is None else f">= {goal:.0%} {'met' if ok else 'MISSED'}"
-    line = (
-        f"| {label} | {result.n} | {win['mean']:.3f} [{win['low']:.3f}, {win['high']:.3f}] | "
-        f"{chips['mean']:+.3f} [{chips['low']:+.3f}, {chips['high']:+.3f}] | "
-        f"{ms['p50']:.3f} / {ms['p99']:.3f} | {goal_text} |"
-    )
-    return line, ok and ms["p99"] <= P99_GOAL_MS
-
-
-def main(quick: bool, write: bool) -> int:
-    """Run the duel benchmarks, print them and (with `write`) put them in docs/benchmarks.md."""
-    n = 200 if quick else 2000
+def main(quick: bool, write: bool, matches: int | None = None) -> int:
+    """Run the duel benchmarks, print them and (with `write`) put them in docs/benchmarks.md
+    (`matches` per match-up: 2,000 by default, 200 with `quick`)."""
+    n = matches if matches else 200 if quick else 2000
+    header = "| level (policy) | " + " | ".join(f"vs {o}" for o in LEVELS)
     rows = [
-        "| match-up (seat 0 listed first) | matches | match win rate [95%] | chips/deal [95%] "
-        "| decision ms p50 / p99 | goal |",
-        "| --- | --- | --- | --- | --- | --- |",
+        header + " | best response at 20/20 | decision ms p50 / p99 |",
+        "| --- |" + " --- |" * (len(LEVELS) + 2),
     ]
-    all_ok = True
-    rates: dict[str, float] = {}
-    for label, players, goal in (
-        ("strong vs random", ["strong", "random"], GOALS["random"]),
-        ("strong vs honest", ["strong", "honest"], GOALS["honest"]),
-        ("honest vs random (reference)", ["honest", "random"], None),
-        ("random vs random (reference)", ["random", "random"], None),
-    ):
-        result = simulate(SPEC, players, n, seed=2026, rotate=True)
-        line, ok = _row(label, result, goal)
-        rows.append(line)
-        all_ok = all_ok and ok
-        rates[label] = result.to_json()["seats"][0]["decision_ms"]["p50"]
+    means: dict[tuple[str, str], tuple[float, float, float]] = {}
+    """(row, column) -> the row level's chips per deal: mean, 95% interval (low, high)."""
+    p99: dict[str, float] = {}
+    p50: dict[str, float] = {}
+    for row in LEVELS:
+        for column in LEVELS:
+            if row == column or (column, row) in means:
+                continue
+            players = [SPEC.level_policy(row), SPEC.level_policy(column)]
+            data = simulate(SPEC, players, n, seed=2026, rotate=True).to_json()["seats"]
+            chips = data[0]["chips_per_deal"]
+            means[(row, column)] = (chips["mean"], chips["low"], chips["high"])
+            means[(column, row)] = (-chips["mean"], -chips["high"], -chips["low"])
+            for slot, level in ((0, row), (1, column)):
+                p50[level] = max(p50.get(level, 0.0), data[slot]["decision_ms"]["p50"])
+                p99[level] = max(p99.get(level, 0.0), data[slot]["decision_ms"]["p99"])
+    exploit, gains = exploitability_table(quick)
+    for row in LEVELS:
+        cells = []
+        for column in LEVELS:
+            if row == column:
+                cells.append("-")
+                continue
+            mean, low, high = means[(row, column)]
+            cells.append(f"{mean:+.3f} [{low:+.3f}, {high:+.3f}]")
+        rows.append(
+            f"| {row} ({SPEC.level_policy(row)}) | "
+            + " | ".join(cells)
+            + f" | {gains[row]:.4f} | {p50[row]:.3f} / {p99[row]:.3f} |"
+        )
+    ok = (
+        gains["hard"] <= EXPLOIT_GOAL
+        and means[("hard", "normal")][1] > 0
+        and means[("normal", "easy")][1] > 0
+        and max(p99.values()) <= P99_GOAL_MS
+    )
     per_s, engine_us = _engine_rate(1.0 if quick else 5.0)
-    ratio = rates["strong vs random"] / max(rates["random vs random (reference)"], 1e-9)
     body = "\n".join(
         [
-            f"`deucebot simulate duel -n {n} --players strong,X --rotate --seed 2026` "
-            "(seats alternate every match; figures are for the first policy listed).",
+            f"`deucebot simulate duel -n {n} --players ROW,COLUMN --rotate --seed 2026` "
+            "(seats alternate every match): the row level's chips per deal [95%]. Best "
+            "response: its gain against the level in chips per deal (below).",
             "",
             *rows,
             "",
+            f"Goals: hard's best response <= {EXPLOIT_GOAL} chips/deal, hard beats normal and "
+            f"normal beats easy (intervals above 0), decision p99 <= {P99_GOAL_MS:.0f} ms: "
+            f"{'met' if ok else 'MISSED'}.",
+            "",
+            exploit,
+            "",
             f"- Engine: {per_s:,.0f} actions/s with random players (decisions included); "
             f"one view + check + apply costs {engine_us:.1f} µs.",
-            f"- The strong policy's median decision takes {ratio:.0f}x a random decision's "
-            f"(p99 goal {P99_GOAL_MS:.0f} ms).",
         ]
     )
     publish("Deuce Duel", body, write)
-    return 0 if all_ok or quick else 1
+    return 0 if ok or quick else 1

@@ -14,6 +14,9 @@
   and calls by pot odds against a range narrowed by the opponent's bet or
   check, as much as that opponent's past showdowns justify (what a human
   across the table would remember).
+- `casual` (the `easy` level): a casual human: locks its higher card (mostly), bets round
+  sizes by its card's strength plus a little noise, bluffs now and then, folds weak cards.
+- `cfr` (the `hard` level): the CFR+ solution of the deal, `engines.ai.duel_hard`.
 """
 
 from __future__ import annotations
@@ -22,6 +25,7 @@ import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
+from engines.base import Policy
 from engines.cards import Card
 from engines.duel import DuelAction, DuelView, Lock, compare, is_up
 from engines.poker.actions import AllIn, Bet, Call, Check, Fold, Raise
@@ -106,6 +110,83 @@ class HonestPolicy:
             return _bet_to(view, top + max(1, round(stack * (strength - 0.5))))
         odds = view.to_call / (view.pot + view.to_call)
         return Call() if strength >= odds + 0.1 else Fold()
+
+
+class CasualPolicy:
+    """The `easy` level: plays like a casual human, with round bet sizes and a little noise.
+
+    Locks its higher card, but with two UP cards keeps the higher one now and then (people
+    like to keep a good card). Judges its locked card by its strength against a random
+    card plus a feel drawn uniformly within +-0.1: bets the pot above 0.8 and half the pot
+    above 0.6, bluffs half the pot one time in eight below 0.3, raises the pot half the
+    time above 0.85, calls when its feel beats the pot odds by 0.05, folds otherwise. It
+    reads neither the signals nor the opponent. `distribution` gives these chances exactly;
+    `decide` draws from them.
+    """
+
+    name = "casual"
+
+    KEEP_UP = 0.15
+    """How often, holding two UP cards, it locks the lower one to keep the higher."""
+    BLUFF = 0.125
+    NOISE = 0.1
+
+    def __init__(self, rng: random.Random) -> None:
+        """A casual player drawing its choices from `rng`."""
+        self.rng = rng
+
+    def decide(self, view: DuelView) -> DuelAction:
+        """An action drawn from `distribution`."""
+        draw = self.rng.random()
+        choices = self.distribution(view)
+        for action, chance in choices:
+            draw -= chance
+            if draw < 0:
+                return action
+        return choices[-1][0]
+
+    def _above(self, strength: float, level: float) -> float:
+        """The chance that strength plus the feel is above `level`."""
+        return max(0.0, min(1.0, (strength + self.NOISE - level) / (2 * self.NOISE)))
+
+    def distribution(self, view: DuelView) -> list[tuple[DuelAction, float]]:
+        """Its actions at this view with their chances."""
+        if view.phase == "lock":
+            a, b = view.hand
+            high = duel_higher(a, b)
+            low = b if high is a else a
+            if is_up(high) and is_up(low) and low != high:
+                return [(Lock(high), 1 - self.KEEP_UP), (Lock(low), self.KEEP_UP)]
+            return [(Lock(high), 1.0)]
+        assert view.seat is not None and view.my_lock is not None
+        strength = BASE_STRENGTH[int(view.my_lock.rank)]
+        top, pot = max(view.bets), view.pot
+        choices: dict[str, tuple[DuelAction, float]] = {}
+
+        def add(action: DuelAction, chance: float) -> None:
+            key = str(action)
+            choices[key] = (action, choices.get(key, (action, 0.0))[1] + chance)
+
+        if view.to_call == 0:
+            if not _can_bet(view):
+                return [(Check(), 1.0)]
+            pot_bet = self._above(strength, 0.8)
+            half = self._above(strength, 0.6) - pot_bet
+            bluff = (1 - self._above(strength, 0.3)) * self.BLUFF
+            add(_bet_to(view, pot), pot_bet)
+            add(_bet_to(view, max(1, pot // 2)), half + bluff)
+            add(Check(), 1 - pot_bet - half - bluff)
+        else:
+            odds = view.to_call / (pot + view.to_call)
+            needed = odds + 0.05
+            raising = 0.5 * self._above(strength, 0.85) if _can_bet(view) else 0.0
+            calls = self._above(strength, needed)
+            if raising:
+                calls -= 0.5 * self._above(strength, max(0.85, needed))
+                add(_bet_to(view, top + pot + view.to_call), raising)
+            add(Call(), calls)
+            add(Fold(), 1 - raising - calls)
+        return [(action, chance) for action, chance in choices.values() if chance > 1e-12]
 
 
 @dataclass
@@ -366,11 +447,26 @@ class StrongPolicy:
         return Fold()
 
 
+def _cfr(rng: random.Random) -> Policy[DuelView, DuelAction]:
+    """The `cfr` player (`engines.ai.duel_hard`, imported on first use: it imports this module)."""
+    from engines.ai.duel_hard import CfrPolicy
+
+    return CfrPolicy(rng)
+
+
 POLICIES: Mapping[str, PolicyFactory] = {
     "random": RandomPolicy,
     "honest": HonestPolicy,
+    "casual": CasualPolicy,
     "strong": StrongPolicy,
+    "cfr": _cfr,
 }
 """The duel's AI policies by name; each is built with its own `random.Random`."""
 
-__all__: Sequence[str] = ("POLICIES", "HonestPolicy", "RandomPolicy", "StrongPolicy")
+__all__: Sequence[str] = (
+    "POLICIES",
+    "CasualPolicy",
+    "HonestPolicy",
+    "RandomPolicy",
+    "StrongPolicy",
+)

@@ -1,9 +1,10 @@
-"""`deucebot_dev.bench.draw_pool`: the levels' table against the draw poker sparring pool."""
+"""`bot.commands.draw_pool`: the levels' table against the draw poker sparring pool."""
 
 from __future__ import annotations
 
 import pytest
-from deucebot_dev.bench.draw_pool import Duplicate, level_table, margin
+
+from bot.commands.draw_pool import Duplicate, level_table, margin
 
 
 def lineup(level: str, opponent: str, groups: list[float]) -> Duplicate:
