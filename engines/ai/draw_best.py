@@ -5,7 +5,9 @@ holding at a showdown, modelled as a random five-card hand of at least a pair of
 dealt from the cards the seat has not seen (what it takes to open a jackpot; a player who
 stays to the showdown holds about that), ties counting half. Final hands below a pair of
 jacks are worth nothing against it; that is why a pair draws three rather than keeping a
-kicker, and a small pair is kept over four to a flush.
+kicker, and why a small pair beats four to a flush unless the flush draw holds high cards
+(hearts A-K-Q-4 with the four of spades draw to the flush; K-6-3-2 with the deuce of spades
+keep the deuces).
 
 The value of each of the 32 discard choices is exact: the final hand is the kept cards
 plus a uniformly random draw from the cards the seat has not seen (the deck minus its own
