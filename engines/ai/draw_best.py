@@ -2,10 +2,12 @@
 
 The objective (`DrawValues`): the probability that the final hand beats the likely opposing
 holding at a showdown, modelled as a random five-card hand of at least a pair of jacks
-(what it takes to open a jackpot; a player who stays to the showdown holds about that),
-ties counting half. Final hands below a pair of jacks are worth nothing against it; that
-is why a pair draws three rather than keeping a kicker, and four to a flush is kept over a
-small pair multi-way only when the numbers say so.
+dealt from the cards the seat has not seen (what it takes to open a jackpot; a player who
+stays to the showdown holds about that), ties counting half. Final hands below a pair of
+jacks are worth nothing against it; that is why a pair draws three rather than keeping a
+kicker, and why a small pair beats four to a flush unless the flush draw holds high cards
+(hearts A-K-Q-4 with the four of spades draw to the flush; K-6-3-2 with the deuce of spades
+keep the deuces).
 
 The value of each of the 32 discard choices is exact: the final hand is the kept cards
 plus a uniformly random draw from the cards the seat has not seen (the deck minus its own
@@ -14,8 +16,8 @@ one by one. A final hand's value depends only on its ranks and on whether it is 
 so the draws are grouped by the multiset of their ranks (weight: the product of
 C(available of a rank, drawn of it)), and the flushes, which only a suited kept part can
 make, are corrected in a second, smaller sum over the one suit's ranks. Results are cached
-by the hand's suit pattern (suits renamed in order of appearance), which every suit
-permutation of a hand shares.
+by the hand's suit pattern (suits renamed in order of appearance), which suit permutations
+of a hand mostly share.
 """
 
 from __future__ import annotations

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 
 import pytest
@@ -89,3 +90,24 @@ async def test_the_ai_level_is_chosen_at_creation_and_shown_on_the_board(
         assert "AI: hard" in board(standin).text()  # the channel's language: English
         # The announcement is the channel's too, whatever the creator's language.
         assert "AI: hard" in created.message.content and "IA" not in created.message.content
+
+
+async def test_a_draw_table_at_the_hard_level_is_played_by_draw_pokers_own_hard_ai(
+    standin: FakeDiscord, tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    ana = standin.add_user("Ana")
+    async with bot_running(standin, tmp_path / "db.sqlite3") as bot:
+        await standin.command(ana, "table create", game="draw", seats=3, deals=2, ai="hard")
+        table = bot.tables.find(str(standin.channel_id))
+        assert table is not None and table.options.ai_level == "hard"
+        assert [seat.policy for seat in table.seats[1:]] == ["hard"] * 2
+        await settle(bot)
+        assert "AI: hard" in board(standin).text()
+        await standin.command(ana, "table start")
+        await standin.command(ana, "table leave")  # the AI plays every seat to the end
+        async with asyncio.timeout(120):
+            while table.status != "finished":
+                await settle(bot)
+                await asyncio.sleep(0.05)
+    # Every AI turn was the hard player's own decision: none fell back to the safe default.
+    assert "playing the safe default" not in caplog.text
