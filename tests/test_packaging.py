@@ -74,4 +74,12 @@ def test_the_wheel_ships_the_product_and_no_development_tool(tmp_path: Path) -> 
     ):
         assert needed in names
     assert any(name.startswith("bot/pictures/fonts/") for name in names)
+    # The AI levels' shipped tables and weights, and the web table's page and files.
+    shipped = [p.relative_to(ROOT).as_posix() for p in (ROOT / "engines" / "ai").glob("*.npz")]
+    shipped += [
+        p.relative_to(ROOT).as_posix()
+        for p in (ROOT / "bot" / "web" / "static").rglob("*")
+        if p.is_file() and "__pycache__" not in p.parts
+    ]
+    assert shipped and [name for name in shipped if name not in names] == []
     assert "deucebot = bot.cli:main" in scripts
