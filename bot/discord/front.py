@@ -83,30 +83,25 @@ from bot.discord.loop_pressure import LoopPressure
 from bot.discord.permissions import is_thread, missing_permissions
 from bot.discord.replies import edit_clicked_publicly, edit_unparsed
 from bot.discord.rest_budget import Priority, priority
-from bot.discord.safe_text import pinging, safe_name
+from bot.discord.safe_text import pinging
 from bot.discord.textlimits import fit_message
 from bot.discord.tokens import InteractionTokens, LostAnswer, expired, post_once
+from bot.discord.wording import CHANNEL
 from bot.i18n import t
 from bot.jsonlog import bind_ids
 from bot.pictures.worker import PictureDrawer
-from bot.render import GameRenderer, get_renderer
+from bot.render import GameRenderer
 from bot.render.fair import fair_line
 from bot.render.phrases import deal_word
-from bot.render.text import move_cards
-from bot.render.words import say_move
+from bot.render.results import renderer_of, result_text
+from bot.render.runtime_events import runtime_line
 from bot.runtime import (
-    MatchStarted,
     Player,
-    PlayerJoined,
-    PlayerLeft,
-    SeatAway,
-    SeatBack,
     SeedsRevealed,
     TableSnapshot,
     TableStopped,
-    TurnTimedOut,
 )
-from engines.base import DealSettled, DealStarted, Event, MatchEnded
+from engines.base import DealStarted, Event
 from storage.deliveries import Deliveries, PostIntent
 
 log = logging.getLogger("deucebot.discord")
@@ -365,7 +360,7 @@ class DiscordFront:
         for event in loose:
             line = renderer.event(event, names, lang) if renderer else None
             if line is None:
-                line = _runtime_line(event, names, lang, renderer)
+                line = runtime_line(event, names, lang, renderer, CHANNEL)
             if line is not None and isinstance(event, SeedsRevealed) and found:
                 box.revealed = (found[-1].deal, line)  # a restart: on the new match's board
             elif line is not None:
@@ -957,7 +952,7 @@ class DiscordFront:
         embed = discord.Embed(
             colour=BOARD_COLOUR,
             title=t("discord.board.title", lang, game=table.spec.title, deal=deal),
-            description=result_text(table, result, lang) if result else None,
+            description=_result_text(table, result, lang) if result else None,
         )
         unit = deal_word(table.game, lang)
         embed.set_footer(
@@ -1024,7 +1019,7 @@ class DiscordFront:
     async def _post_result(self, box: _Outbox, effect: Effect, nonce: str) -> int:
         table = box.snapshot
         lang = self.language(table)
-        text = result_text(table, effect, lang)
+        text = _result_text(table, effect, lang)
         title = (
             t("discord.result.match_title", lang, game=table.spec.title)
             if effect.kind == fx.MATCH_RESULT
@@ -1541,73 +1536,6 @@ def _redraw(box: _Outbox) -> None:
     box.wake.set()
 
 
-def result_text(table: TableSnapshot, effect: Effect, lang: str) -> str:
-    """The text of a deal's or the match's result: the lines of the events that ended it
-    (the last play, hands shown, pots won, chips returned), then each seat's net amount
-    in the deal exactly as the ledger sums it, or the final standings and the line that
-    reveals the match's seeds."""
-    names = seat_names(table)
-    renderer = _renderer(table)
-    lines: list[str] = []
-    settled = [e for e in effect.events if isinstance(e, DealSettled)]
-    ended = [e for e in effect.events if isinstance(e, MatchEnded)]
-    for event in effect.events:
-        if isinstance(event, MatchEnded):
-            continue
-        line = renderer.event(event, names, lang) if renderer else None
-        if line is None:
-            line = _runtime_line(event, names, lang, renderer)
-        if line is not None:
-            lines.append(line)
-    if settled:
-        lines.append(_settled_line(settled, names, lang))
-    for end in ended:
-        line = renderer.event(end, names, lang) if renderer else None
-        if line is not None:
-            lines.append(line)
-        lines.append(_standings(table, end, names, lang))
-        revealed = fair_line(end, lang, table.game)  # the match's seeds, now public
-        if revealed is not None:
-            lines.append(revealed)
-    return "\n".join(lines)
-
-
-def _name(names: Sequence[str], seat: int) -> str:
-    return names[seat] if 0 <= seat < len(names) else f"#{seat + 1}"
-
-
-def _settled_line(settled: Sequence[DealSettled], names: Sequence[str], lang: str) -> str:
-    """Each seat's chip change (signed) or penalty in the deal, summed over its settlements:
-    the ledger's rows (a seat dealt in, even at zero; a seat left out only if chips came
-    back to it)."""
-    if any(event.chips is not None for event in settled):
-        size = max(len(event.chips or ()) for event in settled)
-        totals = [
-            sum((e.chips or ())[s] if s < len(e.chips or ()) else 0 for e in settled)
-            for s in range(size)
-        ]
-        dealt = [any(e.was_dealt(s) and e.chips is not None for e in settled) for s in range(size)]
-        parts = [
-            f"{_name(names, s)} {amount:+d}"
-            for s, amount in enumerate(totals)
-            if dealt[s] or amount
-        ]
-        return t("discord.result.net", lang, amounts=" · ".join(parts))
-    event = settled[-1]
-    parts = [f"{_name(names, s)} {amount}" for s, amount in enumerate(event.penalties or ())]
-    return t("discord.result.penalties", lang, amounts=" · ".join(parts))
-
-
-def _standings(table: TableSnapshot, event: MatchEnded, names: Sequence[str], lang: str) -> str:
-    """Seats ranked by their final totals (lowest penalty first in a penalty game)."""
-    low_wins = table.spec.scoring == "penalty"
-    order = sorted(
-        range(len(event.totals)), key=lambda s: event.totals[s] if low_wins else -event.totals[s]
-    )
-    parts = [f"{rank}. {_name(names, s)} {event.totals[s]}" for rank, s in enumerate(order, 1)]
-    return t("discord.result.standings", lang, standings="\n".join(parts))
-
-
 def _send_kwargs(message: dict[str, Any]) -> dict[str, Any]:
     kept = ("content", "embed", "file", "view", "allowed_mentions")
     kwargs = {k: v for k, v in message.items() if k in kept}
@@ -1628,40 +1556,9 @@ def _played_for(table: TableSnapshot, seat: int) -> bool:
 
 
 def _renderer(table: TableSnapshot) -> GameRenderer | None:
-    try:
-        return get_renderer(table.game)
-    except ImportError:
-        return None
+    return renderer_of(table)
 
 
-def _timed_out_move(text: str, renderer: GameRenderer | None, lang: str) -> str:
-    """The move played for a seat that timed out, for the channel in `lang`: in the reader's
-    words (cards as hands show them), not its code. Its cards are named only in a game
-    whose moves are cards played face up (Big Two); elsewhere a move's cards are hidden
-    ones (the duel's locked card, draw's discards): the verb alone."""
-    if renderer is None:
-        return text
-    if not renderer.plays_cards:
-        text = " ".join(word for word in text.split() if not move_cards(word))
-    return say_move(text, renderer.move_areas, lang)
-
-
-def _runtime_line(
-    event: Event, names: Sequence[str], lang: str, renderer: GameRenderer | None = None
-) -> str | None:
-    """A line for the runtime's own events (joins, leaves, away, timeouts, stop); a move
-    played for a seat that timed out reads in `lang` by `renderer`'s move words."""
-    key = f"discord.event.{event.kind}"
-    if isinstance(event, PlayerJoined | PlayerLeft | SeatAway | SeatBack):
-        return t(key, lang, name=safe_name(event.name), seat=event.seat + 1)
-    if isinstance(event, TurnTimedOut):
-        name = names[event.seat] if 0 <= event.seat < len(names) else f"#{event.seat + 1}"
-        action = _timed_out_move(event.action, renderer, lang)
-        return t(key, lang, name=name, seat=event.seat + 1, action=action)
-    if isinstance(event, MatchStarted):
-        return t(key, lang, number=event.number)
-    if isinstance(event, TableStopped):
-        return t(key, lang)
-    if isinstance(event, SeedsRevealed):  # a match stopped or restarted mid-way
-        return fair_line(event, lang)
-    return None
+def _result_text(table: TableSnapshot, effect: Effect, lang: str) -> str:
+    """The text of the result `effect` posts (`bot.render.results`), names made safe."""
+    return result_text(table, effect.events, seat_names(table), lang, CHANNEL)
