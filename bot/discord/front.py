@@ -75,7 +75,7 @@ from bot.discord.board import (
     result_message,
     seat_names,
 )
-from bot.discord.crashpoints import CrashPoints
+from bot.discord.delivery_hooks import NO_HOOKS, DeliveryHooks
 from bot.discord.effects import Effect
 from bot.discord.host import Host
 from bot.discord.live_hands import LiveHands
@@ -291,12 +291,14 @@ class DiscordFront:
         retry_for: float = 120.0,
         pause_retry: float = PAUSE_RETRY,
         pictures: PictureDrawer | None = None,
+        hooks: DeliveryHooks = NO_HOOKS,
     ) -> None:
         """A front posting through `client`, with the bot's languages and tables from `host`;
         `edit_interval` spaces board edits (seconds); `deliveries` records what was
         delivered (None: nothing survives a restart); 429/5xx answers are retried for up
         to `retry_for` seconds; a paused outbox is tried again every `pause_retry` seconds;
-        `pictures` draws the pictures off the event loop (None: in threads)."""
+        `pictures` draws the pictures off the event loop (None: in threads); `hooks` are
+        told where delivery is (the crash tests' kill points; none by default)."""
         self.client = client
         self.pictures = pictures
         self.pause_retry = pause_retry
@@ -329,7 +331,7 @@ class DiscordFront:
         """Holds board edits back while the loop runs late (clicks are answered first)."""
         self.retries = 0
         """REST calls retried after a 429 or 5xx."""
-        self.crash = CrashPoints.from_env()
+        self.crash = hooks
         self.delivered_sink: Callable[[float], None] | None = None
         """Called with each delivered effect's delay (seconds from hand-over; metrics)."""
 

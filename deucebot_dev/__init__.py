@@ -1,0 +1,1 @@
+"""Development tools kept out of the product package: crash points for the crash tests."""
