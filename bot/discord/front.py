@@ -290,15 +290,13 @@ class DiscordFront:
             channel.start()
         return channel
 
-    def let_go(self, channel: TableChannel) -> None:
-        """Let go of a stopped table's channel once its last effect went out: its tasks end,
-        its `/metrics` series (`lag`), its hands and its members' watched hands go with it.
-        (A paused one is kept: what waits goes out when the channel lets the bot in again.)
-        A later call about the table would make a new one."""
-        table_id = channel.table_id
+    def let_go(self, table_id: int, channel: object) -> None:
+        """Let go of a stopped table's `channel` once its last effect went out (it ended its
+        tasks): its `/metrics` series (`lag`), its hands and its members' watched hands go
+        with it. (A paused one is kept: what waits goes out when the channel lets the bot
+        in again.) A later call about the table would make a new one."""
         if self._channels.get(table_id) is channel:
             del self._channels[table_id]
-        channel.close()
         self.dms.release(table_id)
         self.hands.drop_table(table_id)
 

@@ -20,7 +20,7 @@ import time
 from collections.abc import Callable, Sequence
 from datetime import datetime
 from functools import partial
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import discord
 
@@ -43,6 +43,7 @@ from bot.discord.board_edits import (
     waited_for,
 )
 from bot.discord.board_pictures import BoardPictures
+from bot.discord.channel_services import ChannelServices
 from bot.discord.effects import Effect
 from bot.discord.mailbox import Mailbox, Request, Waiters, answer_of, settle
 from bot.discord.permissions import is_thread, missing_permissions
@@ -64,9 +65,6 @@ from bot.runtime import TableSnapshot, TableStopped
 from engines.base import Event
 from storage.deliveries import PostIntent
 
-if TYPE_CHECKING:
-    from bot.discord.front import DiscordFront
-
 log = logging.getLogger("deucebot.discord")
 
 HOLD_FOR = 2.5
@@ -78,7 +76,7 @@ REDRAW_AFTER = 5.0
 class TableChannel:
     """The one owner of one table's channel messages (see the module docstring)."""
 
-    def __init__(self, front: DiscordFront, table: TableSnapshot) -> None:
+    def __init__(self, front: ChannelServices, table: TableSnapshot) -> None:
         """The channel of `table`, delivering through `front`'s collaborators."""
         self.front = front
         self._mail = Mailbox()
@@ -336,7 +334,8 @@ class TableChannel:
                 await self._step()
                 continue
             if self._stopped_and_done():
-                self.front.let_go(self)
+                self.close()
+                self.front.let_go(self.table_id, self)
                 return
             await self._mail.apply_next()
 
