@@ -9,4 +9,6 @@ and benchmarks, and measure the bot.
   `deucebot bench discord` drive the bot through it.
 - `deucebot_dev.bench`: `deucebot bench TARGET`, one module per target.
 - `deucebot_dev.pg_server`: a throwaway PostgreSQL server for tests and benchmarks.
+- `deucebot_dev.crashpoints`: the crash points the crash tests inject into the Discord
+  front's delivery path (`bot.discord.delivery_hooks`), enabled by `DEUCEBOT_KILL_AT`.
 """

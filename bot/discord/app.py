@@ -25,6 +25,7 @@ import yarl
 from discord.gateway import DiscordWebSocket
 from discord.http import Route
 
+from bot.discord.delivery_hooks import NO_HOOKS, DeliveryHooks
 from bot.process import event_loop
 from bot.process.jsonlog import JsonLines
 from bot.process.settings import Settings, load_settings
@@ -32,6 +33,10 @@ from bot.runtime.shard_lease import ShardsTaken
 from storage.base import CannotOpenDatabase
 
 log = logging.getLogger("deucebot.discord")
+
+KILL_AT = "DEUCEBOT_KILL_AT"
+"""Set (crash tests only), the bot kills itself at the point it names
+(`deucebot_dev.crashpoints`)."""
 
 NO_TOKEN = (
     "deucebot: no Discord token. Put DISCORD_TOKEN=... in .env (see .env.example) "
@@ -170,6 +175,16 @@ async def run_until(
         await task
 
 
+def delivery_hooks_from_env() -> DeliveryHooks:
+    """The crash tests' kill points when `DEUCEBOT_KILL_AT` names one (from the development
+    package, `deucebot_dev`), else none."""
+    if not os.environ.get(KILL_AT):
+        return NO_HOOKS
+    from deucebot_dev.crashpoints import CrashPoints
+
+    return CrashPoints.from_env()
+
+
 async def serve(settings: Settings, shutdown_limit: float | None = None) -> None:
     """Log in and run the bot until it is closed (raises `discord.LoginFailure` on a bad
     token). With `shutdown_limit` (the process entry point), SIGINT and SIGTERM stop it
@@ -178,7 +193,7 @@ async def serve(settings: Settings, shutdown_limit: float | None = None) -> None
 
     point_at(settings)
     log.info("event loop: %s", event_loop.name(asyncio.get_running_loop()))
-    bot = create_bot(settings)
+    bot = create_bot(settings, delivery_hooks=delivery_hooks_from_env())
     stop = asyncio.Event()
     if shutdown_limit is not None:
         stop_on_signals(stop.set, shutdown_limit)

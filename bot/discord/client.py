@@ -26,8 +26,8 @@ from discord.ext import commands
 from bot import pictures
 from bot.discord.actions import Controls
 from bot.discord.cooldowns import Cooldowns
-from bot.discord.crashpoints import watch_answers
 from bot.discord.decks import MemberDecks
+from bot.discord.delivery_hooks import NO_HOOKS, DeliveryHooks
 from bot.discord.entry_point import keep_entry_point
 from bot.discord.front import DiscordFront
 from bot.discord.health import HealthServer, Probes
@@ -89,11 +89,14 @@ class Deucebot(commands.Bot):
         *,
         edit_interval: float | None = None,
         latency_sink: Callable[[float], None] | None = None,
+        delivery_hooks: DeliveryHooks = NO_HOOKS,
         **options: Any,
     ) -> None:
         """A bot for `settings`. `edit_interval` spaces board edits (default: the setting);
         `latency_sink` receives the runtime's per-action processing time (benchmark);
-        `options` go to `commands.Bot` (tests pass a short `guild_ready_timeout`)."""
+        `delivery_hooks` are told where the front's delivery is (the crash tests' kill
+        points; none by default); `options` go to `commands.Bot` (tests pass a short
+        `guild_ready_timeout`)."""
         options.setdefault("guild_ready_timeout", 2.0)
         # Deucebot never joins voice: do not warn about the voice libraries.
         discord.VoiceClient.warn_nacl = False
@@ -102,7 +105,8 @@ class Deucebot(commands.Bot):
         self.rest_budget = RequestBudget(settings.rest_per_second)
         """Every counted REST request waits here for its place under Discord's global limit."""
         trace = options.setdefault("http_trace", budget_trace(self.rest_budget))
-        watch_answers(trace)
+        self.delivery_hooks = delivery_hooks
+        delivery_hooks.watch(trace)
         self._one_write = OneWriteHook(trace)
         """Multipart bodies in one write, if discord.py's session is not where `one_write`
         looks."""
@@ -237,6 +241,7 @@ class Deucebot(commands.Bot):
             edit_interval=self.edit_interval,
             deliveries=storage if DELIVERY_RECORDS else None,
             pictures=self.pictures,
+            hooks=self.delivery_hooks,
         )
         front.delivered_sink = self.metrics.delivery.observe
         config = self._server_config = ServerConfig(storage, self.settings)

@@ -35,22 +35,18 @@ from bot.levels import level_text
 from bot.process.settings import load_settings
 from bot.render import GameRenderer, get_renderer
 from bot.render.fair import fair_line
-from bot.render.words import UNREAD, closest, move_words, say_move
+from bot.render.runtime_events import RuntimeWording, runtime_line
+from bot.render.words import UNREAD, closest, move_words
 from bot.runtime import (
     Clock,
     MatchStarted,
     Player,
-    PlayerJoined,
-    PlayerLeft,
     RuntimeConfig,
-    SeatAway,
-    SeatBack,
     SystemClock,
     Table,
     TableError,
     TableManager,
     TableSnapshot,
-    TurnTimedOut,
 )
 from bot.terminal.lines import LineReader
 from engines.base import DealSettled, DealStarted, Event, IllegalAction
@@ -96,6 +92,28 @@ def short_refusal(error: AnyRefusal | CardParseError) -> AnyRefusal | CardParseE
     params = {k: echoed(v) if isinstance(v, str) else v for k, v in error.params.items()}
     kind = Refusal if isinstance(error, Refusal) else IllegalAction
     return kind(echoed(error.message), code=error.code, **params)
+
+
+def _seat_name(names: Sequence[str], seat: int, name: str) -> str:
+    """The seat's current name (an `Addressee` for you) when it is still the same person,
+    else the name the event carries."""
+    same = seat < len(names) and names[seat] == name
+    return names[seat] if same else name
+
+
+TERMINAL = RuntimeWording(
+    keys={
+        "match_started": "console.event.match_started",
+        "turn_timed_out": "console.event.timed_out",
+        "seat_away": "console.event.away",
+        "seat_back": "console.event.back",
+        "player_joined": "console.event.joined",
+        "player_left": "console.event.left",
+    },
+    seat_name=_seat_name,
+    public=False,
+)
+"""The runtime's events as the terminal says them (yours in the second person)."""
 
 
 def addressed_names(table: Table | TableSnapshot) -> list[str]:
@@ -149,24 +167,7 @@ class ConsoleFront:
     def _runtime_event(
         self, event: Event, names: Sequence[str], renderer: GameRenderer
     ) -> str | None:
-        lang = self.lang
-        if isinstance(event, MatchStarted):
-            return t("console.event.match_started", lang, number=event.number)
-        if isinstance(event, TurnTimedOut):
-            # The move in the reader's words (cards as hands show them), not its code.
-            action = say_move(event.action, renderer.move_areas, lang)
-            return t("console.event.timed_out", lang, name=names[event.seat], action=action)
-        if isinstance(event, (SeatAway, SeatBack, PlayerJoined, PlayerLeft)):
-            key = {
-                SeatAway: "console.event.away",
-                SeatBack: "console.event.back",
-                PlayerJoined: "console.event.joined",
-                PlayerLeft: "console.event.left",
-            }[type(event)]
-            # The seat's current name (an Addressee for you) when it is still the same person.
-            same = event.seat < len(names) and names[event.seat] == event.name
-            return t(key, lang, name=names[event.seat] if same else event.name)
-        return None
+        return runtime_line(event, names, self.lang, renderer, TERMINAL)
 
     async def show(self, table: TableSnapshot, events: Sequence[Event]) -> None:
         """Print a line for each event worth one (while watching, only the outcomes). When a

@@ -13,7 +13,7 @@ front's cost) play for a fixed window; then the bot stops and the figures are re
   turn number), p50 and p99, and the actions never shown before the bot stopped; the
   same for the actions after which a person was to act (the next action in the log is
   a human's: someone was waiting for that board); and to the first version showing
-  its picture as well (a board does not wait past `bot.discord.front.PICTURE_WAIT` for
+  its picture as well (a board does not wait past `bot.discord.board_pictures.PICTURE_WAIT` for
   a picture: when the picture follows by a later edit, that edit is when it showed);
 - the share of the members' hand versions (ephemeral answers and their edits, with cards
   in the menu) that went out without the hand's picture (drawn later than
@@ -365,7 +365,7 @@ def _pictured(
     shown: list[tuple[float, int, int]], images: list[str]
 ) -> list[tuple[float, int, int]]:
     """The board versions that showed their turn's picture too: all but those sent before
-    it (`bot.discord.front.PICTURE_WAIT`), told by a later version of the same turn
+    it (`bot.discord.board_pictures.PICTURE_WAIT`), told by a later version of the same turn
     bringing another picture."""
     last: dict[int, tuple[int, list[int]]] = {}
     """Channel -> the turn of its latest versions and their indexes."""

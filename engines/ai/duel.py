@@ -25,11 +25,9 @@ import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
-from engines.base import Policy
 from engines.cards import Card
 from engines.duel import DuelAction, DuelView, Lock, compare, is_up
 from engines.poker.actions import AllIn, Bet, Call, Check, Fold, Raise
-from engines.registry import PolicyFactory
 
 RANKS = tuple(range(2, 15))
 
@@ -447,24 +445,7 @@ class StrongPolicy:
         return Fold()
 
 
-def _cfr(rng: random.Random) -> Policy[DuelView, DuelAction]:
-    """The `cfr` player (`engines.ai.duel_hard`, imported on first use: it imports this module)."""
-    from engines.ai.duel_hard import CfrPolicy
-
-    return CfrPolicy(rng)
-
-
-POLICIES: Mapping[str, PolicyFactory] = {
-    "random": RandomPolicy,
-    "honest": HonestPolicy,
-    "casual": CasualPolicy,
-    "strong": StrongPolicy,
-    "cfr": _cfr,
-}
-"""The duel's AI policies by name; each is built with its own `random.Random`."""
-
 __all__: Sequence[str] = (
-    "POLICIES",
     "CasualPolicy",
     "HonestPolicy",
     "RandomPolicy",

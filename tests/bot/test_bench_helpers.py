@@ -123,8 +123,9 @@ def test_the_discord_bench_reports_each_games_picture_render_time_and_size() -> 
     from deucebot_dev.bench.discord import _pictures_section, picture_figures
 
     figures = picture_figures(5)
-    assert [f["game"] for f in figures] == ["holdem", "draw", "duel", "bigtwo"]
-    assert [f["seats"] for f in figures] == [9, 6, 2, 4]
+    most_seats = {"bigtwo": 4, "holdem": 9, "draw": 6, "duel": 2}
+    assert {f["game"]: f["seats"] for f in figures} == most_seats
+    assert len(figures) == len(most_seats)
     for figure in figures:
         assert figure["states"] == 5
         assert 0 < figure["p50"] <= figure["p99"]

@@ -1,5 +1,5 @@
 """The bot as its own process, SIGKILLed right after a commit and before each kind of post
-(`DEUCEBOT_KILL_AT`, see bot/discord/crashpoints.py), or right after Discord stored a post
+(`DEUCEBOT_KILL_AT`, see deucebot_dev/crashpoints.py), or right after Discord stored a post
 and before the bot read the answer, again and again, then restarted: every deal's board
 and result appear exactly once, in order; no earlier board keeps live buttons; the
 amounts are the ledger's."""

@@ -1,4 +1,4 @@
-"""A board does not wait for a late picture (`bot.discord.front.PICTURE_WAIT`): past what
+"""A board does not wait for a late picture (`bot.discord.board_pictures.PICTURE_WAIT`): past what
 the picture worker can draw, the move goes out at once with the last picture kept, and
 its picture follows by another edit; an AI plays on only once its move's picture shows.
 In process, through the stand-in, the picture held back by a slow `draw_ahead`."""
@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-import bot.discord.front as front
+import bot.discord.board_pictures as board_pictures
 from deucebot_dev.discord_standin import FakeDiscord
 from tests.e2e.conftest import bot_running, settle
 from tests.e2e.deliveries import check_match
@@ -34,7 +34,7 @@ async def test_a_late_picture_does_not_hold_the_board_and_follows_it(
     standin: FakeDiscord, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     ana = standin.owner
-    drawn_ahead = front.draw_ahead
+    drawn_ahead = board_pictures.draw_ahead
 
     delayed: set[int] = set()
 
@@ -50,8 +50,8 @@ async def test_a_late_picture_does_not_hold_the_board_and_follows_it(
         table = bot.tables.find(str(standin.channel_id))
         assert table is not None and table.match is not None
         await standin.wait_for(lambda: "table-" in _image(board(standin).history[-1]), 10)
-        monkeypatch.setattr(front, "PICTURE_WAIT", 0.1)
-        monkeypatch.setattr(front, "draw_ahead", slow_draw_ahead)
+        monkeypatch.setattr(board_pictures, "PICTURE_WAIT", 0.1)
+        monkeypatch.setattr(board_pictures, "draw_ahead", slow_draw_ahead)
         await standin.command(ana, "table leave")  # the AI plays every seat from now on
         first = board(standin)
         start = _turn(first.history[-1])
@@ -72,7 +72,7 @@ async def test_a_late_picture_does_not_hold_the_board_and_follows_it(
                 name = _image(at_turn[-1]).removeprefix("attachment://")
                 assert at_turn[-1]["attachments"] == [name], turn
         assert late >= 2, turns
-        monkeypatch.setattr(front, "draw_ahead", drawn_ahead)
+        monkeypatch.setattr(board_pictures, "draw_ahead", drawn_ahead)
         await standin.wait_for(lambda: table.status == "finished", 60)
         await settle(bot)
         await check_match(standin, bot.storage, table.match.id, table.names)

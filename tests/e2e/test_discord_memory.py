@@ -60,7 +60,7 @@ async def _counts(bot: Deucebot) -> dict[str, int]:
             1 for line in page.splitlines() if not line.startswith("#") and 'table="' in line
         ),
         "tables": _alive(Table),
-        "outbox objects": sum(1 for o in gc.get_objects() if type(o).__name__ == "_Outbox"),
+        "outbox objects": sum(1 for o in gc.get_objects() if type(o).__name__ == "TableChannel"),
         "interactions": sum(1 for o in gc.get_objects() if type(o).__name__ == "Interaction"),
     }
 
@@ -103,12 +103,13 @@ async def test_stopped_tables_and_rules_channels_leave_nothing_behind(tmp_path: 
             tasks = "asyncio tasks"
             assert after[tasks] <= before[tasks] + 2, (before, after)
             assert {**after, tasks: 0} == {**before, tasks: 0}, (before, after)
-            # A live table holds its own (an outbox, its two tasks, one series, its tokens),
-            # and lets go of them when it stops.
+            # A live table holds its own (its channel, whose one task, one series, its
+            # tokens; its DMs' task only once a hand is dealt), and lets go of them when
+            # it stops.
             await fake.command(fake.owner, "table create", channel_id=tables[0], game="bigtwo")
             playing = await _counts(bot)
             assert playing["outboxes"] == 1 and playing["per-table series"] == 1, playing
-            assert playing["tasks"] == 2 and playing["tokens"] == 1, playing
+            assert playing["tasks"] == 1 and playing["tokens"] == 1, playing
             await fake.command(fake.owner, "table stop", channel_id=tables[0])
             again = await _counts(bot)
             assert {**again, tasks: 0} == {**before, tasks: 0}, (before, again)

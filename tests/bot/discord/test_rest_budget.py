@@ -149,13 +149,13 @@ def test_edits_people_wait_for_a_person_to_act_a_new_trick_or_a_new_street(
 ) -> None:
     from types import SimpleNamespace
 
-    from bot.discord import front as front_module
+    from bot.discord import board_edits
 
     ai = SimpleNamespace(to_act=0, seats=[SimpleNamespace(ai_plays=True)])
     person = SimpleNamespace(to_act=0, seats=[SimpleNamespace(ai_plays=False)])
     on_table: list[tuple[str, ...]] = [()]
-    monkeypatch.setattr(front_module, "_table_cards", lambda shown: on_table[0])
-    waited = front_module.waited_for
+    monkeypatch.setattr(board_edits, "table_cards", lambda shown: on_table[0])
+    waited = board_edits.waited_for
     assert waited(person, ("3D",))  # type: ignore[arg-type]  # a person is to act
     on_table[0] = ("5S",)
     assert not waited(ai, ("3D",))  # type: ignore[arg-type]  # a play beats another

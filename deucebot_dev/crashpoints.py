@@ -1,15 +1,17 @@
-"""A test hook: make the bot SIGKILL itself at a named point of delivery.
+"""A test hook: make the bot SIGKILL itself at a named point of delivery (the front's
+`bot.discord.delivery_hooks.DeliveryHooks`, injected by the process entry when
+`DEUCEBOT_KILL_AT` is set; production runs without it).
 
 `DEUCEBOT_KILL_AT=result@2` kills the process (SIGKILL: no clean-up at all) the second
 time the front is about to post a deal result. Points: `board` (a new board), `edit` (a
 board edit), `result` (a deal's result), `match_result`. Unset (as in production), the
-check costs one dictionary lookup. Crash tests use it to stop the bot exactly between a
+check is never made: the front runs `NO_HOOKS`. Crash tests use it to stop the bot exactly between a
 commit and the post that announces it.
 
 The `_answer` points (`board_answer`, `result_answer`, `match_result_answer`) stop it in
 the other window: Discord has stored the post and answered, and the bot dies before it
 reads the answer (so before it records the delivery). They are reached from an aiohttp
-trace hook (`watch_answers`, on discord.py's `http_trace`) when the answer's status line
+trace hook (`CrashPoints.watch`, on discord.py's `http_trace`) when the answer's status line
 and headers have arrived, for a message post made inside `CrashPoints.posting(kind)`.
 """
 
@@ -57,6 +59,10 @@ class CrashPoints:
     def from_env(cls) -> CrashPoints:
         """The crash points set by `DEUCEBOT_KILL_AT` (none if unset)."""
         return cls(os.environ.get(ENV))
+
+    def watch(self, trace: aiohttp.TraceConfig) -> None:
+        """Reach the `_answer` points from `trace` (`watch_answers`)."""
+        watch_answers(trace)
 
     def reached(self, point: str) -> None:
         """The front is about to do `point`: die here if this is the configured arrival."""
