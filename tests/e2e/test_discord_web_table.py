@@ -7,6 +7,7 @@ holds a card they were not shown."""
 
 from __future__ import annotations
 
+import functools
 import re
 from pathlib import Path
 from typing import Any
@@ -84,6 +85,10 @@ def _discord(fake: FakeDiscord) -> tuple[int, str, str]:
     return int(found.group(1)), whose, untimed(shown.descriptions[0])
 
 
+def _caught_up(fake: FakeDiscord, turn: int) -> bool:
+    return _discord(fake)[0] >= turn
+
+
 def untimed(text: str) -> str:
     """A table's description without its clock (read at another instant on each side)."""
     return SECONDS_LEFT.sub("", text)
@@ -102,7 +107,7 @@ async def _play_the_deal(
         if all(s["over"] for s in shown):
             return
         # The Discord board catches up with the pages' committed turn, then says the same.
-        await fake.wait_for(lambda at=turn: _discord(fake)[0] >= at, 20)
+        await fake.wait_for(functools.partial(_caught_up, fake, turn), 20)
         discord_turn, whose, described = _discord(fake)
         assert discord_turn == turn
         mine = [i for i, s in enumerate(shown) if s["whose"] == yours]
