@@ -19,6 +19,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import logging
 import time
 from collections.abc import Callable, Iterable, Sequence
 from importlib import resources
@@ -39,6 +40,8 @@ from bot.web.identity import Authenticator, Viewer, WebAuthError
 from engines.base import IllegalAction
 from engines.cards import CardParseError, parse_card
 from engines.numbers import is_number
+
+log = logging.getLogger(__name__)
 
 STATIC = ("app.js", "cards.js", "style.css", "icon.svg")
 """The files under ``static/`` the page loads (nothing else is served)."""
@@ -125,6 +128,9 @@ async def watch_sign_in(
             again = await sign_in(request, authenticators)
         except web.HTTPForbidden as refused:
             text = refused.text or ""
+        except Exception:  # cannot be checked now (the database busy): the page stays
+            log.warning("could not check an open page's sign-in again", exc_info=True)
+            continue
         else:
             if (again.place, again.player_id) == (viewer.place, viewer.player_id):
                 continue

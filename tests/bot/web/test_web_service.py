@@ -5,6 +5,7 @@ page; and a socket that ends when its sign-in does (a revoked link, an expired o
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import json
 from collections.abc import AsyncIterator
@@ -12,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from aiohttp import ClientSession, ClientWebSocketResponse, CookieJar, WSMsgType
+from aiohttp import ClientSession, ClientWebSocketResponse, CookieJar, WSMsgType, web
 from aiohttp.test_utils import TestServer
 
 from bot.i18n import t
@@ -20,6 +21,7 @@ from bot.process.settings import load_settings
 from bot.runtime import Player, RecordingFront, RuntimeConfig, Table, TableManager
 from bot.runtime.fronts import Fronts
 from bot.web.front import WebFront
+from bot.web.identity import Viewer, WebAuthError
 from bot.web.links import LinkAuthenticator, LinkSigner, link_url, table_path
 from bot.web.server import SIGNED_OUT, build_web_app
 from bot.web.service import WebService
@@ -28,7 +30,7 @@ from storage import Storage, open_storage
 SECRET = "s" * 32
 PLACE = "4242"
 MEMBER = "1001"
-RECEIVE = 20.0
+RECEIVE = 10.0
 """Seconds a frame may take (a hang fails the test; nothing is timed)."""
 
 
@@ -62,12 +64,14 @@ async def _runtime(tmp: Path) -> AsyncIterator[tuple[Storage, TableManager, WebF
 
 
 async def _frame(ws: ClientWebSocketResponse, kind: str) -> dict[str, Any]:
-    while True:
-        message = await ws.receive(timeout=RECEIVE)
-        assert message.type == WSMsgType.TEXT, message
-        frame: dict[str, Any] = json.loads(message.data)
-        if frame["t"] == kind:
-            return frame
+    # The whole wait is bounded: the server's pings would restart a per-receive timeout.
+    async with asyncio.timeout(RECEIVE):
+        while True:
+            message = await ws.receive()
+            assert message.type == WSMsgType.TEXT, message
+            frame: dict[str, Any] = json.loads(message.data)
+            if frame["t"] == kind:
+                return frame
 
 
 async def test_a_hand_link_opens_the_members_seat_at_that_places_table(tmp_path: Path) -> None:
@@ -222,5 +226,38 @@ async def test_the_activitys_spellings_of_a_page_serve_the_same_table(
                 ws = await session.ws_connect(server.make_url(page + "ws").with_query(link=token))
                 assert (await _frame(ws, "state"))["seat"] == table.seat_of(MEMBER)
                 await ws.close()
+        finally:
+            await server.close()
+
+
+class Flaky:
+    """Signs the member in, then cannot check (a storage error), then refuses: revoked."""
+
+    def __init__(self) -> None:
+        self.asked = 0
+
+    async def authenticate(self, request: web.Request) -> Viewer | None:
+        self.asked += 1
+        if self.asked == 2:
+            raise RuntimeError("the database is busy")
+        if self.asked > 2:
+            raise WebAuthError("revoked")
+        return Viewer(PLACE, MEMBER, "Ann")
+
+
+async def test_a_sign_in_that_cannot_be_checked_is_asked_again(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    async with _runtime(tmp_path) as (_, manager, web_front, table):
+        flaky = Flaky()
+        server = TestServer(build_web_app(manager, web_front, [flaky], recheck=0.05))
+        await server.start_server()
+        try:
+            async with ClientSession() as session:
+                ws = await session.ws_connect(server.make_url(f"{table_path(PLACE)}ws"))
+                assert (await _frame(ws, "state"))["seat"] == table.seat_of(MEMBER)
+                assert await _signed_out(ws) == t("web.auth.revoked", "en")
+                assert flaky.asked >= 3
+                assert "could not check an open page's sign-in again" in caplog.text
         finally:
             await server.close()
