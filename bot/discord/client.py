@@ -48,8 +48,11 @@ from bot.pictures.worker import PictureDrawer
 from bot.process.jsonlog import bind_ids
 from bot.process.settings import Settings
 from bot.runtime import RuntimeConfig, TableManager, tune_gc
+from bot.runtime.fronts import Fronts
 from bot.runtime.shard_lease import ShardLeaseKeeper
 from bot.runtime.shards import Shards
+from bot.web.front import WebFront
+from bot.web.service import WebService
 from storage.backend import AnyStorage, is_postgres_url, open_storage
 from storage.leases import ShardLease
 
@@ -135,6 +138,10 @@ class Deucebot(commands.Bot):
         self._server_config: ServerConfig | None = None
         self._tables: TableManager | None = None
         self._front: DiscordFront | None = None
+        self.web_front = WebFront()
+        """The browser tables' front (beside the Discord one)."""
+        self.web: WebService | None = None
+        """The web table (`DEUCEBOT_WEB_PORT`), once started."""
         self._lease: ShardLeaseKeeper | None = None
         self._stopping: asyncio.Task[None] | None = None
         self._controls = Controls(self)
@@ -251,7 +258,7 @@ class Deucebot(commands.Bot):
         await self._lease_shards()
         tables = self._tables = TableManager(
             storage,
-            front,
+            Fronts(front, self.web_front),
             config=RuntimeConfig(
                 ai_delay=self.settings.ai_delay,
                 latency_sink=self._action_done,
@@ -270,6 +277,9 @@ class Deucebot(commands.Bot):
         if self.settings.http_port is not None:
             self.health = HealthServer(self._probes(), self.metrics, self.settings.http_port)
             await self.health.start()
+        if self.settings.web_port is not None:
+            self.web = WebService(self.settings, tables, self.web_front, storage)
+            await self.web.start()
         self.add_dynamic_items(*DYNAMIC_ITEMS)
         if self.pictures.processes == 0:
             pictures.warm()  # drawn here: the tiles once now, not on the first board
@@ -373,6 +383,8 @@ class Deucebot(commands.Bot):
         log.info("shutting down")
         if self.health is not None:
             await self.health.close()
+        if self.web is not None:
+            await self.web.close()
         if self._tables is not None:
             await self._tables.close()
             log.info("tables and AI workers stopped (%.1f s)", time.perf_counter() - started)

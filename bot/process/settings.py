@@ -229,6 +229,9 @@ class Settings(BaseSettings):
         int, 0, 65535, zero="any free port", default=None, env="DEUCEBOT_WEB_PORT"
     )
     """The port the web front (Activity and browser links) listens on behind the public URL."""
+    web_host: str = Field(default="127.0.0.1", validation_alias="DEUCEBOT_WEB_HOST")
+    """The address the web front listens on: 127.0.0.1 (a reverse proxy on this machine in
+    front), or another of this machine's addresses for a proxy elsewhere."""
     activity_client_id: Annotated[
         str | None,
         BeforeValidator(_snowflake),

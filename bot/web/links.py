@@ -33,8 +33,9 @@ EXPIRED, REVOKED, OTHER_TABLE = "expired", "revoked", "other_table"
 
 
 def table_path(place: str) -> str:
-    """The path of the table page at `place` (its WebSocket lives under it)."""
-    return f"/table/{place}"
+    """The path of the table page at `place` (its files and WebSocket live under it: the
+    final slash keeps the page's relative URLs there)."""
+    return f"/table/{place}/"
 
 
 @dataclass(frozen=True, slots=True)

@@ -19,6 +19,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import logging
 import time
 from collections.abc import Callable, Iterable, Sequence
 from importlib import resources
@@ -40,12 +41,23 @@ from engines.base import IllegalAction
 from engines.cards import CardParseError, parse_card
 from engines.numbers import is_number
 
+log = logging.getLogger(__name__)
+
 STATIC = ("app.js", "cards.js", "style.css", "icon.svg")
 """The files under ``static/`` the page loads (nothing else is served)."""
 TYPES = {".js": "text/javascript", ".css": "text/css", ".svg": "image/svg+xml"}
 HEARTBEAT = 15.0
 """Seconds between pings: a page that stops answering is closed after about this long, and
 its connection then costs nothing."""
+RECHECK = 30.0
+"""Seconds between asking a socket's sign-in again: a revoked link or an expired session
+closes its member's open pages within about this long."""
+SIGNED_OUT = 4403
+"""The close code of a socket whose sign-in ended (the page stops reconnecting)."""
+PLACE_PAGES = ("/table/{place}/", "/activity/table/{place}/", "/activity/.proxy/table/{place}/")
+"""Where a place's table page is served (`bot.web.links.table_path`; the Activity's, with
+and without Discord's ``/.proxy`` prefix, under its root mapping ``/activity``): its files
+and WebSocket under it, so the page's relative URLs stay under that place."""
 RECENT = 30
 """Lines of the journal a freshly opened page is shown."""
 MAX_MESSAGE = 4096
@@ -93,8 +105,40 @@ async def sign_in(request: web.Request, authenticators: Sequence[Authenticator])
                 key = "web.auth.refused"  # a reason this catalog does not word
             raise web.HTTPForbidden(text=t(key, lang)) from error
         if viewer is not None:
+            place = request.match_info.get("place")
+            if place is not None and place != viewer.place:
+                raise web.HTTPForbidden(text=t("web.auth.other_table", lang))
             return viewer
     raise web.HTTPForbidden(text=t("web.auth.none", lang))
+
+
+async def watch_sign_in(
+    request: web.Request,
+    authenticators: Sequence[Authenticator],
+    viewer: Viewer,
+    ws: web.WebSocketResponse,
+    recheck: float,
+) -> None:
+    """Ask `request`'s sign-in again every `recheck` seconds while `ws` is open; once it is
+    refused (a revoked link, an expired session) or signs in someone else, tell the page why
+    and close the socket with `SIGNED_OUT`."""
+    while not ws.closed:
+        await asyncio.sleep(recheck)
+        try:
+            again = await sign_in(request, authenticators)
+        except web.HTTPForbidden as refused:
+            text = refused.text or ""
+        except Exception:  # cannot be checked now (the database busy): the page stays
+            log.warning("could not check an open page's sign-in again", exc_info=True)
+            continue
+        else:
+            if (again.place, again.player_id) == (viewer.place, viewer.player_id):
+                continue
+            text = t("web.auth.other_table", normalise_language(request.query.get("lang")))
+        with contextlib.suppress(ConnectionResetError, RuntimeError):
+            await ws.send_str(json.dumps({"t": "signed_out", "text": text}, ensure_ascii=False))
+        await ws.close(code=SIGNED_OUT, message=b"signed out")
+        return
 
 
 def _static(name: str) -> bytes:
@@ -303,10 +347,13 @@ def build_web_app(
     *,
     extra_routes: Iterable[web.AbstractRouteDef] = (),
     clock: Callable[[], float] = time.time,
+    recheck: float = RECHECK,
 ) -> web.Application:
     """The web table's application over `manager`'s tables (whose front is, or includes,
-    `front`): the page, its files and the WebSocket, signed in by `authenticators` (asked
-    in turn), plus `extra_routes` (another sign-in's endpoints)."""
+    `front`): the page, its files and the WebSocket at ``/`` and at each place's pages
+    (`PLACE_PAGES`), signed in by `authenticators` (asked in turn, and again every
+    `recheck` seconds for an open socket), plus `extra_routes` (another sign-in's
+    endpoints)."""
     files = {name: _static(name) for name in STATIC}
     page = _static("index.html")
 
@@ -333,12 +380,25 @@ def build_web_app(
         await ws.prepare(request)
         connection = Connection(manager, front, viewer, lang, ws, clock)
         sockets.add(ws)
+        watcher = asyncio.get_running_loop().create_task(
+            watch_sign_in(request, authenticators, viewer, ws, recheck)
+        )
         try:
             with contextlib.suppress(ConnectionResetError):
                 await connection.run(since)
         finally:
             sockets.discard(ws)
+            watcher.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await watcher
         return ws
+
+    async def bare_place(request: web.Request) -> web.StreamResponse:
+        # A place's page without its final slash: relative URLs would leave the place.
+        target = request.match_info["place"] + "/"
+        if request.query_string:
+            target += "?" + request.query_string
+        raise web.HTTPFound(target)
 
     async def going_away(app: web.Application) -> None:
         # Pages reconnect on their own (to the next process): the server does not wait
@@ -355,6 +415,16 @@ def build_web_app(
             web.get("/", index),
             web.get("/static/{name}", static),
             web.get("/ws", socket),
+            *(
+                route
+                for base in PLACE_PAGES
+                for route in (
+                    web.get(base, index),
+                    web.get(base + "static/{name}", static),
+                    web.get(base + "ws", socket),
+                    web.get(base.rstrip("/"), bare_place),
+                )
+            ),
             *extra_routes,
         ]
     )

@@ -17,6 +17,7 @@ let socket = null;
 let retry = 500;
 let countdown = null;
 let cleared = false; // this connection's first frames were looked at for a fresh start
+let signedOut = false; // the sign-in ended (a revoked link, an expired session): no retry
 
 /** A string of the page in the viewer's language, with its {params}. */
 function tr(key, params = {}) {
@@ -37,6 +38,7 @@ function connect() {
     $("conn").textContent = "";
   });
   socket.addEventListener("close", () => {
+    if (signedOut) return;
     $("conn").textContent = tr("web.reconnecting");
     waiting = false;
     setTimeout(connect, retry);
@@ -73,6 +75,12 @@ function receive(frame) {
       break;
     case "absent":
       $("turn").textContent = frame.text;
+      break;
+    case "signed_out":
+      signedOut = true;
+      $("you").hidden = true;
+      $("conn").textContent = frame.text;
+      notice(frame.text);
       break;
   }
 }

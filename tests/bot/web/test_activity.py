@@ -90,7 +90,7 @@ async def test_a_code_becomes_a_session_bound_to_the_channels_table(rig: Rig) ->
     assert body["access_token"] == "access-0"  # what the SDK's authenticate needs
     assert body["user"] == {"id": "1001", "name": "Ada", "locale": "fr"}
     session = str(body["session"])
-    assert body["table"] == f"table/4242?session={session}"
+    assert body["table"] == f"table/4242/?session={session}"
     assert rig.sessions.read(session) == Viewer("4242", "1001", "Ada", "fr")
     # The table page signs the member in by the session, as a header or on the URL.
     page = await rig.bot.get("/table/4242", headers={"Authorization": f"Bearer {session}"})

@@ -160,7 +160,7 @@ async def linked() -> AsyncIterator[
             return web.json_response({"viewer": None})
         return web.json_response({"place": viewer.place, "member": viewer.player_id})
 
-    app.router.add_get("/table/{place}", page)
+    app.router.add_get("/table/{place}/", page)
     client = TestClient(TestServer(app))
     await client.start_server()
     try:
@@ -175,20 +175,20 @@ async def test_opening_a_link_sets_a_scoped_cookie_and_signs_the_page_in(linked)
     assert link_url("https://deuce.example/", token) == f"https://deuce.example/link/{token}"
     answer = await client.get(f"/link/{token}", allow_redirects=False)
     assert answer.status == 303
-    assert answer.headers["Location"] == "/table/4242"
+    assert answer.headers["Location"] == "/table/4242/"
     cookie = answer.headers["Set-Cookie"]
     assert cookie.startswith(f"{COOKIE}={token};")
-    assert "HttpOnly" in cookie and "SameSite=Lax" in cookie and "Path=/table/4242" in cookie
+    assert "HttpOnly" in cookie and "SameSite=Lax" in cookie and "Path=/table/4242/" in cookie
     assert "Max-Age=3600" in cookie
     client.session.cookie_jar.clear()  # each request below names its cookies itself
-    page = await client.get("/table/4242", cookies={COOKIE: token})
+    page = await client.get("/table/4242/", cookies={COOKIE: token})
     assert await page.json() == {"place": "4242", "member": "1001"}
     # Another table's page is refused with the same cookie, and nothing signs in without.
-    other = await client.get("/table/5555", cookies={COOKIE: token})
+    other = await client.get("/table/5555/", cookies={COOKIE: token})
     assert other.status == 403 and (await other.json())["refused"] == "other_table"
-    assert await (await client.get("/table/4242")).json() == {"viewer": None}
+    assert await (await client.get("/table/4242/")).json() == {"viewer": None}
     # The token on the URL itself signs the page in too.
-    direct = await client.get(f"/table/4242?link={token}")
+    direct = await client.get(f"/table/4242/?link={token}")
     assert (await direct.json())["member"] == "1001"
 
 
@@ -225,5 +225,5 @@ async def test_forged_and_expired_links_are_refused_by_the_route(linked) -> None
     expired = await client.get(f"/link/{token}", allow_redirects=False)
     assert expired.headers["X-Deucebot-Refusal"] == "expired"
     assert "Ce lien a expiré." in await expired.text()  # the token says French
-    page = await client.get("/table/4242", cookies={COOKIE: token})
+    page = await client.get("/table/4242/", cookies={COOKIE: token})
     assert (await page.json())["refused"] == "expired"

@@ -1,0 +1,263 @@
+"""The Discord bot process's web table (`bot.web.service`): a `/hand` link leads to a page
+the server serves for that place, its WebSocket bound to that place's table and the
+member's seat, fed by the runtime through `Fronts`; the Activity's spellings of the same
+page; and a socket that ends when its sign-in does (a revoked link, an expired one)."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from aiohttp import ClientSession, ClientWebSocketResponse, CookieJar, WSMsgType, web
+from aiohttp.test_utils import TestServer
+
+from bot.i18n import t
+from bot.process.settings import load_settings
+from bot.runtime import Player, RecordingFront, RuntimeConfig, Table, TableManager
+from bot.runtime.fronts import Fronts
+from bot.web.front import WebFront
+from bot.web.identity import Viewer, WebAuthError
+from bot.web.links import LinkAuthenticator, LinkSigner, link_url, table_path
+from bot.web.server import SIGNED_OUT, build_web_app
+from bot.web.service import WebService
+from storage import Storage, open_storage
+
+SECRET = "s" * 32
+PLACE = "4242"
+MEMBER = "1001"
+RECEIVE = 10.0
+"""Seconds a frame may take (a hang fails the test; nothing is timed)."""
+
+
+async def _table(manager: TableManager) -> Table:
+    table = await manager.create(
+        guild="77",
+        place=PLACE,
+        game="bigtwo",
+        settings={},
+        options={"lang": "en"},
+        owner=Player(MEMBER, "Ann"),
+    )
+    await table.start(seed=3)
+    return table
+
+
+@contextlib.asynccontextmanager
+async def _runtime(tmp: Path) -> AsyncIterator[tuple[Storage, TableManager, WebFront, Table]]:
+    storage = await open_storage(str(tmp / "bot.sqlite3"))
+    web_front = WebFront()
+    manager = TableManager(
+        storage,
+        Fronts(RecordingFront(), web_front),
+        config=RuntimeConfig(ai_delay=0, timers=False),
+    )
+    try:
+        yield storage, manager, web_front, await _table(manager)
+    finally:
+        await manager.close()
+        await storage.close()
+
+
+async def _frame(ws: ClientWebSocketResponse, kind: str) -> dict[str, Any]:
+    # The whole wait is bounded: the server's pings would restart a per-receive timeout.
+    async with asyncio.timeout(RECEIVE):
+        while True:
+            message = await ws.receive()
+            assert message.type == WSMsgType.TEXT, message
+            frame: dict[str, Any] = json.loads(message.data)
+            if frame["t"] == kind:
+                return frame
+
+
+async def test_a_hand_link_opens_the_members_seat_at_that_places_table(tmp_path: Path) -> None:
+    settings = load_settings(
+        DEUCEBOT_PUBLIC_URL="https://d.example",
+        DEUCEBOT_LINK_SECRET=SECRET,
+        DEUCEBOT_WEB_PORT="0",
+    )
+    assert settings.web_host == "127.0.0.1"
+    async with _runtime(tmp_path) as (storage, manager, web_front, table):
+        service = WebService(settings, manager, web_front, storage)
+        await service.start()
+        try:
+            assert service.port
+            base = f"http://127.0.0.1:{service.port}"
+            token = LinkSigner(SECRET).make(
+                place=PLACE,
+                table_id=table.id,
+                player_id=MEMBER,
+                name="Ann",
+                locale="en",
+                generation=await storage.link_generation(MEMBER),
+            )
+            url = link_url(base, token)
+            async with ClientSession(cookie_jar=CookieJar(unsafe=True)) as session:
+                opened = await session.get(url)
+                # The link's redirect is a page the server serves for that place.
+                assert opened.status == 200, await opened.text()
+                assert opened.url.path == table_path(PLACE)
+                html = await opened.text()
+                assert 'src="static/app.js"' in html
+                for name in ("app.js", "style.css"):
+                    asset = await session.get(f"{base}{table_path(PLACE)}static/{name}")
+                    assert asset.status == 200
+                # The place without its final slash is sent to the page.
+                bare = await session.get(f"{base}/table/{PLACE}", allow_redirects=False)
+                assert bare.status == 302 and bare.headers["Location"] == f"{PLACE}/"
+                # Its WebSocket (the page's relative "ws", with the link's cookie) is the
+                # member's seat at that table.
+                ws = await session.ws_connect(f"{base}{table_path(PLACE)}ws")
+                state = await _frame(ws, "state")
+                seat = table.seat_of(MEMBER)
+                assert seat is not None and state["seat"] == seat
+                assert len(state["hand"]) == 13
+                # The runtime's deliveries reach it through the fan-out front: the member's
+                # move (the hint's) comes back as the next state.
+                while state["to_act"] != seat:
+                    state = await _frame(ws, "state")
+                await ws.send_json({"t": "hint"})
+                hint = await _frame(ws, "hint")
+                await ws.send_json({"t": "act", "action": hint["action"], "turn": state["n"]})
+                after = await _frame(ws, "state")
+                assert after["n"] > state["n"] and len(after["hand"]) < 13
+                await ws.close()
+                # The cookie goes to that place's page only; the link itself is refused
+                # at another place's page.
+                other = await session.get(f"{base}/table/5555/?link={token}")
+                assert other.status == 403
+                assert await other.text() == t("web.auth.other_table", "en")
+        finally:
+            await service.close()
+
+
+async def _signed_out(ws: ClientWebSocketResponse) -> str:
+    """The words of the page's `signed_out` frame; the socket then closes as signed out."""
+    frame = await _frame(ws, "signed_out")
+    closed = await ws.receive(timeout=RECEIVE)
+    assert closed.type == WSMsgType.CLOSE and ws.close_code == SIGNED_OUT
+    return str(frame["text"])
+
+
+async def test_revoking_links_closes_the_members_open_pages(tmp_path: Path) -> None:
+    settings = load_settings(
+        DEUCEBOT_PUBLIC_URL="https://d.example",
+        DEUCEBOT_LINK_SECRET=SECRET,
+        DEUCEBOT_WEB_PORT="0",
+    )
+    async with _runtime(tmp_path) as (storage, manager, web_front, table):
+        service = WebService(settings, manager, web_front, storage, recheck=0.05)
+        await service.start()
+        try:
+            token = LinkSigner(SECRET).make(
+                place=PLACE,
+                table_id=table.id,
+                player_id=MEMBER,
+                name="Ann",
+                locale="fr",
+                generation=await storage.link_generation(MEMBER),
+            )
+            page = f"http://127.0.0.1:{service.port}{table_path(PLACE)}"
+            async with ClientSession() as session:
+                ws = await session.ws_connect(f"{page}ws?link={token}&lang=fr")
+                await _frame(ws, "state")
+                await storage.revoke_links(MEMBER)
+                assert await _signed_out(ws) == t("web.auth.revoked", "fr")
+        finally:
+            await service.close()
+
+
+async def test_an_expired_link_closes_its_open_page(tmp_path: Path) -> None:
+    now = [1000.0]
+    async with _runtime(tmp_path) as (storage, manager, web_front, table):
+        signer = LinkSigner(SECRET, lifetime=60, clock=lambda: now[0])
+        links = LinkAuthenticator(signer, storage.link_generation, lambda place: table.id)
+        app = build_web_app(manager, web_front, [links], recheck=0.05)
+        server = TestServer(app, host="127.0.0.1")
+        await server.start_server()
+        try:
+            token = signer.make(
+                place=PLACE,
+                table_id=table.id,
+                player_id=MEMBER,
+                name="Ann",
+                locale=None,
+                generation=0,
+            )
+            async with ClientSession() as session:
+                url = server.make_url(f"{table_path(PLACE)}ws").with_query(link=token)
+                ws = await session.ws_connect(url)
+                await _frame(ws, "state")
+                now[0] += 61
+                assert await _signed_out(ws) == t("web.auth.expired", "en")
+        finally:
+            await server.close()
+
+
+@pytest.mark.parametrize("base", ["/activity/table/", "/activity/.proxy/table/"])
+async def test_the_activitys_spellings_of_a_page_serve_the_same_table(
+    tmp_path: Path, base: str
+) -> None:
+    """The Activity hands over to ``.proxy/`` + `table_path` under its ``/activity`` root
+    mapping: Discord's proxy strips ``/.proxy``, a host without it does not."""
+    async with _runtime(tmp_path) as (storage, manager, web_front, table):
+        signer = LinkSigner(SECRET)
+        links = LinkAuthenticator(signer, storage.link_generation, lambda place: table.id)
+        server = TestServer(build_web_app(manager, web_front, [links]), host="127.0.0.1")
+        await server.start_server()
+        try:
+            token = signer.make(
+                place=PLACE,
+                table_id=table.id,
+                player_id=MEMBER,
+                name="Ann",
+                locale=None,
+                generation=0,
+            )
+            page = f"{base}{PLACE}/"
+            async with ClientSession() as session:
+                html = await session.get(server.make_url(page).with_query(link=token))
+                assert html.status == 200
+                assert (await session.get(server.make_url(page + "static/app.js"))).status == 200
+                ws = await session.ws_connect(server.make_url(page + "ws").with_query(link=token))
+                assert (await _frame(ws, "state"))["seat"] == table.seat_of(MEMBER)
+                await ws.close()
+        finally:
+            await server.close()
+
+
+class Flaky:
+    """Signs the member in, then cannot check (a storage error), then refuses: revoked."""
+
+    def __init__(self) -> None:
+        self.asked = 0
+
+    async def authenticate(self, request: web.Request) -> Viewer | None:
+        self.asked += 1
+        if self.asked == 2:
+            raise RuntimeError("the database is busy")
+        if self.asked > 2:
+            raise WebAuthError("revoked")
+        return Viewer(PLACE, MEMBER, "Ann")
+
+
+async def test_a_sign_in_that_cannot_be_checked_is_asked_again(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    async with _runtime(tmp_path) as (_, manager, web_front, table):
+        flaky = Flaky()
+        server = TestServer(build_web_app(manager, web_front, [flaky], recheck=0.05))
+        await server.start_server()
+        try:
+            async with ClientSession() as session:
+                ws = await session.ws_connect(server.make_url(f"{table_path(PLACE)}ws"))
+                assert (await _frame(ws, "state"))["seat"] == table.seat_of(MEMBER)
+                assert await _signed_out(ws) == t("web.auth.revoked", "en")
+                assert flaky.asked >= 3
+                assert "could not check an open page's sign-in again" in caplog.text
+        finally:
+            await server.close()
