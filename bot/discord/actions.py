@@ -22,9 +22,9 @@ from bot.discord.board import (
     draw_hand_within,
     hand_message,
     ordered_hand,
-    rebuy_message,
 )
 from bot.discord.host import Host
+from bot.discord.rebuy import rebuy_message
 from bot.discord.replies import (
     REFUSED,
     answer_privately,

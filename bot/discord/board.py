@@ -20,6 +20,7 @@ from typing import Any, TypeVar
 
 import discord
 
+from bot.discord.rebuy import rebuy_controls, rebuy_offer
 from bot.discord.replies import frozen_view
 from bot.discord.safe_text import NO_PINGS, pinging, safe_name
 from bot.discord.table_setup import options_in_force
@@ -28,7 +29,6 @@ from bot.discord.views import (
     AutoPassButton,
     BrowserButton,
     CardSelect,
-    CaveSelect,
     HandButton,
     HintButton,
     OpenTableButton,
@@ -57,7 +57,7 @@ from bot.pictures import (
 )
 from bot.pictures.worker import PictureDrawer
 from bot.render import get_renderer
-from bot.render.betting import CardPick, RebuyOffer, bet_choices
+from bot.render.betting import CardPick, bet_choices
 from bot.render.phrases import deal_word
 from bot.render.words import say_move
 from bot.runtime import TableSnapshot
@@ -475,42 +475,6 @@ def result_message(
     return message
 
 
-def rebuy_offer(table: TableSnapshot, view: Any) -> RebuyOffer | None:
-    """The buy-back choice pending at a playing table (a broke human seat to decide between
-    deals), from any view; None otherwise (AI seats decide by themselves)."""
-    if view is None or table.status != "playing":
-        return None
-    offer = get_renderer(table.game).rebuy_offer(view)
-    if offer is None or not 0 <= offer.seat < len(table.seats):
-        return None
-    return None if table.seats[offer.seat].ai_plays else offer
-
-
-def rebuy_message(table: TableSnapshot, offer: RebuyOffer, lang: str) -> dict[str, Any]:
-    """The ephemeral choice behind "Rebuy": a menu of 1 to the most caves, each with its
-    chips ("2 caves (400 chips)"), and Sit out (kwargs for `send`)."""
-    options = [
-        discord.SelectOption(
-            label=t("discord.rebuy.caves", lang, n=n, chips=offer.chips(n))[:100], value=str(n)
-        )
-        for n in range(1, min(offer.most, 25) + 1)
-    ]
-    menu = CaveSelect(table.id, table.turn, offer.seat, options, t("discord.rebuy.choose", lang))
-    menu.row = 0
-    sit_out = ActButton(table.id, table.turn, "r", "sitout", t("discord.rebuy.sit_out", lang))
-    sit_out.row = 1
-    content = t("discord.rebuy.ask", lang, cave=offer.cave, most=offer.most)
-    return {"content": content, "embed": None, "view": frozen_view(menu, sit_out)}
-
-
-def _rebuy_controls(table: TableSnapshot, offer: RebuyOffer, lang: str) -> list[Any]:
-    """The hand's controls of a broke seat between deals: Rebuy (the choice of caves) and
-    Sit out."""
-    rebuy = RebuyButton(table.id, table.turn, offer.seat, t("discord.rebuy.button", lang))
-    sit_out = ActButton(table.id, table.turn, "r", "sitout", t("discord.rebuy.sit_out", lang))
-    return [rebuy, sit_out]
-
-
 def last_play_key(table: TableSnapshot) -> tuple[str, ...]:
     """What the board's picture shows now, as its file name (to re-upload it only when it
     changed); empty before the first deal."""
@@ -567,7 +531,7 @@ def hand_message(
         pick = renderer.card_pick(view) if table.status == "playing" else None
         offer = rebuy_offer(table, view)
         if offer is not None and offer.seat == seat:
-            message["view"] = frozen_view(*_rebuy_controls(table, offer, lang), *extra)
+            message["view"] = frozen_view(*rebuy_controls(table, offer, lang), *extra)
         elif pick is None:
             message["view"] = frozen_view(*_action_buttons(table, seat, view, lang, sort), *extra)
         else:

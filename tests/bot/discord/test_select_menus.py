@@ -12,8 +12,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bot.discord.board import board_message, card_options, hand_message, rebuy_message
+from bot.discord.board import board_message, card_options, hand_message
 from bot.discord.preview import SampleTable
+from bot.discord.rebuy import rebuy_message
 from bot.render import get_renderer
 from bot.runtime import Player, Seat
 from deucebot_dev.discord_standin import BotSideError, check_select_options, iter_components
