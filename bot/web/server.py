@@ -184,10 +184,11 @@ class Connection:
             shown = await table.committed(seat)
             if seat is not None and shown.seat_of(self.viewer.player_id or "") != seat:
                 continue  # the seat changed hands meanwhile: look again
-            entries = self.front.since(self.viewer.place, sent, shown.turn, seat)
+            place, pid = self.viewer.place, self.viewer.player_id
+            entries = self.front.since(place, sent, shown.turn, seat, pid, shown.id)
             fresh = entries is None
             if entries is None:
-                entries = self.front.since(self.viewer.place, -1, shown.turn, seat) or []
+                entries = self.front.since(place, -1, shown.turn, seat, pid, shown.id) or []
                 entries = entries[-RECENT:]
             for entry in entries:
                 names = addressed(entry.names, seat)
