@@ -50,6 +50,9 @@ RECENT = 30
 """Lines of the journal a freshly opened page is shown."""
 MAX_MESSAGE = 4096
 """The largest message a page may send (an action is a few dozen bytes)."""
+MAX_PAGES = 8
+"""Pages (WebSockets) one signed-in member may hold open at one place at once: their tabs
+and devices, not a flood (each open page does work at every change of the table)."""
 
 
 def csp(request: web.Request) -> str:
@@ -330,15 +333,22 @@ def build_web_app(
         lang = page_language(request, viewer)
         since_text = request.query.get("since", "")
         since = int(since_text) if is_number(since_text) else -1
+        member = (viewer.place, viewer.player_id)
+        if viewer.player_id is not None and pages.get(member, 0) >= MAX_PAGES:
+            raise web.HTTPTooManyRequests(text=t("web.too_many_pages", lang, n=MAX_PAGES))
+        pages[member] = pages.get(member, 0) + 1
         ws = web.WebSocketResponse(heartbeat=HEARTBEAT, max_msg_size=MAX_MESSAGE)
-        await ws.prepare(request)
-        connection = Connection(manager, front, viewer, lang, ws, clock)
-        sockets.add(ws)
         try:
+            await ws.prepare(request)
+            connection = Connection(manager, front, viewer, lang, ws, clock)
+            sockets.add(ws)
             with contextlib.suppress(ConnectionResetError):
                 await connection.run(since)
         finally:
             sockets.discard(ws)
+            pages[member] -= 1
+            if not pages[member]:
+                del pages[member]
         return ws
 
     async def going_away(app: web.Application) -> None:
@@ -348,6 +358,7 @@ def build_web_app(
             await ws.close(code=WSCloseCode.GOING_AWAY)
 
     sockets: set[web.WebSocketResponse] = set()
+    pages: dict[tuple[str, str | None], int] = {}  # open pages per member at a place
 
     app = web.Application()
     app.on_shutdown.append(going_away)
