@@ -212,7 +212,10 @@ class Connection:
         try:
             if len(data) > MAX_MESSAGE:
                 raise WebRefusal("message too long", code="web.bad_message")
-            message = json.loads(data)
+            try:
+                message = json.loads(data)
+            except RecursionError:  # nested deeper than the decoder goes, in 4 KB
+                raise WebRefusal("nested too deep", code="web.bad_message") from None
             if not isinstance(message, dict):
                 raise WebRefusal("not an object", code="web.bad_message")
             await self._handle(message)
@@ -332,7 +335,8 @@ def build_web_app(
         viewer = await sign_in(request, authenticators)
         lang = page_language(request, viewer)
         since_text = request.query.get("since", "")
-        since = int(since_text) if is_number(since_text) else -1
+        # A turn has a few digits; int() refuses a number thousands of digits long.
+        since = int(since_text) if is_number(since_text) and len(since_text) < 19 else -1
         member = (viewer.place, viewer.player_id)
         if viewer.player_id is not None and pages.get(member, 0) >= MAX_PAGES:
             raise web.HTTPTooManyRequests(text=t("web.too_many_pages", lang, n=MAX_PAGES))
