@@ -30,13 +30,15 @@ JOURNAL_SIZE = 512
 @dataclass(frozen=True, slots=True)
 class Entry:
     """Events committed at `turn` (the turn of the state that shows them) for `to` (None:
-    everyone at the place; else that seat's owner), with the names they read with."""
+    everyone at the place; else that seat's owner then, the player `owner`), with the names
+    they read with."""
 
     turn: int
     to: int | None
     game: str
     names: tuple[str, ...]
     events: tuple[Event, ...]
+    owner: str | None = None
 
     @property
     def deal_end(self) -> bool:
@@ -57,10 +59,11 @@ def deals(events: Sequence[Event]) -> list[tuple[Event, ...]]:
 class Journal:
     """One place's recent entries, and the turn from which it holds every one."""
 
-    def __init__(self, floor: int) -> None:
-        """Start empty, complete for turns after `floor`."""
+    def __init__(self, floor: int, table_id: int | None = None) -> None:
+        """Start empty, complete for turns after `floor`, for the table `table_id`."""
         self.entries: deque[Entry] = deque()
         self.floor = floor
+        self.table_id = table_id
 
     def add(self, entry: Entry) -> None:
         """Keep `entry`, forgetting the oldest past `JOURNAL_SIZE` (the floor rises)."""
@@ -68,15 +71,20 @@ class Journal:
         while len(self.entries) > JOURNAL_SIZE:
             self.floor = self.entries.popleft().turn
 
-    def since(self, turn: int, upto: int, seat: int | None) -> list[Entry] | None:
+    def since(
+        self, turn: int, upto: int, seat: int | None, owner: str | None = None
+    ) -> list[Entry] | None:
         """The entries of `seat`'s audience committed after `turn` up to `upto`; None when
-        some were forgotten (or never seen: before this process started)."""
+        some were forgotten (or never seen: before this process started). A seat's private
+        entry reaches only the player who owned the seat when it was committed (`owner`): a
+        seat changes hands between matches, and its earlier owner's cards stay theirs."""
         if turn < self.floor:
             return None
         return [
             e
             for e in self.entries
-            if turn < e.turn <= upto and (e.to is None or (seat is not None and e.to == seat))
+            if turn < e.turn <= upto
+            and (e.to is None or (seat is not None and e.to == seat and e.owner == owner))
         ]
 
 
@@ -106,19 +114,29 @@ class WebFront:
         """How many connections watch `place`."""
         return len(self._watchers.get(place, ()))
 
-    def since(self, place: str, turn: int, upto: int, seat: int | None) -> list[Entry] | None:
-        """The entries a connection of `seat` at `place` has not seen after `turn` (None:
-        the journal does not reach back that far, a fresh state is due)."""
+    def since(
+        self,
+        place: str,
+        turn: int,
+        upto: int,
+        seat: int | None,
+        owner: str | None = None,
+        table_id: int | None = None,
+    ) -> list[Entry] | None:
+        """The entries a connection of `seat` (held by the player `owner`) at `place` has not
+        seen after `turn` (None: the journal does not reach back that far, or is another
+        table's than `table_id` when given: a fresh state is due)."""
         journal = self._journals.get(place)
-        if journal is None:
+        if journal is None or (table_id is not None and journal.table_id != table_id):
             return None
-        return journal.since(turn, upto, seat)
+        return journal.since(turn, upto, seat, owner)
 
     def _journal(self, table: TableSnapshot, *, events: bool) -> Journal:
         journal = self._journals.get(table.place)
-        if journal is None:
-            # Complete from this delivery on: its events belong to `table.turn`.
-            journal = Journal(table.turn - 1 if events else table.turn)
+        if journal is None or journal.table_id != table.id:
+            # Complete from this delivery on: its events belong to `table.turn`. A new table
+            # at the place starts a new journal (its turns count from 0 again).
+            journal = Journal(table.turn - 1 if events else table.turn, table.id)
             self._journals[table.place] = journal
         return journal
 
@@ -137,7 +155,8 @@ class WebFront:
         self, table: TableSnapshot, seat: int, player: Player, events: Sequence[Event]
     ) -> None:
         """Journal `seat`'s private events, for its owner's connections only."""
-        entry = Entry(table.turn, seat, table.game, tuple(table.names), tuple(events))
+        names = tuple(table.names)
+        entry = Entry(table.turn, seat, table.game, names, tuple(events), player.id)
         self._journal(table, events=True).add(entry)
 
     async def refresh(self, table: TableSnapshot) -> None:

@@ -28,6 +28,7 @@ from bot.runtime import Player, RuntimeConfig, Table, TableManager
 from bot.terminal.console import HUMAN_ID, place_of
 from bot.web.front import WebFront
 from bot.web.local import TOKEN_PARAM, LocalAuthenticator, kept_token, new_token
+from bot.web.redact import RedactingAccessLogger
 from bot.web.server import build_web_app
 from engines.registry import LEVELS, get_game
 from storage import is_postgres_url, open_storage
@@ -117,7 +118,10 @@ async def serve(args: argparse.Namespace, out: TextIO, err: TextIO = sys.stderr)
             await open_table(manager, args, lang)
             token = token_for(args.db)
             authenticator = LocalAuthenticator(place, HUMAN_ID, args.name, token)
-            runner = web.AppRunner(build_web_app(manager, front, [authenticator]))
+            runner = web.AppRunner(
+                build_web_app(manager, front, [authenticator]),
+                access_log_class=RedactingAccessLogger,
+            )
             await runner.setup()
             try:
                 await web.TCPSite(runner, "127.0.0.1", args.port).start()

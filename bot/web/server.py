@@ -62,6 +62,9 @@ RECENT = 30
 """Lines of the journal a freshly opened page is shown."""
 MAX_MESSAGE = 4096
 """The largest message a page may send (an action is a few dozen bytes)."""
+MAX_PAGES = 8
+"""Pages (WebSockets) one signed-in member may hold open at one place at once: their tabs
+and devices, not a flood (each open page does work at every change of the table)."""
 
 
 def csp(request: web.Request) -> str:
@@ -228,10 +231,11 @@ class Connection:
             shown = await table.committed(seat)
             if seat is not None and shown.seat_of(self.viewer.player_id or "") != seat:
                 continue  # the seat changed hands meanwhile: look again
-            entries = self.front.since(self.viewer.place, sent, shown.turn, seat)
+            place, pid = self.viewer.place, self.viewer.player_id
+            entries = self.front.since(place, sent, shown.turn, seat, pid, shown.id)
             fresh = entries is None
             if entries is None:
-                entries = self.front.since(self.viewer.place, -1, shown.turn, seat) or []
+                entries = self.front.since(place, -1, shown.turn, seat, pid, shown.id) or []
                 entries = entries[-RECENT:]
             for entry in entries:
                 names = addressed(entry.names, seat)
@@ -252,7 +256,10 @@ class Connection:
         try:
             if len(data) > MAX_MESSAGE:
                 raise WebRefusal("message too long", code="web.bad_message")
-            message = json.loads(data)
+            try:
+                message = json.loads(data)
+            except RecursionError:  # nested deeper than the decoder goes, in 4 KB
+                raise WebRefusal("nested too deep", code="web.bad_message") from None
             if not isinstance(message, dict):
                 raise WebRefusal("not an object", code="web.bad_message")
             await self._handle(message)
@@ -375,22 +382,32 @@ def build_web_app(
         viewer = await sign_in(request, authenticators)
         lang = page_language(request, viewer)
         since_text = request.query.get("since", "")
-        since = int(since_text) if is_number(since_text) else -1
+        # A turn has a few digits; int() refuses a number thousands of digits long.
+        since = int(since_text) if is_number(since_text) and len(since_text) < 19 else -1
+        member = (viewer.place, viewer.player_id)
+        if viewer.player_id is not None and pages.get(member, 0) >= MAX_PAGES:
+            raise web.HTTPTooManyRequests(text=t("web.too_many_pages", lang, n=MAX_PAGES))
+        pages[member] = pages.get(member, 0) + 1
         ws = web.WebSocketResponse(heartbeat=HEARTBEAT, max_msg_size=MAX_MESSAGE)
-        await ws.prepare(request)
-        connection = Connection(manager, front, viewer, lang, ws, clock)
-        sockets.add(ws)
-        watcher = asyncio.get_running_loop().create_task(
-            watch_sign_in(request, authenticators, viewer, ws, recheck)
-        )
+        watcher: asyncio.Task[None] | None = None
         try:
+            await ws.prepare(request)
+            connection = Connection(manager, front, viewer, lang, ws, clock)
+            sockets.add(ws)
+            watcher = asyncio.get_running_loop().create_task(
+                watch_sign_in(request, authenticators, viewer, ws, recheck)
+            )
             with contextlib.suppress(ConnectionResetError):
                 await connection.run(since)
         finally:
             sockets.discard(ws)
-            watcher.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await watcher
+            if watcher is not None:
+                watcher.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await watcher
+            pages[member] -= 1
+            if not pages[member]:
+                del pages[member]
         return ws
 
     async def bare_place(request: web.Request) -> web.StreamResponse:
@@ -407,6 +424,7 @@ def build_web_app(
             await ws.close(code=WSCloseCode.GOING_AWAY)
 
     sockets: set[web.WebSocketResponse] = set()
+    pages: dict[tuple[str, str | None], int] = {}  # open pages per member at a place
 
     app = web.Application()
     app.on_shutdown.append(going_away)
