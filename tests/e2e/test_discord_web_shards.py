@@ -156,7 +156,7 @@ async def test_each_table_address_reaches_the_process_of_its_shard(
             with pytest.raises(WSServerHandshakeError) as refused:
                 await session.ws_connect(f"{zero}{page}ws?link={token}")
             assert refused.value.status == 421
-            assert not session.cookie_jar.filter_cookies(zero)  # nothing was signed in
+            assert len(session.cookie_jar) == 0  # nothing was signed in
 
             # Shard 1's process serves the link, the page and its socket: Ana plays.
             opened = await session.get(one + path)
