@@ -4,10 +4,10 @@ A link is ``<public URL>/s/<shard>/link/<token>`` (the shard of the table's guil
 reverse proxy routes ``/s/<shard>/`` to the process driving that shard): the token
 (`bot.web.signing`, purpose ``hand-link``) names the table's place and id, the member, their
 name and language, when it expires and the member's link generation when it was made.
-Opening it checks all of that,
-sets a session cookie holding the same token (HttpOnly, SameSite=Lax, its path the table's
-page only, gone when the link expires) and redirects to the table's page; the page and its
-WebSocket are then signed in by the cookie (or by ``?link=<token>`` on the URL itself).
+Opening it checks all of that, sets a session cookie holding the same token (HttpOnly,
+SameSite=Lax, its path the table's page only, gone when the link expires) and redirects to
+the table's page; the page and its WebSocket are then signed in by the cookie (or by
+``?link=<token>`` on the URL itself).
 
 A link is refused (`WebAuthError`) when it is forged (``forged``), expired (``expired``),
 made for another table than the one at its place now or than the page asked for
@@ -209,4 +209,4 @@ def add_routes(
         response.headers["Referrer-Policy"] = "no-referrer"
         return response
 
-    app.router.add_get("/s/{shard:\\d+}/link/{token}", open_link)
+    app.router.add_get("/s/{shard:\\d{1,4}}/link/{token}", open_link)

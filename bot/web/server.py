@@ -59,8 +59,9 @@ RECHECK = 30.0
 closes its member's open pages within about this long."""
 SIGNED_OUT = 4403
 """The close code of a socket whose sign-in ended (the page stops reconnecting)."""
-SHARD = r"/s/{shard:\d+}"
-"""The shard prefix of a table's addresses (`bot.web.links.shard_prefix`)."""
+SHARD = r"/s/{shard:\d{1,4}}"
+"""The shard prefix of a table's addresses (`bot.web.links.shard_prefix`; a shard count is
+at most 4096)."""
 PLACE_PAGES = (
     SHARD + "/table/{place}/",
     "/activity" + SHARD + "/table/{place}/",

@@ -203,6 +203,9 @@ async def test_another_shards_addresses_are_misdirected(tmp_path: Path) -> None:
                     with pytest.raises(WSServerHandshakeError) as refused:
                         await session.ws_connect(f"{base}{other}ws?link={token}")
                     assert refused.value.status == 421
+                    # No shard has a number that long (nor an error on reading one).
+                    huge = await session.get(f"{base}/s/{'9' * 5000}/table/{PLACE}/")
+                    assert huge.status == 404
                     # Every address names its shard: the bot serves no page at the root.
                     assert (await session.get(f"{base}/?link={token}")).status == 404
             finally:
