@@ -18,6 +18,7 @@ from bot.discord.replies import REFUSED, answer_privately, answering, edit_priva
 from bot.discord.views import RevokeLinksButton
 from bot.i18n import t
 from bot.runtime import Table
+from bot.runtime.shards import shard_of
 from bot.web.links import LinkSigner, link_url
 
 _log = logging.getLogger(__name__)
@@ -84,12 +85,14 @@ class WebDoors:
                 generation=generation,
             )
             expires = int(signer.clock() + signer.lifetime)
+            # The link goes to the process driving the table: this one (docs/scaling.md).
+            shard = shard_of(table.guild, settings.shard_count or 1)
             view = discord.ui.View(timeout=None)
             view.add_item(
                 discord.ui.Button(
                     label=t("discord.button.open_browser", lang)[:80],
                     emoji="🌐",
-                    url=link_url(settings.public_url, token),
+                    url=link_url(settings.public_url, token, shard),
                 )
             )
             view.add_item(

@@ -7,7 +7,8 @@ Inside Discord the Activity's page (`bot/web/static/activity/`) runs the Embedde
 bot token: the channel is the instance's ``location`` (never what the page says), and the
 user must be among the instance's ``users``. It answers with the access token (for the SDK's
 `authenticate`), a signed session bound to that channel's table (purpose
-``activity-session``, `SESSION_SECONDS` long) and the relative address of the table page.
+``activity-session``, `SESSION_SECONDS` long) and the relative address of the table page,
+under the prefix of its guild's shard (``s/<shard>/table/<channel>/``).
 The table page and its WebSocket present the session as ``Authorization: Bearer <session>``
 or ``?session=<session>``; the member's seat follows from their Discord id, anyone else
 watches the public table.
@@ -32,6 +33,7 @@ from typing import Any
 from aiohttp import web
 
 from bot.i18n import normalise_language
+from bot.runtime.shards import shard_of
 from bot.web.identity import Viewer, WebAuthError
 from bot.web.links import table_path
 from bot.web.oauth import (
@@ -134,11 +136,14 @@ def add_routes(
     oauth: DiscordOAuth,
     sessions: ActivitySessions,
     *,
-    page: Callable[[str], str] = table_path,
+    page: Callable[[str, int], str] = table_path,
+    shard_count: int = 1,
 ) -> None:
     """Mount the Activity on `app` under `ACTIVITY_PATH`: its page and ES modules, and
     ``POST api/token`` (also under ``.proxy/``, as the page asks through Discord's proxy);
-    `page(place)` is the table page the Activity hands over to."""
+    `page(place, shard)` is the table page the Activity hands over to, under the prefix of
+    the shard of the instance's guild among `shard_count` (any process may exchange the
+    code: the page then goes to the process driving the table)."""
 
     async def token(request: web.Request) -> web.Response:
         body = await _posted(request)
@@ -159,6 +164,7 @@ def add_routes(
         if user.id not in instance.users:
             return refusal_json(NOT_IN_INSTANCE, lang, 403)
         channel = instance.channel_id
+        shard = shard_of(instance.guild_id or "", shard_count)
         viewer = Viewer(channel, user.id, user.name, normalise_language(user.locale))
         session = sessions.make(viewer)
         return web.json_response(
@@ -166,7 +172,7 @@ def add_routes(
                 "access_token": access,
                 "session": session,
                 "place": channel,
-                "table": page(channel).lstrip("/") + "?session=" + session,
+                "table": page(channel, shard).lstrip("/") + "?session=" + session,
                 "user": {"id": user.id, "name": user.name, "locale": viewer.locale},
                 # What the page says if the SDK's own authenticate then fails.
                 "refusals": {TOKEN_EXPIRED: refusal_text(TOKEN_EXPIRED, lang)},

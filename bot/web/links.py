@@ -1,11 +1,13 @@
 """Signed per-member browser links to one seat at one table (`/hand` -> "Open in browser").
 
-A link is ``<public URL>/link/<token>``: the token (`bot.web.signing`, purpose
-``hand-link``) names the table's place and id, the member, their name and language, when it
-expires and the member's link generation when it was made. Opening it checks all of that,
-sets a session cookie holding the same token (HttpOnly, SameSite=Lax, its path the table's
-page only, gone when the link expires) and redirects to the table's page; the page and its
-WebSocket are then signed in by the cookie (or by ``?link=<token>`` on the URL itself).
+A link is ``<public URL>/s/<shard>/link/<token>`` (the shard of the table's guild: a
+reverse proxy routes ``/s/<shard>/`` to the process driving that shard): the token
+(`bot.web.signing`, purpose ``hand-link``) names the table's place and id, the member, their
+name and language, when it expires and the member's link generation when it was made.
+Opening it checks all of that, sets a session cookie holding the same token (HttpOnly,
+SameSite=Lax, its path the table's page only, gone when the link expires) and redirects to
+the table's page; the page and its WebSocket are then signed in by the cookie (or by
+``?link=<token>`` on the URL itself).
 
 A link is refused (`WebAuthError`) when it is forged (``forged``), expired (``expired``),
 made for another table than the one at its place now or than the page asked for
@@ -32,10 +34,18 @@ LINK_SECONDS = 12 * 3600.0
 EXPIRED, REVOKED, OTHER_TABLE = "expired", "revoked", "other_table"
 
 
-def table_path(place: str) -> str:
-    """The path of the table page at `place` (its files and WebSocket live under it: the
-    final slash keeps the page's relative URLs there)."""
-    return f"/table/{place}/"
+def shard_prefix(shard: int) -> str:
+    """The path prefix of every web address of the tables of shard `shard` (``/s/<shard>``):
+    the documented routing rule sends it to the process holding that shard
+    (docs/scaling.md)."""
+    return f"/s/{shard}"
+
+
+def table_path(place: str, shard: int) -> str:
+    """The path of the table page at `place`, a table of shard `shard`
+    (`bot.runtime.shards.shard_of` of its guild; 0 unsharded). Its files and WebSocket live
+    under it: the final slash keeps the page's relative URLs there."""
+    return f"{shard_prefix(shard)}/table/{place}/"
 
 
 @dataclass(frozen=True, slots=True)
@@ -116,9 +126,10 @@ class LinkSigner:
         return link
 
 
-def link_url(public_url: str, token: str) -> str:
-    """The address a member opens: `public_url` (the bot's public base URL) + ``/link/``."""
-    return f"{public_url.rstrip('/')}/link/{token}"
+def link_url(public_url: str, token: str, shard: int) -> str:
+    """The address a member opens: `public_url` (the bot's public base URL), the prefix of
+    the table's shard `shard`, then ``/link/<token>``."""
+    return f"{public_url.rstrip('/')}{shard_prefix(shard)}/link/{token}"
 
 
 class LinkAuthenticator:
@@ -169,11 +180,12 @@ def add_routes(
     app: web.Application,
     authenticator: LinkAuthenticator,
     *,
-    page: Callable[[str], str] = table_path,
+    page: Callable[[str, int], str] = table_path,
 ) -> None:
-    """Mount ``GET /link/{token}`` on `app`: a valid link sets the session cookie (scoped to
-    `page(place)`) and redirects to that page; a refused one gets a page saying why, in the
-    member's language."""
+    """Mount ``GET /s/{shard}/link/{token}`` on `app`: a valid link sets the session cookie
+    (scoped to `page(place, shard)`) and redirects to that page; a refused one gets a page
+    saying why, in the member's language. (Whether this process holds the shard is the
+    server's question, asked before: `bot.web.server.build_web_app`.)"""
 
     async def open_link(request: web.Request) -> web.StreamResponse:
         token = request.match_info["token"]
@@ -182,7 +194,7 @@ def add_routes(
         except WebAuthError as refused:
             lang = request_language(request, _token_locale(authenticator.signer, token))
             return refusal_page(refused.code, lang)
-        path = page(link.place)
+        path = page(link.place, int(request.match_info["shard"]))
         response = web.Response(status=303, headers={"Location": path})
         response.set_cookie(
             COOKIE,
@@ -197,4 +209,4 @@ def add_routes(
         response.headers["Referrer-Policy"] = "no-referrer"
         return response
 
-    app.router.add_get("/link/{token}", open_link)
+    app.router.add_get("/s/{shard:\\d{1,4}}/link/{token}", open_link)

@@ -2,11 +2,13 @@
 
 `build_web_app` makes the aiohttp application: ``GET /`` (the page, after a sign-in),
 ``GET /static/<file>`` (the page's modules and styles, shipped in the package), ``GET /ws``
-(the live table, after a sign-in). Every page load and WebSocket upgrade asks each
-`Authenticator` in turn who it comes from; the first that knows the request's kind answers
-(a refusal of that kind is final). Routes of other sign-ins (the Discord Activity's) are
-added through `extra_routes`. Every URL the page uses is relative, so it works the same
-under a proxy's path prefix (Discord's ``/.proxy``).
+(the live table, after a sign-in); the same three under each place's page, whose address
+carries the shard of its table (``/s/<shard>/table/<place>/``): an address of a shard this
+process does not hold is refused with 421 Misdirected Request. Every page load and
+WebSocket upgrade asks each `Authenticator` in turn who it comes from; the first that knows
+the request's kind answers (a refusal of that kind is final). Routes of other sign-ins (the
+Discord Activity's) are added through `extra_routes`. Every URL the page uses is relative,
+so it works the same under a proxy's path prefix (Discord's ``/.proxy``).
 
 A connection (`Connection`) reads its viewer's own committed snapshot whenever the table
 changes (`bot.web.front.WebFront` wakes it), sends the journal's entries of its audience it
@@ -26,6 +28,7 @@ from importlib import resources
 from typing import Any
 
 from aiohttp import WSCloseCode, WSMsgType, web
+from aiohttp.typedefs import Handler, Middleware
 
 from bot.errors import REFUSALS, Refusal
 from bot.i18n import Addressee, catalog, explain, normalise_language, t
@@ -34,9 +37,11 @@ from bot.render.text import move_cards
 from bot.render.words import say_move
 from bot.runtime import Table, TableManager
 from bot.runtime.errors import TableError
+from bot.runtime.shards import Shards, shard_of
 from bot.web.frames import card_json, client_strings, event_lines, log_frame, state_frame
 from bot.web.front import WebFront
 from bot.web.identity import Authenticator, Viewer, WebAuthError
+from bot.web.refusals import refusal_page, request_language
 from engines.base import IllegalAction
 from engines.cards import CardParseError, parse_card
 from engines.numbers import is_number
@@ -54,10 +59,22 @@ RECHECK = 30.0
 closes its member's open pages within about this long."""
 SIGNED_OUT = 4403
 """The close code of a socket whose sign-in ended (the page stops reconnecting)."""
-PLACE_PAGES = ("/table/{place}/", "/activity/table/{place}/", "/activity/.proxy/table/{place}/")
+SHARD = r"/s/{shard:\d{1,4}}"
+"""The shard prefix of a table's addresses (`bot.web.links.shard_prefix`; a shard count is
+at most 4096)."""
+PLACE_PAGES = (
+    SHARD + "/table/{place}/",
+    "/activity" + SHARD + "/table/{place}/",
+    "/activity/.proxy" + SHARD + "/table/{place}/",
+)
 """Where a place's table page is served (`bot.web.links.table_path`; the Activity's, with
 and without Discord's ``/.proxy`` prefix, under its root mapping ``/activity``): its files
-and WebSocket under it, so the page's relative URLs stay under that place."""
+and WebSocket under it, so the page's relative URLs stay under that place. Each carries the
+table's shard, so a reverse proxy can send it to the process driving that shard."""
+MISDIRECTED = "misdirected"
+"""The refusal of an address of a shard this process does not hold (HTTP 421)."""
+UNSHARDED = Shards((0,), 1)
+"""The shards of an unsharded process: shard 0 of 1 holds every table."""
 RECENT = 30
 """Lines of the journal a freshly opened page is shown."""
 MAX_MESSAGE = 4096
@@ -142,6 +159,27 @@ async def watch_sign_in(
             await ws.send_str(json.dumps({"t": "signed_out", "text": text}, ensure_ascii=False))
         await ws.close(code=SIGNED_OUT, message=b"signed out")
         return
+
+
+def shard_gate(manager: TableManager, shards: Shards) -> Middleware:
+    """The middleware refusing, with 421 Misdirected Request and a page in the viewer's
+    language, every request whose address names a shard this process does not hold (its
+    tables are driven, and their sockets served, by another process), or a shard other than
+    that of the table it drives at the address's place. Nothing of a table is read first."""
+
+    @web.middleware
+    async def gate(request: web.Request, handler: Handler) -> web.StreamResponse:
+        shard = request.match_info.get("shard")
+        if shard is not None:
+            wanted = int(shard)
+            table = manager.find(request.match_info.get("place", ""))
+            here = table is None or shard_of(table.guild, shards.count) == wanted
+            if wanted not in shards.ids or not here:
+                lang = request_language(request, request.query.get("lang"))
+                return refusal_page(MISDIRECTED, lang, status=421)
+        return await handler(request)
+
+    return gate
 
 
 def _static(name: str) -> bytes:
@@ -355,12 +393,15 @@ def build_web_app(
     extra_routes: Iterable[web.AbstractRouteDef] = (),
     clock: Callable[[], float] = time.time,
     recheck: float = RECHECK,
+    shards: Shards = UNSHARDED,
+    root: bool = True,
 ) -> web.Application:
     """The web table's application over `manager`'s tables (whose front is, or includes,
-    `front`): the page, its files and the WebSocket at ``/`` and at each place's pages
-    (`PLACE_PAGES`), signed in by `authenticators` (asked in turn, and again every
-    `recheck` seconds for an open socket), plus `extra_routes` (another sign-in's
-    endpoints)."""
+    `front`): the page, its files and the WebSocket at each place's pages (`PLACE_PAGES`)
+    and, with `root`, at ``/`` (whichever place the sign-in names: `deucebot play --web`),
+    signed in by `authenticators` (asked in turn, and again every `recheck` seconds for an
+    open socket), plus `extra_routes` (another sign-in's endpoints). Addresses of a shard
+    other than `shards` holds are refused (`shard_gate`)."""
     files = {name: _static(name) for name in STATIC}
     page = _static("index.html")
 
@@ -426,13 +467,14 @@ def build_web_app(
     sockets: set[web.WebSocketResponse] = set()
     pages: dict[tuple[str, str | None], int] = {}  # open pages per member at a place
 
-    app = web.Application()
+    app = web.Application(middlewares=[shard_gate(manager, shards)])
     app.on_shutdown.append(going_away)
+    if root:
+        app.add_routes(
+            [web.get("/", index), web.get("/static/{name}", static), web.get("/ws", socket)]
+        )
     app.add_routes(
         [
-            web.get("/", index),
-            web.get("/static/{name}", static),
-            web.get("/ws", socket),
             *(
                 route
                 for base in PLACE_PAGES

@@ -5,7 +5,9 @@ front includes the `WebFront` it is given) on `DEUCEBOT_WEB_HOST` (127.0.0.1 unl
 proxy elsewhere needs another address) and `DEUCEBOT_WEB_PORT`, with the sign-ins the
 settings configure (`bot.web.signins.discord_signins`: `/hand` links, the Activity) and an
 access log that never writes their tokens (`bot.web.redact`). Table pages live at
-`bot.web.links.table_path` (and under the Activity's ``/activity`` root mapping).
+`bot.web.links.table_path` (and under the Activity's ``/activity`` root mapping), each under
+its shard's prefix ``/s/<shard>``: the process serves the shards it holds
+(`DEUCEBOT_SHARD_IDS`) and refuses the others' addresses with 421 (docs/scaling.md).
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from aiohttp import web
 
 from bot.process.settings import Settings
 from bot.runtime import TableManager
+from bot.runtime.shards import Shards
 from bot.web.front import WebFront
 from bot.web.identity import Authenticator
 from bot.web.redact import RedactingAccessLogger
@@ -49,6 +52,12 @@ class WebService:
         """The port listened on, once started (the one chosen when the setting is 0)."""
         self._runner: web.AppRunner | None = None
 
+    @property
+    def shards(self) -> Shards:
+        """The shards whose tables this process drives, and serves (unsharded: 0 of 1)."""
+        count = self.settings.shard_count or 1
+        return Shards(self.settings.shards or (0,), count)
+
     def _table_at(self, place: str) -> int | None:
         table = self.manager.find(place)
         return None if table is None else table.id
@@ -57,7 +66,14 @@ class WebService:
         """The application: the sign-ins' routes mounted, the table pages asking them."""
         # The pages read the list at each request: filled once the sign-ins are mounted.
         signins: list[Authenticator] = []
-        app = build_web_app(self.manager, self.front, signins, recheck=self.recheck)
+        app = build_web_app(
+            self.manager,
+            self.front,
+            signins,
+            recheck=self.recheck,
+            shards=self.shards,
+            root=False,  # every table address names its shard
+        )
         signins.extend(
             discord_signins(app, self.settings, self.storage.link_generation, self._table_at)
         )

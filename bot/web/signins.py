@@ -23,12 +23,12 @@ def discord_signins(
     generation: Callable[[str], Awaitable[int]],
     table_at: Callable[[str], int | None],
     *,
-    page: Callable[[str], str] = links.table_path,
+    page: Callable[[str, int], str] = links.table_path,
 ) -> list[Authenticator]:
     """Mount on `app` the sign-in routes `settings` configure; their authenticators (none
     when neither links nor the Activity are). `generation` reads a member's link generation
     (`Storage.link_generation`), `table_at` the id of the live table at a place, `page`
-    the path of a place's table page."""
+    the path of a place's table page (its place and shard)."""
     secret = settings.link_secret
     found: list[Authenticator] = []
     if not settings.links_ready or not secret:
@@ -41,6 +41,6 @@ def discord_signins(
     if settings.activity_ready and client_id and client_secret and bot_token:
         sessions = activity.ActivitySessions(secret)
         oauth = DiscordOAuth(client_id, client_secret, settings.oauth_base, bot_token=bot_token)
-        activity.add_routes(app, oauth, sessions, page=page)
+        activity.add_routes(app, oauth, sessions, page=page, shard_count=settings.shard_count or 1)
         found.append(activity.ActivityAuthenticator(sessions))
     return found

@@ -145,8 +145,9 @@ async def test_open_in_browser_gives_a_signed_revocable_link(tmp_path: Path) -> 
             assert "Do not share it" in offer.content
             assert "or until you leave the table" in offer.content
             urls = [u for u in _labels(offer) if u.startswith("https://")]
-            assert len(urls) == 1 and urls[0].startswith(f"{PUBLIC}/link/")
-            old = urlparse(urls[0]).path.removeprefix("/link/")
+            # Unsharded, every table is shard 0's: its prefix is /s/0.
+            assert len(urls) == 1 and urls[0].startswith(f"{PUBLIC}/s/0/link/")
+            old = urlparse(urls[0]).path.removeprefix("/s/0/link/")
             link = LinkSigner(SECRET).read(old)
             assert (link.place, link.player_id, link.generation) == (
                 str(fake.channel_id),
@@ -159,7 +160,7 @@ async def test_open_in_browser_gives_a_signed_revocable_link(tmp_path: Path) -> 
             again = (await fake.click(owner, hand, "db:browser:")).message
             assert again is not None
             new = next(u for u in _labels(again) if u.startswith("https://"))
-            fresh = urlparse(new).path.removeprefix("/link/")
+            fresh = urlparse(new).path.removeprefix("/s/0/link/")
             assert LinkSigner(SECRET).read(fresh).generation == 1
         finally:
             await stop(bot)
@@ -187,7 +188,7 @@ async def _link(fake: FakeDiscord, user: User) -> str:
     offer = (await fake.click(user, hand, "db:browser:")).message
     assert offer is not None
     url = next(u for u in _labels(offer) if u.startswith("https://"))
-    return urlparse(url).path.removeprefix("/link/")
+    return urlparse(url).path.removeprefix("/s/0/link/")
 
 
 async def _checked(db: Path, token: str) -> str:

@@ -165,7 +165,7 @@ async def test_four_members_play_a_deal_in_their_browsers_as_discord_shows_it(
                     seen = Watched()
                     seen.attach(page)
                     await page.goto(link)
-                    assert urlparse(page.url).path == f"/table/{fake.channel_id}/"
+                    assert urlparse(page.url).path == f"/s/0/table/{fake.channel_id}/"
                     await page.locator("#hand button").first.wait_for(timeout=WAIT_MS)
                     pages.append(page)
                     watched.append(seen)

@@ -25,6 +25,8 @@ class OAuthStandin:
     calls: list[str] = field(default_factory=list)
     instances: dict[str, dict[str, object]] = field(default_factory=dict)
     """Running Activity instances by id, as Discord serialises them."""
+    bot_token: str = BOT_TOKEN
+    """The application's bot token, the only one that reads its instances."""
 
     def launch(
         self, instance_id: str, channel_id: str, users: list[str], guild_id: str | None = "77"
@@ -67,7 +69,7 @@ class OAuthStandin:
 
     async def _instance(self, request: web.Request) -> web.Response:
         self.calls.append("instance")
-        if request.headers.get("Authorization") != f"Bot {BOT_TOKEN}":
+        if request.headers.get("Authorization") != f"Bot {self.bot_token}":
             return web.json_response({"message": "401: Unauthorized", "code": 0}, status=401)
         if request.match_info["app"] != CLIENT_ID:
             return web.json_response({"message": "Missing Access", "code": 50001}, status=403)

@@ -40,7 +40,7 @@ class Rig:
 
 
 async def _rig(
-    secret: str = CLIENT_SECRET, bot_token: str = BOT_TOKEN
+    secret: str = CLIENT_SECRET, bot_token: str = BOT_TOKEN, shard_count: int = 1
 ) -> tuple[Rig, list[TestClient[web.Request, web.Application]]]:
     standin = OAuthStandin()
     discord = TestClient(TestServer(standin.app()))
@@ -51,7 +51,7 @@ async def _rig(
     oauth = DiscordOAuth(CLIENT_ID, secret, str(discord.make_url("/api")), bot_token=bot_token)
     standin.launch("i-1", "4242", ["1001", "1002"])
     app = web.Application()
-    add_routes(app, oauth, sessions)
+    add_routes(app, oauth, sessions, shard_count=shard_count)
 
     async def page(request: web.Request) -> web.Response:
         try:
@@ -60,7 +60,7 @@ async def _rig(
             return web.json_response({"refused": refused.code}, status=403)
         return web.json_response(None if viewer is None else asdict(viewer))
 
-    app.router.add_get("/table/{place}", page)
+    app.router.add_get("/s/{shard}/table/{place}", page)
     bot = TestClient(TestServer(app))
     await bot.start_server()
     return Rig(bot, standin, sessions, clock), [bot, discord]
@@ -90,17 +90,17 @@ async def test_a_code_becomes_a_session_bound_to_the_channels_table(rig: Rig) ->
     assert body["access_token"] == "access-0"  # what the SDK's authenticate needs
     assert body["user"] == {"id": "1001", "name": "Ada", "locale": "fr"}
     session = str(body["session"])
-    assert body["table"] == f"table/4242/?session={session}"
+    assert body["table"] == f"s/0/table/4242/?session={session}"
     assert rig.sessions.read(session) == Viewer("4242", "1001", "Ada", "fr")
     # The table page signs the member in by the session, as a header or on the URL.
-    page = await rig.bot.get("/table/4242", headers={"Authorization": f"Bearer {session}"})
+    page = await rig.bot.get("/s/0/table/4242", headers={"Authorization": f"Bearer {session}"})
     assert (await page.json())["player_id"] == "1001"
-    page = await rig.bot.get(f"/table/4242?session={session}")
+    page = await rig.bot.get(f"/s/0/table/4242?session={session}")
     assert (await page.json())["place"] == "4242"
     # Another channel's table is refused, and nothing signs in without a session.
-    other = await rig.bot.get(f"/table/5555?session={session}")
+    other = await rig.bot.get(f"/s/0/table/5555?session={session}")
     assert other.status == 403 and (await other.json())["refused"] == "other_table"
-    assert await (await rig.bot.get("/table/4242")).json() is None
+    assert await (await rig.bot.get("/s/0/table/4242")).json() is None
     # Without Discord's proxy in front the route answers too.
     rig.discord.grant("second", "1002", "Bo")
     status, body = await _post(rig, {"code": "second", "instance_id": "i-1"}, "/activity/api/token")
@@ -136,7 +136,7 @@ async def test_the_channel_is_the_instances_not_the_pages(rig: Rig) -> None:
     assert body["place"] == "4242"
     assert rig.sessions.read(str(body["session"])).place == "4242"
     assert rig.discord.calls == ["token", "me", "instance"]
-    other = await rig.bot.get(f"/table/9999?session={body['session']}")
+    other = await rig.bot.get(f"/s/0/table/9999?session={body['session']}")
     assert (await other.json())["refused"] == "other_table"
 
 
@@ -145,6 +145,25 @@ async def test_an_instance_in_another_channel_binds_to_that_channel(rig: Rig) ->
     rig.discord.grant("good-code", "1001", "Ada")
     status, body = await _post(rig, {"code": "good-code", "instance_id": "i-2"})
     assert (status, body["place"]) == (200, "5555")
+
+
+@pytest.mark.parametrize(("guild", "shard"), [(1 << 22, 1), (2 << 22, 0), (3 << 22 | 99, 1)])
+async def test_the_table_address_carries_the_shard_of_the_instances_guild(
+    guild: int, shard: int
+) -> None:
+    """Any process may exchange the code (Discord maps ``/`` to one host): the answer sends
+    the page under the prefix of the shard driving the table, Discord's
+    ``(guild >> 22) % shard_count``, whatever process answered."""
+    made, clients = await _rig(shard_count=2)
+    try:
+        made.discord.launch("i-9", "5555", ["1001"], guild_id=str(guild))
+        made.discord.grant("good-code", "1001", "Ada")
+        status, body = await _post(made, {"code": "good-code", "instance_id": "i-9"})
+        assert status == 200, body
+        assert body["table"] == f"s/{shard}/table/5555/?session={body['session']}"
+    finally:
+        for client in clients:
+            await client.close()
 
 
 async def test_an_unknown_instance_is_refused(rig: Rig) -> None:
@@ -245,12 +264,12 @@ async def test_discord_unreachable() -> None:
 async def test_forged_and_expired_sessions_are_refused(rig: Rig) -> None:
     session = rig.sessions.make(Viewer("4242", "1001", "Ada", "en"))
     forged = ActivitySessions("another secret").make(Viewer("4242", "1001", "Ada", "en"))
-    answer = await rig.bot.get(f"/table/4242?session={forged}")
+    answer = await rig.bot.get(f"/s/0/table/4242?session={forged}")
     assert (await answer.json())["refused"] == "forged"
-    answer = await rig.bot.get(f"/table/4242?session={session[:-1]}A")
+    answer = await rig.bot.get(f"/s/0/table/4242?session={session[:-1]}A")
     assert (await answer.json())["refused"] == "forged"
     rig.clock.now += 3600
-    answer = await rig.bot.get(f"/table/4242?session={session}")
+    answer = await rig.bot.get(f"/s/0/table/4242?session={session}")
     assert (await answer.json())["refused"] == "expired"
 
 

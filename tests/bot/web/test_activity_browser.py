@@ -134,7 +134,7 @@ async def rig() -> AsyncIterator[Rig]:
         return web.Response(text=f"<p id='who'>{who}</p>", content_type="text/html")
 
     app.router.add_get("/host", host)
-    app.router.add_get("/activity/.proxy/table/{place}/", table)
+    app.router.add_get("/activity/.proxy/s/{shard}/table/{place}/", table)
     bot = TestClient(TestServer(app, host="127.0.0.1"))
     await bot.start_server()
     try:
@@ -180,7 +180,7 @@ async def test_the_sdk_handshake_signs_the_member_in_and_hands_over(browser, rig
     assert await page.evaluate("window.authenticatedWith") == "access-0"
     assert rig.discord.calls == ["token", "me", "instance"]
     frame_url = page.frames[1].url
-    assert frame_url.startswith(f"{rig.url}/activity/.proxy/table/4242/?session=")
+    assert frame_url.startswith(f"{rig.url}/activity/.proxy/s/0/table/4242/?session=")
 
 
 async def test_the_channel_on_the_url_is_not_trusted(browser, rig: Rig) -> None:  # type: ignore[no-untyped-def]

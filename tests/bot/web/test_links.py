@@ -1,5 +1,5 @@
 """Signed per-member browser links (`bot.web.links`): tokens, their refusals, and the
-``/link/{token}`` route on a minimal aiohttp app (the web server mounts the same)."""
+``/s/{shard}/link/{token}`` route on a minimal aiohttp app (the web server mounts the same)."""
 
 from __future__ import annotations
 
@@ -88,7 +88,7 @@ def test_a_link_fits_a_discord_link_button(name: str, locale: str) -> None:
     token = _token(
         signer, place="9" * 20, table_id=2**31, player_id="9" * 20, name=name, locale=locale
     )
-    assert len(link_url("https://" + "d" * 52, token)) <= 512
+    assert len(link_url("https://" + "d" * 52, token, 4095)) <= 512
     assert signer.read(token).name == name
 
 
@@ -160,7 +160,7 @@ async def linked() -> AsyncIterator[
             return web.json_response({"viewer": None})
         return web.json_response({"place": viewer.place, "member": viewer.player_id})
 
-    app.router.add_get("/table/{place}/", page)
+    app.router.add_get("/s/{shard}/table/{place}/", page)
     client = TestClient(TestServer(app))
     await client.start_server()
     try:
@@ -172,23 +172,24 @@ async def linked() -> AsyncIterator[
 async def test_opening_a_link_sets_a_scoped_cookie_and_signs_the_page_in(linked) -> None:  # type: ignore[no-untyped-def]
     client, signer, _, _ = linked
     token = _token(signer)
-    assert link_url("https://deuce.example/", token) == f"https://deuce.example/link/{token}"
-    answer = await client.get(f"/link/{token}", allow_redirects=False)
+    assert link_url("https://deuce.example/", token, 1) == f"https://deuce.example/s/1/link/{token}"
+    # The link's shard prefix (the process driving the table) carries over to the page.
+    answer = await client.get(f"/s/1/link/{token}", allow_redirects=False)
     assert answer.status == 303
-    assert answer.headers["Location"] == "/table/4242/"
+    assert answer.headers["Location"] == "/s/1/table/4242/"
     cookie = answer.headers["Set-Cookie"]
     assert cookie.startswith(f"{COOKIE}={token};")
-    assert "HttpOnly" in cookie and "SameSite=Lax" in cookie and "Path=/table/4242/" in cookie
+    assert "HttpOnly" in cookie and "SameSite=Lax" in cookie and "Path=/s/1/table/4242/" in cookie
     assert "Max-Age=3600" in cookie
     client.session.cookie_jar.clear()  # each request below names its cookies itself
-    page = await client.get("/table/4242/", cookies={COOKIE: token})
+    page = await client.get("/s/1/table/4242/", cookies={COOKIE: token})
     assert await page.json() == {"place": "4242", "member": "1001"}
     # Another table's page is refused with the same cookie, and nothing signs in without.
-    other = await client.get("/table/5555/", cookies={COOKIE: token})
+    other = await client.get("/s/1/table/5555/", cookies={COOKIE: token})
     assert other.status == 403 and (await other.json())["refused"] == "other_table"
-    assert await (await client.get("/table/4242/")).json() == {"viewer": None}
+    assert await (await client.get("/s/1/table/4242/")).json() == {"viewer": None}
     # The token on the URL itself signs the page in too.
-    direct = await client.get(f"/table/4242/?link={token}")
+    direct = await client.get(f"/s/1/table/4242/?link={token}")
     assert (await direct.json())["member"] == "1001"
 
 
@@ -206,7 +207,7 @@ async def test_a_refused_link_says_why_in_the_members_language(
     client, signer, generations, _ = linked
     token = _token(signer, locale=lang)
     generations.values["1001"] = 3
-    answer = await client.get(f"/link/{token}", allow_redirects=False)
+    answer = await client.get(f"/s/0/link/{token}", allow_redirects=False)
     assert answer.status == 403
     assert answer.headers["X-Deucebot-Refusal"] == "revoked"
     assert "Set-Cookie" not in answer.headers
@@ -217,13 +218,13 @@ async def test_forged_and_expired_links_are_refused_by_the_route(linked) -> None
     client, signer, _, clock = linked
     token = _token(signer)
     forged = await client.get(
-        f"/link/{token[:-2]}xx", headers={"Accept-Language": "uk-UA,uk;q=0.9"}
+        f"/s/0/link/{token[:-2]}xx", headers={"Accept-Language": "uk-UA,uk;q=0.9"}
     )
     assert forged.status == 403 and forged.headers["X-Deucebot-Refusal"] == "forged"
     assert "Це посилання або сеанс недійсні." in await forged.text()
     clock.now += 3600
-    expired = await client.get(f"/link/{token}", allow_redirects=False)
+    expired = await client.get(f"/s/0/link/{token}", allow_redirects=False)
     assert expired.headers["X-Deucebot-Refusal"] == "expired"
     assert "Ce lien a expiré." in await expired.text()  # the token says French
-    page = await client.get("/table/4242/", cookies={COOKIE: token})
+    page = await client.get("/s/1/table/4242/", cookies={COOKIE: token})
     assert (await page.json())["refused"] == "expired"

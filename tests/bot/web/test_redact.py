@@ -43,7 +43,7 @@ async def _logged(paths: list[str], **runner: object) -> list[str]:
     signer = LinkSigner("k" * 32)
     app = web.Application()
     add_routes(app, LinkAuthenticator(signer, _generation, {"77": 3}.get))
-    app.router.add_get("/table/{place}", _table)
+    app.router.add_get("/s/{shard}/table/{place}", _table)
     logger = logging.getLogger(f"test.access.{id(paths)}")
     logger.setLevel(logging.INFO)
     logger.propagate = False
@@ -69,26 +69,30 @@ async def test_no_token_reaches_the_access_log() -> None:
         place="77", table_id=3, player_id="1001", name="Ada", locale="en", generation=0
     )
     session = "eyJzZXNzaW9uIjoxfQ.c2lnbmF0dXJl"
-    paths = [f"/link/{token}", f"/table/77?session={session}&x=1", f"/table/77?link={token}"]
+    paths = [
+        f"/s/0/link/{token}",
+        f"/s/0/table/77?session={session}&x=1",
+        f"/s/0/table/77?link={token}",
+    ]
     # aiohttp's own access log writes every token: the hole this logger closes.
     plain = await _logged(paths)
     assert any(token in line for line in plain) and any(session in line for line in plain)
     lines = await _logged(paths, access_log_class=RedactingAccessLogger)
     assert len(lines) == 3
     assert all(token not in line and session not in line for line in lines)
-    assert '"GET /link/(hidden)" 303' in lines[0]
-    assert '"GET /table/77?session=(hidden)&x=1" 200' in lines[1]
-    assert "/table/77?link=(hidden)" in lines[2]
+    assert '"GET /s/0/link/(hidden)" 303' in lines[0]
+    assert '"GET /s/0/table/77?session=(hidden)&x=1" 200' in lines[1]
+    assert "/s/0/table/77?link=(hidden)" in lines[2]
 
 
 @pytest.mark.parametrize(
     ("path", "shown"),
     [
-        ("/table/77", "/table/77"),
-        ("/link/abc.def", "/link/(hidden)"),
+        ("/s/0/table/77", "/s/0/table/77"),
+        ("/s/1/link/abc.def", "/s/1/link/(hidden)"),
         (
-            "/activity/.proxy/table/77?session=s.t&lang=fr",
-            "/activity/.proxy/table/77?session=(hidden)&lang=fr",
+            "/activity/.proxy/s/1/table/77?session=s.t&lang=fr",
+            "/activity/.proxy/s/1/table/77?session=(hidden)&lang=fr",
         ),
         ("/x?CODE=c", "/x?CODE=(hidden)"),
     ],

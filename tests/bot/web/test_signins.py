@@ -37,7 +37,7 @@ def test_links_alone() -> None:
     app = web.Application()
     found = discord_signins(app, load_settings(**LINKS), _zero, {}.get)
     assert [type(a) for a in found] == [LinkAuthenticator]
-    assert _paths(app) == {"/link/{token}"}
+    assert _paths(app) == {"/s/{shard}/link/{token}"}
 
 
 def test_links_and_the_activity() -> None:
@@ -45,7 +45,7 @@ def test_links_and_the_activity() -> None:
     found = discord_signins(app, load_settings(**ACTIVITY), _zero, {}.get)
     assert [type(a) for a in found] == [LinkAuthenticator, ActivityAuthenticator]
     assert {
-        "/link/{token}",
+        "/s/{shard}/link/{token}",
         "/activity/",
         "/activity/api/token",
         "/activity/.proxy/api/token",

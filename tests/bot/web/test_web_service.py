@@ -7,17 +7,26 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import html
 import json
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from aiohttp import ClientSession, ClientWebSocketResponse, CookieJar, WSMsgType, web
+from aiohttp import (
+    ClientResponse,
+    ClientSession,
+    ClientWebSocketResponse,
+    CookieJar,
+    WSMsgType,
+    WSServerHandshakeError,
+    web,
+)
 from aiohttp.test_utils import TestServer
 
 from bot.i18n import t
-from bot.process.settings import load_settings
+from bot.process.settings import Settings, load_settings
 from bot.runtime import Player, RecordingFront, RuntimeConfig, Table, TableManager
 from bot.runtime.fronts import Fronts
 from bot.web.front import WebFront
@@ -95,23 +104,23 @@ async def test_a_hand_link_opens_the_members_seat_at_that_places_table(tmp_path:
                 locale="en",
                 generation=await storage.link_generation(MEMBER),
             )
-            url = link_url(base, token)
+            url = link_url(base, token, 0)
             async with ClientSession(cookie_jar=CookieJar(unsafe=True)) as session:
                 opened = await session.get(url)
                 # The link's redirect is a page the server serves for that place.
                 assert opened.status == 200, await opened.text()
-                assert opened.url.path == table_path(PLACE)
+                assert opened.url.path == table_path(PLACE, 0)
                 html = await opened.text()
                 assert 'src="static/app.js"' in html
                 for name in ("app.js", "style.css"):
-                    asset = await session.get(f"{base}{table_path(PLACE)}static/{name}")
+                    asset = await session.get(f"{base}{table_path(PLACE, 0)}static/{name}")
                     assert asset.status == 200
                 # The place without its final slash is sent to the page.
-                bare = await session.get(f"{base}/table/{PLACE}", allow_redirects=False)
+                bare = await session.get(f"{base}/s/0/table/{PLACE}", allow_redirects=False)
                 assert bare.status == 302 and bare.headers["Location"] == f"{PLACE}/"
                 # Its WebSocket (the page's relative "ws", with the link's cookie) is the
                 # member's seat at that table.
-                ws = await session.ws_connect(f"{base}{table_path(PLACE)}ws")
+                ws = await session.ws_connect(f"{base}{table_path(PLACE, 0)}ws")
                 state = await _frame(ws, "state")
                 seat = table.seat_of(MEMBER)
                 assert seat is not None and state["seat"] == seat
@@ -128,11 +137,79 @@ async def test_a_hand_link_opens_the_members_seat_at_that_places_table(tmp_path:
                 await ws.close()
                 # The cookie goes to that place's page only; the link itself is refused
                 # at another place's page.
-                other = await session.get(f"{base}/table/5555/?link={token}")
+                other = await session.get(f"{base}/s/0/table/5555/?link={token}")
                 assert other.status == 403
                 assert await other.text() == t("web.auth.other_table", "en")
         finally:
             await service.close()
+
+
+def _shard_settings(ids: str) -> Settings:
+    return load_settings(
+        DEUCEBOT_PUBLIC_URL="https://d.example",
+        DEUCEBOT_LINK_SECRET=SECRET,
+        DEUCEBOT_WEB_PORT="0",
+        DEUCEBOT_SHARD_COUNT="2",
+        DEUCEBOT_SHARD_IDS=ids,
+    )
+
+
+async def _misdirected(answer: ClientResponse, lang: str = "en") -> None:
+    """`answer` is the 421 refusal page, in `lang`, and nothing else: no table."""
+    assert answer.status == 421, await answer.text()
+    assert answer.headers["X-Deucebot-Refusal"] == "misdirected"
+    body = await answer.text()
+    assert html.escape(t("web.auth.misdirected", lang)) in body
+    assert "Ann" not in body and "app.js" not in body and "♦" not in body
+
+
+async def test_another_shards_addresses_are_misdirected(tmp_path: Path) -> None:
+    """A process holding shard 0 of 2 serves shard 0's addresses and refuses shard 1's
+    (the table at the place is driven by another process) with 421 and a page in the
+    viewer's language: the page, its files, its WebSocket, the link, the Activity's
+    spellings; and a table of shard 0 is not served under shard 1's prefix either, even by
+    a process holding both."""
+    async with _runtime(tmp_path) as (storage, manager, web_front, table):
+        token = LinkSigner(SECRET).make(
+            place=PLACE,
+            table_id=table.id,
+            player_id=MEMBER,
+            name="Ann",
+            locale="en",
+            generation=0,
+        )
+        for ids in ("0", "0,1"):
+            service = WebService(_shard_settings(ids), manager, web_front, storage)
+            await service.start()
+            base = f"http://127.0.0.1:{service.port}"
+            try:
+                async with ClientSession(cookie_jar=CookieJar(unsafe=True)) as session:
+                    mine = await session.get(link_url(base, token, 0))
+                    assert mine.status == 200 and mine.url.path == table_path(PLACE, 0)
+                    other = table_path(PLACE, 1)
+                    for path in (
+                        f"/s/1/link/{token}",
+                        f"{other}?link={token}",
+                        f"{other}static/app.js",
+                        f"/activity{other}?link={token}",
+                        f"/activity/.proxy{other}?link={token}",
+                    ):
+                        # (A link naming the wrong one of this process's shards leads
+                        # to a page of that shard: refused.)
+                        await _misdirected(await session.get(base + path))
+                    french = {"Accept-Language": "fr-FR,fr;q=0.9"}
+                    await _misdirected(await session.get(base + other, headers=french), "fr")
+                    await _misdirected(await session.get(f"{base}{other}?lang=uk"), "uk")
+                    with pytest.raises(WSServerHandshakeError) as refused:
+                        await session.ws_connect(f"{base}{other}ws?link={token}")
+                    assert refused.value.status == 421
+                    # No shard has a number that long (nor an error on reading one).
+                    huge = await session.get(f"{base}/s/{'9' * 5000}/table/{PLACE}/")
+                    assert huge.status == 404
+                    # Every address names its shard: the bot serves no page at the root.
+                    assert (await session.get(f"{base}/?link={token}")).status == 404
+            finally:
+                await service.close()
 
 
 async def _signed_out(ws: ClientWebSocketResponse) -> str:
@@ -161,7 +238,7 @@ async def test_revoking_links_closes_the_members_open_pages(tmp_path: Path) -> N
                 locale="fr",
                 generation=await storage.link_generation(MEMBER),
             )
-            page = f"http://127.0.0.1:{service.port}{table_path(PLACE)}"
+            page = f"http://127.0.0.1:{service.port}{table_path(PLACE, 0)}"
             async with ClientSession() as session:
                 ws = await session.ws_connect(f"{page}ws?link={token}&lang=fr")
                 await _frame(ws, "state")
@@ -189,7 +266,7 @@ async def test_an_expired_link_closes_its_open_page(tmp_path: Path) -> None:
                 generation=0,
             )
             async with ClientSession() as session:
-                url = server.make_url(f"{table_path(PLACE)}ws").with_query(link=token)
+                url = server.make_url(f"{table_path(PLACE, 0)}ws").with_query(link=token)
                 ws = await session.ws_connect(url)
                 await _frame(ws, "state")
                 now[0] += 61
@@ -198,7 +275,7 @@ async def test_an_expired_link_closes_its_open_page(tmp_path: Path) -> None:
             await server.close()
 
 
-@pytest.mark.parametrize("base", ["/activity/table/", "/activity/.proxy/table/"])
+@pytest.mark.parametrize("base", ["/activity/s/0/table/", "/activity/.proxy/s/0/table/"])
 async def test_the_activitys_spellings_of_a_page_serve_the_same_table(
     tmp_path: Path, base: str
 ) -> None:
@@ -254,7 +331,7 @@ async def test_a_sign_in_that_cannot_be_checked_is_asked_again(
         await server.start_server()
         try:
             async with ClientSession() as session:
-                ws = await session.ws_connect(server.make_url(f"{table_path(PLACE)}ws"))
+                ws = await session.ws_connect(server.make_url(f"{table_path(PLACE, 0)}ws"))
                 assert (await _frame(ws, "state"))["seat"] == table.seat_of(MEMBER)
                 assert await _signed_out(ws) == t("web.auth.revoked", "en")
                 assert flaky.asked >= 3
