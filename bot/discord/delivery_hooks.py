@@ -1,8 +1,8 @@
 """The seam the crash tests stop the bot at: `DeliveryHooks`, told where the front's
 delivery is (about to post a board, a result, to edit a board) and when a post is in
 flight. Production runs `NO_HOOKS`, which does nothing; the crash tests' implementation
-(the development package's `crashpoints`) is injected by the process entry when `DEUCEBOT_KILL_AT` is
-set (`bot.discord.app.delivery_hooks_from_env`)."""
+(the development package's `crashpoints`) is injected by the process entry when
+`DEUCEBOT_KILL_AT` is set (`bot.discord.app.delivery_hooks_from_env`)."""
 
 from __future__ import annotations
 
