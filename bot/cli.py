@@ -32,7 +32,7 @@ from pydantic import ValidationError
 
 from bot.history import command as history_command
 from bot.settings import AiDelay, TurnSeconds, cli_type, describe_error
-from engines.registry import GameSpec, UnknownName, available_games, get_game
+from engines.registry import LEVELS, GameSpec, UnknownName, available_games, get_game
 from storage.base import CannotOpenDatabase, StorageError
 
 BENCH_TARGETS = ("bigtwo", "holdem", "draw", "duel", "runtime", "discord", "scale", "ratings")
@@ -89,13 +89,19 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument("game")
     sim.add_argument("-n", type=int, default=1000, help="deals, hands or matches, by game")
     sim.add_argument("--seed", type=int, default=0)
-    sim.add_argument("--players", required=True, help="comma-separated AI policies, one per seat")
+    sim.add_argument("--players", default=None, help="comma-separated AI policies, one per seat")
     sim.add_argument("--rotate", action="store_true", help="rotate seats every match")
     sim.add_argument(
         "--against",
         default=None,
         help="Big Two: comma-separated pool; --players names one candidate, which plays each "
         "seat in turn against three of each, on paired seeds",
+    )
+    sim.add_argument(
+        "--levels",
+        action="store_true",
+        help="Big Two: each AI level (easy, normal, hard) against each member of the pool "
+        "(--against, else greedy,net,pg,strong2,hard3), every deal played in every seat",
     )
     sim.add_argument(
         "--json", action="store_true", help="print the JSON contract (docs/simulate.md)"
@@ -123,10 +129,17 @@ def build_parser() -> argparse.ArgumentParser:
         help="scale: only the configurations of these table counts (100,300,1000)",
     )
 
-    train = sub.add_parser("train", help="train an AI by self-play (Big Two's `net` player)")
-    train.add_argument("game", choices=("bigtwo",))
+    train = sub.add_parser(
+        "train", help="train an AI by self-play (Big Two's `net` player, or `pg`: bigtwo-pg)"
+    )
+    train.add_argument("game", choices=("bigtwo", "bigtwo-pg"))
     train.add_argument("--seed", type=int, default=1)
-    train.add_argument("--deals", type=int, default=150_000, help="self-play deals")
+    train.add_argument(
+        "--deals",
+        type=int,
+        default=None,
+        help="self-play deals (150,000 for bigtwo, 30,000 for bigtwo-pg)",
+    )
     train.add_argument(
         "--out", default=None, help="weights file (default: the shipped one, overwritten)"
     )
@@ -213,6 +226,10 @@ def _simulate(args: argparse.Namespace) -> int:
     from bot.simulate import dumps, simulate
 
     spec = get_game(args.game)
+    if args.levels:
+        return _simulate_levels(args, spec)
+    if args.players is None:
+        raise UnknownName("--players is needed (comma-separated AI policies), or --levels")
     policies = [p.strip() for p in args.players.split(",") if p.strip()]
     pool = [p.strip() for p in args.against.split(",") if p.strip()] if args.against else []
     for name in policies + pool:
@@ -264,15 +281,57 @@ def _simulate_pool(
     return 0
 
 
+def _simulate_levels(args: argparse.Namespace, spec: GameSpec) -> int:
+    from bot.pool import BIGTWO_POOL, levels_against_pool, levels_markdown
+
+    if spec.name != "bigtwo":
+        raise UnknownName("--levels measures penalties per deal: Big Two only")
+    if args.players is not None:
+        raise UnknownName("--levels measures the levels: leave out --players")
+    pool = [p.strip() for p in args.against.split(",") if p.strip()] if args.against else []
+    for name in pool:
+        if name not in spec.policies:
+            raise UnknownName(
+                f"{spec.name} has no AI policy {name!r}; "
+                f"choose one of: {', '.join(sorted(spec.policies))}"
+            )
+    if args.n < 1:
+        raise UnknownName("-n must be at least 1")
+    deals = dict.fromkeys(LEVELS, args.n)
+    results = levels_against_pool(spec, deals, pool or BIGTWO_POOL, seed=args.seed)
+    if args.json:
+        import json
+
+        data = {
+            level: [lineup.to_json() for lineup in lineups] for level, lineups in results.items()
+        }
+        print(json.dumps({"seed": args.seed, "n": args.n, "levels": data}, indent=2))
+    else:
+        print(levels_markdown(spec, results))
+    return 0
+
+
 def _train(args: argparse.Namespace) -> int:
-    """`deucebot train bigtwo`: self-play training of the `net` player's weights."""
+    """`deucebot train bigtwo`: self-play training of the `net` player's weights;
+    `bigtwo-pg`: policy-gradient training of the `pg` player's."""
     from pathlib import Path
 
+    if args.game == "bigtwo-pg":
+        from engines.ai.bigtwo_pg import PG_WEIGHTS_PATH
+        from engines.ai.bigtwo_pg_train import train_pg
+
+        out = Path(args.out) if args.out else PG_WEIGHTS_PATH
+        deals = args.deals if args.deals is not None else 30_000
+        policy, done = train_pg(args.seed, deals, log=lambda line: print(line, flush=True))
+        policy.save(out)
+        print(f"{done.deals} deals in {done.seconds:.0f} s; weights written to {out}")
+        return 0
     from engines.ai.bigtwo_net import WEIGHTS_PATH
     from engines.ai.bigtwo_train import train
 
     out = Path(args.out) if args.out else WEIGHTS_PATH
-    net, report = train(args.seed, args.deals, log=lambda line: print(line, flush=True))
+    deals = args.deals if args.deals is not None else 150_000
+    net, report = train(args.seed, deals, log=lambda line: print(line, flush=True))
     net.save(out)
     print(f"{report.deals} deals in {report.seconds:.0f} s; weights written to {out}")
     return 0
