@@ -6,6 +6,7 @@ is known; training reproduces from its seed."""
 from __future__ import annotations
 
 import random
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -185,3 +186,14 @@ def test_pg_training_reproduces_its_weights_from_the_seed() -> None:
     assert np.array_equal(first.critic, again.critic)
     assert not np.array_equal(first.w1, other.w1)
     assert not np.array_equal(first.w1, PolicyNet.fresh(np.random.default_rng(5)).w1)
+
+
+def test_the_train_command_writes_the_weights_the_seed_gives(tmp_path: Path) -> None:
+    from bot.cli import main
+
+    out = tmp_path / "pg.npz"
+    assert main(["train", "bigtwo-pg", "--seed", "3", "--deals", "16", "--out", str(out)]) == 0
+    written = PolicyNet.load(out)
+    expected, _ = train_pg(3, 16, log=lambda _: None)
+    assert all(np.array_equal(a, b) for a, b in zip(written.params, expected.params, strict=True))
+    assert np.array_equal(written.critic, expected.critic)
