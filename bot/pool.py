@@ -7,11 +7,12 @@ cards). For Big Two each line-up gives the candidate's penalty per deal, its rat
 opponents' penalty per deal (with a 95% interval by the delta method over the deals), its
 edge and win rate (intervals as `simulate` gives them) and its decision times.
 
-With `duplicate` (`simulate --levels`, `bench bigtwo`), every deal is played once with the
-candidate in each seat (the same cards, seats rotated), and the ratio's interval is taken
-over whole deals (the four plays of a deal summed): the luck of the cards cancels out.
-`levels_against_pool` measures each AI level so against every member of the pool
-(`BIGTWO_POOL` unless told), `levels_markdown` writes the levels-by-opponents table.
+On duplicate deals (`duplicate_lineup`: `simulate --levels`, `bench bigtwo`) every deal is
+played once with the candidate in each seat (the same cards, seats rotated), and the
+ratio's interval is taken over whole deals (the four plays of a deal summed): the luck of
+the cards cancels out. `levels_against_pool` measures each AI level so against every
+member of the pool (`BIGTWO_POOL` unless told); `levels_markdown` writes the table, levels
+as rows and opponents as columns.
 """
 
 from __future__ import annotations
