@@ -42,7 +42,14 @@ from bot.process.settings import (
     describe_error,
     load_settings,
 )
-from engines.registry import GameSpec, UnknownName, available_games, built_in_games, get_game
+from engines.registry import (
+    LEVELS,
+    GameSpec,
+    UnknownName,
+    available_games,
+    built_in_games,
+    get_game,
+)
 from storage.base import CannotOpenDatabase, StorageError
 
 BENCH_TARGETS = (*built_in_games(), "runtime", "discord", "scale", "ratings", "web")
@@ -119,7 +126,7 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument("game")
     sim.add_argument("-n", type=int, default=1000, help="deals, hands or matches, by game")
     sim.add_argument("--seed", type=int, default=0)
-    sim.add_argument("--players", required=True, help="comma-separated AI policies, one per seat")
+    sim.add_argument("--players", default=None, help="comma-separated AI policies, one per seat")
     sim.add_argument("--rotate", action="store_true", help="rotate seats every match")
     sim.add_argument(
         "--against",
@@ -131,6 +138,12 @@ def build_parser() -> argparse.ArgumentParser:
     )
     sim.add_argument(
         "--seats", type=int, default=6, help="hold'em --against: players at the table (2-9)"
+    )
+    sim.add_argument(
+        "--levels",
+        action="store_true",
+        help="Big Two: each AI level (easy, normal, hard) against each member of the pool "
+        "(--against, else greedy,net,pg,strong2,hard3), every deal played in every seat",
     )
     sim.add_argument(
         "--json", action="store_true", help="print the JSON contract (docs/simulate.md)"
@@ -166,7 +179,12 @@ def build_parser() -> argparse.ArgumentParser:
     )
     train.add_argument("game", choices=_trainers())
     train.add_argument("--seed", type=int, default=1)
-    train.add_argument("--deals", type=int, default=150_000, help="bigtwo: self-play deals")
+    train.add_argument(
+        "--deals",
+        type=int,
+        default=None,
+        help="self-play deals (150,000 for bigtwo, 30,000 for bigtwo-pg)",
+    )
     train.add_argument(
         "--samples",
         type=int,
@@ -269,6 +287,10 @@ def _simulate(args: argparse.Namespace) -> int:
     from bot.commands.simulate import dumps, simulate
 
     spec = get_game(args.game)
+    if args.levels:
+        return _simulate_levels(args, spec)
+    if args.players is None:
+        raise UnknownName("--players is needed (comma-separated AI policies), or --levels")
     policies = [p.strip() for p in args.players.split(",") if p.strip()]
     pool = [p.strip() for p in args.against.split(",") if p.strip()] if args.against else []
     for name in policies + pool:
@@ -330,6 +352,36 @@ def _trainers() -> dict[str, str]:
     for game in available_games():
         found.update(get_face(game).trainers)
     return dict(sorted(found.items()))
+
+
+def _simulate_levels(args: argparse.Namespace, spec: GameSpec) -> int:
+    from bot.commands.pool import BIGTWO_POOL, levels_against_pool, levels_markdown
+
+    if spec.scoring != "penalty":
+        raise UnknownName(f"--levels measures penalties per deal: {spec.name} scores chips")
+    if args.players is not None:
+        raise UnknownName("--levels measures the levels: leave out --players")
+    pool = [p.strip() for p in args.against.split(",") if p.strip()] if args.against else []
+    for name in pool:
+        if name not in spec.policies:
+            raise UnknownName(
+                f"{spec.name} has no AI policy {name!r}; "
+                f"choose one of: {', '.join(sorted(spec.policies))}"
+            )
+    if args.n < 1:
+        raise UnknownName("-n must be at least 1")
+    deals = dict.fromkeys(LEVELS, args.n)
+    results = levels_against_pool(spec, deals, pool or BIGTWO_POOL, seed=args.seed)
+    if args.json:
+        import json
+
+        data = {
+            level: [lineup.to_json() for lineup in lineups] for level, lineups in results.items()
+        }
+        print(json.dumps({"seed": args.seed, "n": args.n, "levels": data}, indent=2))
+    else:
+        print(levels_markdown(spec, results))
+    return 0
 
 
 def _train(args: argparse.Namespace) -> int:

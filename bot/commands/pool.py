@@ -6,6 +6,13 @@ deals come up in every line-up (paired seeds: the pool's differences are not luc
 cards). For Big Two each line-up gives the candidate's penalty per deal, its ratio to the
 opponents' penalty per deal (with a 95% interval by the delta method over the deals), its
 edge and win rate (intervals as `simulate` gives them) and its decision times.
+
+On duplicate deals (`duplicate_lineup`: `simulate --levels`, `bench bigtwo`) every deal is
+played once with the candidate in each seat (the same cards, seats rotated), and the
+ratio's interval is taken over whole deals (the four plays of a deal summed): the luck of
+the cards cancels out. `levels_against_pool` measures each AI level so against every
+member of the pool (`BIGTWO_POOL` unless told); `levels_markdown` writes the table, levels
+as rows and opponents as columns.
 """
 
 from __future__ import annotations
@@ -14,11 +21,16 @@ import argparse
 import json
 import math
 import statistics
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Final
 
 from bot.commands.simulate import Z95, SimulationResult, percentile, simulate
-from engines.registry import GameSpec, get_game
+from engines.registry import LEVELS, GameSpec, get_game
+
+BIGTWO_POOL: Final = ("greedy", "net", "pg", "strong2", "hard3")
+"""Big Two's sparring pool: `greedy`, the trained `net`, the policy-gradient `pg`, and the
+levels frozen on 5 December 2026 (`strong2`: `normal`; `hard3`: `hard`)."""
 
 
 @dataclass(frozen=True)
@@ -47,16 +59,23 @@ class LineUp:
 
     opponent: str
     result: SimulationResult
+    group: int = 1
+    """How many consecutive samples are one deal (4: a duplicate deal, once per seat)."""
 
     def penalty_ratio(self) -> Ratio:
-        """The candidate's penalty per deal over the opponents' average, deal by deal."""
+        """The candidate's penalty per deal over the opponents' average, deal by deal (each
+        duplicate deal's plays summed)."""
         samples = self.result.samples
         mine = samples[0]["penalty_per_deal"]
         theirs = [
             sum(samples[s]["penalty_per_deal"][i] for s in range(1, 4)) / 3
             for i in range(len(mine))
         ]
-        return ratio_of_means(mine, theirs)
+        g = self.group
+        return ratio_of_means(
+            [math.fsum(mine[i : i + g]) for i in range(0, len(mine), g)],
+            [math.fsum(theirs[i : i + g]) for i in range(0, len(theirs), g)],
+        )
 
     def to_json(self) -> dict[str, Any]:
         """The opponent, the ratio and the candidate's seat figures from `simulate`."""
@@ -83,6 +102,96 @@ def against_pool(
         LineUp(opponent, simulate(spec, [candidate] + [opponent] * (seats - 1), n, seed, True))
         for opponent in pool
     ]
+
+
+def duplicate_lineup(
+    spec: GameSpec, candidate: str, opponent: str, deals: int, seed: int = 0
+) -> LineUp:
+    """`candidate` against three `opponent` on `deals` deals, each played once with the
+    candidate in each seat (the same cards every time: `simulate` draws the same deals from
+    the same seed), slot 0 the candidate; the four plays of a deal are consecutive samples."""
+    seats = spec.default_seats
+    runs = []
+    for at in range(seats):
+        players = [opponent] * seats
+        players[at] = candidate
+        runs.append((at, simulate(spec, players, deals, seed)))
+    slots = [[at] + [s for s in range(seats) if s != at] for at, _ in runs]
+    figures = sorted(runs[0][1].samples[0])
+    samples: list[dict[str, list[float]]] = [{f: [] for f in figures} for _ in range(seats)]
+    for deal in range(deals):
+        for (_, run), order in zip(runs, slots, strict=True):
+            for slot, seat in enumerate(order):
+                for f in figures:
+                    samples[slot][f].append(run.samples[seat][f][deal])
+    result = SimulationResult(
+        game=spec.name,
+        unit=spec.sim.unit,
+        n=deals * seats,
+        seconds=sum(run.seconds for _, run in runs),
+        policies=[candidate] + [opponent] * (seats - 1),
+        samples=samples,
+        decision_ms=[
+            [
+                ms
+                for (_, run), order in zip(runs, slots, strict=True)
+                for ms in run.decision_ms[order[slot]]
+            ]
+            for slot in range(seats)
+        ],
+        seed=seed,
+        rotate=True,
+    )
+    return LineUp(opponent, result, group=seats)
+
+
+def levels_against_pool(
+    spec: GameSpec,
+    deals: Mapping[str, int],
+    pool: Sequence[str] = BIGTWO_POOL,
+    seed: int = 0,
+) -> dict[str, list[LineUp]]:
+    """Each level of `deals` (level -> duplicate deals per line-up) against each member of
+    `pool`, duplicate deals on `seed` (the same deals for every line-up)."""
+    return {
+        level: [
+            duplicate_lineup(spec, spec.level_policy(level), opponent, n, seed) for opponent in pool
+        ]
+        for level, n in deals.items()
+    }
+
+
+def levels_markdown(spec: GameSpec, results: Mapping[str, Sequence[LineUp]]) -> str:
+    """The table of levels (rows) against opponents (columns): the level's penalty ratio
+    with its 95% interval and the deals played (each in every seat); the level's decision
+    p50 / p99 over all its line-ups. An opponent a level did not meet reads "not run"."""
+    opponents = list(dict.fromkeys(u.opponent for lineups in results.values() for u in lineups))
+    rows = [
+        "| level (policy) | " + " | ".join(f"vs 3x `{o}`" for o in opponents) + " | p50 / p99 ms |",
+        "| --- | " + " | ".join("---" for _ in opponents) + " | --- |",
+    ]
+    for level in [lv for lv in LEVELS if lv in results] + [
+        lv for lv in results if lv not in LEVELS
+    ]:
+        met = {u.opponent: u for u in results[level]}
+        cells = []
+        for opponent in opponents:
+            lineup = met.get(opponent)
+            if lineup is None:
+                cells.append("not run")
+                continue
+            r = lineup.penalty_ratio()
+            cells.append(
+                f"{r.mean:.3f} [{r.low:.3f}, {r.high:.3f}] ({lineup.result.n // lineup.group})"
+            )
+        times = [ms for u in results[level] for ms in u.result.decision_ms[0]]
+        policy = spec.level_policy(level) if level in LEVELS else level
+        rows.append(
+            f"| {level} (`{policy}`) | "
+            + " | ".join(cells)
+            + f" | {percentile(times, 50):.1f} / {percentile(times, 99):.1f} |"
+        )
+    return "\n".join(rows)
 
 
 def to_table(candidate: str, lineups: list[LineUp]) -> str:

@@ -8,12 +8,13 @@ from pathlib import Path
 
 
 def train(args: argparse.Namespace) -> int:
-    """Train the network from `args.seed` over `args.deals` self-play deals."""
+    """Train the network from `args.seed` over `args.deals` self-play deals (150,000)."""
     from engines.ai.bigtwo_net import WEIGHTS_PATH
     from engines.ai.bigtwo_train import train as train_net
 
     out = Path(args.out) if args.out else WEIGHTS_PATH
-    net, report = train_net(args.seed, args.deals, log=lambda line: print(line, flush=True))
+    deals = args.deals if args.deals is not None else 150_000
+    net, report = train_net(args.seed, deals, log=lambda line: print(line, flush=True))
     net.save(out)
     print(f"{report.deals} deals in {report.seconds:.0f} s; weights written to {out}")
     return 0

@@ -246,7 +246,10 @@ RENDERER: GameRenderer = BigTwoRenderer()
 FACE = GameFace(
     renderer=RENDERER,
     pictures="bot.pictures.bigtwo",
-    trainers={"bigtwo": "bot.commands.train_bigtwo"},
+    trainers={
+        "bigtwo": "bot.commands.train_bigtwo",
+        "bigtwo-pg": "bot.commands.train_bigtwo_pg",
+    },
     sparring="bot.commands.pool",
     gallery=Gallery(
         mid_deal=lambda view: view.table is not None and view.passes > 0,

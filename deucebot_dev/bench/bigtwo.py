@@ -7,11 +7,12 @@
 2. `strong` against three `greedy` players over rotated deals: win rate,
    penalty per deal (and its ratio to the greedy players'), decision latency.
 3. For scale: `greedy` against three `random` players.
-4. Each AI level (`easy`, `normal` = `strong`, `hard`) in each seat in turn against three
-   of each sparring partner of the pool (`greedy`, `strong1` the frozen first `strong`,
-   `net` the trained one), on paired seeds (`bot.commands.pool`): penalty ratio with its 95%
-   interval, edge, win rate, decision p50 / p99. Strength uses fixed sample counts, so
-   the ratios hold on a loaded machine; decision times do not.
+4. Each AI level (`easy`, `normal` = `strong`, `hard`) against three of each sparring
+   partner of the pool (`bot.commands.pool.BIGTWO_POOL`: `greedy`, the trained `net`, the
+   policy-gradient `pg`, the frozen `strong2` and `hard3`), every deal played with the level
+   in each seat (duplicate deals, the same for every line-up): penalty ratio with its 95%
+   interval, levels as rows and opponents as columns, decision p50 / p99. Strength uses
+   fixed sample counts, so the ratios hold on a loaded machine; decision times do not.
 5. How often `net` breaks the greedy habits `strong` (and `hard`) read the other seats by
    (`read_breaks`): how far those reads are from the truth against it.
 """
@@ -23,7 +24,7 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
-from bot.commands.pool import LineUp, against_pool
+from bot.commands.pool import BIGTWO_POOL, levels_against_pool, levels_markdown
 from bot.commands.simulate import SimulationResult, percentile, simulate
 from deucebot_dev.bench.bigtwo_reference import play_deal
 from deucebot_dev.bench.report import publish, rate
@@ -36,6 +37,7 @@ from engines.base import Policy
 from engines.bigtwo import SPEC, BigTwoConfig, prime_caches
 from engines.bigtwo_combos import Combo
 from engines.play import play_out
+from engines.registry import LEVELS
 
 
 def engine_deals(rng: random.Random, policies: Sequence[Policy[Any, Any]]) -> int:
@@ -134,34 +136,14 @@ def net_speed(deals: int, seed: int) -> tuple[float, float, int]:
     return per_decision, per_deal, len(seen)
 
 
-POOL = ("greedy", "strong1", "net")
+POOL = BIGTWO_POOL
 """The sparring partners every level is measured against."""
 
 
 def levels_table(deals_by_level: dict[str, int], seed: int = 4) -> str:
-    """The markdown table of every level against the pool (`POOL`)."""
-    rows = [
-        "| level (policy) | vs 3x | deals | penalty ratio (95%) | edge (95%) | win rate | p50 / p99 ms |",
-        "| --- | --- | ---: | --- | --- | ---: | --- |",
-    ]
-    for level, deals in deals_by_level.items():
-        policy = SPEC.level_policy(level)
-        for lineup in against_pool(SPEC, policy, list(POOL), deals, seed=seed):
-            rows.append(_level_row(f"{level} ({policy})", lineup))
-    return "\n".join(rows)
-
-
-def _level_row(name: str, lineup: LineUp) -> str:
-    data = lineup.to_json()
-    ratio = lineup.penalty_ratio()
-    edge = data["edge"]
-    times = lineup.result.decision_ms[0]
-    return (
-        f"| {name} | {lineup.opponent} | {lineup.result.n} | {ratio.mean:.3f} "
-        f"[{ratio.low:.3f}, {ratio.high:.3f}] | {edge['mean']:+.2f} [{edge['low']:+.2f}, "
-        f"{edge['high']:+.2f}] | {data['win_rate']['mean']:.3f} | "
-        f"{percentile(times, 50):.1f} / {percentile(times, 99):.1f} |"
-    )
+    """The markdown table of every level (rows) against the pool (`POOL`, columns), on
+    `deals_by_level[level]` duplicate deals per line-up."""
+    return levels_markdown(SPEC, levels_against_pool(SPEC, deals_by_level, POOL, seed=seed))
 
 
 def main(quick: bool, write: bool) -> int:
@@ -185,11 +167,8 @@ def main(quick: bool, write: bool) -> int:
     greedy = _figures(
         simulate(SPEC, ["greedy", "random", "random", "random"], deals, seed=3, rotate=True)
     )
-    level_deals = (
-        {"easy": 20, "normal": 20, "hard": 20}
-        if quick
-        else {"easy": 1000, "normal": 1000, "hard": 4000}
-    )
+    # 500 duplicate deals are 2,000 plays of a deal per line-up, the issue's bar.
+    level_deals = {"easy": 2, "normal": 2, "hard": 2} if quick else dict.fromkeys(LEVELS, 500)
     levels = levels_table(level_deals)
     read_deals = 20 if quick else 300
     net_leads, net_answers = read_breaks(argmax_agent(shipped_net()), read_deals, seed=5)
@@ -223,11 +202,12 @@ Strength over {strong["n"]} deals, seats rotated every deal
 Goals for strong vs 3 greedy: win rate >= 0.45: {win_goal}; penalty <= 65% of greedy's:
 {ratio_goal}; decision p50 <= 20 ms and p99 <= 100 ms: {latency_goal}.
 
-AI levels against the pool: each level in each seat in turn against three of each
-sparring partner, every line-up on seed 4 (paired deals; `deucebot simulate bigtwo -n N
---seed 4 --players POLICY --against greedy,strong1,net`). Penalty ratio: the level's
-penalty per deal over the opponents' (goal for hard: <= 0.85 vs `net`, <= 0.55 vs
-`greedy`; decision p99 <= 100 ms for normal, <= 500 ms for hard, on a quiet machine).
+AI levels (rows) against the pool (columns): each level against three of each sparring
+partner, every deal played once with the level in each seat, the same deals for every
+line-up (seed 4; `deucebot simulate bigtwo --levels -n N --seed 4`). A cell: the level's
+penalty per deal over the opponents', its 95% interval over whole deals, and the deals
+(each played four times). Goals: hard <= 0.55 vs `greedy`; decision p99 <= 100 ms for
+normal, <= 500 ms for hard, on a quiet machine.
 
 {levels}
 

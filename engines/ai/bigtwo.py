@@ -13,7 +13,11 @@
 - `hard1`: the first `hard`, frozen (a play-out is worth its own penalty, as for `strong`):
   a sparring partner for its successors;
 - `hard2`: the second `hard`, frozen (480 greedy play-outs where `hard` runs 160 played by
-  the network): a sparring partner too.
+  the network): a sparring partner too;
+- `hard3`, `strong2`: `hard` and `strong` (the `normal` level) as of 5 December 2026, every
+  parameter pinned, so that later changes to the levels are measured against them;
+- `pg`: a policy trained by policy gradient against a mixed pool, a sparring partner
+  that does not think like the levels, see `engines.ai.bigtwo_pg`.
 """
 
 from __future__ import annotations
@@ -132,6 +136,34 @@ def _hard2(rng: random.Random) -> Any:
     return policy
 
 
+def _strong2(rng: random.Random) -> Any:
+    from engines.ai.bigtwo_strong import StrongPolicy
+
+    policy = StrongPolicy(rng, rollouts=480, max_candidates=10, win_bonus=8.0, budget_ms=None)
+    policy.name = "strong2"
+    return policy
+
+
+def _hard3(rng: random.Random) -> Any:
+    from engines.ai.bigtwo_hard import HardPolicy
+    from engines.ai.bigtwo_net import WEIGHTS_PATH, Net, shipped_net
+
+    first = WEIGHTS_PATH.with_name("bigtwo_net_v1.npz")
+    # Pinned to the first weights, even once `net` is retrained under a new version.
+    net = shipped_net() if first == WEIGHTS_PATH else Net.load(first)
+    policy = HardPolicy(
+        rng, net=net, top=3, margin=0.5, rollouts=160, zero_sum=True, net_play_outs=True
+    )
+    policy.name = "hard3"
+    return policy
+
+
+def _pg(rng: random.Random) -> Any:
+    from engines.ai.bigtwo_pg import PgPolicy
+
+    return PgPolicy(rng)
+
+
 def _net(rng: random.Random) -> Any:
     from engines.ai.bigtwo_net import NetPolicy
 
@@ -155,6 +187,9 @@ POLICIES: Mapping[str, Callable[[random.Random], Any]] = {
     "hard": _hard,
     "hard1": _hard1,
     "hard2": _hard2,
+    "hard3": _hard3,
+    "strong2": _strong2,
+    "pg": _pg,
 }
 """Policy name -> factory taking the policy's own `random.Random`."""
 

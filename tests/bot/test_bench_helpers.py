@@ -90,15 +90,20 @@ def test_replay_cost_rebuilds_the_match_it_played_and_honours_the_cap() -> None:
     assert capped.actions == 40
 
 
-def test_the_levels_table_has_a_row_per_level_and_sparring_partner() -> None:
-    from deucebot_dev.bench.bigtwo import POOL, levels_table
+def test_the_levels_table_has_a_row_per_level_and_a_column_per_sparring_partner() -> None:
+    from deucebot_dev.bench import bigtwo
 
-    table = levels_table({"easy": 2, "hard": 2}, seed=1).splitlines()
+    pool = ("greedy", "pg")
+    saved, bigtwo.POOL = bigtwo.POOL, pool
+    try:
+        table = bigtwo.levels_table({"easy": 1, "normal": 1}, seed=1).splitlines()
+    finally:
+        bigtwo.POOL = saved
+    assert table[0] == "| level (policy) | vs 3x `greedy` | vs 3x `pg` | p50 / p99 ms |"
     rows = table[2:]
-    assert len(rows) == 2 * len(POOL)
-    assert [row.split(" | ")[1] for row in rows] == list(POOL) * 2
-    assert rows[0].startswith("| easy (easy) | greedy | 2 |")
-    assert rows[-1].startswith("| hard (hard) | net | 2 |")
+    assert [row.split(" | ")[0] for row in rows] == ["| easy (`easy`)", "| normal (`strong`)"]
+    assert all(row.count("(1)") == 2 for row in rows)  # one duplicate deal per line-up
+    assert set(bigtwo.POOL) == {"greedy", "net", "pg", "strong2", "hard3"}
 
 
 def test_greedy_never_breaks_the_reads_strong_makes_and_net_often_does() -> None:
