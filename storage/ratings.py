@@ -52,17 +52,22 @@ AI_RATINGS: Mapping[str, tuple[float, float]] = {
     "tight": (26.0, 1.0),
     "heuristic": (30.0, 1.0),
     "easy": (16.0, 1.0),
+    "casual": (20.0, 1.0),
     "strong": (32.0, 1.0),
     "strong1": (32.0, 1.0),
+    "strong2": (32.0, 1.0),
+    "strong_v1": (32.0, 1.0),
     "net": (31.0, 1.0),
     "hard": (34.0, 1.0),
     "hard1": (34.0, 1.0),
     "hard2": (34.0, 1.0),
+    "hard3": (34.0, 1.0),
+    "cfr": (35.0, 1.0),
 }
 """The fixed (mu, sigma) an AI seat plays with, by the policy it plays (the seat's credit
 is ``ai:<policy>``). A table's difficulty level picks that policy per game
-(`GameSpec.levels`: Big Two easy / strong / hard, draw poker calling / strong / hard, the
-other poker games calling or honest / strong / strong), so beating a hard seat counts more
+(`GameSpec.levels`: Big Two easy / strong / hard, hold'em and draw poker calling /
+strong / hard, the duel casual / strong / cfr, its solved game), so beating a hard seat counts more
 than beating an easy one, and two levels that play the same policy count the same.
 `ai_rating` is the one place that reads it."""
 

@@ -19,6 +19,8 @@ from typing import Any
 
 import aiohttp
 
+from bot.errors import DeucebotError
+
 DENIED, INVALID_CODE, TOKEN_EXPIRED = "denied", "invalid_code", "token_expired"
 MISCONFIGURED, UNREACHABLE = "misconfigured", "discord_unreachable"
 UNKNOWN_INSTANCE = "unknown_instance"
@@ -27,7 +29,7 @@ INSTANCE_ID = re.compile(r"[A-Za-z0-9_-]{1,200}")
 goes into a URL path, so nothing else (no ``/``, ``.``, ``%``) reaches Discord."""
 
 
-class OAuthRefused(Exception):
+class OAuthRefused(DeucebotError):
     """Discord refused (or could not be asked): `code` names why."""
 
     def __init__(self, code: str, detail: str = "") -> None:

@@ -380,6 +380,7 @@ async def test_migration_011_sums_the_matches_played_before_it(target: str) -> N
     drop += "; ALTER TABLE match_players DROP COLUMN held_by"
     drop += "; ALTER TABLE match_players DROP COLUMN held_ai"
     drop += "; ALTER TABLE matches DROP COLUMN settled_at"
+    drop += "; DROP VIEW buy_in_ledger; DROP TABLE web_links"  # 013 and 014
     if target.startswith("postgresql://"):
         conn = await asyncpg.connect(target)
         try:
