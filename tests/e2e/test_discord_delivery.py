@@ -108,7 +108,10 @@ async def test_a_storm_on_every_post_and_edit_loses_nothing_and_the_board_conver
         await standin.wait_for(lambda: standin.storm_until < time.monotonic(), 5)
         async with asyncio.timeout(10):  # within a few seconds of the storm
             await settle(bot)
-        assert standin.storm_refused > 0 and bot.front.retries > 0
+        # The storm refused posts or edits. Who retried them depends on the route: the
+        # bot's own backoff (`front.retries`) on its REST routes, or discord.py's webhook
+        # adapter, which retries a 5xx itself, on a lent interaction token's edits.
+        assert standin.storm_refused > 0
         await check_match(standin, bot.storage, table.match.id, table.names)
         # The board shows the table as it is: the match over, its last deal.
         last = board(standin)
