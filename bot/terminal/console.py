@@ -41,7 +41,6 @@ from bot.runtime import (
     Clock,
     MatchStarted,
     Player,
-    RuntimeConfig,
     SystemClock,
     Table,
     TableError,
@@ -49,16 +48,15 @@ from bot.runtime import (
     TableSnapshot,
 )
 from bot.terminal.lines import LineReader
+from bot.terminal.opening import HUMAN_ID, open_table, place_of, play_config
 from engines.base import DealSettled, DealStarted, Event, IllegalAction
 from engines.cards import CardParseError
-from engines.registry import LEVELS, GameSpec, get_game
+from engines.registry import get_game
 from storage import ChipRow, Leaderboard, PenaltyRow, Storage, is_postgres_url, open_storage
 from storage.opening import is_memory
 
 INTERRUPTED = 130
 """Exit code after Ctrl-C (128 + SIGINT, as shells report it)."""
-HUMAN_ID = "terminal"
-GUILD = "terminal"
 BOLD, DIM, RESET = "\x1b[1m", "\x1b[2m", "\x1b[0m"
 WATCHED = frozenset({"deal_started", "showdown", "pot_awarded", "eliminated", "match_ended"})
 """The kinds of event printed while you watch after being knocked out: a summary per deal."""
@@ -121,11 +119,6 @@ def addressed_names(table: Table | TableSnapshot) -> list[str]:
     (the catalogs' second-person forms)."""
     mine = table.seat_of(HUMAN_ID)
     return [Addressee(name) if seat == mine else name for seat, name in enumerate(table.names)]
-
-
-def place_of(game: str) -> str:
-    """Where the terminal's table of `game` lives in storage."""
-    return f"terminal:{game}"
 
 
 class ConsoleFront:
@@ -325,81 +318,27 @@ class Console:
                 await storage.close()
 
     async def _run(self, storage: Storage) -> int:
-        args = self.args
-        delay = self.settings.ai_delay if args.ai_delay is None else args.ai_delay
-        turn_seconds = args.turn_seconds or 0
-        manager = TableManager(
-            storage,
-            self.front,
-            config=RuntimeConfig(ai_delay=delay, ai_in_thread=True, timers=turn_seconds > 0),
-        )
-        self.clock, self.timers = manager.clock, turn_seconds > 0
+        config = play_config(self.args, self.settings)
+        manager = TableManager(storage, self.front, config=config)
+        self.clock, self.timers = manager.clock, config.timers
         try:
             # Only this game's table: another game's unfinished table in the same database
             # stays as it was saved (no AI moves nobody watches) until its own `play`.
             await manager.restore(places={self.place})
-            table = await self._table(manager, turn_seconds)
+            table = await self._table(manager)
             return await self._loop(table)
         finally:
             await manager.close()
 
-    async def _table(self, manager: TableManager, turn_seconds: int) -> Table:
-        args = self.args
-        place = self.place
-        table = manager.find(place)
-        if table is not None:
-            self._name_ignored_flags(table)
-        if table is not None and table.status == "playing":
-            self.say("console.resumed", BOLD, turn=table.turn)
-            self.front.line(level_text(table.options, self.lang))
-            return table
-        if table is not None:
-            if table.status == "finished":
-                self.say("console.new_match", BOLD)
-            await table.restart(seed=args.seed) if table.match else await table.start(args.seed)
-            return table
-        spec = manager.spec(args.game)
-        fields = spec.config_type.model_fields
-        settings: dict[str, Any] = {}
-        deals = spec.option("deals")  # the game's own field (hold'em: hands)
-        if args.deals is not None and deals is not None:
-            settings[deals.field] = args.deals
-        if args.seats is not None and "seats" in fields:
-            settings["seats"] = args.seats
-        options: dict[str, Any] = {"turn_seconds": turn_seconds, "lang": self.lang}
-        if args.seats is not None:
-            options["seats"] = args.seats
-        if args.ai:
-            options["ai_level" if args.ai in LEVELS else "ai_policy"] = args.ai
-        table = await manager.create(
-            guild=GUILD,
-            place=place,
-            game=spec.name,
-            settings=settings,
-            options=options,
-            owner=Player(HUMAN_ID, args.name),
-        )
-        await table.start(seed=args.seed)
-        return table
-
-    def _name_ignored_flags(self, table: Table) -> None:
-        """A saved table keeps its settings: name each flag asking for another value."""
-        args = self.args
-        config = table.spec.make_config(**table.settings)
-        policy = table.options.ai_policy or table.options.ai_level
-        asked: list[tuple[str, object, object]] = [
-            ("--seats", args.seats, len(table.seats)),
-            ("--deals", args.deals, _deals_of(table.spec, config, args.deals)),
-            ("--ai", args.ai, policy),
-            ("--turn-seconds", args.turn_seconds, table.options.turn_seconds),
-        ]
-        ignored = [
-            t("console.kept_setting", self.lang, flag=flag, saved=saved, asked=wanted)
-            for flag, wanted, saved in asked
-            if wanted is not None and wanted != saved
-        ]
-        if ignored:
-            self.say("console.kept_settings", settings="; ".join(ignored))
+    async def _table(self, manager: TableManager) -> Table:
+        opened = await open_table(manager, self.args, self.lang)
+        news = opened.news(self.lang)
+        for line, style in ((opened.kept, ""), (news, BOLD)):
+            if line:
+                self.front.line(line, style)
+        if opened.was == "playing":
+            self.front.line(level_text(opened.table.options, self.lang))
+        return opened.table
 
     async def _wait_for_you(
         self, table: Table, seat: int
@@ -879,9 +818,3 @@ def print_leaderboard(args: argparse.Namespace) -> int:
     """`deucebot leaderboard GAME --db PATH`: entry point called by bot.cli."""
     print(asyncio.run(_leaderboard(args)))
     return 0
-
-
-def _deals_of(spec: GameSpec, config: Any, asked: object) -> object:
-    """The deals a saved match plays (its declared `deals` option), else what was asked."""
-    deals = spec.option("deals")
-    return asked if deals is None else getattr(config, deals.field, asked)

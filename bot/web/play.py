@@ -18,19 +18,19 @@ import sys
 import tempfile
 import webbrowser
 from pathlib import Path
-from typing import Any, TextIO
+from typing import TextIO
 
 from aiohttp import web
 
 from bot.i18n import normalise_language, t
 from bot.process.settings import load_settings
-from bot.runtime import Player, RuntimeConfig, Table, TableManager
-from bot.terminal.console import HUMAN_ID, place_of
+from bot.runtime import TableManager
+from bot.terminal.opening import HUMAN_ID, open_table, place_of, play_config
 from bot.web.front import WebFront
 from bot.web.local import TOKEN_PARAM, LocalAuthenticator, kept_token, new_token
 from bot.web.redact import RedactingAccessLogger
 from bot.web.server import build_web_app
-from engines.registry import LEVELS, get_game
+from engines.registry import get_game
 from storage import is_postgres_url, open_storage
 from storage.opening import is_memory
 
@@ -57,46 +57,11 @@ def token_for(db: str | None) -> str:
     return new_token()
 
 
-async def open_table(manager: TableManager, args: argparse.Namespace, lang: str) -> Table:
-    """The game's table, as the terminal opens it: the saved match resumed, a finished
-    one followed by a new match, else a new table with the flags' options, dealt."""
-    place = place_of(get_game(args.game).name)
-    table = manager.find(place)
-    if table is not None:
-        if table.status != "playing":
-            await table.restart(seed=args.seed) if table.match else await table.start(args.seed)
-        return table
-    spec = manager.spec(args.game)
-    fields = spec.config_type.model_fields
-    settings: dict[str, Any] = {}
-    if args.deals is not None and "deals" in fields:
-        settings["deals"] = args.deals
-    if args.seats is not None and "seats" in fields:
-        settings["seats"] = args.seats
-    options: dict[str, Any] = {"turn_seconds": args.turn_seconds or 0, "lang": lang}
-    if args.seats is not None:
-        options["seats"] = args.seats
-    if args.ai:
-        options["ai_level" if args.ai in LEVELS else "ai_policy"] = args.ai
-    table = await manager.create(
-        guild=GUILD,
-        place=place,
-        game=spec.name,
-        settings=settings,
-        options=options,
-        owner=Player(HUMAN_ID, args.name),
-    )
-    await table.start(seed=args.seed)
-    return table
-
-
 async def serve(args: argparse.Namespace, out: TextIO, err: TextIO = sys.stderr) -> int:
     """Serve the table until SIGINT or SIGTERM; returns the exit code (2: the port could
     not be had, said on `err`)."""
     settings = load_settings()
     lang = normalise_language(getattr(args, "lang", None) or settings.language)
-    delay = settings.ai_delay if args.ai_delay is None else args.ai_delay
-    turn_seconds = args.turn_seconds or 0
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for number in (signal.SIGINT, signal.SIGTERM):
@@ -106,16 +71,15 @@ async def serve(args: argparse.Namespace, out: TextIO, err: TextIO = sys.stderr)
         path = args.db or str(Path(tmp) / "play.sqlite3")
         storage = await open_storage(path, synchronous=settings.db_synchronous)
         front = WebFront()
-        manager = TableManager(
-            storage,
-            front,
-            config=RuntimeConfig(ai_delay=delay, ai_in_thread=True, timers=turn_seconds > 0),
-        )
+        manager = TableManager(storage, front, config=play_config(args, settings))
         runner: web.AppRunner | None = None
         try:
             place = place_of(get_game(args.game).name)
             await manager.restore(places={place})
-            await open_table(manager, args, lang)
+            opened = await open_table(manager, args, lang)
+            for line in (opened.kept, opened.news(lang)):
+                if line:
+                    print(line, file=out)
             token = token_for(args.db)
             authenticator = LocalAuthenticator(place, HUMAN_ID, args.name, token)
             runner = web.AppRunner(
