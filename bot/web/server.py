@@ -26,6 +26,7 @@ import time
 from collections.abc import Callable, Iterable, Sequence
 from importlib import resources
 from typing import Any
+from urllib.parse import quote
 
 from aiohttp import WSCloseCode, WSMsgType, web
 from aiohttp.typedefs import Handler, Middleware
@@ -84,15 +85,23 @@ MAX_PAGES = 8
 and devices, not a flood (each open page does work at every change of the table)."""
 
 
-def csp(request: web.Request) -> str:
-    """The page's Content-Security-Policy: everything from this origin only, the WebSocket
-    to this same host (ws or wss), nothing inline, no plug-ins, no other frames' forms."""
-    host = request.host
-    return (
-        "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self'; "
-        f"connect-src 'self' ws://{host} wss://{host}; object-src 'none'; base-uri 'none'; "
-        "form-action 'none'"
-    )
+CSP = (
+    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self'; "
+    "connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'none'"
+)
+"""The page's Content-Security-Policy: everything from the page's own origin only (its
+WebSocket included), nothing inline, no plug-ins, no ``<base>``, no forms.
+
+It names no host, so nothing of a request (its Host header above all, which anyone can set
+to anything: another site, or text with ``;`` that would add a directive) ever reaches it.
+`'self'` already allows the page's WebSocket: CSP Level 3 matches `'self'` against ``ws:``
+and ``wss:`` URLs of the page's own host and port (``ws:`` from an ``http:`` page, ``wss:``
+from either), which every current browser follows. And it is right wherever the page is
+served from: on ``http://127.0.0.1:PORT`` (`deucebot play --web`), behind a reverse proxy
+at the public URL, and inside Discord, where the page's origin is Discord's proxy
+(``https://<app>.discordsays.com``) whatever Host reaches this server; a host taken from the
+request, or from the configuration, would be wrong in the last case anyway. So no Host is
+refused either: a proxy may forward its own."""
 
 
 SECURITY_HEADERS = {
@@ -407,7 +416,7 @@ def build_web_app(
 
     async def index(request: web.Request) -> web.StreamResponse:
         await sign_in(request, authenticators)
-        headers = {**SECURITY_HEADERS, "Content-Security-Policy": csp(request)}
+        headers = {**SECURITY_HEADERS, "Content-Security-Policy": CSP}
         return web.Response(body=page, content_type="text/html", charset="utf-8", headers=headers)
 
     async def static(request: web.Request) -> web.StreamResponse:
@@ -452,10 +461,13 @@ def build_web_app(
         return ws
 
     async def bare_place(request: web.Request) -> web.StreamResponse:
-        # A place's page without its final slash: relative URLs would leave the place.
-        target = request.match_info["place"] + "/"
-        if request.query_string:
-            target += "?" + request.query_string
+        # A place's page without its final slash: relative URLs would leave the place. The
+        # target stays relative (a proxy's path prefix is kept) but always a path: the place
+        # re-encoded after "./", so neither "//host" nor "\\host" (a decoded %2F or %5C) nor
+        # a colon ("terminal:duel" read as a scheme) sends the browser elsewhere.
+        target = "./" + quote(request.match_info["place"], safe=":") + "/"
+        if request.rel_url.raw_query_string:
+            target += "?" + request.rel_url.raw_query_string
         raise web.HTTPFound(target)
 
     async def going_away(app: web.Application) -> None:

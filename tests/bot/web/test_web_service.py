@@ -117,7 +117,7 @@ async def test_a_hand_link_opens_the_members_seat_at_that_places_table(tmp_path:
                     assert asset.status == 200
                 # The place without its final slash is sent to the page.
                 bare = await session.get(f"{base}/s/0/table/{PLACE}", allow_redirects=False)
-                assert bare.status == 302 and bare.headers["Location"] == f"{PLACE}/"
+                assert bare.status == 302 and bare.headers["Location"] == f"./{PLACE}/"
                 # Its WebSocket (the page's relative "ws", with the link's cookie) is the
                 # member's seat at that table.
                 ws = await session.ws_connect(f"{base}{table_path(PLACE, 0)}ws")
