@@ -53,8 +53,11 @@ STATIC = ("app.js", "cards.js", "style.css", "icon.svg")
 """The files under ``static/`` the page loads (nothing else is served)."""
 TYPES = {".js": "text/javascript", ".css": "text/css", ".svg": "image/svg+xml"}
 HEARTBEAT = 15.0
-"""Seconds between pings: a page that stops answering is closed after about this long, and
-its connection then costs nothing."""
+"""Seconds between pings: a page that stops answering (its pong not back within half of
+this) is closed, and its connection dropped `CLOSE_TIMEOUT` later (`drop_once_closed`)."""
+CLOSE_TIMEOUT = 5.0
+"""Seconds a closing socket is given to finish (its last frames sent, the page's side of the
+close read) before its connection is dropped: a page that no longer reads never holds one."""
 RECHECK = 30.0
 """Seconds between asking a socket's sign-in again: a revoked link or an expired session
 closes its member's open pages within about this long."""
@@ -147,10 +150,11 @@ async def watch_sign_in(
     viewer: Viewer,
     ws: web.WebSocketResponse,
     recheck: float,
+    close_timeout: float = CLOSE_TIMEOUT,
 ) -> None:
     """Ask `request`'s sign-in again every `recheck` seconds while `ws` is open; once it is
     refused (a revoked link, an expired session) or signs in someone else, tell the page why
-    and close the socket with `SIGNED_OUT`."""
+    and close the socket with `SIGNED_OUT` (`close_page`, within `close_timeout`)."""
     while not ws.closed:
         await asyncio.sleep(recheck)
         try:
@@ -164,10 +168,39 @@ async def watch_sign_in(
             if (again.place, again.player_id) == (viewer.place, viewer.player_id):
                 continue
             text = t("web.auth.other_table", normalise_language(request.query.get("lang")))
-        with contextlib.suppress(ConnectionResetError, RuntimeError):
-            await ws.send_str(json.dumps({"t": "signed_out", "text": text}, ensure_ascii=False))
-        await ws.close(code=SIGNED_OUT, message=b"signed out")
+        with contextlib.suppress(ConnectionResetError, RuntimeError, TimeoutError):
+            frame = json.dumps({"t": "signed_out", "text": text}, ensure_ascii=False)
+            await asyncio.wait_for(ws.send_str(frame), close_timeout)
+        await close_page(ws, close_timeout, SIGNED_OUT, b"signed out")
         return
+
+
+async def close_page(
+    ws: web.WebSocketResponse, timeout: float, code: int, message: bytes = b""
+) -> None:
+    """Close `ws` with `code`, waiting at most `timeout` seconds: `WebSocketResponse.close`
+    first sends the close frame and waits for it to leave, which never ends for a page that
+    stopped reading (`drop_once_closed` then drops the connection)."""
+    with contextlib.suppress(TimeoutError, ConnectionError):
+        await asyncio.wait_for(ws.close(code=code, message=message), timeout)
+
+
+async def drop_once_closed(
+    ws: web.WebSocketResponse, transport: asyncio.Transport, every: float, grace: float
+) -> None:
+    """Once `ws` is closed (its heartbeat found the page gone, or either side closed it),
+    wait `grace` seconds, then abort `transport` (checking every `every` seconds meanwhile).
+
+    aiohttp closes a dead page's transport with `close()`, which keeps the connection until
+    its unsent bytes leave: never, when the page stopped reading (a frozen tab, a hostile
+    client), and a task writing to it waits as long. `abort()` (the public way: the
+    request's transport) drops them: the writes fail, the page's handler ends and frees
+    what the page held. A socket closed cleanly is over within `grace` (then this is
+    cancelled, or aborts a connection already gone: nothing)."""
+    while not ws.closed:
+        await asyncio.sleep(every)
+    await asyncio.sleep(grace)
+    transport.abort()
 
 
 def shard_gate(manager: TableManager, shards: Shards) -> Middleware:
@@ -258,7 +291,8 @@ class Connection:
                 await self._receive(message.data)
         finally:
             pusher.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
+            # A dropped connection (`drop_once_closed`) fails the pusher's write.
+            with contextlib.suppress(asyncio.CancelledError, ConnectionError):
                 await pusher
             self.front.unwatch(self.viewer.place, self.flag)
 
@@ -404,13 +438,17 @@ def build_web_app(
     recheck: float = RECHECK,
     shards: Shards = UNSHARDED,
     root: bool = True,
+    heartbeat: float = HEARTBEAT,
+    close_timeout: float = CLOSE_TIMEOUT,
 ) -> web.Application:
     """The web table's application over `manager`'s tables (whose front is, or includes,
     `front`): the page, its files and the WebSocket at each place's pages (`PLACE_PAGES`)
     and, with `root`, at ``/`` (whichever place the sign-in names: `deucebot play --web`),
     signed in by `authenticators` (asked in turn, and again every `recheck` seconds for an
     open socket), plus `extra_routes` (another sign-in's endpoints). Addresses of a shard
-    other than `shards` holds are refused (`shard_gate`)."""
+    other than `shards` holds are refused (`shard_gate`). A socket is pinged every
+    `heartbeat` seconds; a closing one, or one whose page stopped answering, has its
+    connection dropped `close_timeout` seconds later (`drop_once_closed`)."""
     files = {name: _static(name) for name in STATIC}
     page = _static("index.html")
 
@@ -438,23 +476,39 @@ def build_web_app(
         if viewer.player_id is not None and pages.get(member, 0) >= MAX_PAGES:
             raise web.HTTPTooManyRequests(text=t("web.too_many_pages", lang, n=MAX_PAGES))
         pages[member] = pages.get(member, 0) + 1
-        ws = web.WebSocketResponse(heartbeat=HEARTBEAT, max_msg_size=MAX_MESSAGE)
-        watcher: asyncio.Task[None] | None = None
+        ws = web.WebSocketResponse(
+            heartbeat=heartbeat, timeout=close_timeout, max_msg_size=MAX_MESSAGE
+        )
+        tasks: list[asyncio.Task[None]] = []
+        loop = asyncio.get_running_loop()
         try:
             await ws.prepare(request)
             connection = Connection(manager, front, viewer, lang, ws, clock)
             sockets.add(ws)
-            watcher = asyncio.get_running_loop().create_task(
-                watch_sign_in(request, authenticators, viewer, ws, recheck)
+            tasks.append(
+                loop.create_task(
+                    watch_sign_in(request, authenticators, viewer, ws, recheck, close_timeout)
+                )
             )
+            transport = request.transport
+            if transport is not None:
+                every = min(heartbeat, close_timeout) / 2
+                tasks.append(
+                    loop.create_task(drop_once_closed(ws, transport, every, close_timeout))
+                )
             with contextlib.suppress(ConnectionResetError):
                 await connection.run(since)
         finally:
             sockets.discard(ws)
-            if watcher is not None:
-                watcher.cancel()
+            for task in tasks:
+                task.cancel()
                 with contextlib.suppress(asyncio.CancelledError):
-                    await watcher
+                    await task
+            # Bytes still unsent as the page's handler ends (a page that stopped reading
+            # just as the socket closed) are dropped after the grace, not kept for ever.
+            transport = request.transport
+            if transport is not None and transport.get_write_buffer_size():
+                loop.call_later(close_timeout, transport.abort)
             pages[member] -= 1
             if not pages[member]:
                 del pages[member]
@@ -472,9 +526,10 @@ def build_web_app(
 
     async def going_away(app: web.Application) -> None:
         # Pages reconnect on their own (to the next process): the server does not wait
-        # for them to close.
-        for ws in list(sockets):
-            await ws.close(code=WSCloseCode.GOING_AWAY)
+        # for them to close, nor at all for a page that stopped reading.
+        await asyncio.gather(
+            *(close_page(ws, close_timeout, WSCloseCode.GOING_AWAY) for ws in list(sockets))
+        )
 
     sockets: set[web.WebSocketResponse] = set()
     pages: dict[tuple[str, str | None], int] = {}  # open pages per member at a place

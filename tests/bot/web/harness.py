@@ -11,7 +11,7 @@ import contextlib
 import json
 import logging
 from collections import defaultdict
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -159,10 +159,17 @@ class WebTable:
 
 @contextlib.asynccontextmanager
 async def web_table(
-    tmp: Path, game: str, seed: int, *, db: Path | None = None, start: bool = True, **settings: Any
+    tmp: Path,
+    game: str,
+    seed: int,
+    *,
+    db: Path | None = None,
+    start: bool = True,
+    app: Mapping[str, Any] | None = None,
+    **settings: Any,
 ) -> AsyncIterator[WebTable]:
     """A web table of `game` against AI seats (no AI delay), served on loopback; the same
-    `db` resumes its match."""
+    `db` resumes its match; `app`: more keywords of `build_web_app` (its timeouts)."""
     storage = await open_storage(str(db or tmp / "web.sqlite3"))
     front = KnowingFront()
     manager = TableManager(storage, front, config=RuntimeConfig(ai_delay=0, timers=False))
@@ -181,7 +188,7 @@ async def web_table(
         if start:
             await table.start(seed=seed)
     auth = [LocalAuthenticator(place, HUMAN_ID, "Ann", TOKEN), Spectators(place)]
-    server = TestServer(build_web_app(manager, front, auth), host="127.0.0.1")
+    server = TestServer(build_web_app(manager, front, auth, **(app or {})), host="127.0.0.1")
     await server.start_server()
     session = ClientSession()
     errors = _Errors()
