@@ -48,7 +48,9 @@ from bot.runtime import (
     TableSnapshot,
 )
 from bot.terminal.lines import LineReader
-from bot.terminal.opening import HUMAN_ID, open_table, place_of, play_config
+from bot.terminal.opening import HUMAN_ID as HUMAN_ID
+from bot.terminal.opening import open_table, play_config
+from bot.terminal.opening import place_of as place_of
 from engines.base import DealSettled, DealStarted, Event, IllegalAction
 from engines.cards import CardParseError
 from engines.registry import get_game
