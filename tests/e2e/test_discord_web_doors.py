@@ -18,7 +18,7 @@ from deucebot_dev.discord_standin import FakeDiscord, Message, User
 from storage.sqlite import SqliteStorage
 from tests.e2e.bot_process import bot_env, spawn_bot
 from tests.e2e.conftest import running_standin
-from tests.e2e.helpers import board, mentioned
+from tests.e2e.helpers import board, boards, mentioned
 from tests.e2e.process_play import stop
 
 SECRET = "a-link-secret-of-the-tests-32-characters-or-more"
@@ -37,7 +37,8 @@ async def _dealt(fake: FakeDiscord) -> Message:
     await fake.wait_ready(60)
     await fake.command(owner, "table create", game="bigtwo", deals=1)
     await fake.command(owner, "table start")
-    await fake.wait_for(lambda: mentioned(fake) == owner.id, 20)
+    # No board yet (the start still being drawn) is "not yet": `mentioned` needs one.
+    await fake.wait_for(lambda: boards(fake) and mentioned(fake) == owner.id, 20)
     return board(fake)
 
 

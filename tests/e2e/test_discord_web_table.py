@@ -19,7 +19,7 @@ from bot.i18n import t
 from deucebot_dev.discord_standin import FakeDiscord, Message, User
 from tests.e2e.bot_process import bot_env, spawn_bot
 from tests.e2e.conftest import running_standin
-from tests.e2e.helpers import board, mentioned
+from tests.e2e.helpers import board, boards, mentioned
 from tests.e2e.process_play import stop
 from tests.e2e.test_web_browser import click_a_move
 from tests.e2e.web_browser import WAIT_MS, Watched, chromium, free_port, need_chromium, seen_cards
@@ -155,7 +155,7 @@ async def test_four_members_play_a_deal_in_their_browsers_as_discord_shows_it(
             for member in members[1:]:
                 await fake.command(member, "table join")
             await fake.command(fake.owner, "table start")
-            await fake.wait_for(lambda: mentioned(fake) is not None, 20)
+            await fake.wait_for(lambda: boards(fake) and mentioned(fake) is not None, 20)
             links = [await _link(fake, member, port) for member in members]
             async with chromium() as browser:
                 pages = []
