@@ -2,7 +2,9 @@
 """Set-up commands that work on a fresh machine with nothing but Python.
 
     python3 tasks.py play [ARGS...]   install (once) and play Big Two in the terminal
-                                      (with no ARGS), or run `deucebot ARGS...`
+                                      (with no ARGS; with options only, such as --web,
+                                      `deucebot play bigtwo OPTIONS`), or run
+                                      `deucebot ARGS...`
     python3 tasks.py test             install (once) and run lint, type checks and tests
 
 The virtual environment lives in .venv and is (re)installed whenever
@@ -75,6 +77,14 @@ def ensure_venv(extras: str) -> None:
     stamp.write_text(digest)
 
 
+def deucebot_args(args: list[str]) -> list[str]:
+    """The `deucebot` command line of `tasks.py play ARGS`: Big Two against the AI with no
+    ARGS or options only (`play --web`, `play --seed 3`), else ARGS as they are."""
+    if not args or args[0].startswith("-"):
+        return ["play", "bigtwo", *args]
+    return args
+
+
 def main(argv: list[str]) -> None:
     """Dispatch `play` or `test`."""
     if not argv or argv[0] not in {"play", "test"}:
@@ -82,7 +92,7 @@ def main(argv: list[str]) -> None:
         sys.exit(2)
     if argv[0] == "play":
         ensure_venv("")
-        args = argv[1:] or ["play", "bigtwo"]
+        args = deucebot_args(argv[1:])
         os.execv(str(BIN / "deucebot"), [str(BIN / "deucebot"), *args])
     ensure_venv("dev")
     sources = ("engines", "bot", "storage", "deucebot_dev", "tests", "tasks.py")
