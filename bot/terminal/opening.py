@@ -3,8 +3,8 @@
 One function reads the flags (`--seed`, `--ai`, `--deals`, `--seats`, `--turn-seconds`,
 `--name`) into a table at the place ``terminal:<game>``: the saved match resumed (`--db`),
 a finished one followed by a new match, else a new table with the flags' settings, dealt.
-Both fronts call it, so a flag means the same in the browser as in the terminal (hold'em's
-`--deals` sets its `hands`, each game's own field).
+Both fronts call it, so a flag means the same in the browser as in the terminal (`--deals`
+sets each game's own field: hold'em's `max_hands`).
 """
 
 from __future__ import annotations

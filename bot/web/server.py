@@ -525,8 +525,9 @@ def build_web_app(
         raise web.HTTPFound(target)
 
     async def going_away(app: web.Application) -> None:
-        # Pages reconnect on their own (to the next process): the server does not wait
-        # for them to close, nor at all for a page that stopped reading.
+        # Pages reconnect on their own (to the next process): the server closes them all
+        # at once, each given at most `close_timeout` (a page that stopped reading never
+        # answers).
         await asyncio.gather(
             *(close_page(ws, close_timeout, WSCloseCode.GOING_AWAY) for ws in list(sockets))
         )
