@@ -67,6 +67,8 @@ STILL_S = 10.0
 reported as stalled."""
 PROGRESS_S = 5.0
 """Seconds between progress lines on stderr."""
+TICK_S = 0.02
+"""The event loop's lateness is sampled by a sleep this long, over and over."""
 
 
 def progress(text: str) -> None:
@@ -203,6 +205,15 @@ def quantile_interval(values: list[float], q: float) -> tuple[float, float]:
     return ordered[low], ordered[high]
 
 
+async def _lateness(late: list[float]) -> None:
+    """Note, forever, how much later than asked each `TICK_S` sleep wakes (the loop busy
+    or the process not scheduled): what every delivery waits behind."""
+    while True:
+        before = time.perf_counter()
+        await asyncio.sleep(TICK_S)
+        late.append(time.perf_counter() - before - TICK_S)
+
+
 async def _until(
     done: Callable[[], bool], seconds: float, what: Callable[[], str], tasks: list[Any]
 ) -> bool:
@@ -305,6 +316,9 @@ async def run(
                     f"{label}: {connected()} of {wanted} pages connected in {CONNECT_S:g} s"
                 )
             progress(f"{label}: {wanted} pages connected; playing {seconds:g} s")
+            late: list[float] = []
+            ticker = asyncio.create_task(_lateness(late))
+            watchers.append(ticker)
             cpu, start = time.process_time(), time.perf_counter()
             for table in made:
                 await table.start()
@@ -316,6 +330,7 @@ async def run(
                 watchers,
             )
             stop, cpu = time.perf_counter(), time.process_time() - cpu
+            ticker.cancel()
             last = {t.place: t.turn for t in made}
             if not await _until(
                 lambda: all(
@@ -340,7 +355,11 @@ async def run(
         runtime = list(served.runtime)
     result = summary(front.handed, received, runtime, start, stop, clients)
     result.update(tables=tables, clients=clients, cpu_ms=cpu * 1000 / max(1, result["actions"]))
-    result["stalled"] = stalled
+    result.update(
+        stalled=stalled,
+        late_p99=percentile(late, 99) * 1000,
+        late_max=max(late, default=math.nan) * 1000,
+    )
     progress(
         f"{label}: done, {result['actions']} actions, page p99 {_ms(result['p99'])} ms, "
         f"{result['undelivered']} undelivered, stalled: {', '.join(stalled) or 'none'}"
@@ -424,6 +443,7 @@ def _row(run: dict[str, Any], alone: dict[str, Any] | None) -> str:
         f"| {rate} | {_ms(run['p50'])} / {_ms(run['p99'])} [{_ms(lo)}, {_ms(hi)}] "
         f"| {_ms(run['all_p50'])} / {_ms(run['all_p99'])} [{_ms(alo)}, {_ms(ahi)}] "
         f"| {run['bytes']:.0f} B | {run['cpu_ms']:.2f} ms, {ratio} | {runtime} "
+        f"| {_ms(run['late_p99'])} / {_ms(run['late_max'])} "
         f"| {'; '.join(issues) or 'none'} |"
     )
 
@@ -458,12 +478,14 @@ def main(quick: bool = False, write: bool = False) -> int:
             "configuration also ran with no page connected (the runtime and front alone, "
             "the reference): actions per second, the process's CPU per action (server and "
             "pages together) and the runtime's own p99 per action (validate, commit, "
-            "hand over) as ratios of it.",
+            "hand over) as ratios of it. Samples: the actions, times the pages per page. Loop "
+            f"late: how much later than asked a {TICK_S * 1000:g} ms sleep woke during the "
+            "window (every delivery waits behind it).",
             "",
             "| tables x pages | AI delay | actions | actions/s | per page ms | per action ms "
             "| WebSocket bytes per action and page | CPU per action | runtime p99 ms "
-            "| stalled or behind |",
-            "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |",
+            "| loop late p99 / max ms | stalled or behind |",
+            "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |",
             *rows,
             *(["", "Failed: " + "; ".join(failed)] if failed else []),
             "",

@@ -25,6 +25,7 @@ async def test_the_bench_sees_every_page_get_the_actions() -> None:
     assert math.isfinite(result["p50"]) and result["p99"] >= result["p50"]
     assert result["all_p99"] >= result["p99"]
     assert result["bytes"] > 0
+    assert result["late_max"] >= result["late_p99"] > -1  # a sleep may wake a hair early
     raw, packed = web.page_weight()
     assert 0 < packed < raw
 
