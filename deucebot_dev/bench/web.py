@@ -4,12 +4,13 @@ connected page having it.
 All-AI Big Two tables on the real runtime and a SQLite file, served by the real web server
 (`bot.web.server`) on loopback, each watched by `CLIENTS` WebSocket clients (spectators)
 that read and parse every frame as the page does. Measured per action and page: from the
-moment the runtime handed the committed action to the front (`WebFront.refresh`) to the
-page having parsed the state frame of that turn or a later one; p50 and p99 per page and
-per action (to the last of its table's pages), at 1 table (AI moves back to back) and at
-100 paced tables (an AI move a second, as people see them). Also the WebSocket bytes per
-action and page, and the process's CPU per action. The clients run on the same event loop
-as the server: their parsing is part of the figures.
+moment the runtime first handed the committed action to the front (its events, else its
+refresh) to the page having parsed the state frame of that turn or a later one; p50 and
+p99 per page and per action (to the last of its table's pages), at 1 table (AI moves back
+to back) and at 100 paced tables (an AI move a second, as people see them). Also the
+WebSocket bytes per action and page, the process's CPU per action and how late its event
+loop ran. The clients run on the same event loop as the server: their parsing is part of
+the figures.
 
 Each configuration runs twice in the same run: with its pages, and with none connected
 (the runtime and the front alone, the reference), so the web's cost shows as a ratio.
@@ -33,7 +34,7 @@ import os
 import sys
 import tempfile
 import time
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import dataclass, field
 from itertools import accumulate
 from pathlib import Path
@@ -51,7 +52,9 @@ from storage import open_storage
 
 if TYPE_CHECKING:
     from bot.runtime import Table
+    from bot.runtime.seats import Player
     from bot.runtime.snapshot import TableSnapshot
+    from engines.base import Event
 
 CLIENTS = 4
 """Pages watching each table."""
@@ -77,16 +80,32 @@ def progress(text: str) -> None:
 
 
 class TimedFront(WebFront):
-    """`WebFront` noting when each (place, turn) was handed over."""
+    """`WebFront` noting when each (place, turn) was first handed over (its events, or the
+    refresh that follows them)."""
 
     def __init__(self) -> None:
         """Nothing handed over yet."""
         super().__init__()
         self.handed: dict[tuple[str, int], float] = {}
 
+    def _stamp(self, table: TableSnapshot) -> None:
+        self.handed.setdefault((table.place, table.turn), time.perf_counter())
+
+    async def public(self, table: TableSnapshot, events: Sequence[Event]) -> None:
+        """Note the time, then journal the events."""
+        self._stamp(table)
+        await super().public(table, events)
+
+    async def private(
+        self, table: TableSnapshot, seat: int, player: Player, events: Sequence[Event]
+    ) -> None:
+        """Note the time, then journal the seat's events."""
+        self._stamp(table)
+        await super().private(table, seat, player, events)
+
     async def refresh(self, table: TableSnapshot) -> None:
         """Note the time, then wake the pages."""
-        self.handed.setdefault((table.place, table.turn), time.perf_counter())
+        self._stamp(table)
         await super().refresh(table)
 
 
