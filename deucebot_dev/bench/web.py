@@ -455,7 +455,11 @@ def _row(run: dict[str, Any], alone: dict[str, Any] | None) -> str:
         else f"{run['rate']:.0f}"
     )
     runtime = f"{_ms(run['runtime_p99'])} ({_ms(alone['runtime_p99'])} alone)" if alone else "-"
-    issues = [f"{run['undelivered']} undelivered"] if run["undelivered"] else []
+    issues = (
+        [f"{run['undelivered']} undelivered (behind: {', '.join(run['behind'])})"]
+        if run["undelivered"]
+        else []
+    )
     issues += [f"stalled: {', '.join(run['stalled'])}"] if run["stalled"] else []
     return (
         f"| {run['tables']} x {run['clients']} | {run['delay']:g} s | {run['actions']} "
@@ -497,7 +501,8 @@ def main(quick: bool = False, write: bool = False) -> int:
             "configuration also ran with no page connected (the runtime and front alone, "
             "the reference): actions per second, the process's CPU per action (server and "
             "pages together) and the runtime's own p99 per action (validate, commit, "
-            "hand over) as ratios of it. Samples: the actions, times the pages per page. Loop "
+            "hand over) as ratios of it. Samples: per page, the actions times the pages; per "
+            "action, the actions. Loop "
             f"late: how much later than asked a {TICK_S * 1000:g} ms sleep woke during the "
             "window (every delivery waits behind it).",
             "",
