@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import statistics
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -36,17 +37,32 @@ new MutationObserver((changes, observer) => {
 """Notes when the page first shows the table's seats (run before the page's scripts)."""
 
 
-async def _load(browser: Any, url: str) -> tuple[int, float]:
-    """One first visit of `url`: (bytes transferred, ms to interactive)."""
+@dataclass(frozen=True)
+class Load:
+    """One first visit of the page."""
+
+    transferred: int
+    """Bytes transferred for it, as served (headers included), its WebSocket aside."""
+    interactive: float
+    """Milliseconds from the navigation's start to the first state shown."""
+    fetched: tuple[tuple[str, int | None], ...]
+    """What it fetched, in order, with the bytes of each (None: never finished)."""
+
+
+async def _load(browser: Any, url: str) -> Load:
+    """One first visit of `url`."""
     context = await browser.new_context()
     try:
         page = await context.new_page()
         await page.add_init_script(STAMP)
         cdp = await context.new_cdp_session(page)
         await cdp.send("Network.enable")
-        started: set[str] = set()
+        started: dict[str, str] = {}
         finished: dict[str, int] = {}
-        cdp.on("Network.requestWillBeSent", lambda e: started.add(e["requestId"]))
+        cdp.on(
+            "Network.requestWillBeSent",
+            lambda e: started.setdefault(e["requestId"], e["request"]["url"]),
+        )
         cdp.on(
             "Network.loadingFinished",
             lambda e: finished.__setitem__(e["requestId"], int(e["encodedDataLength"])),
@@ -55,16 +71,17 @@ async def _load(browser: Any, url: str) -> tuple[int, float]:
         handle = await page.wait_for_function("window.__interactive", timeout=WAIT_MS)
         interactive = float(await handle.json_value())
         for _ in range(WAIT_MS // 50):  # the last requests' events may trail the load
-            if started <= finished.keys():
+            if started.keys() <= finished.keys():
                 break
             await asyncio.sleep(0.05)
-        return sum(finished.values()), interactive
+        fetched = tuple((url, finished.get(key)) for key, url in started.items())
+        return Load(sum(finished.values()), interactive, fetched)
     finally:
         await context.close()
 
 
-async def first_load(loads: int) -> list[tuple[int, float]]:
-    """`loads` first visits of a table's page: (bytes transferred, ms to interactive) each."""
+async def first_load(loads: int) -> list[Load]:
+    """`loads` first visits of a table's page."""
     from playwright.async_api import async_playwright
 
     async with serve(1, 1.0) as served, async_playwright() as driver:
@@ -83,8 +100,8 @@ def first_load_figures(loads: int) -> str:
         return f"First load: not measured ({CHROMIUM} is missing)."
     progress(f"first load: {loads} visits in Chromium")
     figures = asyncio.run(asyncio.wait_for(first_load(loads), loads * WAIT_MS / 1000 + 30))
-    sizes = [size for size, _ in figures]
-    times = sorted(ms for _, ms in figures)
+    sizes = [load.transferred for load in figures]
+    times = sorted(load.interactive for load in figures)
     return (
         f"First load in headless Chromium ({loads} first visits, empty cache): "
         f"{statistics.median(sizes) / 1024:.1f} KB transferred as served (headers included; "

@@ -5,13 +5,14 @@ from __future__ import annotations
 
 import asyncio
 import math
-from importlib import resources
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from bot.commands.simulate import percentile
 from deucebot_dev.bench import web, web_page
+from tests.e2e.web_browser import need_chromium
 
 LIMIT = 120
 """A run that has not finished by then hangs (the bench's own bounds are far shorter)."""
@@ -87,11 +88,20 @@ def test_every_turn_and_page_is_a_wait_or_undelivered(
     assert len(done.per_action) <= len(handed)
 
 
+@given(
+    values=st.lists(st.floats(0, 1000), min_size=1, max_size=300),
+    q=st.sampled_from([50, 90, 99]),
+)
+def test_the_interval_of_a_percentile_holds_it(values: list[float], q: int) -> None:
+    low, high = web.quantile_interval(values, q)
+    assert min(values) <= low <= percentile(values, q) <= high <= max(values)
+
+
 async def test_the_first_load_is_weighed_in_chromium() -> None:
-    if not web_page.CHROMIUM.exists():
-        pytest.skip(f"no {web_page.CHROMIUM} here")
-    ((size, interactive),) = await asyncio.wait_for(web_page.first_load(1), LIMIT)
-    static = resources.files("bot.web").joinpath("static")
-    files = ("index.html", "app.js", "cards.js", "style.css")
-    assert size > sum(len(static.joinpath(name).read_bytes()) for name in files)
-    assert interactive > 0
+    need_chromium()
+    (load,) = await asyncio.wait_for(web_page.first_load(1), LIMIT)
+    fetched = {url.split("?")[0].rsplit("/", 1)[-1] for url, _ in load.fetched}
+    assert {"", "app.js", "cards.js", "style.css"} <= fetched  # "": the page itself
+    assert all(size for _, size in load.fetched)  # each one counted
+    assert load.transferred == sum(size or 0 for _, size in load.fetched)
+    assert load.interactive > 0
