@@ -43,7 +43,7 @@ async def test_the_bench_serves_more_pages_than_a_client_pool_holds() -> None:
 
 async def test_a_table_that_stops_moving_is_reported_not_waited_on() -> None:
     # The AI thinks for a minute: the table deals, then nothing moves for the whole window.
-    run = web.run(tables=1, seconds=1.5, ai_delay=60.0, clients=2, still=1.0)
+    run = web.run(tables=1, seconds=3.0, ai_delay=60.0, clients=2, still=1.0)
     result = await asyncio.wait_for(run, LIMIT)
     assert result["stalled"] == ["bench:0"]
     assert result["undelivered"] == 0
