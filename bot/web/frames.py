@@ -210,6 +210,7 @@ def _controls(table: TableSnapshot, seat: int, view: Any, lang: str) -> dict[str
             "low": spot.low,
             "high": spot.high,
             "label": t(f"discord.bet.form.{spot.raise_verb}", lang),
+            "field": t("discord.bet.form.label", lang, low=spot.low, high=spot.high),
         }
     return controls
 
@@ -236,7 +237,7 @@ def state_frame(table: TableSnapshot, seat: int | None, lang: str, now: float) -
         "t": "state",
         "n": table.turn,
         "game": table.game,
-        "title": table.spec.title,
+        "title": t(f"discord.game.{table.game}", lang),
         "status": table.status,
         "deal": table.deal,
         "unit": deal_word(table.game, lang, title=True),

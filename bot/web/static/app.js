@@ -126,7 +126,9 @@ function addLog(frame, result = frame.result) {
     list.append(item);
   }
   while (list.children.length > LOG_KEPT) list.firstElementChild.remove();
-  list.lastElementChild?.scrollIntoView({ block: "nearest" });
+  // Only the log's own box scrolls: scrollIntoView would scroll the page too, taking the
+  // hand and the moves off a phone's screen at every event.
+  list.scrollTop = list.scrollHeight;
   if (result) {
     $("result").hidden = false;
     const lines = $("result-lines");
@@ -241,11 +243,28 @@ function order(hand) {
   return suitOrder ? bySuit(hand) : hand.map((_, i) => i);
 }
 
+/** The key of the focused control of the hand's section (null: focus is elsewhere). */
+function focusedKey() {
+  const active = document.activeElement;
+  return $("you").contains(active) ? active.dataset.key ?? null : null;
+}
+
+/** Focus goes back to the rebuilt control of `key`, else to the hand's heading (a rebuilt
+ * control is a new element: without this a keyboard user would start again from the top). */
+function refocus(key) {
+  if (key === null) return;
+  const again = [...$("you").querySelectorAll("[data-key]")].find(
+    (control) => control.dataset.key === key && !control.disabled && control.offsetParent,
+  );
+  (again ?? $("you-h")).focus({ preventScroll: true });
+}
+
 function showHand() {
   const frame = state;
   const you = $("you");
   you.hidden = frame.seat === null;
   if (frame.seat === null) return;
+  const key = focusedKey();
   const controls = frame.controls;
   const pick = controls.pick;
   $("pick-prompt").textContent = pick ? pick.prompt : "";
@@ -253,6 +272,7 @@ function showHand() {
     ...order(frame.hand).map((i) => {
       const card = frame.hand[i];
       const button = cardButton(card, { pressed: chosen.has(i), disabled: !pick });
+      button.dataset.key = `card:${card.code}`;
       button.addEventListener("click", () => toggle(i));
       return button;
     }),
@@ -262,6 +282,7 @@ function showHand() {
   showMoves(frame);
   showRaise(controls.raise);
   showRebuy(controls.rebuy);
+  refocus(key);
 }
 
 function toggle(i) {
@@ -280,6 +301,7 @@ function button(label, onClick, extra = {}) {
   b.disabled = extra.disabled ?? false;
   if (extra.pressed !== undefined) b.setAttribute("aria-pressed", String(extra.pressed));
   if (extra.action) b.dataset.action = extra.action;
+  if (extra.key) b.dataset.key = extra.key;
   b.addEventListener("click", onClick);
   return b;
 }
@@ -290,12 +312,17 @@ function showTools(frame) {
     button(strings["web.sort"] ?? "Sort", () => {
       suitOrder = !suitOrder;
       showHand();
-    }, { pressed: suitOrder }),
+    }, { pressed: suitOrder, key: "sort" }),
   );
-  if (frame.hint) tools.push(button(frame.hint, () => send({ t: "hint" })));
+  if (frame.hint) tools.push(button(frame.hint, () => send({ t: "hint" }), { key: "hint" }));
   if (frame.autopass) {
     const on = frame.autopass.on;
-    tools.push(button(frame.autopass.label, () => send({ t: "autopass", on: !on }), { pressed: on }));
+    tools.push(
+      button(frame.autopass.label, () => send({ t: "autopass", on: !on }), {
+        pressed: on,
+        key: "autopass",
+      }),
+    );
   }
   $("tools").replaceChildren(...tools);
 }
@@ -316,11 +343,17 @@ function showMoves(frame) {
     buttons.push(
       button(label, () => act({ t: "pick", verb: pick.verb, cards: cards.map((c) => c.code) }), {
         disabled: cards.length < Math.max(1, pick.fewest),
+        key: "pick",
       }),
     );
   }
   for (const move of controls.moves) {
-    buttons.push(button(move.label, () => act({ t: "act", action: move.action }), { action: move.action }));
+    buttons.push(
+      button(move.label, () => act({ t: "act", action: move.action }), {
+        action: move.action,
+        key: `move:${move.action}`,
+      }),
+    );
   }
   $("moves").replaceChildren(...buttons);
 }
@@ -331,8 +364,7 @@ function showRaise(raise) {
   if (!raise) return;
   const amount = $("raise-amount");
   const slider = $("raise-slider");
-  $("raise-label").textContent = raise.label;
-  $("raise-go").textContent = raise.label;
+  $("raise-label").textContent = raise.field;
   for (const input of [amount, slider]) {
     input.min = String(raise.low);
     input.max = String(raise.high);
@@ -342,13 +374,22 @@ function showRaise(raise) {
   }
   slider.value = amount.value;
   form.dataset.verb = raise.verb;
+  raiseButton();
+}
+
+/** The raise's button says the amount it will send ("Raise to 140"), as Call 20 does. */
+function raiseButton() {
+  const amount = $("raise-amount").value.trim();
+  $("raise-go").textContent = [state.controls.raise?.label, amount].filter(Boolean).join(" ");
 }
 
 $("raise-slider").addEventListener("input", () => {
   $("raise-amount").value = $("raise-slider").value;
+  raiseButton();
 });
 $("raise-amount").addEventListener("input", () => {
   $("raise-slider").value = $("raise-amount").value;
+  raiseButton();
 });
 $("raise").addEventListener("submit", (e) => {
   e.preventDefault();

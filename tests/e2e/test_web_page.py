@@ -1,0 +1,138 @@
+"""The web page as a player uses it, in a real browser (headless Chromium) against
+`deucebot play GAME --web`: on a phone-sized screen the page stays where the player put it,
+the keyboard keeps its place, and the raise and the title speak the viewer's words.
+Controls are found by role and name."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bot.i18n import t
+from tests.e2e.web_browser import WAIT_MS, chromium, need_chromium, start_table
+
+pytestmark = pytest.mark.slow
+
+PHONE = {"width": 360, "height": 740}
+
+
+@pytest.fixture(autouse=True)
+def _chromium_present() -> None:
+    need_chromium()
+
+
+async def my_turn(page: Any, lang: str = "en") -> int:
+    """Wait until the page says it is the player's turn; the turn it shows."""
+    await (
+        page.get_by_role("status")
+        .filter(has_text=t("web.turn.yours", lang))
+        .wait_for(timeout=WAIT_MS)
+    )
+    return int(await page.evaluate("Number(document.body.dataset.turn)"))
+
+
+async def past(page: Any, turn: int) -> None:
+    """Wait until the page shows a state after `turn`."""
+    await page.wait_for_function(
+        "([n]) => Number(document.body.dataset.turn) > n", arg=[turn], timeout=WAIT_MS
+    )
+
+
+async def focused(page: Any) -> dict[str, Any]:
+    """The focused element: its id, its text, its aria-pressed and its outline."""
+    found: dict[str, Any] = await page.evaluate(
+        """() => {
+            const el = document.activeElement;
+            const style = getComputedStyle(el);
+            return {id: el.id, text: el.textContent, pressed: el.getAttribute('aria-pressed'),
+                    outline: style.outlineStyle, width: parseFloat(style.outlineWidth)};
+        }"""
+    )
+    return found
+
+
+async def test_the_tables_events_never_scroll_a_phones_page(tmp_path: Path) -> None:
+    child = await start_table(tmp_path, "holdem", "--seed", "3")
+    try:
+        url = await child.url()
+        async with chromium() as browser:
+            page = await browser.new_page(viewport=PHONE)
+            await page.goto(url)
+            turn = await my_turn(page)
+            top = await page.evaluate("scrollY")
+            await page.locator("#moves").get_by_role("button", name=re.compile(r"^Call ")).click()
+            await past(page, turn)
+            # The AI seats' moves that follow arrive as log lines while the player reads.
+            await page.locator("#log li").filter(has_text="You call").wait_for(timeout=WAIT_MS)
+            await page.locator("#log li").filter(has_text="AI 2 raises").wait_for(timeout=WAIT_MS)
+            assert await page.evaluate("scrollY") == top
+            # The log scrolls inside its own box, to its newest line.
+            assert await page.evaluate(
+                "(() => { const l = document.getElementById('log');"
+                " return l.scrollTop + l.clientHeight >= l.scrollHeight - 1; })()"
+            )
+    finally:
+        await child.stop()
+
+
+async def test_the_keyboard_keeps_its_place_and_shows_it(tmp_path: Path) -> None:
+    child = await start_table(tmp_path, "bigtwo", "--seed", "3")
+    try:
+        url = await child.url()
+        async with chromium() as browser:
+            page = await browser.new_page(viewport=PHONE)
+            await page.goto(url)
+            await my_turn(page)
+            hand = page.locator("#hand")
+            first = hand.get_by_role("button").first
+            name = await first.text_content()
+            await first.focus()
+            await page.keyboard.press("Space")
+            # The chosen card is the focused one, and the ring around it can be seen.
+            now = await focused(page)
+            assert (now["text"], now["pressed"]) == (name, "true")
+            assert now["outline"] == "solid" and now["width"] >= 3
+            await page.keyboard.press("Space")
+            assert (await focused(page))["pressed"] == "false"
+            sort = page.get_by_role("button", name=t("web.sort", "en"))
+            await sort.focus()
+            await page.keyboard.press("Enter")
+            now = await focused(page)
+            assert (now["text"], now["pressed"]) == (t("web.sort", "en"), "true")
+            # A move made from the keyboard leaves the focus in the hand's section, where
+            # the next turn's controls come back.
+            turn = int(await page.evaluate("Number(document.body.dataset.turn)"))
+            await page.get_by_role("button", name="Pass", exact=True).focus()
+            await page.keyboard.press("Enter")
+            await past(page, turn)
+            assert (await focused(page))["id"] == "you-h"
+    finally:
+        await child.stop()
+
+
+async def test_the_raise_and_the_title_speak_the_viewers_language(tmp_path: Path) -> None:
+    child = await start_table(tmp_path, "holdem", "--seed", "3")
+    try:
+        url = await child.url()
+        async with chromium() as browser:
+            page = await browser.new_page(viewport=PHONE)
+            await page.goto(url + "&lang=fr")
+            turn = await my_turn(page, "fr")
+            title = t("discord.game.holdem", "fr")
+            assert await page.get_by_role("heading", level=1, name=title).count() == 1
+            assert await page.title() == f"{title} · Deucebot"
+            field = page.get_by_role(
+                "spinbutton", name=t("discord.bet.form.label", "fr", low=40, high=1000)
+            )
+            await field.fill("300")
+            raise_to = f"{t('discord.bet.form.raise', 'fr')} 300"
+            await page.get_by_role("button", name=raise_to, exact=True).click()
+            await past(page, turn)
+            # The amount the button named is the amount played.
+            mine = page.locator("#log li").filter(has_text=re.compile(r"^Vous .* 300\.$"))
+            await mine.wait_for(timeout=WAIT_MS)
+    finally:
+        await child.stop()
