@@ -267,7 +267,8 @@ def state_frame(table: TableSnapshot, seat: int | None, lang: str, now: float) -
     frame["table_cards"] = [card_json(c) for c in renderer.table_cards(public)]
     if seat is None or own is None:
         return frame
-    frame["hand"] = [card_json(c) for c in renderer.hand_cards(own)]
+    locked = getattr(own, "my_lock", None)  # the duel's locked card
+    frame["hand"] = [{**card_json(c), "locked": c == locked} for c in renderer.hand_cards(own)]
     frame["hand_text"] = renderer.hand(own, lang, menu=True)
     frame["controls"] = _controls(table, seat, own, lang)
     if table.status == "playing" and table.to_act == seat:

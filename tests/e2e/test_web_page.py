@@ -113,7 +113,7 @@ async def test_the_keyboard_keeps_its_place_and_shows_it(tmp_path: Path) -> None
         await child.stop()
 
 
-async def test_the_raise_and_the_title_speak_the_viewers_language(tmp_path: Path) -> None:
+async def test_the_raise_says_its_amount_and_the_title_the_viewers_language(tmp_path: Path) -> None:
     child = await start_table(tmp_path, "holdem", "--seed", "3")
     try:
         url = await child.url()
@@ -128,11 +128,70 @@ async def test_the_raise_and_the_title_speak_the_viewers_language(tmp_path: Path
                 "spinbutton", name=t("discord.bet.form.label", "fr", low=40, high=1000)
             )
             await field.fill("300")
-            raise_to = f"{t('discord.bet.form.raise', 'fr')} 300"
-            await page.get_by_role("button", name=raise_to, exact=True).click()
+            word = t("discord.bet.form.raise", "fr")
+            assert await page.get_by_role("button", name=f"{word} 300", exact=True).count()
+            # The player calls instead; at their next turn the field starts again at that
+            # turn's least raise (AI 2 raised to 80: at least 140), not at a stale 300.
+            await page.get_by_role("button", name=t("discord.bet.call", "fr", n=20)).click()
+            turn = await my_turn(page, "fr")
+            field = page.get_by_role(
+                "spinbutton", name=t("discord.bet.form.label", "fr", low=140, high=1000)
+            )
+            assert await field.input_value() == "140"
+            assert await page.get_by_role("button", name=f"{word} 140", exact=True).count()
+            await field.fill("300")
+            await page.get_by_role("button", name=f"{word} 300", exact=True).click()
             await past(page, turn)
             # The amount the button named is the amount played.
             mine = page.locator("#log li").filter(has_text=re.compile(r"^Vous .* 300\.$"))
             await mine.wait_for(timeout=WAIT_MS)
+    finally:
+        await child.stop()
+
+
+async def test_a_deals_result_is_named_by_its_deal(tmp_path: Path) -> None:
+    child = await start_table(tmp_path, "holdem", "--seed", "3")
+    try:
+        url = await child.url()
+        async with chromium() as browser:
+            page = await browser.new_page(viewport=PHONE)
+            await page.goto(url)
+            await my_turn(page)
+            await page.get_by_role("button", name=t("discord.bet.fold", "en")).click()
+            named = t("web.result.deal", "en", unit="Hand", deal=1)
+            result = page.get_by_role("region", name=named)
+            await result.wait_for(timeout=WAIT_MS)
+            # The next deal is played with the last one's result still on show, named so.
+            await page.wait_for_function(
+                "() => /^Hand 2 /.test(document.getElementById('summary').textContent)",
+                timeout=WAIT_MS,
+            )
+            assert await result.is_visible()
+            assert "AI 2" in (await result.text_content() or "")
+    finally:
+        await child.stop()
+
+
+async def test_the_duel_marks_the_card_the_player_locked(tmp_path: Path) -> None:
+    child = await start_table(tmp_path, "duel", "--seed", "3")
+    try:
+        url = await child.url()
+        async with chromium() as browser:
+            page = await browser.new_page(viewport=PHONE)
+            await page.goto(url)
+            turn = await my_turn(page)
+            cards = page.locator("#hand").get_by_role("button")
+            names = [await card.text_content() or "" for card in await cards.all()]
+            assert len(names) == 2
+            await cards.first.click()
+            await page.locator("#moves").get_by_role("button", name=f"Lock {names[0]}").click()
+            await past(page, turn)
+            locked = page.locator("#hand").get_by_role("button", name=names[0], exact=True)
+            other = page.locator("#hand").get_by_role("button", name=names[1], exact=True)
+            await page.wait_for_function(
+                "() => document.querySelector('#hand .locked') !== null", timeout=WAIT_MS
+            )
+            assert await locked.get_attribute("title") == t("web.card.locked", "en")
+            assert await other.get_attribute("title") is None
     finally:
         await child.stop()

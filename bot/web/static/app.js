@@ -131,6 +131,10 @@ function addLog(frame, result = frame.result) {
   list.scrollTop = list.scrollHeight;
   if (result) {
     $("result").hidden = false;
+    // Named by its deal: it stays on show while the next deal is played.
+    $("result-h").textContent = state
+      ? tr("web.result.deal", { unit: state.unit, deal: state.deal })
+      : tr("web.result");
     const lines = $("result-lines");
     lines.replaceChildren(
       ...frame.lines.map((line) => {
@@ -166,7 +170,7 @@ function showState(frame) {
     .join(" · ");
   startTimer(frame.time_left);
   if (frame.status === "finished") $("result").hidden = false;
-  showHand();
+  showHand(moved);
 }
 
 function showSeats(frame) {
@@ -259,7 +263,8 @@ function refocus(key) {
   (again ?? $("you-h")).focus({ preventScroll: true });
 }
 
-function showHand() {
+/** The viewer's hand and controls; `moved`: the state is a new turn's. */
+function showHand(moved = false) {
   const frame = state;
   const you = $("you");
   you.hidden = frame.seat === null;
@@ -273,6 +278,10 @@ function showHand() {
       const card = frame.hand[i];
       const button = cardButton(card, { pressed: chosen.has(i), disabled: !pick });
       button.dataset.key = `card:${card.code}`;
+      if (card.locked) {
+        button.classList.add("locked");
+        button.title = tr("web.card.locked");
+      }
       button.addEventListener("click", () => toggle(i));
       return button;
     }),
@@ -280,7 +289,7 @@ function showHand() {
   $("hand-text").textContent = frame.hand_text;
   showTools(frame);
   showMoves(frame);
-  showRaise(controls.raise);
+  showRaise(controls.raise, moved);
   showRebuy(controls.rebuy);
   refocus(key);
 }
@@ -358,7 +367,8 @@ function showMoves(frame) {
   $("moves").replaceChildren(...buttons);
 }
 
-function showRaise(raise) {
+/** The raise's field and slider; a new turn starts them again at its least amount. */
+function showRaise(raise, moved) {
   const form = $("raise");
   form.hidden = !raise;
   if (!raise) return;
@@ -369,7 +379,8 @@ function showRaise(raise) {
     input.min = String(raise.low);
     input.max = String(raise.high);
   }
-  if (!amount.value || Number(amount.value) < raise.low || Number(amount.value) > raise.high) {
+  const value = Number(amount.value);
+  if (moved || !amount.value || value < raise.low || value > raise.high) {
     amount.value = String(raise.low);
   }
   slider.value = amount.value;
