@@ -195,3 +195,23 @@ async def test_the_duel_marks_the_card_the_player_locked(tmp_path: Path) -> None
             assert await other.get_attribute("title") is None
     finally:
         await child.stop()
+
+
+async def test_only_new_cards_are_dealt_with_an_animation(tmp_path: Path) -> None:
+    child = await start_table(tmp_path, "bigtwo", "--seed", "3")
+    animations = (
+        "(sel) => [...document.querySelectorAll(sel)].map(c => getComputedStyle(c).animationName)"
+    )
+    try:
+        url = await child.url()
+        async with chromium() as browser:
+            page = await browser.new_page(viewport=PHONE)
+            await page.goto(url)
+            await my_turn(page)
+            assert set(await page.evaluate(animations, "#table-cards .card")) == {"deal"}
+            # Choosing a card redraws the hand: the cards already there are not dealt again.
+            await page.locator("#hand").get_by_role("button").first.click()
+            await page.locator("#hand button[aria-pressed=true]").wait_for()
+            assert set(await page.evaluate(animations, "#hand .card")) == {"none"}
+    finally:
+        await child.stop()

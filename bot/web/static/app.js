@@ -1,7 +1,7 @@
 // The live table: one WebSocket to the server, which sends what this viewer may see and
 // the moves they may make (no rule lives here). Every URL is relative to the page, so it
 // works under a proxy's path prefix as well.
-import { bySuit, cardButton, cardFace } from "./cards.js";
+import { bySuit, cardButton, cardFace, showCards } from "./cards.js";
 
 const $ = (id) => document.getElementById(id);
 const page = new URL(location.href);
@@ -162,7 +162,7 @@ function showState(frame) {
   $("alt").textContent = frame.alt;
   $("board").textContent = frame.board;
   showSeats(frame);
-  $("table-cards").replaceChildren(...frame.table_cards.map(cardFace));
+  showCards($("table-cards"), frame.table_cards.map(cardFace));
   $("turn").textContent = frame.turn_text;
   $("summary").textContent = frame.summary;
   $("live-pot").textContent = (frame.picture?.pots ?? [])
@@ -273,8 +273,9 @@ function showHand(moved = false) {
   const controls = frame.controls;
   const pick = controls.pick;
   $("pick-prompt").textContent = pick ? pick.prompt : "";
-  $("hand").replaceChildren(
-    ...order(frame.hand).map((i) => {
+  showCards(
+    $("hand"),
+    order(frame.hand).map((i) => {
       const card = frame.hand[i];
       const button = cardButton(card, { pressed: chosen.has(i), disabled: !pick });
       button.dataset.key = `card:${card.code}`;
