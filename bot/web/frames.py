@@ -89,6 +89,8 @@ def _seat_plate(seat: Any, lang: str) -> dict[str, Any]:
     figures: list[str] = []
     tags: list[str] = []
     value = getattr
+    if isinstance(value(seat, "net", None), int):  # draw's match end ranks by it
+        figures.append(t("pictures.alt.net", lang, n=f"{seat.net:+,}"))
     for name in ("stack", "chips"):
         if isinstance(value(seat, name, None), int):
             figures.append(t("pictures.alt.stack", lang, n=value(seat, name)))
@@ -111,10 +113,17 @@ def _seat_plate(seat: Any, lang: str) -> dict[str, Any]:
         ("passed", "pictures.tag.pass"),
         ("all_in", "pictures.tag.allin"),
         ("locked", "pictures.alt.locked"),
+        ("winner", "pictures.alt.winner"),
     ):
         if value(seat, flag, False) is True:
             tags.append(t(key, lang))
-    return {"name": seat.name, "figures": figures, "tags": tags, "to_act": bool(seat.to_act)}
+    return {
+        "name": seat.name,
+        "figures": figures,
+        "tags": tags,
+        "to_act": bool(seat.to_act),
+        "winner": value(seat, "winner", False) is True,
+    }
 
 
 def picture_plates(table: TableSnapshot, lang: str, now: float) -> dict[str, Any] | None:

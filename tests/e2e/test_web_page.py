@@ -215,3 +215,52 @@ async def test_only_new_cards_are_dealt_with_an_animation(tmp_path: Path) -> Non
             assert set(await page.evaluate(animations, "#hand .card")) == {"none"}
     finally:
         await child.stop()
+
+
+async def test_draws_match_end_shows_each_seats_net_and_the_winner(tmp_path: Path) -> None:
+    child = await start_table(tmp_path, "draw", "--seed", "8", "--deals", "1")
+    try:
+        url = await child.url()
+        async with chromium() as browser:
+            page = await browser.new_page(viewport=PHONE)
+            await page.goto(url)
+            over = page.get_by_role("status").filter(has_text=t("web.turn.over", "en"))
+            for _ in range(20):  # the player folds (or declines the surblind) at each turn
+                turn = await my_turn_or_over(page)
+                if turn is None:
+                    break
+                moves = page.locator("#moves button:not([disabled])")
+                fold = page.locator("#moves").get_by_role("button", name="Fold", exact=True)
+                await (fold if await fold.count() else moves.last).click()
+                await past(page, turn)
+            await over.wait_for(timeout=WAIT_MS)
+            said = await page.locator("#result-lines li").all_text_contents()
+            found = next(
+                filter(None, (re.search(r"Chips minus buy-ins: (.*)\.$", s) for s in said))
+            )
+            assert found, said
+            nets = dict(part.rsplit(" ", 1) for part in found.group(1).split(", "))
+            assert len(nets) == 4
+            for name, net in nets.items():
+                plate = page.locator("#seats li").filter(
+                    has=page.locator("strong", has_text=re.compile(f"^{name}$"))
+                )
+                assert f"net {net}" in (await plate.text_content() or "")
+            winner = page.locator("#seats li.winner")
+            assert await winner.count() >= 1
+            assert "winner" in (await winner.first.text_content() or "")
+    finally:
+        await child.stop()
+
+
+async def my_turn_or_over(page: Any) -> int | None:
+    """Wait until it is the player's turn (its turn number) or the match is over (None)."""
+    yours, over = t("web.turn.yours", "en"), t("web.turn.over", "en")
+    await page.wait_for_function(
+        "([a, b]) => [a, b].includes(document.getElementById('turn').textContent)",
+        arg=[yours, over],
+        timeout=WAIT_MS,
+    )
+    if await page.locator("#turn").text_content() == over:
+        return None
+    return int(await page.evaluate("Number(document.body.dataset.turn)"))

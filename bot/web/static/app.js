@@ -203,6 +203,7 @@ function showSeats(frame) {
       const tags = plate?.tags ?? [];
       if (tags.length) item.append(line(tags.join(" · "), "tags"));
       if (i === frame.seat) item.classList.add("mine");
+      if (plate?.winner) item.classList.add("winner");
       if (i === frame.to_act && frame.status === "playing") {
         item.classList.add("to-act");
         item.setAttribute("aria-current", "true");
@@ -318,12 +319,14 @@ function button(label, onClick, extra = {}) {
 
 function showTools(frame) {
   const tools = [];
-  tools.push(
-    button(strings["web.sort"] ?? "Sort", () => {
-      suitOrder = !suitOrder;
-      showHand();
-    }, { pressed: suitOrder, key: "sort" }),
-  );
+  if (frame.hand.length > 1) {
+    tools.push(
+      button(strings["web.sort"] ?? "Sort", () => {
+        suitOrder = !suitOrder;
+        showHand();
+      }, { pressed: suitOrder, key: "sort" }),
+    );
+  }
   if (frame.hint) tools.push(button(frame.hint, () => send({ t: "hint" }), { key: "hint" }));
   if (frame.autopass) {
     const on = frame.autopass.on;
