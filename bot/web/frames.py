@@ -190,6 +190,11 @@ def _controls(table: TableSnapshot, seat: int, view: Any, lang: str) -> dict[str
             "label": t("discord.rebuy.button", lang),
             "sit_out": t("discord.rebuy.sit_out", lang),
             "ask": t("discord.rebuy.ask", lang, most=offer.most, cave=offer.cave),
+            "choose": t("discord.rebuy.choose", lang),
+            "caves": [
+                t("discord.rebuy.caves", lang, n=n, chips=n * offer.cave)
+                for n in range(1, offer.most + 1)
+            ],
         }
         return controls
     if not playing or table.to_act != seat:

@@ -264,3 +264,34 @@ async def my_turn_or_over(page: Any) -> int | None:
     if await page.locator("#turn").text_content() == over:
         return None
     return int(await page.evaluate("Number(document.body.dataset.turn)"))
+
+
+async def test_a_rebuy_offers_caves_in_words(tmp_path: Path) -> None:
+    child = await start_table(tmp_path, "draw", "--seed", "11", "--deals", "6")
+    try:
+        url = await child.url()
+        async with chromium() as browser:
+            page = await browser.new_page(viewport=PHONE)
+            await page.goto(url)
+            rebuy = page.get_by_role("button", name=t("discord.rebuy.button", "en"), exact=True)
+            for _ in range(40):  # all in at every chance, until the player is out of chips
+                turn = await my_turn(page)
+                if await rebuy.is_visible():
+                    break
+                moves = page.locator("#moves button:not([disabled])")
+                for name in (re.compile(r"^All-in "), "Check", re.compile(r"^Call ")):
+                    chosen = page.locator("#moves").get_by_role("button", name=name)
+                    if await chosen.count():
+                        break
+                await (chosen if await chosen.count() else moves.last).click()
+                await past(page, turn)
+            caves = page.get_by_role("combobox", name=t("discord.rebuy.choose", "en"))
+            options = await caves.locator("option").all_text_contents()
+            one, two = (t("discord.rebuy.caves", "en", n=n, chips=200 * n) for n in (1, 2))
+            assert options[:2] == [one, two]
+            await caves.select_option(label=two)
+            await rebuy.click()
+            line = page.locator("#log li").filter(has_text="You buy back in for 400")
+            await line.wait_for(timeout=WAIT_MS)
+    finally:
+        await child.stop()

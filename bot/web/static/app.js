@@ -416,14 +416,14 @@ function showRebuy(rebuy) {
   form.hidden = !rebuy;
   if (!rebuy) return;
   $("rebuy-ask").textContent = rebuy.ask;
-  $("rebuy-label").textContent = rebuy.label;
+  $("rebuy-label").textContent = rebuy.choose;
   $("rebuy-go").textContent = rebuy.label;
   $("sit-out").textContent = rebuy.sit_out;
   const select = $("rebuy-caves");
-  if (select.options.length !== rebuy.most) {
-    select.replaceChildren(
-      ...Array.from({ length: rebuy.most }, (_, i) => new Option(String(i + 1), String(i + 1))),
-    );
+  const words = rebuy.caves.join("\n");
+  if (select.dataset.words !== words) {
+    select.dataset.words = words;
+    select.replaceChildren(...rebuy.caves.map((text, i) => new Option(text, String(i + 1))));
   }
 }
 
