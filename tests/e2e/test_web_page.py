@@ -213,6 +213,11 @@ async def test_only_new_cards_are_dealt_with_an_animation(tmp_path: Path) -> Non
             await page.locator("#hand").get_by_role("button").first.click()
             await page.locator("#hand button[aria-pressed=true]").wait_for()
             assert set(await page.evaluate(animations, "#hand .card")) == {"none"}
+            # A player who asks for less motion gets none, not even the first deal's.
+            calm = await browser.new_page(viewport=PHONE, reduced_motion="reduce")
+            await calm.goto(url)
+            await my_turn(calm)
+            assert set(await calm.evaluate(animations, "#table-cards .card, #seats li")) == {"none"}
     finally:
         await child.stop()
 
