@@ -123,6 +123,7 @@ def _seat_plate(seat: Any, lang: str) -> dict[str, Any]:
         "tags": tags,
         "to_act": bool(seat.to_act),
         "winner": value(seat, "winner", False) is True,
+        "holding": value(seat, "holding", 0),
     }
 
 

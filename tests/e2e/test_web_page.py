@@ -300,3 +300,23 @@ async def test_a_rebuy_offers_caves_in_words(tmp_path: Path) -> None:
             await line.wait_for(timeout=WAIT_MS)
     finally:
         await child.stop()
+
+
+async def test_the_seats_in_the_hand_show_their_cards_face_down(tmp_path: Path) -> None:
+    child = await start_table(tmp_path, "holdem", "--seed", "3")
+    try:
+        url = await child.url()
+        async with chromium() as browser:
+            page = await browser.new_page(viewport=PHONE)
+            await page.goto(url)
+            await my_turn(page)
+            plates = page.locator("#seats li")
+            backs = [await plate.locator(".backs i").count() for plate in await plates.all()]
+            folded = [
+                t("pictures.tag.fold", "en") in (await plate.text_content() or "")
+                for plate in await plates.all()
+            ]
+            assert folded == [False, False, False, True]  # AI 4 folded before the player
+            assert backs == [0 if out else 2 for out in folded]
+    finally:
+        await child.stop()

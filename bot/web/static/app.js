@@ -199,6 +199,7 @@ function showSeats(frame) {
       item.append(name);
       if (seat.ai) item.append(" ", tag(tr("web.seat.ai")));
       if (seat.away) item.append(" ", tag(tr("web.seat.away")));
+      if (plate?.holding) item.append(backs(plate.holding));
       for (const figure of plate?.figures ?? []) item.append(line(figure));
       const tags = plate?.tags ?? [];
       if (tags.length) item.append(line(tags.join(" · "), "tags"));
@@ -218,6 +219,15 @@ function line(text, kind = "figure") {
   span.className = kind;
   span.textContent = text;
   return span;
+}
+
+/** A seat's cards held face down, drawn as small backs (the alt text says who is in). */
+function backs(count) {
+  const row = document.createElement("span");
+  row.className = "backs";
+  row.setAttribute("aria-hidden", "true");
+  row.append(...Array.from({ length: count }, () => document.createElement("i")));
+  return row;
 }
 
 function tag(text) {
