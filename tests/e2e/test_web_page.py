@@ -168,6 +168,13 @@ async def test_the_duel_marks_the_card_the_player_locked(tmp_path: Path) -> None
         cards = page.locator("#hand").get_by_role("button")
         names = [await card.text_content() or "" for card in await cards.all()]
         assert len(names) == 2
+        # The hand's words point at the cards and the moves "below": they are below them.
+        words = page.locator("#hand-text")
+        assert t("duel.hand.lock_menu", "en") in (await words.text_content() or "")
+        said, hand = await words.bounding_box(), await page.locator("#hand").bounding_box()
+        moves = await page.locator("#moves").bounding_box()
+        assert said and hand and moves
+        assert said["y"] + said["height"] <= min(hand["y"], moves["y"])
         await cards.first.click()
         await page.locator("#moves").get_by_role("button", name=f"Lock {names[0]}").click()
         await past(page, turn)
