@@ -89,6 +89,8 @@ def _seat_plate(seat: Any, lang: str) -> dict[str, Any]:
     figures: list[str] = []
     tags: list[str] = []
     value = getattr
+    if isinstance(value(seat, "net", None), int):  # draw's match end ranks by it
+        figures.append(t("pictures.alt.net", lang, n=f"{seat.net:+,}"))
     for name in ("stack", "chips"):
         if isinstance(value(seat, name, None), int):
             figures.append(t("pictures.alt.stack", lang, n=value(seat, name)))
@@ -111,10 +113,18 @@ def _seat_plate(seat: Any, lang: str) -> dict[str, Any]:
         ("passed", "pictures.tag.pass"),
         ("all_in", "pictures.tag.allin"),
         ("locked", "pictures.alt.locked"),
+        ("winner", "pictures.alt.winner"),
     ):
         if value(seat, flag, False) is True:
             tags.append(t(key, lang))
-    return {"name": seat.name, "figures": figures, "tags": tags, "to_act": bool(seat.to_act)}
+    return {
+        "name": seat.name,
+        "figures": figures,
+        "tags": tags,
+        "to_act": bool(seat.to_act),
+        "winner": value(seat, "winner", False) is True,
+        "holding": value(seat, "holding", 0),
+    }
 
 
 def picture_plates(table: TableSnapshot, lang: str, now: float) -> dict[str, Any] | None:
@@ -181,6 +191,11 @@ def _controls(table: TableSnapshot, seat: int, view: Any, lang: str) -> dict[str
             "label": t("discord.rebuy.button", lang),
             "sit_out": t("discord.rebuy.sit_out", lang),
             "ask": t("discord.rebuy.ask", lang, most=offer.most, cave=offer.cave),
+            "choose": t("discord.rebuy.choose", lang),
+            "caves": [
+                t("discord.rebuy.caves", lang, n=n, chips=n * offer.cave)
+                for n in range(1, offer.most + 1)
+            ],
         }
         return controls
     if not playing or table.to_act != seat:
@@ -210,6 +225,7 @@ def _controls(table: TableSnapshot, seat: int, view: Any, lang: str) -> dict[str
             "low": spot.low,
             "high": spot.high,
             "label": t(f"discord.bet.form.{spot.raise_verb}", lang),
+            "field": t("discord.bet.form.label", lang, low=spot.low, high=spot.high),
         }
     return controls
 
@@ -236,7 +252,7 @@ def state_frame(table: TableSnapshot, seat: int | None, lang: str, now: float) -
         "t": "state",
         "n": table.turn,
         "game": table.game,
-        "title": table.spec.title,
+        "title": t(f"discord.game.{table.game}", lang),
         "status": table.status,
         "deal": table.deal,
         "unit": deal_word(table.game, lang, title=True),
@@ -266,7 +282,8 @@ def state_frame(table: TableSnapshot, seat: int | None, lang: str, now: float) -
     frame["table_cards"] = [card_json(c) for c in renderer.table_cards(public)]
     if seat is None or own is None:
         return frame
-    frame["hand"] = [card_json(c) for c in renderer.hand_cards(own)]
+    locked = getattr(own, "my_lock", None)  # the duel's locked card
+    frame["hand"] = [{**card_json(c), "locked": c == locked} for c in renderer.hand_cards(own)]
     frame["hand_text"] = renderer.hand(own, lang, menu=True)
     frame["controls"] = _controls(table, seat, own, lang)
     if table.status == "playing" and table.to_act == seat:

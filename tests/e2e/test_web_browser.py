@@ -248,7 +248,7 @@ async def test_the_page_speaks_the_players_language(tmp_path: Path) -> None:
             assert await page.evaluate("document.body.classList.contains('four-colour')")
             await page.reload()
             await page.wait_for_function(
-                "document.getElementById('deck').getAttribute('aria-pressed') === 'true'"
+                "() => document.getElementById('deck').getAttribute('aria-pressed') === 'true'"
                 " && document.body.classList.contains('four-colour')",
                 timeout=WAIT_MS,
             )

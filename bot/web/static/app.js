@@ -1,7 +1,7 @@
 // The live table: one WebSocket to the server, which sends what this viewer may see and
 // the moves they may make (no rule lives here). Every URL is relative to the page, so it
 // works under a proxy's path prefix as well.
-import { bySuit, cardButton, cardFace } from "./cards.js";
+import { bySuit, cardButton, cardFace, showCards } from "./cards.js";
 
 const $ = (id) => document.getElementById(id);
 const page = new URL(location.href);
@@ -126,9 +126,15 @@ function addLog(frame, result = frame.result) {
     list.append(item);
   }
   while (list.children.length > LOG_KEPT) list.firstElementChild.remove();
-  list.lastElementChild?.scrollIntoView({ block: "nearest" });
+  // Only the log's own box scrolls: scrollIntoView would scroll the page too, taking the
+  // hand and the moves off a phone's screen at every event.
+  list.scrollTop = list.scrollHeight;
   if (result) {
     $("result").hidden = false;
+    // Named by its deal: it stays on show while the next deal is played.
+    $("result-h").textContent = state
+      ? tr("web.result.deal", { unit: state.unit, deal: state.deal })
+      : tr("web.result");
     const lines = $("result-lines");
     lines.replaceChildren(
       ...frame.lines.map((line) => {
@@ -156,7 +162,7 @@ function showState(frame) {
   $("alt").textContent = frame.alt;
   $("board").textContent = frame.board;
   showSeats(frame);
-  $("table-cards").replaceChildren(...frame.table_cards.map(cardFace));
+  showCards($("table-cards"), frame.table_cards.map(cardFace));
   $("turn").textContent = frame.turn_text;
   $("summary").textContent = frame.summary;
   $("live-pot").textContent = (frame.picture?.pots ?? [])
@@ -164,7 +170,7 @@ function showState(frame) {
     .join(" · ");
   startTimer(frame.time_left);
   if (frame.status === "finished") $("result").hidden = false;
-  showHand();
+  showHand(moved);
 }
 
 function showSeats(frame) {
@@ -193,10 +199,12 @@ function showSeats(frame) {
       item.append(name);
       if (seat.ai) item.append(" ", tag(tr("web.seat.ai")));
       if (seat.away) item.append(" ", tag(tr("web.seat.away")));
+      if (plate?.holding) item.append(backs(plate.holding));
       for (const figure of plate?.figures ?? []) item.append(line(figure));
       const tags = plate?.tags ?? [];
       if (tags.length) item.append(line(tags.join(" · "), "tags"));
       if (i === frame.seat) item.classList.add("mine");
+      if (plate?.winner) item.classList.add("winner");
       if (i === frame.to_act && frame.status === "playing") {
         item.classList.add("to-act");
         item.setAttribute("aria-current", "true");
@@ -211,6 +219,15 @@ function line(text, kind = "figure") {
   span.className = kind;
   span.textContent = text;
   return span;
+}
+
+/** A seat's cards held face down, drawn as small backs (the alt text says who is in). */
+function backs(count) {
+  const row = document.createElement("span");
+  row.className = "backs";
+  row.setAttribute("aria-hidden", "true");
+  row.append(...Array.from({ length: count }, () => document.createElement("i")));
+  return row;
 }
 
 function tag(text) {
@@ -241,18 +258,42 @@ function order(hand) {
   return suitOrder ? bySuit(hand) : hand.map((_, i) => i);
 }
 
-function showHand() {
+/** The key of the focused control of the hand's section (null: focus is elsewhere). */
+function focusedKey() {
+  const active = document.activeElement;
+  return $("you").contains(active) ? active.dataset.key ?? null : null;
+}
+
+/** Focus goes back to the rebuilt control of `key`, else to the hand's heading (a rebuilt
+ * control is a new element: without this a keyboard user would start again from the top). */
+function refocus(key) {
+  if (key === null) return;
+  const again = [...$("you").querySelectorAll("[data-key]")].find(
+    (control) => control.dataset.key === key && !control.disabled && control.offsetParent,
+  );
+  (again ?? $("you-h")).focus({ preventScroll: true });
+}
+
+/** The viewer's hand and controls; `moved`: the state is a new turn's. */
+function showHand(moved = false) {
   const frame = state;
   const you = $("you");
   you.hidden = frame.seat === null;
   if (frame.seat === null) return;
+  const key = focusedKey();
   const controls = frame.controls;
   const pick = controls.pick;
   $("pick-prompt").textContent = pick ? pick.prompt : "";
-  $("hand").replaceChildren(
-    ...order(frame.hand).map((i) => {
+  showCards(
+    $("hand"),
+    order(frame.hand).map((i) => {
       const card = frame.hand[i];
       const button = cardButton(card, { pressed: chosen.has(i), disabled: !pick });
+      button.dataset.key = `card:${card.code}`;
+      if (card.locked) {
+        button.classList.add("locked");
+        button.title = tr("web.card.locked");
+      }
       button.addEventListener("click", () => toggle(i));
       return button;
     }),
@@ -260,8 +301,9 @@ function showHand() {
   $("hand-text").textContent = frame.hand_text;
   showTools(frame);
   showMoves(frame);
-  showRaise(controls.raise);
+  showRaise(controls.raise, moved);
   showRebuy(controls.rebuy);
+  refocus(key);
 }
 
 function toggle(i) {
@@ -280,22 +322,30 @@ function button(label, onClick, extra = {}) {
   b.disabled = extra.disabled ?? false;
   if (extra.pressed !== undefined) b.setAttribute("aria-pressed", String(extra.pressed));
   if (extra.action) b.dataset.action = extra.action;
+  if (extra.key) b.dataset.key = extra.key;
   b.addEventListener("click", onClick);
   return b;
 }
 
 function showTools(frame) {
   const tools = [];
-  tools.push(
-    button(strings["web.sort"] ?? "Sort", () => {
-      suitOrder = !suitOrder;
-      showHand();
-    }, { pressed: suitOrder }),
-  );
-  if (frame.hint) tools.push(button(frame.hint, () => send({ t: "hint" })));
+  if (frame.hand.length > 1) {
+    tools.push(
+      button(strings["web.sort"] ?? "Sort", () => {
+        suitOrder = !suitOrder;
+        showHand();
+      }, { pressed: suitOrder, key: "sort" }),
+    );
+  }
+  if (frame.hint) tools.push(button(frame.hint, () => send({ t: "hint" }), { key: "hint" }));
   if (frame.autopass) {
     const on = frame.autopass.on;
-    tools.push(button(frame.autopass.label, () => send({ t: "autopass", on: !on }), { pressed: on }));
+    tools.push(
+      button(frame.autopass.label, () => send({ t: "autopass", on: !on }), {
+        pressed: on,
+        key: "autopass",
+      }),
+    );
   }
   $("tools").replaceChildren(...tools);
 }
@@ -316,39 +366,55 @@ function showMoves(frame) {
     buttons.push(
       button(label, () => act({ t: "pick", verb: pick.verb, cards: cards.map((c) => c.code) }), {
         disabled: cards.length < Math.max(1, pick.fewest),
+        key: "pick",
       }),
     );
   }
   for (const move of controls.moves) {
-    buttons.push(button(move.label, () => act({ t: "act", action: move.action }), { action: move.action }));
+    buttons.push(
+      button(move.label, () => act({ t: "act", action: move.action }), {
+        action: move.action,
+        key: `move:${move.action}`,
+      }),
+    );
   }
   $("moves").replaceChildren(...buttons);
 }
 
-function showRaise(raise) {
+/** The raise's field and slider; a new turn starts them again at its least amount. */
+function showRaise(raise, moved) {
   const form = $("raise");
   form.hidden = !raise;
   if (!raise) return;
   const amount = $("raise-amount");
   const slider = $("raise-slider");
-  $("raise-label").textContent = raise.label;
-  $("raise-go").textContent = raise.label;
+  $("raise-label").textContent = raise.field;
   for (const input of [amount, slider]) {
     input.min = String(raise.low);
     input.max = String(raise.high);
   }
-  if (!amount.value || Number(amount.value) < raise.low || Number(amount.value) > raise.high) {
+  const value = Number(amount.value);
+  if (moved || !amount.value || value < raise.low || value > raise.high) {
     amount.value = String(raise.low);
   }
   slider.value = amount.value;
   form.dataset.verb = raise.verb;
+  raiseButton();
+}
+
+/** The raise's button says the amount it will send ("Raise to 140"), as Call 20 does. */
+function raiseButton() {
+  const amount = $("raise-amount").value.trim();
+  $("raise-go").textContent = [state.controls.raise?.label, amount].filter(Boolean).join(" ");
 }
 
 $("raise-slider").addEventListener("input", () => {
   $("raise-amount").value = $("raise-slider").value;
+  raiseButton();
 });
 $("raise-amount").addEventListener("input", () => {
   $("raise-slider").value = $("raise-amount").value;
+  raiseButton();
 });
 $("raise").addEventListener("submit", (e) => {
   e.preventDefault();
@@ -360,14 +426,14 @@ function showRebuy(rebuy) {
   form.hidden = !rebuy;
   if (!rebuy) return;
   $("rebuy-ask").textContent = rebuy.ask;
-  $("rebuy-label").textContent = rebuy.label;
+  $("rebuy-label").textContent = rebuy.choose;
   $("rebuy-go").textContent = rebuy.label;
   $("sit-out").textContent = rebuy.sit_out;
   const select = $("rebuy-caves");
-  if (select.options.length !== rebuy.most) {
-    select.replaceChildren(
-      ...Array.from({ length: rebuy.most }, (_, i) => new Option(String(i + 1), String(i + 1))),
-    );
+  const words = rebuy.caves.join("\n");
+  if (select.dataset.words !== words) {
+    select.dataset.words = words;
+    select.replaceChildren(...rebuy.caves.map((text, i) => new Option(text, String(i + 1))));
   }
 }
 

@@ -18,7 +18,16 @@ export function cardFace(card) {
   const face = document.createElement("span");
   face.className = `card suit-${card.suit}`;
   face.textContent = card.name;
+  face.dataset.code = card.code;
   return face;
+}
+
+/** Show `cards` (elements from cardButton or cardFace) in `box`: only those it did not
+ * already show are marked dealt (animated), so a redraw does not flash the whole hand. */
+export function showCards(box, cards) {
+  const shown = new Set([...box.children].map((card) => card.dataset.code));
+  for (const card of cards) card.classList.toggle("dealt", !shown.has(card.dataset.code));
+  box.replaceChildren(...cards);
 }
 
 const SUITS = { d: 0, c: 1, h: 2, s: 3 };
