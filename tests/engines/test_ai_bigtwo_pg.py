@@ -15,14 +15,13 @@ from engines.ai.bigtwo import POLICIES, RandomPolicy
 from engines.ai.bigtwo_pg import (
     CONTEXT,
     PG_WEIGHTS_PATH,
-    Adam,
     PgPolicy,
     PolicyNet,
     policy_gradient,
     shipped_pg,
-    softmax,
 )
 from engines.ai.bigtwo_pg_train import train_pg
+from engines.ai.small_net import Adam, softmax
 from engines.base import DealSettled
 from engines.bigtwo import BigTwoConfig, BigTwoState
 from engines.cards import parse_cards
