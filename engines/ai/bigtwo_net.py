@@ -166,19 +166,11 @@ class _Beaten:
 class Net(TanhScorer):
     """One hidden layer of tanh units; a score per row of features."""
 
+    NAMES = ("w1", "b1", "w2")
+
     def __init__(self, w1: Array, b1: Array, w2: Array) -> None:
         """Weights: `w1` (FEATURES x hidden), `b1` (hidden), `w2` (hidden)."""
-        super().__init__([w1, b1, w2])
-
-    @property
-    def w1(self) -> Array:
-        """The hidden layer's weights (FEATURES x hidden)."""
-        return self.params[0]
-
-    @property
-    def w2(self) -> Array:
-        """The output weights (hidden)."""
-        return self.params[2]
+        super().__init__(w1, b1, w2)
 
     @classmethod
     def fresh(cls, hidden: int, rng: np.random.Generator) -> Net:
@@ -190,17 +182,7 @@ class Net(TanhScorer):
     @classmethod
     def load(cls, path: Path = WEIGHTS_PATH) -> Net:
         """The weights saved by `save` at `path`."""
-        with np.load(path) as data:
-            return cls(data["w1"], data["b1"], data["w2"])
-
-    def save(self, path: Path) -> None:
-        """Write the weights to `path` (.npz)."""
-        w1, b1, w2 = self.params
-        np.savez(path, w1=w1, b1=b1, w2=w2)
-
-    def copy(self) -> Net:
-        """An independent copy (a frozen opponent)."""
-        return Net(*(w.copy() for w in self.params))
+        return cls.read(path)
 
 
 _SHIPPED: Net | None = Net.load() if WEIGHTS_PATH.exists() else None

@@ -32,27 +32,14 @@ critic's input)."""
 class PolicyNet(TanhScorer):
     """Two tanh hidden layers giving a score per legal action, and a linear critic."""
 
+    NAMES = ("w1", "b1", "w2", "b2", "w3", "critic")
+
     def __init__(
         self, w1: Array, b1: Array, w2: Array, b2: Array, w3: Array, critic: Array
     ) -> None:
         """`w1` FEATURES x h1, `w2` h1 x h2, `w3` h2; `critic` CONTEXT + 1 (a bias last)."""
-        super().__init__([w1, b1, w2, b2, w3])
+        super().__init__(w1, b1, w2, b2, w3)
         self.critic = critic
-
-    @property
-    def w1(self) -> Array:
-        """The first hidden layer's weights (FEATURES x h1)."""
-        return self.params[0]
-
-    @property
-    def w2(self) -> Array:
-        """The second hidden layer's weights (h1 x h2)."""
-        return self.params[2]
-
-    @property
-    def w3(self) -> Array:
-        """The output weights (h2)."""
-        return self.params[4]
 
     @classmethod
     def fresh(cls, rng: np.random.Generator, h1: int = 32, h2: int = 16) -> PolicyNet:
@@ -69,17 +56,11 @@ class PolicyNet(TanhScorer):
     @classmethod
     def load(cls, path: Path = PG_WEIGHTS_PATH) -> PolicyNet:
         """The weights saved by `save`."""
-        with np.load(path) as data:
-            return cls(*(data[k] for k in ("w1", "b1", "w2", "b2", "w3", "critic")))
+        return cls.read(path)
 
-    def save(self, path: Path) -> None:
-        """Write the weights to `path` (.npz)."""
-        w1, b1, w2, b2, w3 = self.params
-        np.savez(path, w1=w1, b1=b1, w2=w2, b2=b2, w3=w3, critic=self.critic)
-
-    def copy(self) -> PolicyNet:
-        """An independent copy (a frozen opponent)."""
-        return PolicyNet(*(w.copy() for w in (*self.params, self.critic)))
+    def saved(self) -> list[Array]:
+        """The policy's weights and the critic."""
+        return [*self.params, self.critic]
 
     def value(self, rows: Array) -> float:
         """The critic's estimate of the reward from this situation (its context columns)."""
@@ -92,7 +73,7 @@ def policy_gradient(
     """Add to `grads` (shaped as `net.params`) the gradient of
     advantage x log p(index) + entropy x H(p), p the softmax of the scores of `rows`."""
     layers = net.hidden(rows)
-    p = softmax(layers[-1] @ net.w3)
+    p = softmax(layers[-1] @ net.out)
     d = -p * advantage
     d[index] += advantage
     if entropy:

@@ -115,7 +115,7 @@ class Sampler:
 def _grad(net: Net, rows: Array, index: int, weight: float, g: list[Array]) -> None:
     """Add `weight` x the gradient of log softmax(scores)[index] to `g` (w1, b1, w2)."""
     layers = net.hidden(rows)
-    d = -softmax(layers[-1] @ net.w2)
+    d = -softmax(layers[-1] @ net.out)
     d[index] += 1.0
     d *= weight
     net.backprop(rows, layers, d, g)

@@ -9,6 +9,9 @@ built on them.
 
 from __future__ import annotations
 
+from pathlib import Path
+from typing import Any, ClassVar, Self
+
 import numpy as np
 import numpy.typing as npt
 
@@ -19,11 +22,40 @@ class TanhScorer:
     """Tanh hidden layers, then a linear output: a score per row of features.
 
     `params` is [w1, b1, ..., wk, bk, out]: each hidden layer's weights and bias, then the
-    output weights (no bias). Training updates these arrays in place."""
+    output weights (no bias). Training updates these arrays in place. A subclass names the
+    arrays it saves (`NAMES`, in the order its constructor takes them)."""
 
-    def __init__(self, params: list[Array]) -> None:
+    NAMES: ClassVar[tuple[str, ...]] = ()
+    """The names `save` writes the arrays of `saved()` under."""
+
+    def __init__(self, *params: Array) -> None:
         """`params` in the order above (an odd count, at least three)."""
-        self.params = params
+        self.params = list(params)
+
+    @property
+    def out(self) -> Array:
+        """The output weights (one per unit of the last hidden layer)."""
+        return self.params[-1]
+
+    def saved(self) -> list[Array]:
+        """The arrays `save` writes and the constructor takes: `params`, unless a subclass
+        keeps more."""
+        return self.params
+
+    @classmethod
+    def read(cls, path: Path) -> Self:
+        """The weights `save` wrote at `path`."""
+        with np.load(path) as data:
+            return cls(*(data[name] for name in cls.NAMES))
+
+    def save(self, path: Path) -> None:
+        """Write the weights to `path` (.npz)."""
+        arrays: dict[str, Any] = dict(zip(self.NAMES, self.saved(), strict=True))
+        np.savez(path, **arrays)
+
+    def copy(self) -> Self:
+        """An independent copy (a frozen opponent)."""
+        return type(self)(*(w.copy() for w in self.saved()))
 
     def hidden(self, rows: Array) -> list[Array]:
         """Each hidden layer's activations for `rows`, the first layer first."""
@@ -36,15 +68,14 @@ class TanhScorer:
 
     def scores(self, rows: Array) -> Array:
         """A score per row."""
-        return self.hidden(rows)[-1] @ self.params[-1]
+        return self.hidden(rows)[-1] @ self.out
 
     def backprop(self, rows: Array, layers: list[Array], d: Array, grads: list[Array]) -> None:
         """Add to `grads` (shaped as `params`) the gradient of `d` . scores(rows).
 
         `layers` is `hidden(rows)`; `d` holds one number per row."""
-        out = self.params[-1]
         grads[-1] += layers[-1].T @ d
-        dh = np.outer(d, out) * (1 - layers[-1] * layers[-1])
+        dh = np.outer(d, self.out) * (1 - layers[-1] * layers[-1])
         for k in range(len(layers) - 1, -1, -1):
             below = layers[k - 1] if k else rows
             grads[2 * k + 1] += dh.sum(axis=0)

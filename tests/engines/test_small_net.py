@@ -22,7 +22,7 @@ def _scorer(widths: list[int], seed: int) -> TanhScorer:
     params = []
     for below, above in itertools.pairwise(widths):
         params += [rng.normal(0, 0.5, (below, above)), rng.normal(0, 0.5, above)]
-    return TanhScorer([*params, rng.normal(0, 0.5, widths[-1])])
+    return TanhScorer(*params, rng.normal(0, 0.5, widths[-1]))
 
 
 def test_the_scores_are_tanh_layers_then_a_linear_output() -> None:
@@ -82,6 +82,9 @@ def test_both_players_weights_survive_a_save_and_a_load(tmp_path: Path) -> None:
     assert np.array_equal(net_again.scores(rows), net.scores(rows))
     assert np.array_equal(pg_again.scores(rows), pg.scores(rows))
     assert np.array_equal(pg_again.critic, pg.critic)
+    # A copy shares no array with the original, and is of the same kind.
     copy = pg.copy()
     copy.params[0][0, 0] += 1.0
-    assert copy.w1[0, 0] == pg.w1[0, 0] + 1.0  # a copy shares no array with the original
+    copy.critic[0] += 1.0
+    assert copy.params[0][0, 0] == pg.params[0][0, 0] + 1.0
+    assert copy.critic[0] == pg.critic[0] + 1.0 and isinstance(copy, PolicyNet)
