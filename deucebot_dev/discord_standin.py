@@ -184,6 +184,14 @@ class Message:
         """Custom ids of every component in the current version."""
         return [c["custom_id"] for c in iter_components(self.components) if "custom_id" in c]
 
+    def link_urls(self) -> list[str]:
+        """The urls of its link buttons in the current version."""
+        return [
+            str(c["url"])
+            for c in iter_components(self.components)
+            if c.get("type") == 2 and c.get("url")
+        ]
+
     def component(self, prefix: str) -> dict[str, Any]:
         """The first component whose custom id starts with `prefix`."""
         for comp in iter_components(self.components):
