@@ -17,7 +17,6 @@ weights exactly (on the same numpy version).
 from __future__ import annotations
 
 import random
-import time
 from collections.abc import Callable
 
 import numpy as np
@@ -26,12 +25,13 @@ from engines.ai.bigtwo_net import shipped_net
 from engines.ai.bigtwo_pg import CONTEXT, PolicyNet, policy_gradient
 from engines.ai.bigtwo_train import (
     Agent,
+    Checks,
     Sampler,
     TrainReport,
     argmax_agent,
-    edge_against,
     greedy_agent,
     play_deal,
+    seat_edge,
 )
 from engines.ai.small_net import Adam
 
@@ -56,8 +56,7 @@ def train_pg(
     grads = [np.zeros_like(w) for w in net.params]
     frozen = [net.copy()]
     shipped = argmax_agent(shipped_net())
-    checks: list[tuple[int, float]] = []
-    started = time.perf_counter()
+    checks = Checks(seed, deals, check_every, check_deals, log)
     for played in range(1, deals + 1):
         sampler.records = {}
         agents: list[Agent] = [sampler.agent()] * 4
@@ -75,7 +74,7 @@ def train_pg(
                 agents[s] = greedy_agent
         pens = play_deal(rng, agents)
         for seat, decisions in sampler.records.items():
-            reward = ((sum(pens) - pens[seat]) / 3 - pens[seat]) / 10
+            reward = seat_edge(pens, seat) / 10
             for rows, index in decisions:
                 advantage = reward - net.value(rows)
                 policy_gradient(net, rows, index, advantage / batch, entropy / batch, grads)
@@ -86,10 +85,5 @@ def train_pg(
             opt.step(grads)
             if opt.t % snapshot_every == 0:
                 frozen = [*frozen, net.copy()][-8:]
-        if played % check_every == 0 or played == deals:
-            edge = edge_against(argmax_agent(net), greedy_agent, check_deals, seed + played)
-            checks.append((played, edge))
-            log(
-                f"{played} deals, {time.perf_counter() - started:.0f} s: edge vs greedy {edge:+.2f}"
-            )
-    return net, TrainReport(deals, time.perf_counter() - started, checks)
+        checks.after(played, net)
+    return net, checks.report()

@@ -131,6 +131,11 @@ class TrainReport:
     checks: list[tuple[int, float]]
 
 
+def seat_edge(penalties: list[int], seat: int) -> float:
+    """How much better `seat` did than the others: their average penalty minus its own."""
+    return (sum(penalties) - penalties[seat]) / 3 - penalties[seat]
+
+
 def edge_against(agent: Agent, opponent: Agent, deals: int, seed: int) -> float:
     """`agent`'s average edge in each seat in turn against three `opponent`."""
     rng = random.Random(seed)
@@ -139,9 +144,35 @@ def edge_against(agent: Agent, opponent: Agent, deals: int, seed: int) -> float:
         seat = i % 4
         agents = [opponent] * 4
         agents[seat] = agent
-        pens = play_deal(rng, agents)
-        total += sum(pens[s] for s in range(4) if s != seat) / 3 - pens[seat]
+        total += seat_edge(play_deal(rng, agents), seat)
     return total / deals
+
+
+class Checks:
+    """A training run's checks: every `every` deals and after the last, the argmax net's
+    edge against greedy over `deals` check deals, logged; then the run's report."""
+
+    def __init__(
+        self, seed: int, deals: int, every: int, check_deals: int, log: Callable[[str], None]
+    ) -> None:
+        """For a run of `deals` deals from `seed`."""
+        self.seed, self.deals, self.every, self.check_deals = seed, deals, every, check_deals
+        self.log = log
+        self.checks: list[tuple[int, float]] = []
+        self.started = time.perf_counter()
+
+    def after(self, played: int, net: TanhScorer) -> None:
+        """Check `net` if deal `played` is due one."""
+        if played % self.every == 0 or played == self.deals:
+            agent = argmax_agent(net)
+            edge = edge_against(agent, greedy_agent, self.check_deals, self.seed + played)
+            self.checks.append((played, edge))
+            seconds = time.perf_counter() - self.started
+            self.log(f"{played} deals, {seconds:.0f} s: edge vs greedy {edge:+.2f}")
+
+    def report(self) -> TrainReport:
+        """The run's report."""
+        return TrainReport(self.deals, time.perf_counter() - self.started, self.checks)
 
 
 def train(
@@ -163,8 +194,7 @@ def train(
     baseline = 0.0
     opt = Adam(net.params, lr)
     grads = [np.zeros_like(w) for w in net.params]
-    checks: list[tuple[int, float]] = []
-    started = time.perf_counter()
+    checks = Checks(seed, deals, check_every, 400, log)
     for played in range(1, deals + 1):
         learner.records = {}
         lineup = rng.random()
@@ -178,8 +208,7 @@ def train(
                         agents[s] = greedy_agent
         pens = play_deal(rng, agents)
         for seat, decisions in learner.records.items():
-            edge = (sum(pens) - pens[seat]) / 3 - pens[seat]
-            reward = edge / 10
+            reward = seat_edge(pens, seat) / 10
             advantage = reward - baseline
             baseline += 0.01 * (reward - baseline)
             for rows, index in decisions:
@@ -191,10 +220,5 @@ def train(
             if opt.t % snapshot_every == 0:
                 frozen.append(net.copy())
                 frozen = frozen[-8:]
-        if played % check_every == 0 or played == deals:
-            edge = edge_against(argmax_agent(net), greedy_agent, 400, seed + played)
-            checks.append((played, edge))
-            log(
-                f"{played} deals, {time.perf_counter() - started:.0f} s: edge vs greedy {edge:+.2f}"
-            )
-    return net, TrainReport(deals, time.perf_counter() - started, checks)
+        checks.after(played, net)
+    return net, checks.report()
