@@ -115,6 +115,8 @@ class Sampler:
 def _grad(net: Net, rows: Array, index: int, weight: float, g: list[Array]) -> None:
     """Add `weight` x the gradient of log softmax(scores)[index] to `g` (w1, b1, w2)."""
     layers = net.hidden(rows)
+    # Not `bigtwo_pg.policy_gradient`'s rounding (-p x weight + weight): this order of
+    # operations is the one the shipped weights were trained with, kept to reproduce them.
     d = -softmax(layers[-1] @ net.out)
     d[index] += 1.0
     d *= weight
@@ -150,7 +152,7 @@ def edge_against(agent: Agent, opponent: Agent, deals: int, seed: int) -> float:
 
 class Checks:
     """A training run's checks: every `every` deals and after the last, the argmax net's
-    edge against greedy over `deals` check deals, logged; then the run's report."""
+    edge against greedy over `check_deals` deals, logged; then the run's report."""
 
     def __init__(
         self, seed: int, deals: int, every: int, check_deals: int, log: Callable[[str], None]
