@@ -14,7 +14,8 @@
 
 `--db` (and DEUCEBOT_DB) is a SQLite file path or a postgresql:// URL.
 
-Each sub-command imports its module lazily so `deucebot play` starts fast. A refusal
+Each sub-command imports its module lazily so `deucebot play` starts fast (the trainers
+`deucebot train` offers are looked up only when it is asked for). A refusal
 (a bad flag or setting, a database that cannot be opened or reached) is one line on stderr
 and exit code 2, never a traceback; a copy `migrate-db` refuses or whose check fails is one
 line and exit code 1.
@@ -26,9 +27,9 @@ import argparse
 import importlib
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from types import ModuleType
-from typing import Annotated, NoReturn
+from typing import Annotated, Any, NoReturn
 
 from pydantic import ValidationError
 
@@ -65,7 +66,21 @@ WebPort = Annotated[int, bounded(int, 0, 65535, zero="a free port")]
 
 
 class Parser(argparse.ArgumentParser):
-    """argparse, but a usage error is one line (and where to get help), not usage + error."""
+    """argparse, but a usage error is one line (and where to get help), not usage + error;
+    `describe` gives a description worked out only when the help is shown."""
+
+    def __init__(
+        self, *args: Any, describe: Callable[[], str] | None = None, **kwargs: Any
+    ) -> None:
+        """As `argparse.ArgumentParser`, plus `describe`."""
+        super().__init__(*args, **kwargs)
+        self.describe = describe
+
+    def format_help(self) -> str:
+        """The help, with the description `describe` gives now."""
+        if self.describe is not None:
+            self.description = self.describe()
+        return super().format_help()
 
     def error(self, message: str) -> NoReturn:
         """Print `message` on one line and exit with code 2."""
@@ -171,13 +186,14 @@ def build_parser() -> argparse.ArgumentParser:
         help="scale: only the configurations of these table counts (100,300,1000)",
     )
 
+    # The trainers are looked up only when `train` is parsed or its help shown: finding
+    # them imports every game's face, which no other command needs.
     train = sub.add_parser(
         "train",
-        help="train or solve an AI level (each game declares its trainers: "
-        + ", ".join(_trainers())
-        + ")",
+        help="train or solve an AI level (each game declares its trainers; see train --help)",
+        describe=lambda: "Trainers the games declare: " + ", ".join(_trainers()) + ".",
     )
-    train.add_argument("game", choices=_trainers())
+    train.add_argument("game", type=_trainer_name, help="the trainer to run (listed above)")
     train.add_argument("--seed", type=int, default=1)
     train.add_argument(
         "--deals",
@@ -291,14 +307,8 @@ def _simulate(args: argparse.Namespace) -> int:
         return _simulate_levels(args, spec)
     if args.players is None:
         raise UnknownName("--players is needed (comma-separated AI policies), or --levels")
-    policies = [p.strip() for p in args.players.split(",") if p.strip()]
-    pool = [p.strip() for p in args.against.split(",") if p.strip()] if args.against else []
-    for name in policies + pool:
-        if name not in spec.policies:
-            raise UnknownName(
-                f"{spec.name} has no AI policy {name!r}; "
-                f"choose one of: {', '.join(sorted(spec.policies))}"
-            )
+    policies = _policy_names(spec, args.players)
+    pool = _policy_names(spec, args.against)
     if args.n < 1:
         raise UnknownName("-n must be at least 1")
     if args.against is not None:
@@ -320,6 +330,19 @@ def _simulate(args: argparse.Namespace) -> int:
         bar.finish()
     print(dumps(result) if args.json else result.to_table())
     return 0
+
+
+def _policy_names(spec: GameSpec, text: str | None) -> list[str]:
+    """`--players a,b` or `--against c,d`: the policy names, each one of `spec`'s (none
+    for an empty or missing list)."""
+    names = [p.strip() for p in text.split(",") if p.strip()] if text else []
+    for name in names:
+        if name not in spec.policies:
+            raise UnknownName(
+                f"{spec.name} has no AI policy {name!r}; "
+                f"choose one of: {', '.join(sorted(spec.policies))}"
+            )
+    return names
 
 
 def _simulate_pool(
@@ -354,6 +377,15 @@ def _trainers() -> dict[str, str]:
     return dict(sorted(found.items()))
 
 
+def _trainer_name(name: str) -> str:
+    """`deucebot train NAME`: `name` if a registered game declares that trainer."""
+    trainers = _trainers()
+    if name not in trainers:
+        choices = ", ".join(map(repr, trainers))
+        raise argparse.ArgumentTypeError(f"invalid choice: {name!r} (choose from {choices})")
+    return name
+
+
 def _simulate_levels(args: argparse.Namespace, spec: GameSpec) -> int:
     from bot.commands.pool import BIGTWO_POOL, levels_against_pool, levels_markdown
 
@@ -361,13 +393,7 @@ def _simulate_levels(args: argparse.Namespace, spec: GameSpec) -> int:
         raise UnknownName(f"--levels measures penalties per deal: {spec.name} scores chips")
     if args.players is not None:
         raise UnknownName("--levels measures the levels: leave out --players")
-    pool = [p.strip() for p in args.against.split(",") if p.strip()] if args.against else []
-    for name in pool:
-        if name not in spec.policies:
-            raise UnknownName(
-                f"{spec.name} has no AI policy {name!r}; "
-                f"choose one of: {', '.join(sorted(spec.policies))}"
-            )
+    pool = _policy_names(spec, args.against)
     if args.n < 1:
         raise UnknownName("-n must be at least 1")
     deals = dict.fromkeys(LEVELS, args.n)

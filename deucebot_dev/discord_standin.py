@@ -184,6 +184,14 @@ class Message:
         """Custom ids of every component in the current version."""
         return [c["custom_id"] for c in iter_components(self.components) if "custom_id" in c]
 
+    def link_urls(self) -> list[str]:
+        """The urls of its link buttons in the current version."""
+        return [
+            str(c["url"])
+            for c in iter_components(self.components)
+            if c.get("type") == 2 and c.get("url")
+        ]
+
     def component(self, prefix: str) -> dict[str, Any]:
         """The first component whose custom id starts with `prefix`."""
         for comp in iter_components(self.components):
@@ -430,6 +438,40 @@ def check_select_options(select: dict[str, Any]) -> None:
             raise BotSideError(f"a select option's label must be 1-100 characters: {option!r}")
     if int(select.get("max_values", 1)) > len(options):
         raise BotSideError("select max_values is larger than its options")
+
+
+def activity_place(channel_id: str, guild_id: str | None) -> str:
+    """The id Discord gives an Activity's location: `gc-<guild>-<channel>` in a guild
+    channel, `pc-<channel>` in a private one."""
+    return f"gc-{guild_id}-{channel_id}" if guild_id else f"pc-{channel_id}"
+
+
+def activity_instance(
+    app_id: str,
+    instance_id: str,
+    launch_id: str,
+    channel_id: str,
+    guild_id: str | None,
+    users: list[str],
+) -> dict[str, Any]:
+    """A running Activity instance as Discord serves it (`GET /applications/{app}/activity-
+    instances/{instance}`): launched in `channel_id` of guild `guild_id` (None: a private
+    channel) with `users` in it."""
+    kind = "gc" if guild_id else "pc"
+    location: dict[str, Any] = {
+        "id": activity_place(channel_id, guild_id),
+        "kind": kind,
+        "channel_id": channel_id,
+    }
+    if guild_id:
+        location["guild_id"] = guild_id
+    return {
+        "application_id": app_id,
+        "instance_id": instance_id,
+        "launch_id": launch_id,
+        "location": location,
+        "users": list(users),
+    }
 
 
 JSONResponse = Callable[..., Awaitable[web.StreamResponse]]
@@ -830,51 +872,37 @@ class FakeDiscord:
 
     def _add_routes(self) -> None:
         r = self._route
+        app = r"/applications/(?P<app>\d+)"
+        guild_commands = rf"{app}/guilds/(?P<guild>\d+)/commands"
+        channel = r"/channels/(?P<channel>\d+)"
+        message = rf"{channel}/messages/(?P<message>\d+)"
+        webhook = r"/webhooks/(?P<app>\d+)/(?P<token>[^/]+)"
         r("GET", r"/users/@me", self._me)
         r("GET", r"/oauth2/applications/@me", self._application)
         r("GET", r"/gateway", self._gateway_info)
         r("GET", r"/gateway/bot", self._gateway_bot)
-        r("PUT", r"/applications/(?P<app>\d+)/commands", self._sync_global)
-        r("PUT", r"/applications/(?P<app>\d+)/guilds/(?P<guild>\d+)/commands", self._sync_guild)
-        r("GET", r"/applications/(?P<app>\d+)/guilds/(?P<guild>\d+)/commands", self._list_guild)
-        r("GET", r"/applications/(?P<app>\d+)/commands", self._list_global)
-        r(
-            "GET",
-            r"/applications/(?P<app>\d+)/activity-instances/(?P<instance>[A-Za-z0-9_-]+)",
-            self._activity_instance,
-        )
-        r("POST", r"/channels/(?P<channel>\d+)/messages", self._post_message)
-        r("PATCH", r"/channels/(?P<channel>\d+)/messages/(?P<message>\d+)", self._edit_message)
-        r("GET", r"/channels/(?P<channel>\d+)/messages/(?P<message>\d+)", self._get_message)
-        r("GET", r"/channels/(?P<channel>\d+)/messages", self._list_messages)
-        r("DELETE", r"/channels/(?P<channel>\d+)/messages/(?P<message>\d+)", self._delete_message)
-        r("GET", r"/channels/(?P<channel>\d+)", self._get_channel)
-        r(
-            "GET",
-            r"/channels/(?P<channel>\d+)/thread-members/(?P<user>\d+)",
-            self._get_thread_member,
-        )
+        r("PUT", rf"{app}/commands", self._sync_global)
+        r("PUT", guild_commands, self._sync_guild)
+        r("GET", guild_commands, self._list_guild)
+        r("GET", rf"{app}/commands", self._list_global)
+        r("GET", rf"{app}/activity-instances/(?P<instance>[A-Za-z0-9_-]+)", self._activity_instance)
+        r("POST", rf"{channel}/messages", self._post_message)
+        r("PATCH", message, self._edit_message)
+        r("GET", message, self._get_message)
+        r("GET", rf"{channel}/messages", self._list_messages)
+        r("DELETE", message, self._delete_message)
+        r("GET", channel, self._get_channel)
+        r("GET", rf"{channel}/thread-members/(?P<user>\d+)", self._get_thread_member)
         r("POST", r"/users/@me/channels", self._open_dm)
         r("GET", r"/users/(?P<user>\d+)", self._get_user)
         r("GET", r"/guilds/(?P<guild>\d+)/members/(?P<user>\d+)", self._get_member)
         r("POST", r"/interactions/(?P<iid>\d+)/(?P<token>[^/]+)/callback", self._callback)
-        r("POST", r"/webhooks/(?P<app>\d+)/(?P<token>[^/]+)", self._followup)
-        r(
-            "PATCH",
-            r"/webhooks/(?P<app>\d+)/(?P<token>[^/]+)/messages/(?P<message>@original|\d+)",
-            self._edit_webhook,
-        )
-        r(
-            "GET",
-            r"/webhooks/(?P<app>\d+)/(?P<token>[^/]+)/messages/(?P<message>@original|\d+)",
-            self._get_webhook,
-        )
-        r(
-            "DELETE",
-            r"/webhooks/(?P<app>\d+)/(?P<token>[^/]+)/messages/(?P<message>@original|\d+)",
-            self._delete_webhook,
-        )
-        r("POST", r"/channels/(?P<channel>\d+)/typing", self._typing)
+        r("POST", webhook, self._followup)
+        webhook_message = rf"{webhook}/messages/(?P<message>@original|\d+)"
+        r("PATCH", webhook_message, self._edit_webhook)
+        r("GET", webhook_message, self._get_webhook)
+        r("DELETE", webhook_message, self._delete_webhook)
+        r("POST", rf"{channel}/typing", self._typing)
 
     def _route(self, method: str, pattern: str, handler: Callable[..., Awaitable[Any]]) -> None:
         self._routes.append((method, re.compile(f"^/api/v10{pattern}$"), handler))
@@ -1229,19 +1257,11 @@ class FakeDiscord:
                     running["users"].append(user)
                 return str(running["instance_id"])
         guild = self.guild_of(channel)
-        kind = "gc" if guild else "pc"
-        where = f"{kind}-{guild}-{channel}" if guild else f"{kind}-{channel}"
-        instance_id = f"i-{interaction_id}-{where}"
-        location: dict[str, Any] = {"id": where, "kind": kind, "channel_id": str(channel)}
-        if guild:
-            location["guild_id"] = str(guild)
-        self.activity_instances[instance_id] = {
-            "application_id": str(self.app_id),
-            "instance_id": instance_id,
-            "launch_id": str(interaction_id),
-            "location": location,
-            "users": [user],
-        }
+        guild_id = str(guild) if guild else None
+        instance_id = f"i-{interaction_id}-{activity_place(str(channel), guild_id)}"
+        self.activity_instances[instance_id] = activity_instance(
+            str(self.app_id), instance_id, str(interaction_id), str(channel), guild_id, [user]
+        )
         return instance_id
 
     async def _activity_instance(

@@ -4,7 +4,8 @@ against a mixed pool (declared by Big Two's `GameFace.trainers`)."""
 from __future__ import annotations
 
 import argparse
-from pathlib import Path
+
+from bot.commands.train_bigtwo import train_and_save
 
 
 def train(args: argparse.Namespace) -> int:
@@ -12,9 +13,4 @@ def train(args: argparse.Namespace) -> int:
     from engines.ai.bigtwo_pg import PG_WEIGHTS_PATH
     from engines.ai.bigtwo_pg_train import train_pg
 
-    out = Path(args.out) if args.out else PG_WEIGHTS_PATH
-    deals = args.deals if args.deals is not None else 30_000
-    policy, done = train_pg(args.seed, deals, log=lambda line: print(line, flush=True))
-    policy.save(out)
-    print(f"{done.deals} deals in {done.seconds:.0f} s; weights written to {out}")
-    return 0
+    return train_and_save(args, train_pg, PG_WEIGHTS_PATH, 30_000)

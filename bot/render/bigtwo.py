@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from bot.i18n import t
 from bot.render import Gallery, GameFace, GameRenderer, ViewAccessors
 from bot.render.phrases import match_over, turn_marker
-from bot.render.text import numbered_cards
+from bot.render.text import numbered_cards, pretty_cards, seat_name
 from bot.render.words import read_move, suggest, words_help
 from engines.base import DealSettled, DealStarted, Event, IllegalAction, MatchEnded
 from engines.bigtwo import (
@@ -36,20 +36,12 @@ _PLAY_WORDS = {"play", "jouer", "joue", "хід"}
 _SPLIT = re.compile(r"[\s,;]+")
 
 
-def _cards(cards: Sequence[Card]) -> str:
-    return " ".join(card.pretty for card in cards)
-
-
-def _name(names: Sequence[str], seat: int) -> str:
-    return names[seat] if 0 <= seat < len(names) else f"#{seat + 1}"
-
-
 def _kind(kind: str, lang: str) -> str:
     return t(f"bigtwo.kind.{kind}", lang)
 
 
 def _combo(combo: Combo, lang: str) -> str:
-    return t("bigtwo.combo", lang, cards=_cards(combo.cards), kind=_kind(combo.kind, lang))
+    return t("bigtwo.combo", lang, cards=pretty_cards(combo.cards), kind=_kind(combo.kind, lang))
 
 
 class BigTwoRenderer(ViewAccessors):
@@ -66,7 +58,7 @@ class BigTwoRenderer(ViewAccessors):
         dealer, the combination to beat and whose turn it is."""
         lines = [t("bigtwo.board.title", lang, deal=view.deal, deals=view.deals)]
         if not brief:
-            order = " → ".join(_name(names, s) for s in range(len(view.cards_left)))
+            order = " → ".join(seat_name(names, s) for s in range(len(view.cards_left)))
             lines.append(t("bigtwo.board.order", lang, order=order))
             for seat, left in enumerate(view.cards_left):
                 marker = turn_marker(view.to_act, seat)
@@ -76,15 +68,17 @@ class BigTwoRenderer(ViewAccessors):
                     + t(
                         "bigtwo.board.seat",
                         lang,
-                        name=_name(names, seat),
+                        name=seat_name(names, seat),
                         dealer=dealer,
                         left=left,
                         total=view.totals[seat],
                     )
                 )
         if view.finished:
-            winners = [_name(names, s) for s in view.winners]
-            totals = ", ".join(f"{_name(names, s)} {total}" for s, total in enumerate(view.totals))
+            winners = [seat_name(names, s) for s in view.winners]
+            totals = ", ".join(
+                f"{seat_name(names, s)} {total}" for s, total in enumerate(view.totals)
+            )
             lines.append(match_over(winners, totals, "penalties", lang))
             return "\n".join(lines)
         if view.table is not None and view.table_seat is not None:
@@ -93,7 +87,7 @@ class BigTwoRenderer(ViewAccessors):
                     "bigtwo.board.table",
                     lang,
                     combo=_combo(view.table, lang),
-                    name=_name(names, view.table_seat),
+                    name=seat_name(names, view.table_seat),
                     passes=view.passes,
                 )
             )
@@ -102,7 +96,7 @@ class BigTwoRenderer(ViewAccessors):
         else:
             lines.append(t("bigtwo.board.clear", lang))
         if view.to_act is not None:
-            lines.append(t("bigtwo.board.turn", lang, name=_name(names, view.to_act)))
+            lines.append(t("bigtwo.board.turn", lang, name=seat_name(names, view.to_act)))
         return "\n".join(lines)
 
     def hand(
@@ -138,34 +132,38 @@ class BigTwoRenderer(ViewAccessors):
     def event(self, event: Event, names: Sequence[str], lang: str) -> str | None:
         """One line for an event; None for events not worth a line."""
         if isinstance(event, DealStarted):
-            return t("bigtwo.event.deal", lang, deal=event.deal, dealer=_name(names, event.dealer))
+            return t(
+                "bigtwo.event.deal", lang, deal=event.deal, dealer=seat_name(names, event.dealer)
+            )
         if isinstance(event, CardsDealt):
-            return t("bigtwo.event.dealt", lang, cards=_cards(event.cards))
+            return t("bigtwo.event.dealt", lang, cards=pretty_cards(event.cards))
         if isinstance(event, Played):
             return t(
                 "bigtwo.event.played",
                 lang,
-                name=_name(names, event.seat),
-                cards=_cards(event.cards),
+                name=seat_name(names, event.seat),
+                cards=pretty_cards(event.cards),
                 kind=_kind(event.combo, lang),
                 left=event.cards_left,
             )
         if isinstance(event, Passed):
-            return t("bigtwo.event.passed", lang, name=_name(names, event.seat))
+            return t("bigtwo.event.passed", lang, name=seat_name(names, event.seat))
         if isinstance(event, TableCleared):
-            return t("bigtwo.event.cleared", lang, name=_name(names, event.leader))
+            return t("bigtwo.event.cleared", lang, name=seat_name(names, event.leader))
         if isinstance(event, DealWon):
             scores = ", ".join(
-                t("bigtwo.event.score", lang, name=_name(names, s), left=left, penalty=p)
+                t("bigtwo.event.score", lang, name=seat_name(names, s), left=left, penalty=p)
                 for s, (left, p) in enumerate(zip(event.cards_left, event.penalties, strict=True))
                 if s != event.seat
             )
-            return t("bigtwo.event.won", lang, name=_name(names, event.seat), scores=scores)
+            return t("bigtwo.event.won", lang, name=seat_name(names, event.seat), scores=scores)
         if isinstance(event, DealSettled):
             return None  # DealWon already says it all
         if isinstance(event, MatchEnded):
-            totals = ", ".join(f"{_name(names, s)} {total}" for s, total in enumerate(event.totals))
-            winners = [_name(names, s) for s in event.winners]
+            totals = ", ".join(
+                f"{seat_name(names, s)} {total}" for s, total in enumerate(event.totals)
+            )
+            winners = [seat_name(names, s) for s in event.winners]
             return match_over(winners, totals, "penalties", lang)
         return None
 
@@ -221,7 +219,7 @@ class BigTwoRenderer(ViewAccessors):
 
     def standings(self, view: BigTwoView, names: Sequence[str], lang: str) -> str:
         """The penalties so far, in seat order."""
-        seats = ", ".join(f"{_name(names, s)} {total}" for s, total in enumerate(view.totals))
+        seats = ", ".join(f"{seat_name(names, s)} {total}" for s, total in enumerate(view.totals))
         return t("phrase.standings.penalties", lang, seats=seats)
 
     def input_help(self, lang: str, view: BigTwoView | None = None) -> str:

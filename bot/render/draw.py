@@ -25,7 +25,7 @@ from bot.render.phrases import (
     turn_marker,
     uncontested,
 )
-from bot.render.text import numbered_cards
+from bot.render.text import numbered_cards, pretty_cards, seat_name
 from bot.render.words import read_move, say_move, suggest, words_help
 from engines.base import ChipsBought, DealSettled, DealStarted, Event, IllegalAction, MatchEnded
 from engines.cards import Card, CardParseError, parse_card
@@ -51,14 +51,6 @@ from engines.numbers import is_number
 from engines.poker.actions import Bet, Raise
 from engines.poker.events import UncalledReturned
 from engines.poker.ranking import hand_value
-
-
-def _cards(cards: Sequence[Card]) -> str:
-    return " ".join(card.pretty for card in cards)
-
-
-def _name(names: Sequence[str], seat: int) -> str:
-    return names[seat] if 0 <= seat < len(names) else f"#{seat + 1}"
 
 
 def _all_cards(words: Sequence[str]) -> bool:
@@ -118,7 +110,7 @@ class DrawRenderer(ViewAccessors):
                 deal=view.deal,
                 deals=view.deal_limit,
                 kind=kind,
-                dealer=_name(names, view.dealer),
+                dealer=seat_name(names, view.dealer),
             ),
             t(
                 "draw.board.pot" if view.carried else "draw.board.pot_only",
@@ -137,7 +129,7 @@ class DrawRenderer(ViewAccessors):
                     "draw.board.surblind_by",
                     lang,
                     surblind=2 * view.blind_unit,
-                    name=_name(names, view.surblind_seat),
+                    name=seat_name(names, view.surblind_seat),
                 )
                 if view.surblind_seat is not None
                 else ""
@@ -155,7 +147,7 @@ class DrawRenderer(ViewAccessors):
                     + t(
                         "draw.board.seat",
                         lang,
-                        name=_name(names, seat),
+                        name=seat_name(names, seat),
                         chips=view.stacks[seat],
                         bought=view.bought[seat],
                         stake=view.stakes[seat] + view.put_in[seat],
@@ -164,11 +156,13 @@ class DrawRenderer(ViewAccessors):
                 )
         if view.finished:
             nets = [view.stacks[s] - view.bought[s] for s in range(view.seats)]
-            totals = ", ".join(f"{_name(names, s)} {net:+d}" for s, net in enumerate(nets))
-            winners = [_name(names, s) for s, net in enumerate(nets) if net == max(nets)]
+            totals = ", ".join(f"{seat_name(names, s)} {net:+d}" for s, net in enumerate(nets))
+            winners = [seat_name(names, s) for s, net in enumerate(nets) if net == max(nets)]
             lines.append(match_over(winners, totals, "net", lang))
         elif view.to_act is not None:
-            lines.append(t(f"draw.board.turn_{view.phase}", lang, name=_name(names, view.to_act)))
+            lines.append(
+                t(f"draw.board.turn_{view.phase}", lang, name=seat_name(names, view.to_act))
+            )
         return "\n".join(lines)
 
     @staticmethod
@@ -208,7 +202,7 @@ class DrawRenderer(ViewAccessors):
             cards = numbered_cards(view.hand, order)
             lines.append(t("draw.hand.cards", lang, cards=cards))
             if view.set_aside:
-                lines.append(t("draw.hand.set_aside", lang, cards=_cards(view.set_aside)))
+                lines.append(t("draw.hand.set_aside", lang, cards=pretty_cards(view.set_aside)))
             if view.deal_kind == "jackpot" and view.phase == "bet1" and view.opener is None:
                 key = "draw.hand.can_open" if view.can_open else "draw.hand.cannot_open"
                 lines.append(t(key, lang, requirement=_requirement(view.requirement, lang)))
@@ -257,12 +251,12 @@ class DrawRenderer(ViewAccessors):
 
     def event(self, event: Event, names: Sequence[str], lang: str) -> str | None:
         """One line per event worth showing."""
-        name = _name(names, getattr(event, "seat", -1))
+        name = seat_name(names, getattr(event, "seat", -1))
         if isinstance(event, ChipsBought):
             key = "draw.event.rebuy" if event.reason == "rebuy" else "draw.event.buy_in"
             return t(key, lang, name=name, amount=event.amount)
         if isinstance(event, DealStarted):
-            return t("draw.event.deal", lang, deal=event.deal, name=_name(names, event.dealer))
+            return t("draw.event.deal", lang, deal=event.deal, name=seat_name(names, event.dealer))
         if isinstance(event, DealKind):
             if event.deal_kind == "jackpot":
                 return t(
@@ -276,7 +270,7 @@ class DrawRenderer(ViewAccessors):
             line = t(f"draw.event.posted_{event.what}", lang, name=name, amount=event.amount)
             return line + (t("phrase.poker.all_in", lang) if event.all_in else "")
         if isinstance(event, CardsDealt):
-            return t("draw.event.your_cards", lang, cards=_cards(event.cards))
+            return t("draw.event.your_cards", lang, cards=pretty_cards(event.cards))
         if isinstance(event, Acted):
             verb = event.action.split()[0]
             if verb == "surblind":
@@ -304,25 +298,27 @@ class DrawRenderer(ViewAccessors):
             return t(
                 "draw.event.new_cards",
                 lang,
-                out=_cards(event.discarded),
-                got=_cards(event.received),
-                hand=_cards(event.hand),
+                out=pretty_cards(event.discarded),
+                got=pretty_cards(event.received),
+                hand=pretty_cards(event.hand),
             )
         if isinstance(event, StockRenewed):
             return t("draw.event.stock_renewed", lang, n=event.cards)
         if isinstance(event, Shown):
             hand = hand_name(hand_value(event.cards), lang)
-            return t("draw.event.shown", lang, name=name, cards=_cards(event.cards), hand=hand)
+            return t(
+                "draw.event.shown", lang, name=name, cards=pretty_cards(event.cards), hand=hand
+            )
         if isinstance(event, OpenerProof):
             line = t(
                 "draw.event.proof",
                 lang,
                 name=name,
-                cards=_cards(event.proof),
+                cards=pretty_cards(event.proof),
                 requirement=_requirement(event.requirement, lang),
             )
             if event.set_aside:
-                line += t("draw.event.proof_split", lang, cards=_cards(event.set_aside))
+                line += t("draw.event.proof_split", lang, cards=pretty_cards(event.set_aside))
             return line
         if isinstance(event, PotWon):
             if not event.shown:
@@ -343,8 +339,8 @@ class DrawRenderer(ViewAccessors):
         if isinstance(event, DealSettled):
             return None
         if isinstance(event, MatchEnded):
-            winners = [_name(names, s) for s in event.winners]
-            totals = ", ".join(f"{_name(names, s)} {n:+d}" for s, n in enumerate(event.totals))
+            winners = [seat_name(names, s) for s in event.winners]
+            totals = ", ".join(f"{seat_name(names, s)} {n:+d}" for s, n in enumerate(event.totals))
             return match_over(winners, totals, "net", lang)
         return None
 

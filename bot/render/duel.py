@@ -21,7 +21,7 @@ from bot.render.phrases import (
     turn_marker,
     uncontested,
 )
-from bot.render.text import numbered_cards
+from bot.render.text import numbered_cards, pretty_cards, seat_name
 from bot.render.words import read_move, say_move, suggest, words_help
 from engines.base import ChipsBought, DealStarted, Event, IllegalAction, MatchEnded
 from engines.cards import Card, CardParseError, Rank, parse_card
@@ -44,16 +44,8 @@ from engines.poker.actions import BETTING_WORDS, parse_betting_action
 from engines.poker.events import UncalledReturned
 
 
-def _cards(cards: Sequence[Card]) -> str:
-    return " ".join(card.pretty for card in cards)
-
-
 def _signal(signal: Sequence[int], lang: str) -> str:
     return t("duel.signal", lang, up=signal[0], down=signal[1])
-
-
-def _name(names: Sequence[str], seat: int) -> str:
-    return names[seat] if 0 <= seat < len(names) else f"#{seat + 1}"
 
 
 def _card_like(word: str) -> bool:
@@ -99,7 +91,7 @@ class DuelRenderer(ViewAccessors):
                         t(
                             "duel.board.seat_over",
                             lang,
-                            name=_name(names, seat),
+                            name=seat_name(names, seat),
                             chips=view.chips[seat],
                         )
                     )
@@ -111,7 +103,7 @@ class DuelRenderer(ViewAccessors):
                     + t(
                         "duel.board.seat",
                         lang,
-                        name=_name(names, seat),
+                        name=seat_name(names, seat),
                         chips=view.chips[seat],
                         bet=view.bets[seat],
                         signal=_signal(view.signals[seat], lang),
@@ -122,19 +114,21 @@ class DuelRenderer(ViewAccessors):
         if view.last is not None:
             lines.append(self._last(view, names, lang))
         if view.winners is not None:
-            winners = [_name(names, s) for s in view.winners]
-            totals = ", ".join(f"{_name(names, s)} {chips}" for s, chips in enumerate(view.chips))
+            winners = [seat_name(names, s) for s in view.winners]
+            totals = ", ".join(
+                f"{seat_name(names, s)} {chips}" for s, chips in enumerate(view.chips)
+            )
             lines.append(match_over(winners, totals, "chips", lang))
         elif view.to_act is not None:
             key = "duel.board.turn_lock" if view.phase == "lock" else "duel.board.turn_bet"
-            lines.append(t(key, lang, name=_name(names, view.to_act)))
+            lines.append(t(key, lang, name=seat_name(names, view.to_act)))
         return "\n".join(lines)
 
     def _last(self, view: DuelView, names: Sequence[str], lang: str) -> str:
         last = view.last
         assert last is not None
         shown = ", ".join(
-            f"{_name(names, seat)} {card.pretty}" for seat, card in enumerate(last.locked)
+            f"{seat_name(names, seat)} {card.pretty}" for seat, card in enumerate(last.locked)
         )
         return t(
             "duel.board.last",
@@ -149,10 +143,10 @@ class DuelRenderer(ViewAccessors):
         winners: Sequence[int], folded: int | None, pot: int, names: Sequence[str], lang: str
     ) -> str:
         if folded is not None:
-            return uncontested(_name(names, winners[0]), pot, lang)
+            return uncontested(seat_name(names, winners[0]), pot, lang)
         if len(winners) > 1:
             return t("duel.result.tie", lang, pot=pot)
-        return t("duel.result.win", lang, winner=_name(names, winners[0]), pot=pot)
+        return t("duel.result.win", lang, winner=seat_name(names, winners[0]), pot=pot)
 
     def hand(
         self, view: DuelView, lang: str, order: Sequence[Card] | None = None, *, menu: bool = False
@@ -185,50 +179,56 @@ class DuelRenderer(ViewAccessors):
     def event(self, event: Event, names: Sequence[str], lang: str) -> str | None:
         """One line per event worth showing."""
         if isinstance(event, ChipsBought):
-            return t("duel.event.buy_in", lang, name=_name(names, event.seat), amount=event.amount)
+            return t(
+                "duel.event.buy_in", lang, name=seat_name(names, event.seat), amount=event.amount
+            )
         if isinstance(event, DealStarted):
-            return t("duel.event.deal", lang, deal=event.deal, name=_name(names, event.dealer))
+            return t("duel.event.deal", lang, deal=event.deal, name=seat_name(names, event.dealer))
         if isinstance(event, AntesPaid):
             return t("duel.event.antes", lang, ante=max(event.amounts))
         if isinstance(event, Reshuffled):
             return t("duel.event.reshuffled", lang, stock=event.stock)
         if isinstance(event, CardsDealt):
-            return t("duel.event.dealt", lang, new=_cards(event.new), hand=_cards(event.hand))
+            return t(
+                "duel.event.dealt", lang, new=pretty_cards(event.new), hand=pretty_cards(event.hand)
+            )
         if isinstance(event, SignalsShown):
             parts = ", ".join(
-                f"{_name(names, seat)} {_signal(signal, lang)}"
+                f"{seat_name(names, seat)} {_signal(signal, lang)}"
                 for seat, signal in enumerate(event.signals)
             )
             return t("duel.event.signals", lang, signals=parts)
         if isinstance(event, Locked):
-            name = _name(names, event.seat)
+            name = seat_name(names, event.seat)
             # Your own lock is said once, by the private line naming the card.
             return None if isinstance(name, Addressee) else t("duel.event.locked", lang, name=name)
         if isinstance(event, YouLocked):
             return t("duel.event.you_locked", lang, card=event.card.pretty)
         if isinstance(event, BettingSkipped):
-            who = join_names(_name(names, s) for s in event.all_in)
+            who = join_names(seat_name(names, s) for s in event.all_in)
             return t("duel.event.no_betting", lang, names=who)
         if isinstance(event, Acted):
             return acted(
                 event.action,
-                _name(names, event.seat),
+                seat_name(names, event.seat),
                 lang,
                 added=event.put_in,
                 total=event.total,
                 all_in=event.all_in,
             )
         if isinstance(event, UncalledReturned):
-            return returned(_name(names, event.seat), event.amount, lang)
+            return returned(seat_name(names, event.seat), event.amount, lang)
         if isinstance(event, Showdown):
             shown = ", ".join(
-                f"{_name(names, seat)} {card.pretty}" for seat, card in enumerate(event.locked)
+                f"{seat_name(names, seat)} {card.pretty}" for seat, card in enumerate(event.locked)
             )
             result = self._result(event.winners, event.folded, event.pot, names, lang)
             return t("duel.event.showdown", lang, cards=shown, result=result)
         if isinstance(event, MatchEnded):
-            winners = [_name(names, s) for s in event.winners]
-            totals = ", ".join(f"{_name(names, s)} {chips}" for s, chips in enumerate(event.totals))
+            winners = [seat_name(names, s) for s in event.winners]
+            totals = ", ".join(
+                f"{seat_name(names, s)} {chips}" for s, chips in enumerate(event.totals)
+            )
             return match_over(winners, totals, "chips", lang)
         return None
 

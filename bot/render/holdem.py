@@ -25,6 +25,7 @@ from bot.render.phrases import (
     turn_marker,
     uncontested,
 )
+from bot.render.text import pretty_cards, seat_name
 from bot.render.words import read_move, say_move, suggest, words_help
 from engines.base import ChipsBought, DealStarted, Event, IllegalAction, MatchEnded
 from engines.cards import Card
@@ -41,14 +42,6 @@ from engines.holdem import (
 )
 from engines.poker.actions import Bet, BettingAction, Raise, parse_betting_action
 from engines.poker.ranking import hand_value
-
-
-def _cards(cards: Sequence[Card]) -> str:
-    return " ".join(card.pretty for card in cards)
-
-
-def _name(names: Sequence[str], seat: int) -> str:
-    return names[seat] if 0 <= seat < len(names) else f"#{seat + 1}"
 
 
 class HoldemRenderer(ViewAccessors):
@@ -74,7 +67,7 @@ class HoldemRenderer(ViewAccessors):
                 pot=view.pot_total,
             )
         ]
-        board = _cards(view.board) if view.board else t("holdem.board.no_cards", lang)
+        board = pretty_cards(view.board) if view.board else t("holdem.board.no_cards", lang)
         lines.append(t("holdem.board.board", lang, cards=board))
         if view.pots:
             parts = []
@@ -103,18 +96,18 @@ class HoldemRenderer(ViewAccessors):
                     + t(
                         "holdem.board.seat",
                         lang,
-                        name=_name(names, seat.seat),
+                        name=seat_name(names, seat.seat),
                         stack=seat.stack,
                         bet=bet,
                         tags=seat_status(tags),
                     )
                 )
         if view.finished:
-            winners = [_name(names, s) for s in view.winners]
-            totals = ", ".join(f"{_name(names, seat.seat)} {seat.stack}" for seat in view.seats)
+            winners = [seat_name(names, s) for s in view.winners]
+            totals = ", ".join(f"{seat_name(names, seat.seat)} {seat.stack}" for seat in view.seats)
             lines.append(match_over(winners, totals, "chips", lang))
         elif view.to_act is not None:
-            lines.append(t("holdem.board.turn", lang, name=_name(names, view.to_act)))
+            lines.append(t("holdem.board.turn", lang, name=seat_name(names, view.to_act)))
         return "\n".join(lines)
 
     def hand(
@@ -128,7 +121,7 @@ class HoldemRenderer(ViewAccessors):
         """The seat's two cards, its best hand so far, and its options when it is to act."""
         if view.seat is None or not view.hole:
             return ""
-        lines = [t("holdem.hand.cards", lang, cards=_cards(view.hole))]
+        lines = [t("holdem.hand.cards", lang, cards=pretty_cards(view.hole))]
         if len(view.board) >= 3:
             value = hand_value([*view.hole, *view.board])
             lines.append(t("holdem.hand.made", lang, hand=hand_name(value, lang)))
@@ -153,46 +146,48 @@ class HoldemRenderer(ViewAccessors):
         """One line per event worth showing."""
         if isinstance(event, ChipsBought):
             return t(
-                "holdem.event.buy_in", lang, name=_name(names, event.seat), amount=event.amount
+                "holdem.event.buy_in", lang, name=seat_name(names, event.seat), amount=event.amount
             )
         if isinstance(event, DealStarted):
-            return t("holdem.event.hand", lang, hand=event.deal, name=_name(names, event.dealer))
+            return t(
+                "holdem.event.hand", lang, hand=event.deal, name=seat_name(names, event.dealer)
+            )
         if isinstance(event, BlindsPosted):
             return t(
                 "holdem.event.blinds",
                 lang,
-                sb_name=_name(names, event.small_blind_seat),
+                sb_name=seat_name(names, event.small_blind_seat),
                 sb=event.small_blind,
-                bb_name=_name(names, event.big_blind_seat),
+                bb_name=seat_name(names, event.big_blind_seat),
                 bb=event.big_blind,
             )
         if isinstance(event, HoleCards):
-            return t("holdem.event.hole", lang, cards=_cards(event.cards))
+            return t("holdem.event.hole", lang, cards=pretty_cards(event.cards))
         if isinstance(event, PlayerActed):
             return acted(
                 event.verb,
-                _name(names, event.seat),
+                seat_name(names, event.seat),
                 lang,
                 added=event.added,
                 total=event.total,
                 all_in=event.all_in,
             )
         if isinstance(event, UncalledReturned):
-            return returned(_name(names, event.seat), event.amount, lang)
+            return returned(seat_name(names, event.seat), event.amount, lang)
         if isinstance(event, BoardDealt):
             return t(
                 f"holdem.event.{event.street}",
                 lang,
-                cards=_cards(event.cards),
-                board=_cards(event.board),
+                cards=pretty_cards(event.cards),
+                board=pretty_cards(event.board),
             )
         if isinstance(event, Showdown):
             parts = [
                 t(
                     "holdem.event.shows",
                     lang,
-                    name=_name(names, hand.seat),
-                    cards=_cards(hand.cards),
+                    name=seat_name(names, hand.seat),
+                    cards=pretty_cards(hand.cards),
                     hand=hand_name(hand.value, lang),
                 )
                 for hand in event.hands
@@ -201,17 +196,19 @@ class HoldemRenderer(ViewAccessors):
         if isinstance(event, PotAwarded):
             pot = f"{pot_name(event.pot, lang)} {event.amount}"
             winners = ", ".join(
-                f"{_name(names, seat)} +{share}"
+                f"{seat_name(names, seat)} +{share}"
                 for seat, share in zip(event.winners, event.shares, strict=True)
             )
             if not event.shown and len(event.winners) == 1:
-                return uncontested(_name(names, event.winners[0]), event.amount, lang)
+                return uncontested(seat_name(names, event.winners[0]), event.amount, lang)
             return t("holdem.event.pot", lang, pot=pot, winners=winners)
         if isinstance(event, Eliminated):
-            return t("holdem.event.eliminated", lang, name=_name(names, event.seat))
+            return t("holdem.event.eliminated", lang, name=seat_name(names, event.seat))
         if isinstance(event, MatchEnded):
-            totals = ", ".join(f"{_name(names, s)} {chips}" for s, chips in enumerate(event.totals))
-            return match_over([_name(names, s) for s in event.winners], totals, "chips", lang)
+            totals = ", ".join(
+                f"{seat_name(names, s)} {chips}" for s, chips in enumerate(event.totals)
+            )
+            return match_over([seat_name(names, s) for s in event.winners], totals, "chips", lang)
         return None
 
     def parse_input(self, text: str, view: HoldemView) -> BettingAction:

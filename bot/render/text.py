@@ -1,10 +1,10 @@
-"""Action texts as people read them, the same for every game."""
+"""Action texts, cards and seat names as people read them, the same for every game."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-from engines.cards import Card, CardParseError, parse_card
+from engines.cards import Card, CardParseError, format_cards, parse_card
 
 
 def _words(text: str) -> list[str | Card]:
@@ -16,6 +16,16 @@ def _words(text: str) -> list[str | Card]:
         except CardParseError:
             words.append(word)
     return words
+
+
+def pretty_cards(cards: Sequence[Card]) -> str:
+    """Cards as people read them (``10♠ 3♦``), separated by spaces."""
+    return format_cards(cards, pretty=True)
+
+
+def seat_name(names: Sequence[str], seat: int) -> str:
+    """Seat `seat`'s name among `names`, or ``#n`` (counted from 1) for one without."""
+    return names[seat] if 0 <= seat < len(names) else f"#{seat + 1}"
 
 
 def describe(text: str) -> str:

@@ -19,10 +19,10 @@ from pathlib import Path
 from typing import Final
 
 import numpy as np
-import numpy.typing as npt
 
 from engines.ai.bigtwo_fast import _at_least, highest_five_power, legal_moves, play_out
 from engines.ai.bigtwo_strong import plan, plan_after
+from engines.ai.small_net import Array, TanhScorer
 from engines.bigtwo import PASS, Action, BigTwoView, Play, play_of_mask
 from engines.bigtwo_combos import (
     ALL_CARDS,
@@ -30,8 +30,6 @@ from engines.bigtwo_combos import (
     classify_mask,
     mask_of_cards,
 )
-
-Array = npt.NDArray[np.float64]
 
 WEIGHTS_VERSION: Final = 1
 """The version of the shipped weights (`bigtwo_net_v1.npz`)."""
@@ -165,14 +163,14 @@ class _Beaten:
         return combo.power < self.top[size]
 
 
-class Net:
+class Net(TanhScorer):
     """One hidden layer of tanh units; a score per row of features."""
+
+    NAMES = ("w1", "b1", "w2")
 
     def __init__(self, w1: Array, b1: Array, w2: Array) -> None:
         """Weights: `w1` (FEATURES x hidden), `b1` (hidden), `w2` (hidden)."""
-        self.w1 = w1
-        self.b1 = b1
-        self.w2 = w2
+        super().__init__(w1, b1, w2)
 
     @classmethod
     def fresh(cls, hidden: int, rng: np.random.Generator) -> Net:
@@ -184,24 +182,7 @@ class Net:
     @classmethod
     def load(cls, path: Path = WEIGHTS_PATH) -> Net:
         """The weights saved by `save` at `path`."""
-        with np.load(path) as data:
-            return cls(data["w1"], data["b1"], data["w2"])
-
-    def save(self, path: Path) -> None:
-        """Write the weights to `path` (.npz)."""
-        np.savez(path, w1=self.w1, b1=self.b1, w2=self.w2)
-
-    def copy(self) -> Net:
-        """An independent copy (a frozen opponent)."""
-        return Net(self.w1.copy(), self.b1.copy(), self.w2.copy())
-
-    def hidden(self, rows: Array) -> Array:
-        """The hidden layer's activations for `rows`."""
-        return np.tanh(rows @ self.w1 + self.b1)
-
-    def scores(self, rows: Array) -> Array:
-        """A score per row."""
-        return self.hidden(rows) @ self.w2
+        return cls.read(path)
 
 
 _SHIPPED: Net | None = Net.load() if WEIGHTS_PATH.exists() else None
@@ -215,7 +196,7 @@ def shipped_net() -> Net:
 
 
 def choose(
-    net: Net,
+    net: TanhScorer,
     hand: int,
     moves: list[int],
     table: Combo | None,
@@ -262,11 +243,12 @@ def net_play_out(
 
 
 class NetPolicy:
-    """Plays the action the trained network scores highest, from the view only."""
+    """Plays the action the trained network scores highest, from the view only (`pg`, a
+    subclass, with its own network)."""
 
     name = "net"
 
-    def __init__(self, rng: random.Random, net: Net | None = None) -> None:
+    def __init__(self, rng: random.Random, net: TanhScorer | None = None) -> None:
         """`net`: the shipped weights unless given. Decisions are deterministic."""
         self.rng = rng
         self.net = net if net is not None else shipped_net()

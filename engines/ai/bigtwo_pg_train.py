@@ -17,71 +17,23 @@ weights exactly (on the same numpy version).
 from __future__ import annotations
 
 import random
-import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
-from typing import Any
 
 import numpy as np
 
-from engines.ai.bigtwo_net import Array, action_features, shipped_net
-from engines.ai.bigtwo_pg import CONTEXT, Adam, PolicyNet, policy_gradient, softmax
-from engines.ai.bigtwo_train import Agent, argmax_agent, greedy_agent, play_deal
-
-
-def pg_agent(net: PolicyNet) -> Agent:
-    """`net` playing its best-scored move (as `PgPolicy` does)."""
-
-    def agent(seat: int, *situation: Any) -> int:
-        if len(situation[1]) == 1:
-            return 0
-        return int(np.argmax(net.scores(action_features(*situation))))
-
-    return agent
-
-
-@dataclass
-class _Sampler:
-    """Samples from the softmax of `net` and records each decision of each seat."""
-
-    net: PolicyNet
-    rng: np.random.Generator
-    records: dict[int, list[tuple[Array, int]]] = field(default_factory=dict)
-
-    def agent(self) -> Agent:
-        def agent(seat: int, *situation: Any) -> int:
-            moves = situation[1]
-            if len(moves) == 1:
-                return 0
-            rows = action_features(*situation)
-            index = int(self.rng.choice(len(moves), p=softmax(self.net.scores(rows))))
-            self.records.setdefault(seat, []).append((rows, index))
-            return index
-
-        return agent
-
-
-@dataclass
-class PgReport:
-    """What a run did: deals, seconds, and the greedy check (argmax policy, one seat in
-    turn against three `greedy`: the others' penalty per deal minus its own) at each check."""
-
-    deals: int
-    seconds: float
-    checks: list[tuple[int, float]]
-
-
-def edge_against(agent: Agent, opponent: Agent, deals: int, seed: int) -> float:
-    """`agent`'s average edge in each seat in turn against three `opponent`."""
-    rng = random.Random(seed)
-    total = 0.0
-    for i in range(deals):
-        seat = i % 4
-        agents = [opponent] * 4
-        agents[seat] = agent
-        pens = play_deal(rng, agents)
-        total += sum(pens[s] for s in range(4) if s != seat) / 3 - pens[seat]
-    return total / deals
+from engines.ai.bigtwo_net import shipped_net
+from engines.ai.bigtwo_pg import CONTEXT, PolicyNet, policy_gradient
+from engines.ai.bigtwo_train import (
+    Agent,
+    Checks,
+    Sampler,
+    TrainReport,
+    argmax_agent,
+    greedy_agent,
+    play_deal,
+    seat_edge,
+)
+from engines.ai.small_net import Adam
 
 
 def train_pg(
@@ -94,18 +46,17 @@ def train_pg(
     check_every: int = 5000,
     check_deals: int = 400,
     log: Callable[[str], None] = print,
-) -> tuple[PolicyNet, PgReport]:
+) -> tuple[PolicyNet, TrainReport]:
     """Train a fresh policy for `deals` deals from `seed`; return it and a report."""
     rng = random.Random(seed)
     nrng = np.random.default_rng(seed)
     net = PolicyNet.fresh(nrng)
-    sampler = _Sampler(net, nrng)
+    sampler = Sampler(net, nrng)
     opt = Adam(net.params, lr)
     grads = [np.zeros_like(w) for w in net.params]
     frozen = [net.copy()]
     shipped = argmax_agent(shipped_net())
-    checks: list[tuple[int, float]] = []
-    started = time.perf_counter()
+    checks = Checks(seed, deals, check_every, check_deals, log)
     for played in range(1, deals + 1):
         sampler.records = {}
         agents: list[Agent] = [sampler.agent()] * 4
@@ -116,14 +67,14 @@ def train_pg(
                 continue  # a quarter of the deals are pure self-play
             pick = rng.random()
             if pick < 0.3:
-                agents[s] = pg_agent(rng.choice(frozen))
+                agents[s] = argmax_agent(rng.choice(frozen))
             elif pick < 0.65:
                 agents[s] = shipped
             elif pick < 0.9:
                 agents[s] = greedy_agent
         pens = play_deal(rng, agents)
         for seat, decisions in sampler.records.items():
-            reward = ((sum(pens) - pens[seat]) / 3 - pens[seat]) / 10
+            reward = seat_edge(pens, seat) / 10
             for rows, index in decisions:
                 advantage = reward - net.value(rows)
                 policy_gradient(net, rows, index, advantage / batch, entropy / batch, grads)
@@ -134,10 +85,5 @@ def train_pg(
             opt.step(grads)
             if opt.t % snapshot_every == 0:
                 frozen = [*frozen, net.copy()][-8:]
-        if played % check_every == 0 or played == deals:
-            edge = edge_against(pg_agent(net), greedy_agent, check_deals, seed + played)
-            checks.append((played, edge))
-            log(
-                f"{played} deals, {time.perf_counter() - started:.0f} s: edge vs greedy {edge:+.2f}"
-            )
-    return net, PgReport(deals, time.perf_counter() - started, checks)
+        checks.after(played, net)
+    return net, checks.report()

@@ -24,7 +24,8 @@ from typing import Any
 import numpy as np
 
 from engines.ai.bigtwo_fast import greedy_move, legal_moves
-from engines.ai.bigtwo_net import Array, Net, action_features, choose
+from engines.ai.bigtwo_net import Net, action_features, choose
+from engines.ai.small_net import Adam, Array, TanhScorer, softmax
 from engines.bigtwo_combos import ALL_CARDS, Combo, classify_mask, penalty
 
 Agent = Callable[[int, int, list[int], Combo | None, tuple[int, int, int, int], int], int]
@@ -78,8 +79,8 @@ def greedy_agent(
     return moves.index(greedy_move(hand, table))
 
 
-def argmax_agent(net: Net) -> Agent:
-    """`net` playing its best-scored move (as `NetPolicy` does)."""
+def argmax_agent(net: TanhScorer) -> Agent:
+    """`net` playing its best-scored move (as `NetPolicy` and `PgPolicy` do)."""
 
     def agent(seat: int, *situation: Any) -> int:
         return choose(net, *situation)
@@ -88,23 +89,23 @@ def argmax_agent(net: Net) -> Agent:
 
 
 @dataclass
-class _Learner:
-    """Samples from the softmax of `net` and records each decision of each seat."""
+class Sampler:
+    """Samples from the softmax of `net`'s scores and records each decision of each seat
+    (the learner's seats while training)."""
 
-    net: Net
+    net: TanhScorer
     rng: np.random.Generator
     records: dict[int, list[tuple[Array, int]]] = field(default_factory=dict)
 
     def agent(self) -> Agent:
+        """An `Agent` that samples its move and records (the features, its index)."""
+
         def agent(seat: int, *situation: Any) -> int:
             moves = situation[1]
             if len(moves) == 1:
                 return 0
             rows = action_features(*situation)
-            scores = self.net.scores(rows)
-            p = np.exp(scores - scores.max())
-            p /= p.sum()
-            index = int(self.rng.choice(len(moves), p=p))
+            index = int(self.rng.choice(len(moves), p=softmax(self.net.scores(rows))))
             self.records.setdefault(seat, []).append((rows, index))
             return index
 
@@ -113,17 +114,13 @@ class _Learner:
 
 def _grad(net: Net, rows: Array, index: int, weight: float, g: list[Array]) -> None:
     """Add `weight` x the gradient of log softmax(scores)[index] to `g` (w1, b1, w2)."""
-    h = net.hidden(rows)
-    s = h @ net.w2
-    p = np.exp(s - s.max())
-    p /= p.sum()
-    d = -p
+    layers = net.hidden(rows)
+    # Not `bigtwo_pg.policy_gradient`'s rounding (-p x weight + weight): this order of
+    # operations is the one the shipped weights were trained with, kept to reproduce them.
+    d = -softmax(layers[-1] @ net.out)
     d[index] += 1.0
     d *= weight
-    g[2] += h.T @ d
-    dh = np.outer(d, net.w2) * (1 - h * h)
-    g[0] += rows.T @ dh
-    g[1] += dh.sum(axis=0)
+    net.backprop(rows, layers, d, g)
 
 
 @dataclass
@@ -136,18 +133,48 @@ class TrainReport:
     checks: list[tuple[int, float]]
 
 
-def evaluate_vs_greedy(net: Net, deals: int, seed: int) -> float:
-    """The argmax net's average edge in each seat in turn against three greedy players."""
+def seat_edge(penalties: list[int], seat: int) -> float:
+    """How much better `seat` did than the others: their average penalty minus its own."""
+    return (sum(penalties) - penalties[seat]) / 3 - penalties[seat]
+
+
+def edge_against(agent: Agent, opponent: Agent, deals: int, seed: int) -> float:
+    """`agent`'s average edge in each seat in turn against three `opponent`."""
     rng = random.Random(seed)
     total = 0.0
-    me = argmax_agent(net)
     for i in range(deals):
         seat = i % 4
-        agents: list[Agent] = [greedy_agent] * 4
-        agents[seat] = me
-        pens = play_deal(rng, agents)
-        total += sum(pens[s] for s in range(4) if s != seat) / 3 - pens[seat]
+        agents = [opponent] * 4
+        agents[seat] = agent
+        total += seat_edge(play_deal(rng, agents), seat)
     return total / deals
+
+
+class Checks:
+    """A training run's checks: every `every` deals and after the last, the argmax net's
+    edge against greedy over `check_deals` deals, logged; then the run's report."""
+
+    def __init__(
+        self, seed: int, deals: int, every: int, check_deals: int, log: Callable[[str], None]
+    ) -> None:
+        """For a run of `deals` deals from `seed`."""
+        self.seed, self.deals, self.every, self.check_deals = seed, deals, every, check_deals
+        self.log = log
+        self.checks: list[tuple[int, float]] = []
+        self.started = time.perf_counter()
+
+    def after(self, played: int, net: TanhScorer) -> None:
+        """Check `net` if deal `played` is due one."""
+        if played % self.every == 0 or played == self.deals:
+            agent = argmax_agent(net)
+            edge = edge_against(agent, greedy_agent, self.check_deals, self.seed + played)
+            self.checks.append((played, edge))
+            seconds = time.perf_counter() - self.started
+            self.log(f"{played} deals, {seconds:.0f} s: edge vs greedy {edge:+.2f}")
+
+    def report(self) -> TrainReport:
+        """The run's report."""
+        return TrainReport(self.deals, time.perf_counter() - self.started, self.checks)
 
 
 def train(
@@ -164,14 +191,12 @@ def train(
     rng = random.Random(seed)
     nrng = np.random.default_rng(seed)
     net = Net.fresh(hidden, nrng)
-    learner = _Learner(net, nrng)
+    learner = Sampler(net, nrng)
     frozen: list[Net] = [net.copy()]
     baseline = 0.0
-    moments = [[np.zeros_like(w) for w in (net.w1, net.b1, net.w2)] for _ in range(2)]
-    step = 0
-    grads = [np.zeros_like(w) for w in (net.w1, net.b1, net.w2)]
-    checks: list[tuple[int, float]] = []
-    started = time.perf_counter()
+    opt = Adam(net.params, lr)
+    grads = [np.zeros_like(w) for w in net.params]
+    checks = Checks(seed, deals, check_every, 400, log)
     for played in range(1, deals + 1):
         learner.records = {}
         lineup = rng.random()
@@ -185,32 +210,17 @@ def train(
                         agents[s] = greedy_agent
         pens = play_deal(rng, agents)
         for seat, decisions in learner.records.items():
-            edge = (sum(pens) - pens[seat]) / 3 - pens[seat]
-            reward = edge / 10
+            reward = seat_edge(pens, seat) / 10
             advantage = reward - baseline
             baseline += 0.01 * (reward - baseline)
             for rows, index in decisions:
                 _grad(net, rows, index, advantage, grads)
         if played % batch == 0:
-            step += 1
-            for k, (w, g) in enumerate(zip((net.w1, net.b1, net.w2), grads, strict=True)):
+            for g in grads:
                 g /= batch
-                m, v = moments[0][k], moments[1][k]
-                m *= 0.9
-                m += 0.1 * g
-                v *= 0.999
-                v += 0.001 * g * g
-                mhat = m / (1 - 0.9**step)
-                vhat = v / (1 - 0.999**step)
-                w += lr * mhat / (np.sqrt(vhat) + 1e-8)  # ascent: maximise the reward
-                g[...] = 0
-            if step % snapshot_every == 0:
+            opt.step(grads)  # ascent: maximise the reward
+            if opt.t % snapshot_every == 0:
                 frozen.append(net.copy())
                 frozen = frozen[-8:]
-        if played % check_every == 0 or played == deals:
-            edge = evaluate_vs_greedy(net, 400, seed + played)
-            checks.append((played, edge))
-            log(
-                f"{played} deals, {time.perf_counter() - started:.0f} s: edge vs greedy {edge:+.2f}"
-            )
-    return net, TrainReport(deals, time.perf_counter() - started, checks)
+        checks.after(played, net)
+    return net, checks.report()

@@ -78,6 +78,19 @@ class Terminal:
         assert self.child.wait(timeout=max(0.1, until - time.monotonic())) == 0, seen[-15:]
         return seen
 
+    def play_hints(self, rest: float = 10) -> None:
+        """Play the match to its end as the hints say (ask `hint` at each prompt, type the
+        move it gives), then read the rest of the output (`rest` seconds at the most)."""
+        while True:
+            seen = self.read_until(lambda s: is_prompt(s) or s.startswith("Run the same"), 60)
+            if seen[-1].startswith("Run the same"):
+                break
+            self.type("hint")
+            hint = self.read_until(lambda s: s.startswith("Hint: "), 30)[-1]
+            self.read_until(is_prompt, 10)
+            self.type(hint.removeprefix("Hint: "))
+        self.rest(rest)
+
     def _next(self, until: float) -> str | None:
         try:
             return self._new.get(timeout=max(0.01, until - time.monotonic()))

@@ -94,15 +94,7 @@ def test_a_draw_match_ends_by_itself_with_standings_between_deals(
 ) -> None:
     term = Terminal("draw", "--seed", "5", "--ai-delay", "0", "--deals", "3")
     terminal.append(term)
-    while True:
-        seen = term.read_until(lambda s: is_prompt(s) or s.startswith("Run the same"), 60)
-        if seen[-1].startswith("Run the same"):
-            break
-        term.type("hint")
-        hint = term.read_until(lambda s: s.startswith("Hint: "), 30)[-1]
-        term.read_until(is_prompt, 10)
-        term.type(hint.removeprefix("Hint: "))
-    term.rest(10)
+    term.play_hints()
     text = "\n".join(term.lines)
     assert text.count("Standings: ") == 2, text  # between deals 1-2 and 2-3
     assert "Deal 1 of 3" in text and "Deal 3 of 3" in text

@@ -27,6 +27,21 @@ def bot_env(extra: dict[str, str], cwd: Path) -> dict[str, str]:
     return env
 
 
+def shard_env(fake: FakeDiscord, db: str, shard: int, cwd: Path, **extra: str) -> dict[str, str]:
+    """`bot_env` for the process of shard `shard` of two on database `db` (global
+    commands, AI in the process, a 6-second shard lease), plus `extra` settings."""
+    env = {k: v for k, v in fake.env().items() if k != "DEV_GUILD_ID"}  # global commands
+    env.update(
+        DEUCEBOT_DB=db,
+        DEUCEBOT_SHARD_COUNT="2",
+        DEUCEBOT_SHARD_IDS=str(shard),
+        DEUCEBOT_SHARD_LEASE_SECONDS="6",
+        DEUCEBOT_AI_PROCESSES="0",
+        **extra,
+    )
+    return bot_env(env, cwd)
+
+
 @dataclass
 class BotProcess:
     """A `python -m bot` child whose output goes to files (a pipe nobody reads can fill up

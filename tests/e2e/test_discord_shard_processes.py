@@ -15,22 +15,10 @@ import pytest
 
 from deucebot_dev.discord_standin import FakeDiscord
 from storage.backend import open_storage
-from tests.e2e.bot_process import BotProcess, bot_env, spawn_bot
+from tests.e2e.bot_process import BotProcess, shard_env, spawn_bot
 from tests.e2e.shard_play import channel_boards, create_and_start, take_turn, whose_turn
 
 pytestmark = pytest.mark.slow
-
-
-def _shard_env(fake: FakeDiscord, db: str, shard: int, cwd: Path) -> dict[str, str]:
-    env = {k: v for k, v in fake.env().items() if k != "DEV_GUILD_ID"}  # global commands
-    env.update(
-        DEUCEBOT_DB=db,
-        DEUCEBOT_SHARD_COUNT="2",
-        DEUCEBOT_SHARD_IDS=str(shard),
-        DEUCEBOT_SHARD_LEASE_SECONDS="6",
-        DEUCEBOT_AI_PROCESSES="0",
-    )
-    return bot_env(env, cwd)
 
 
 async def _play(fake: FakeDiscord, channel: int, moves: list[str], until: float) -> None:
@@ -73,7 +61,7 @@ async def test_two_shard_processes_one_killed_and_restarted(
     procs: list[BotProcess] = []
 
     async def start(shard: int, name: str) -> BotProcess:
-        proc = await spawn_bot(_shard_env(fake, pg_url, shard, tmp_path), tmp_path, name)
+        proc = await spawn_bot(shard_env(fake, pg_url, shard, tmp_path), tmp_path, name)
         procs.append(proc)
         return proc
 

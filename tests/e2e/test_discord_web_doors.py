@@ -16,7 +16,7 @@ from bot.web.links import LinkAuthenticator, LinkSigner
 from bot.web.oauth import DiscordOAuth, OAuthRefused
 from deucebot_dev.discord_standin import FakeDiscord, Message, User
 from storage.sqlite import SqliteStorage
-from tests.e2e.bot_process import bot_env, spawn_bot
+from tests.e2e.bot_process import BotProcess, bot_env, spawn_bot
 from tests.e2e.conftest import running_standin
 from tests.e2e.helpers import board, boards, mentioned
 from tests.e2e.process_play import stop
@@ -31,14 +31,21 @@ ACTIVITY = {
 }
 
 
+async def _spawn_web(fake: FakeDiscord, db: Path) -> BotProcess:
+    """The bot with browser links (`WEB`) on the SQLite file `db`, run in its folder."""
+    return await spawn_bot(
+        bot_env({**fake.env(), **WEB, "DEUCEBOT_DB": str(db)}, db.parent), db.parent
+    )
+
+
 async def _dealt(fake: FakeDiscord) -> Message:
     """Once the bot is up: the owner's Big Two table, started, the owner to play."""
     owner = fake.owner
     await fake.wait_ready(60)
     await fake.command(owner, "table create", game="bigtwo", deals=1)
     await fake.command(owner, "table start")
-    # No board yet (the start still being drawn) is "not yet": `mentioned` needs one.
-    await fake.wait_for(lambda: boards(fake) and mentioned(fake) == owner.id, 20)
+    # The board may not be posted yet when the command is answered.
+    await fake.wait_for(lambda: bool(boards(fake)) and mentioned(fake) == owner.id, 20)
     return board(fake)
 
 
@@ -131,9 +138,7 @@ async def test_open_in_browser_gives_a_signed_revocable_link(tmp_path: Path) -> 
     db = tmp_path / "bot.sqlite3"
     async with running_standin() as fake:
         owner = fake.owner
-        bot = await spawn_bot(
-            bot_env({**fake.env(), **WEB, "DEUCEBOT_DB": str(db)}, tmp_path), tmp_path
-        )
+        bot = await _spawn_web(fake, db)
         try:
             shown = await _dealt(fake)
             assert not any(cid.startswith("db:activity:") for cid in _labels(shown))
@@ -216,9 +221,7 @@ async def test_leaving_the_table_ends_the_members_links(tmp_path: Path) -> None:
     db = tmp_path / "bot.sqlite3"
     async with running_standin() as fake:
         bo = fake.add_user("Bo")
-        bot = await spawn_bot(
-            bot_env({**fake.env(), **WEB, "DEUCEBOT_DB": str(db)}, tmp_path), tmp_path
-        )
+        bot = await _spawn_web(fake, db)
         try:
             await _dealt(fake)
             await fake.command(bo, "table join")
@@ -235,9 +238,7 @@ async def test_a_member_not_seated_cannot_leave_nor_lose_links(tmp_path: Path) -
     """A refused `/table leave` (not seated) writes nothing: the member's links live on."""
     db = tmp_path / "bot.sqlite3"
     async with running_standin() as fake:
-        bot = await spawn_bot(
-            bot_env({**fake.env(), **WEB, "DEUCEBOT_DB": str(db)}, tmp_path), tmp_path
-        )
+        bot = await _spawn_web(fake, db)
         try:
             await _dealt(fake)
             owners = await _link(fake, fake.owner)
@@ -254,9 +255,7 @@ async def test_stopping_the_table_ends_its_links(tmp_path: Path) -> None:
     after a new table opens in the same channel."""
     db = tmp_path / "bot.sqlite3"
     async with running_standin() as fake:
-        bot = await spawn_bot(
-            bot_env({**fake.env(), **WEB, "DEUCEBOT_DB": str(db)}, tmp_path), tmp_path
-        )
+        bot = await _spawn_web(fake, db)
         try:
             await _dealt(fake)
             owners = await _link(fake, fake.owner)

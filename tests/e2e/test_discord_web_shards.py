@@ -25,10 +25,10 @@ from aiohttp import (
 from aiohttp.test_utils import TestServer
 
 from bot.i18n import t
-from deucebot_dev.discord_standin import FakeDiscord, Message, User
+from deucebot_dev.discord_standin import FakeDiscord, User
 from storage.backend import open_storage
 from tests.bot.web.oauth_standin import CLIENT_ID, CLIENT_SECRET, OAuthStandin
-from tests.e2e.bot_process import BotProcess, bot_env, spawn_bot
+from tests.e2e.bot_process import BotProcess, shard_env, spawn_bot
 from tests.e2e.process_play import stop
 from tests.e2e.shard_play import channel_boards, create_and_start
 from tests.e2e.web_browser import free_port
@@ -44,13 +44,11 @@ RECEIVE = 20.0
 def _env(
     fake: FakeDiscord, db: str, shard: int, port: int, oauth: str, cwd: Path
 ) -> dict[str, str]:
-    env = {k: v for k, v in fake.env().items() if k != "DEV_GUILD_ID"}  # global commands
-    env.update(
-        DEUCEBOT_DB=db,
-        DEUCEBOT_SHARD_COUNT="2",
-        DEUCEBOT_SHARD_IDS=str(shard),
-        DEUCEBOT_SHARD_LEASE_SECONDS="6",
-        DEUCEBOT_AI_PROCESSES="0",
+    return shard_env(
+        fake,
+        db,
+        shard,
+        cwd,
         DEUCEBOT_WEB_PORT=str(port),
         DEUCEBOT_PUBLIC_URL=PUBLIC,
         DEUCEBOT_LINK_SECRET=SECRET,
@@ -58,16 +56,6 @@ def _env(
         DEUCEBOT_ACTIVITY_CLIENT_SECRET=CLIENT_SECRET,
         DEUCEBOT_OAUTH_BASE=oauth,
     )
-    return bot_env(env, cwd)
-
-
-def _urls(message: Message) -> list[str]:
-    return [
-        str(comp["url"])
-        for row in message.components
-        for comp in row.get("components", [])
-        if comp.get("type") == 2 and comp.get("url")
-    ]
 
 
 async def _link_path(fake: FakeDiscord, user: User, channel: int) -> str:
@@ -77,7 +65,7 @@ async def _link_path(fake: FakeDiscord, user: User, channel: int) -> str:
     assert hand is not None
     offer = (await fake.click(user, hand, "db:browser:")).message
     assert offer is not None
-    [url] = [u for u in _urls(offer) if u.startswith(PUBLIC)]
+    [url] = [u for u in offer.link_urls() if u.startswith(PUBLIC)]
     return urlparse(url).path
 
 

@@ -16,7 +16,7 @@ from urllib.parse import urlparse
 import pytest
 
 from bot.i18n import t
-from deucebot_dev.discord_standin import FakeDiscord, Message, User
+from deucebot_dev.discord_standin import FakeDiscord, User
 from tests.e2e.bot_process import bot_env, spawn_bot
 from tests.e2e.conftest import running_standin
 from tests.e2e.helpers import board, boards, mentioned
@@ -38,15 +38,6 @@ def _chromium_present() -> None:
     need_chromium()
 
 
-def _urls(message: Message) -> list[str]:
-    return [
-        str(comp["url"])
-        for row in message.components
-        for comp in row.get("components", [])
-        if comp.get("type") == 2 and comp.get("url")
-    ]
-
-
 async def _link(fake: FakeDiscord, user: User, port: int) -> str:
     """`user`'s browser link from their hand's "Open in browser", at the bot's web port
     (the public URL's reverse proxy stands aside in this test)."""
@@ -54,7 +45,7 @@ async def _link(fake: FakeDiscord, user: User, port: int) -> str:
     assert hand is not None
     offer = (await fake.click(user, hand, "db:browser:")).message
     assert offer is not None
-    [url] = [u for u in _urls(offer) if u.startswith(PUBLIC)]
+    [url] = [u for u in offer.link_urls() if u.startswith(PUBLIC)]
     return f"http://127.0.0.1:{port}{urlparse(url).path}"
 
 

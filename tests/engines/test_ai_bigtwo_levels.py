@@ -44,7 +44,7 @@ def test_the_shipped_weights_are_small_versioned_and_loaded_at_import() -> None:
     assert WEIGHTS_PATH.name.startswith("bigtwo_net_v") and WEIGHTS_PATH.suffix == ".npz"
     assert WEIGHTS_PATH.stat().st_size < 1_000_000
     net = shipped_net()
-    assert net.w1.shape[0] == 32 and np.isfinite(net.w1).all()
+    assert net.params[0].shape[0] == 32 and all(np.isfinite(w).all() for w in net.params)
     assert NetPolicy(random.Random(0)).net is net
 
 
@@ -57,8 +57,8 @@ def test_training_reproduces_its_weights_from_the_seed() -> None:
     first, report = train(seed=5, deals=64, batch=16, check_every=10_000, log=lambda _: None)
     again, _ = train(seed=5, deals=64, batch=16, check_every=10_000, log=lambda _: None)
     other, _ = train(seed=6, deals=64, batch=16, check_every=10_000, log=lambda _: None)
-    assert np.array_equal(first.w1, again.w1) and np.array_equal(first.w2, again.w2)
-    assert not np.array_equal(first.w1, other.w1)
+    assert all(np.array_equal(a, b) for a, b in zip(first.params, again.params, strict=True))
+    assert not np.array_equal(first.params[0], other.params[0])
     assert report.deals == 64 and len(report.checks) == 1  # the final check
 
 

@@ -15,14 +15,13 @@ from engines.ai.bigtwo import POLICIES, RandomPolicy
 from engines.ai.bigtwo_pg import (
     CONTEXT,
     PG_WEIGHTS_PATH,
-    Adam,
     PgPolicy,
     PolicyNet,
     policy_gradient,
     shipped_pg,
-    softmax,
 )
 from engines.ai.bigtwo_pg_train import train_pg
+from engines.ai.small_net import Adam, softmax
 from engines.base import DealSettled
 from engines.bigtwo import BigTwoConfig, BigTwoState
 from engines.cards import parse_cards
@@ -34,7 +33,7 @@ def test_the_shipped_pg_weights_are_small_and_loaded_at_import() -> None:
     assert PG_WEIGHTS_PATH.name == "bigtwo_pg_v1.npz"
     assert PG_WEIGHTS_PATH.stat().st_size < 100_000
     net = shipped_pg()
-    assert net.w1.shape == (32, 32) and net.w2.shape == (32, 16) and net.w3.shape == (16,)
+    assert [w.shape for w in net.params] == [(32, 32), (32,), (32, 16), (16,), (16,)]
     assert all(np.isfinite(w).all() for w in (*net.params, net.critic))
     assert PgPolicy(random.Random(0)).net is net
     assert POLICIES["pg"](random.Random(0)).name == "pg"
@@ -184,8 +183,8 @@ def test_pg_training_reproduces_its_weights_from_the_seed() -> None:
     first, again, other = run(5), run(5), run(6)
     assert all(np.array_equal(a, b) for a, b in zip(first.params, again.params, strict=True))
     assert np.array_equal(first.critic, again.critic)
-    assert not np.array_equal(first.w1, other.w1)
-    assert not np.array_equal(first.w1, PolicyNet.fresh(np.random.default_rng(5)).w1)
+    assert not np.array_equal(first.params[0], other.params[0])
+    assert not np.array_equal(first.params[0], PolicyNet.fresh(np.random.default_rng(5)).params[0])
 
 
 def test_the_train_command_writes_the_weights_the_seed_gives(tmp_path: Path) -> None:

@@ -5,7 +5,6 @@ legal moves from the seat's view only, and the levels' order of strength."""
 from __future__ import annotations
 
 import random
-from collections import Counter
 from fractions import Fraction
 from pathlib import Path
 
@@ -29,20 +28,10 @@ from engines.ai.duel_solve import (
     solve,
     train,
 )
-from engines.cards import new_deck, parse_card, parse_cards
-from engines.duel import SPEC, DuelConfig, DuelState, DuelView, Lock, new_state, timeout_action
+from engines.cards import parse_card
+from engines.duel import SPEC, DuelConfig, DuelView, Lock, new_state, timeout_action
 from engines.poker.actions import AllIn, Bet, Check, Fold
-
-
-def rigged(hand0: str, hand1: str, chips: int = 20) -> DuelState:
-    """Deal 1 with chosen hands; the rest of the shoe is the stock."""
-    state = new_state(DuelConfig(starting_chips=chips), random.Random(0))
-    state.hands = [parse_cards(hand0), parse_cards(hand1)]
-    rest = Counter(new_deck(2))
-    rest.subtract(state.hands[0] + state.hands[1])
-    state.stock = sorted(rest.elements(), key=lambda c: c.code)
-    return state
-
+from tests.engines.test_ai_duel import rigged
 
 # --- the solver -------------------------------------------------------------
 

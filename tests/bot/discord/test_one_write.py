@@ -5,8 +5,9 @@ real loopback server."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import io
-from collections.abc import Iterator
+from collections.abc import AsyncIterator, Iterator
 from typing import Any
 
 import aiohttp
@@ -51,6 +52,20 @@ def writes(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[int]]:
     yield sizes
 
 
+@contextlib.asynccontextmanager
+async def serving(app: web.Application) -> AsyncIterator[str]:
+    """`app` served on a free loopback port while inside; its base URL."""
+    runner = web.AppRunner(app)
+    await runner.setup()
+    site = web.TCPSite(runner, "127.0.0.1", 0)
+    await site.start()
+    port = site._server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
+    try:
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        await runner.cleanup()
+
+
 async def _upload(request_class: type[aiohttp.ClientRequest], writes: list[int]) -> tuple:
     """Post `_form()` to a loopback server with `request_class`: (what the server read, the
     body's raw bytes, the writes the client made)."""
@@ -63,19 +78,14 @@ async def _upload(request_class: type[aiohttp.ClientRequest], writes: list[int])
 
     app = web.Application()
     app.router.add_post("/up", handler)
-    runner = web.AppRunner(app)
-    await runner.setup()
-    site = web.TCPSite(runner, "127.0.0.1", 0)
-    await site.start()
-    port = site._server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
-    try:
-        async with aiohttp.ClientSession(request_class=request_class) as session:
-            writes.clear()
-            async with session.post(f"http://127.0.0.1:{port}/up", data=_form()) as response:
-                assert response.status == 200
-                client_writes = list(writes)
-    finally:
-        await runner.cleanup()
+    async with (
+        serving(app) as base,
+        aiohttp.ClientSession(request_class=request_class) as session,
+    ):
+        writes.clear()
+        async with session.post(f"{base}/up", data=_form()) as response:
+            assert response.status == 200
+            client_writes = list(writes)
     return got["type"], got["raw"], client_writes
 
 

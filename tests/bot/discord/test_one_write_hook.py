@@ -18,7 +18,7 @@ from aiohttp import web
 from discord.http import HTTPClient, Route, handle_message_parameters
 
 from bot.discord.one_write import OneWriteHook, OneWriteRequest, one_write, session_of
-from tests.bot.discord.test_one_write import PICTURE, writes
+from tests.bot.discord.test_one_write import PICTURE, serving, writes
 
 __all__ = ["writes"]  # the fixture, used here by name
 
@@ -41,16 +41,9 @@ async def api(monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[list[bytes]]:
     app = web.Application()
     app.router.add_get("/api/v10/users/@me", me)
     app.router.add_post("/api/v10/channels/7/messages", post)
-    runner = web.AppRunner(app)
-    await runner.setup()
-    site = web.TCPSite(runner, "127.0.0.1", 0)
-    await site.start()
-    port = site._server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
-    monkeypatch.setattr(Route, "BASE", f"http://127.0.0.1:{port}/api/v10")
-    try:
+    async with serving(app) as base:
+        monkeypatch.setattr(Route, "BASE", f"{base}/api/v10")
         yield bodies
-    finally:
-        await runner.cleanup()
 
 
 async def _logged_in(trace: aiohttp.TraceConfig | None = None) -> HTTPClient:

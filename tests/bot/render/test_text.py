@@ -1,8 +1,9 @@
-"""Action texts with suit symbols, and the cards a move names."""
+"""Action texts with suit symbols, the cards a move names, cards and seat names as every
+game writes them."""
 
 from __future__ import annotations
 
-from bot.render.text import describe, move_cards, numbered_cards
+from bot.render.text import describe, move_cards, numbered_cards, pretty_cards, seat_name
 from engines.cards import parse_card, parse_cards
 
 
@@ -33,3 +34,10 @@ def test_a_card_held_twice_gets_both_of_its_positions() -> None:
 def test_an_order_of_other_cards_is_ignored() -> None:
     hand = parse_cards("3D 5S")
     assert numbered_cards(hand, parse_cards("3D AS")) == "#1 3♦  #2 5♠"
+
+
+def test_cards_and_seat_names_read_the_same_in_every_game() -> None:
+    assert pretty_cards(parse_cards("TS 3D AH")) == "10♠ 3♦ A♥"
+    assert pretty_cards([]) == ""
+    names = ["Ann", "Bo"]
+    assert [seat_name(names, s) for s in (0, 1, 2, -1)] == ["Ann", "Bo", "#3", "#0"]

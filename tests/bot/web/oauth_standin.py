@@ -6,8 +6,11 @@ only for that application, and only while it runs (else 404)."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 from aiohttp import web
+
+from deucebot_dev.discord_standin import activity_instance
 
 CLIENT_ID = "123456789012345678"
 CLIENT_SECRET = "client-secret-for-tests"
@@ -23,7 +26,7 @@ class OAuthStandin:
     expired: set[str] = field(default_factory=set)
     """Access tokens that have expired since they were issued (answered 401)."""
     calls: list[str] = field(default_factory=list)
-    instances: dict[str, dict[str, object]] = field(default_factory=dict)
+    instances: dict[str, dict[str, Any]] = field(default_factory=dict)
     """Running Activity instances by id, as Discord serialises them."""
     bot_token: str = BOT_TOKEN
     """The application's bot token, the only one that reads its instances."""
@@ -33,18 +36,9 @@ class OAuthStandin:
     ) -> None:
         """Run instance `instance_id` of the application in `channel_id` with `users` in it
         (a guild channel, or with `guild_id` None a private one)."""
-        kind = "gc" if guild_id else "pc"
-        place = f"{kind}-{guild_id}-{channel_id}" if guild_id else f"{kind}-{channel_id}"
-        location: dict[str, object] = {"id": place, "kind": kind, "channel_id": channel_id}
-        if guild_id:
-            location["guild_id"] = guild_id
-        self.instances[instance_id] = {
-            "application_id": CLIENT_ID,
-            "instance_id": instance_id,
-            "launch_id": "1276580072400224306",
-            "location": location,
-            "users": list(users),
-        }
+        self.instances[instance_id] = activity_instance(
+            CLIENT_ID, instance_id, "1276580072400224306", channel_id, guild_id, users
+        )
 
     def grant(self, code: str, user_id: str, name: str, locale: str = "en-US") -> None:
         """Make `code` a valid code for the user `user_id`."""

@@ -8,10 +8,8 @@ Discord's OAuth2 and instance endpoints."""
 from __future__ import annotations
 
 import json
-import os
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
-from pathlib import Path
 
 import pytest
 from aiohttp import web
@@ -21,23 +19,9 @@ from bot.web.activity import ActivityAuthenticator, ActivitySessions, add_routes
 from bot.web.identity import WebAuthError
 from bot.web.oauth import DiscordOAuth
 from tests.bot.web.oauth_standin import BOT_TOKEN, CLIENT_ID, CLIENT_SECRET, OAuthStandin
+from tests.e2e.web_browser import chromium
 
-playwright_api = pytest.importorskip("playwright.async_api")  # a dev dependency
-CHROMIUM = Path("/usr/bin/chromium")
-ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
-# CI installs Chromium (.ci/run): there a missing browser fails the tests instead.
-pytestmark = pytest.mark.skipif(
-    not CHROMIUM.exists() and not os.environ.get("CI"), reason="needs /usr/bin/chromium"
-)
+pytest.importorskip("playwright.async_api")  # a dev dependency
 
 HOST_PAGE = """<!doctype html><html><head><meta charset="utf-8"><title>Discord stand-in</title>
 </head><body>
@@ -146,12 +130,9 @@ async def rig() -> AsyncIterator[Rig]:
 
 @pytest.fixture
 async def browser() -> AsyncIterator[object]:
-    async with playwright_api.async_playwright() as play:
-        launched = await play.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
-        try:
-            yield launched
-        finally:
-            await launched.close()
+    # Without Chromium: skipped here, failed under CI (which installs it).
+    async with chromium() as launched:
+        yield launched
 
 
 async def _open(browser: object, rig: Rig, query: str, locale: str = "en-US") -> object:
