@@ -32,7 +32,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from engines.ai.draw import AI_CAVES, _amount_action, _with_amount
+from engines.ai.draw import AI_CAVES, _amount_action, _with_amount, pot_fraction_to, stay_in
 from engines.ai.draw_best import best_draw
 from engines.ai.draw_ranges import Range, ranges
 from engines.cards import FULL_DECK
@@ -263,8 +263,7 @@ class HardPolicy:
         def sized(fraction: float) -> DrawAction | None:
             if kind is None:
                 return None
-            target = view.highest + max(1, int((pot + view.to_call) * fraction))
-            amount = max(view.min_raise_to, min(view.max_to, target))
+            amount = pot_fraction_to(view, fraction)
             # Cave awareness: a bet that would leave under a third of the stack goes all-in.
             if amount - view.stakes[me] > 0.66 * (stack + view.stakes[me]) and AllIn() in legal:
                 return AllIn()
@@ -296,12 +295,7 @@ class HardPolicy:
         price = to_pay / (pot + to_pay) if to_pay > 0 else 0.0
         # Before the draw the price buys a draw too: a fair share of the pot is enough.
         if win >= price * 1.1 or (before and win > fair):
-            if Call() in legal:
-                return Call()
-            if kind is not None and view.entry:
-                return _with_amount(kind, view.min_raise_to)
-            if AllIn() in legal:
-                return AllIn()
+            return stay_in(view, kind) or Fold()
         return Fold()
 
     def _bluff_spot(self, view: DrawView) -> bool:
