@@ -19,10 +19,13 @@ It decides from its `DrawView` only:
   over its exact best draw. The chances against each opponent multiply.
 - **Betting**: in a jackpot it opens whenever it may with a hand worth it, in blind deals
   it comes in, calls and raises by its chances against the price (pot odds; before the
-  draw a fair share of the pot is enough), sizes its bets by strength (half the pot to a
-  full pot; all-in when the bet would leave a small part of its stack behind: cave
-  awareness), bluffs heads-up after the draw against a player that drew two or more and
-  folds often enough, and takes the surblind heads-up or three-handed when deep.
+  draw, facing the entry or the opening alone, 70% of a fair share of the pot is enough:
+  that price buys a draw and the betting after it; a raise over it is paid by pot odds
+  alone, which folds small pairs and draws that loose raisers would make pay), sizes its
+  bets by strength (half the pot to a full pot; all-in when the bet would leave a small
+  part of its stack behind: cave awareness), bluffs heads-up after the draw against a
+  player that drew two or more and folds often enough, and takes the surblind heads-up or
+  three-handed when deep.
 - **Rebuys**: broke, it buys back enough cave units to cover the deepest opponent (at most
   three at once), within the same limit of caves as every AI in a match with no deal limit.
 """
@@ -68,6 +71,13 @@ MAX_FLOOR = 0.85
 LOOSE_PAT = 0.1
 """A stand-pat habit above this is not a sound player's (about one deal in fifty)."""
 
+ENTRY_SHARE = 0.7
+"""Before the draw, facing the entry or the opening alone, the part of a fair share of the
+pot (one over the players in the deal) its chances must reach for it to stay in."""
+
+AGGRESSIVE = ("open", "bet", "raise", "allin")
+"""The words of the actions that put in more than a call."""
+
 BLUFF_FOLDS = 0.35
 """How often an opponent must fold (when it may call) for `hard` to bluff it."""
 
@@ -102,6 +112,12 @@ class Habits:
         return (self.folds + 1) / (self.folds + self.calls + 2)
 
 
+def raises_so_far(view: DrawView) -> int:
+    """The opens, bets and raises of this deal so far (its own included): one is the entry
+    of a blind deal or the opening of a jackpot, two or more a raise over it."""
+    return sum(1 for _, text in view.history if text and text.split()[0] in AGGRESSIVE)
+
+
 def opponents_floors(view: DrawView, habits: dict[int, Habits]) -> dict[int, float]:
     """Each live opponent's range floor from its actions this deal, weighed by its habits."""
     me = view.seat
@@ -117,7 +133,7 @@ def opponents_floors(view: DrawView, habits: dict[int, Habits]) -> dict[int, flo
         if seat not in floors:
             continue
         known = habits.get(seat, Habits())
-        if word in ("open", "bet", "raise", "allin"):
+        if word in AGGRESSIVE:
             floors[seat] += AGGRESSION_FLOOR * known.tightness() * (1.5 if after_draw else 1.0)
         elif word == "call":
             floors[seat] += CALL_FLOOR * min(1.0, 2 * known.folding())
@@ -184,7 +200,7 @@ class HardPolicy:
                 continue
             word = text.split()[0] if text else ""
             known = self.habits.setdefault(seat, Habits())
-            if word in ("open", "bet", "raise", "allin"):
+            if word in AGGRESSIVE:
                 known.aggressive += 1
             elif word in (PUBLIC_DRAW, "stand"):
                 known.draws += 1
@@ -293,8 +309,10 @@ class HardPolicy:
                     return action
             return Check()
         price = to_pay / (pot + to_pay) if to_pay > 0 else 0.0
-        # Before the draw the price buys a draw too: a fair share of the pot is enough.
-        if win >= price * 1.1 or (before and win > fair):
+        # Before the draw the entry's price buys a draw and the betting after it: part of a
+        # fair share of the pot is enough. A raise over the entry is paid by pot odds alone.
+        entry_only = before and raises_so_far(view) < 2
+        if win >= price * 1.1 or (entry_only and win > ENTRY_SHARE * fair):
             return stay_in(view, kind) or Fold()
         return Fold()
 

@@ -25,11 +25,13 @@ from engines.cards import parse_cards
 from engines.draw import SPEC, DrawConfig, DrawState
 from engines.draw.actions import (
     STAND,
+    Call,
     Check,
     Draw,
     Fold,
     NoSurblind,
     Open,
+    Raise,
     Rebuy,
     SitOut,
     Surblind,
@@ -161,6 +163,32 @@ def test_hard_buys_back_enough_to_cover_the_deepest_opponent_within_its_limits()
     assert policy.decide(broke((0, 2000, 100), 20, 1)) == Rebuy(3)  # at most three at once
     assert policy.decide(broke((0, 2000, 100), None, AI_CAVES - 1)) == Rebuy(1)
     assert policy.decide(broke((0, 2000, 100), None, AI_CAVES)) == SitOut()
+
+
+def _facing_the_entry(seed: int, reraised: bool) -> DrawView:
+    """A blind deal of four, no surblind: the first to speak comes in at the entry price (4)
+    and the next folds or raises to 16; the view of the player to act after them."""
+    state = DrawState(DrawConfig(seats=4, deals=5), random.Random(seed))
+    for action in (NoSurblind(), Raise(4), Raise(16) if reraised else Fold()):
+        assert state.to_act is not None
+        state.apply(state.to_act, action)
+    assert state.to_act is not None
+    view = state.view(state.to_act)
+    assert view.phase == "bet1" and Call() in view.legal
+    return view
+
+
+def test_hard_stays_in_for_the_entry_but_pays_a_raise_over_it_by_pot_odds_alone() -> None:
+    # A-K-5-3 of hearts and a queen: four to the nut flush. Against two players that came
+    # in at the entry price it stays in (the price buys a draw and the betting after it);
+    # raised to four times the entry, the same hand folds (a loose raiser makes a draw pay).
+    entry = _facing_the_entry(107, reraised=False)
+    assert sorted(c.rank for c in entry.hand) == [3, 5, 12, 13, 14]
+    assert len({c.suit for c in entry.hand}) == 2
+    assert HardPolicy(random.Random(0)).decide(entry) == Call()
+    raised = _facing_the_entry(107, reraised=True)
+    assert raised.hand == entry.hand and raised.to_call > entry.to_call
+    assert HardPolicy(random.Random(0)).decide(raised) == Fold()
 
 
 def test_hard_beats_normal_on_duplicate_deals_with_fixed_seeds() -> None:
