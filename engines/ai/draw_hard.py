@@ -21,7 +21,8 @@ It decides from its `DrawView` only:
   it comes in, calls and raises by its chances against the price (pot odds; before the
   draw, facing the entry or the opening alone, 70% of a fair share of the pot is enough:
   that price buys a draw and the betting after it; a raise over it is paid by pot odds
-  alone, which folds small pairs and draws that loose raisers would make pay), sizes its
+  alone, which folds small pairs and draws that loose raisers would make pay, unless the
+  raiser raises nearly every time, as a maniac does), sizes its
   bets by strength (half the pot to a full pot; all-in when the bet would leave a small
   part of its stack behind: cave awareness), bluffs heads-up after the draw against a
   player that drew two or more and folds often enough, and takes the surblind heads-up or
@@ -75,6 +76,9 @@ ENTRY_SHARE = 0.7
 """Before the draw, facing the entry or the opening alone, the part of a fair share of the
 pot (one over the players in the deal) its chances must reach for it to stay in."""
 
+TELLING_RAISES = 0.25
+"""The least `Habits.tightness` of a player whose raise over the entry `hard` respects."""
+
 AGGRESSIVE = ("open", "bet", "raise", "allin")
 """The words of the actions that put in more than a call."""
 
@@ -112,10 +116,19 @@ class Habits:
         return (self.folds + 1) / (self.folds + self.calls + 2)
 
 
-def raises_so_far(view: DrawView) -> int:
-    """The opens, bets and raises of this deal so far (its own included): one is the entry
-    of a blind deal or the opening of a jackpot, two or more a raise over it."""
-    return sum(1 for _, text in view.history if text and text.split()[0] in AGGRESSIVE)
+def raised_over_entry(view: DrawView, habits: dict[int, Habits]) -> bool:
+    """Whether an opponent raised over the entry of this blind deal (or the opening of this
+    jackpot), the first open, bet or raise; a raise from a player whose raises say little
+    of its hand (a maniac's: `Habits.tightness` under `TELLING_RAISES`) does not count."""
+    aggressive = 0
+    for seat, text in view.history:
+        if not text or text.split()[0] not in AGGRESSIVE:
+            continue
+        aggressive += 1
+        telling = habits.get(seat, Habits()).tightness() >= TELLING_RAISES
+        if aggressive >= 2 and seat != view.seat and telling:
+            return True
+    return False
 
 
 def opponents_floors(view: DrawView, habits: dict[int, Habits]) -> dict[int, float]:
@@ -310,8 +323,8 @@ class HardPolicy:
             return Check()
         price = to_pay / (pot + to_pay) if to_pay > 0 else 0.0
         # Before the draw the entry's price buys a draw and the betting after it: part of a
-        # fair share of the pot is enough. A raise over the entry is paid by pot odds alone.
-        entry_only = before and raises_so_far(view) < 2
+        # fair share of the pot is enough. A telling raise over it is paid by pot odds alone.
+        entry_only = before and not raised_over_entry(view, self.habits)
         if win >= price * 1.1 or (entry_only and win > ENTRY_SHARE * fair):
             return stay_in(view, kind) or Fold()
         return Fold()

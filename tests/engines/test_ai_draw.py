@@ -19,7 +19,7 @@ from engines.ai.draw import (
     strong_draw,
 )
 from engines.ai.draw_best import best_draw
-from engines.ai.draw_hard import HardPolicy
+from engines.ai.draw_hard import Habits, HardPolicy
 from engines.ai.draw_pool import STYLES, tier
 from engines.cards import parse_cards
 from engines.draw import SPEC, DrawConfig, DrawState
@@ -179,9 +179,10 @@ def _facing_the_entry(seed: int, reraised: bool) -> DrawView:
 
 
 def test_hard_stays_in_for_the_entry_but_pays_a_raise_over_it_by_pot_odds_alone() -> None:
-    # A-K-5-3 of hearts and a queen: four to the nut flush. Against two players that came
-    # in at the entry price it stays in (the price buys a draw and the betting after it);
-    # raised to four times the entry, the same hand folds (a loose raiser makes a draw pay).
+    # A-K-5-3 of hearts and a queen: four to the nut flush. Facing the entry alone it stays
+    # in (the price buys a draw and the betting after it); raised to four times the entry,
+    # the same hand folds (a loose raiser makes a draw pay), unless the raise comes from a
+    # player that, as this seat saw it in earlier deals, raises nearly every time.
     entry = _facing_the_entry(107, reraised=False)
     assert sorted(c.rank for c in entry.hand) == [3, 5, 12, 13, 14]
     assert len({c.suit for c in entry.hand}) == 2
@@ -189,6 +190,11 @@ def test_hard_stays_in_for_the_entry_but_pays_a_raise_over_it_by_pot_odds_alone(
     raised = _facing_the_entry(107, reraised=True)
     assert raised.hand == entry.hand and raised.to_call > entry.to_call
     assert HardPolicy(random.Random(0)).decide(raised) == Fold()
+    raiser = raised.history[-1][0]
+    assert raised.history[-1][1].startswith("raise")
+    policy = HardPolicy(random.Random(0))
+    policy.habits[raiser] = Habits(aggressive=30, passive=5)  # a maniac's, seen before
+    assert policy.decide(raised) == Call()
 
 
 def test_hard_beats_normal_on_duplicate_deals_with_fixed_seeds() -> None:
