@@ -22,7 +22,7 @@ It decides from its `DrawView` only:
   draw, facing the entry or the opening alone, 70% of a fair share of the pot is enough:
   that price buys a draw and the betting after it; a raise over it is paid by pot odds
   alone, which folds small pairs and draws that loose raisers would make pay, unless the
-  raiser raises nearly every time, as a maniac does), sizes its
+  raiser raises nearly every time, as a maniac does, or was not seen acting yet), sizes its
   bets by strength (half the pot to a full pot; all-in when the bet would leave a small
   part of its stack behind: cave awareness), bluffs heads-up after the draw against a
   player that drew two or more and folds often enough, and takes the surblind heads-up or
@@ -79,6 +79,9 @@ pot (one over the players in the deal) its chances must reach for it to stay in.
 TELLING_RAISES = 0.25
 """The least `Habits.tightness` of a player whose raise over the entry `hard` respects."""
 
+KNOWN_ACTIONS = 4
+"""The actions of a player `hard` must have seen before it reads its raises as telling."""
+
 AGGRESSIVE = ("open", "bet", "raise", "allin")
 """The words of the actions that put in more than a call."""
 
@@ -118,14 +121,17 @@ class Habits:
 
 def raised_over_entry(view: DrawView, habits: dict[int, Habits]) -> bool:
     """Whether an opponent raised over the entry of this blind deal (or the opening of this
-    jackpot), the first open, bet or raise; a raise from a player whose raises say little
-    of its hand (a maniac's: `Habits.tightness` under `TELLING_RAISES`) does not count."""
+    jackpot), the first open, bet or raise. A raise counts only from a player seen acting
+    `KNOWN_ACTIONS` times in the match whose raises say something of its hand: not a
+    maniac's (`Habits.tightness` under `TELLING_RAISES`)."""
     aggressive = 0
     for seat, text in view.history:
         if not text or text.split()[0] not in AGGRESSIVE:
             continue
         aggressive += 1
-        telling = habits.get(seat, Habits()).tightness() >= TELLING_RAISES
+        known = habits.get(seat, Habits())
+        seen = known.aggressive + known.passive >= KNOWN_ACTIONS
+        telling = seen and known.tightness() >= TELLING_RAISES
         if aggressive >= 2 and seat != view.seat and telling:
             return True
     return False
