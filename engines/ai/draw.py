@@ -60,6 +60,26 @@ def _amount_action(view: DrawView) -> DrawAction | None:
     return None
 
 
+def pot_fraction_to(view: DrawView, fraction: float) -> int:
+    """The stake a bet or raise of `fraction` of the pot (the call included) makes, within
+    the legal range."""
+    target = view.highest + max(1, int((view.pot + view.to_call) * fraction))
+    return max(view.min_raise_to, min(view.max_to, target))
+
+
+def stay_in(view: DrawView, kind: DrawAction | None) -> DrawAction | None:
+    """Staying in at the current price: call, else come in at the entry price (`kind`, the
+    seat's open, bet or raise) when nobody may just match the blind, else all-in; None
+    when none of them is legal."""
+    if Call() in view.legal:
+        return Call()
+    if kind is not None and view.entry:
+        return _with_amount(kind, view.min_raise_to)
+    if AllIn() in view.legal:
+        return AllIn()
+    return None
+
+
 class RandomPolicy:
     """Any legal action, at random."""
 
@@ -354,11 +374,7 @@ class StrongPolicy:
             to_pay = view.min_raise_to - view.stakes[view.seat or 0]
 
         def sized(fraction: float) -> DrawAction | None:
-            if kind is None:
-                return None
-            target = view.highest + max(1, int((pot + view.to_call) * fraction))
-            amount = max(view.min_raise_to, min(view.max_to, target))
-            return _with_amount(kind, amount)
+            return None if kind is None else _with_amount(kind, pot_fraction_to(view, fraction))
 
         strong = win > min(0.85, fair + 0.3)
         good = win > min(0.7, fair + 0.12)
@@ -378,12 +394,7 @@ class StrongPolicy:
             return Check()
         price = to_pay / (pot + to_pay) if to_pay > 0 else 0.0
         if win >= price * 1.15 or (before_draw and win > fair):
-            if Call() in legal:
-                return Call()
-            if kind is not None and view.entry:
-                return _with_amount(kind, view.min_raise_to)
-            if AllIn() in legal:
-                return AllIn()
+            return stay_in(view, kind) or Fold()
         return Fold()
 
 

@@ -19,10 +19,14 @@ It decides from its `DrawView` only:
   over its exact best draw. The chances against each opponent multiply.
 - **Betting**: in a jackpot it opens whenever it may with a hand worth it, in blind deals
   it comes in, calls and raises by its chances against the price (pot odds; before the
-  draw a fair share of the pot is enough), sizes its bets by strength (half the pot to a
-  full pot; all-in when the bet would leave a small part of its stack behind: cave
-  awareness), bluffs heads-up after the draw against a player that drew two or more and
-  folds often enough, and takes the surblind heads-up or three-handed when deep.
+  draw, facing the entry or the opening alone, 70% of a fair share of the pot is enough:
+  that price buys a draw and the betting after it; a raise over it is paid by pot odds
+  alone, which folds small pairs and draws that loose raisers would make pay, unless the
+  raiser raises nearly every time, as a maniac does, or was not seen acting yet), sizes its
+  bets by strength (half the pot to a full pot; all-in when the bet would leave a small
+  part of its stack behind: cave awareness), bluffs heads-up after the draw against a
+  player that drew two or more and folds often enough, and takes the surblind heads-up or
+  three-handed when deep.
 - **Rebuys**: broke, it buys back enough cave units to cover the deepest opponent (at most
   three at once), within the same limit of caves as every AI in a match with no deal limit.
 """
@@ -32,7 +36,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from engines.ai.draw import AI_CAVES, _amount_action, _with_amount
+from engines.ai.draw import AI_CAVES, _amount_action, _with_amount, pot_fraction_to, stay_in
 from engines.ai.draw_best import best_draw
 from engines.ai.draw_ranges import Range, ranges
 from engines.cards import FULL_DECK
@@ -68,6 +72,19 @@ MAX_FLOOR = 0.85
 LOOSE_PAT = 0.1
 """A stand-pat habit above this is not a sound player's (about one deal in fifty)."""
 
+ENTRY_SHARE = 0.7
+"""Before the draw, facing the entry or the opening alone, the part of a fair share of the
+pot (one over the players in the deal) its chances must reach for it to stay in."""
+
+TELLING_RAISES = 0.25
+"""The least `Habits.tightness` of a player whose raise over the entry `hard` respects."""
+
+KNOWN_ACTIONS = 4
+"""The actions of a player `hard` must have seen before it reads its raises as telling."""
+
+AGGRESSIVE = ("open", "bet", "raise", "allin")
+"""The words of the actions that put in more than a call."""
+
 BLUFF_FOLDS = 0.35
 """How often an opponent must fold (when it may call) for `hard` to bluff it."""
 
@@ -102,6 +119,24 @@ class Habits:
         return (self.folds + 1) / (self.folds + self.calls + 2)
 
 
+def raised_over_entry(view: DrawView, habits: dict[int, Habits]) -> bool:
+    """Whether an opponent raised over the entry of this blind deal (or the opening of this
+    jackpot), the first open, bet or raise. A raise counts only from a player seen acting
+    `KNOWN_ACTIONS` times in the match whose raises say something of its hand: not a
+    maniac's (`Habits.tightness` under `TELLING_RAISES`)."""
+    aggressive = 0
+    for seat, text in view.history:
+        if not text or text.split()[0] not in AGGRESSIVE:
+            continue
+        aggressive += 1
+        known = habits.get(seat, Habits())
+        seen = known.aggressive + known.passive >= KNOWN_ACTIONS
+        telling = seen and known.tightness() >= TELLING_RAISES
+        if aggressive >= 2 and seat != view.seat and telling:
+            return True
+    return False
+
+
 def opponents_floors(view: DrawView, habits: dict[int, Habits]) -> dict[int, float]:
     """Each live opponent's range floor from its actions this deal, weighed by its habits."""
     me = view.seat
@@ -117,7 +152,7 @@ def opponents_floors(view: DrawView, habits: dict[int, Habits]) -> dict[int, flo
         if seat not in floors:
             continue
         known = habits.get(seat, Habits())
-        if word in ("open", "bet", "raise", "allin"):
+        if word in AGGRESSIVE:
             floors[seat] += AGGRESSION_FLOOR * known.tightness() * (1.5 if after_draw else 1.0)
         elif word == "call":
             floors[seat] += CALL_FLOOR * min(1.0, 2 * known.folding())
@@ -184,7 +219,7 @@ class HardPolicy:
                 continue
             word = text.split()[0] if text else ""
             known = self.habits.setdefault(seat, Habits())
-            if word in ("open", "bet", "raise", "allin"):
+            if word in AGGRESSIVE:
                 known.aggressive += 1
             elif word in (PUBLIC_DRAW, "stand"):
                 known.draws += 1
@@ -263,8 +298,7 @@ class HardPolicy:
         def sized(fraction: float) -> DrawAction | None:
             if kind is None:
                 return None
-            target = view.highest + max(1, int((pot + view.to_call) * fraction))
-            amount = max(view.min_raise_to, min(view.max_to, target))
+            amount = pot_fraction_to(view, fraction)
             # Cave awareness: a bet that would leave under a third of the stack goes all-in.
             if amount - view.stakes[me] > 0.66 * (stack + view.stakes[me]) and AllIn() in legal:
                 return AllIn()
@@ -294,14 +328,11 @@ class HardPolicy:
                     return action
             return Check()
         price = to_pay / (pot + to_pay) if to_pay > 0 else 0.0
-        # Before the draw the price buys a draw too: a fair share of the pot is enough.
-        if win >= price * 1.1 or (before and win > fair):
-            if Call() in legal:
-                return Call()
-            if kind is not None and view.entry:
-                return _with_amount(kind, view.min_raise_to)
-            if AllIn() in legal:
-                return AllIn()
+        # Before the draw the entry's price buys a draw and the betting after it: part of a
+        # fair share of the pot is enough. A telling raise over it is paid by pot odds alone.
+        entry_only = before and not raised_over_entry(view, self.habits)
+        if win >= price * 1.1 or (entry_only and win > ENTRY_SHARE * fair):
+            return stay_in(view, kind) or Fold()
         return Fold()
 
     def _bluff_spot(self, view: DrawView) -> bool:

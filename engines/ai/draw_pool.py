@@ -29,11 +29,13 @@ from engines.ai.draw import (
     _amount_action,
     _straight_draw,
     _with_amount,
+    pot_fraction_to,
     rebuy_or_sit_out,
+    stay_in,
     strong_draw,
 )
 from engines.cards import Card
-from engines.draw.actions import AllIn, Call, Check, DrawAction, Fold, NoSurblind, Open, Surblind
+from engines.draw.actions import Check, DrawAction, Fold, NoSurblind, Open, Surblind
 from engines.draw.view import DrawView
 from engines.poker.ranking import hand_value
 
@@ -122,15 +124,9 @@ class StylePolicy:
         kind = _amount_action(view)
         aggressive = bluff or strength >= (style.raise_with if before else style.bet_after)
         if kind is not None and aggressive and not (isinstance(kind, Open) and not view.can_open):
-            target = view.highest + max(1, int((view.pot + view.to_call) * style.size))
-            return _with_amount(kind, max(view.min_raise_to, min(view.max_to, target)))
+            return _with_amount(kind, pot_fraction_to(view, style.size))
         if Check() in legal:
             return Check()
         if strength >= (style.enter if before else style.call_after) or bluff:
-            if Call() in legal:
-                return Call()
-            if kind is not None and view.entry:
-                return _with_amount(kind, view.min_raise_to)
-            if AllIn() in legal:
-                return AllIn()
+            return stay_in(view, kind) or Fold()
         return Fold()
