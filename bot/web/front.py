@@ -92,12 +92,18 @@ class Journal:
         seat changes hands between matches, and its earlier owner's cards stay theirs."""
         if turn < self.floor:
             return None
-        return [
-            e
-            for e in self.entries
-            if turn < e.turn <= upto
-            and (e.to is None or (seat is not None and e.to == seat and e.owner == owner))
-        ]
+        found: list[Entry] = []
+        # From the newest back: entries are in turn order, and every page of the place asks
+        # at every change for the last few, not for all `JOURNAL_SIZE`.
+        for e in reversed(self.entries):
+            if e.turn <= turn:
+                break
+            if e.turn <= upto and (
+                e.to is None or (seat is not None and e.to == seat and e.owner == owner)
+            ):
+                found.append(e)
+        found.reverse()
+        return found
 
 
 def same_view(a: Any, b: Any) -> bool:
