@@ -17,8 +17,9 @@ Frames (each a JSON object with ``t`` its type, see docs/web.md):
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
 from bot.i18n import Addressee, catalog, t
 from bot.pictures import Facts, board_model
@@ -76,7 +77,11 @@ def _model(table: TableSnapshot, lang: str, now: float) -> Any:
 def alt_text(table: TableSnapshot, lang: str, now: float) -> str:
     """The table in words: the board picture's alt text (every card face it shows), from the
     spectator view only; the board's text when the game draws no picture."""
-    model = _model(table, lang, now)
+    return _alt(table, _model(table, lang, now), lang)
+
+
+def _alt(table: TableSnapshot, model: Any, lang: str) -> str:
+    """`alt_text` from the picture's `model` already built."""
     if model is None:
         return get_renderer(table.game).board(table.view(None), table.names, lang)
     text: str = model.alt()
@@ -131,7 +136,11 @@ def picture_plates(table: TableSnapshot, lang: str, now: float) -> dict[str, Any
     """What the board picture shows, for the page to lay out: the header, each seat's plate,
     the pots, the stakes lines, the last play's words and the end banner (None without a
     picture). Built from the spectator view only, like the picture."""
-    model = _model(table, lang, now)
+    return _plates(_model(table, lang, now), lang)
+
+
+def _plates(model: Any, lang: str) -> dict[str, Any] | None:
+    """`picture_plates` from the picture's `model` already built."""
     if model is None:
         return None
     pots = [
@@ -149,6 +158,22 @@ def picture_plates(table: TableSnapshot, lang: str, now: float) -> dict[str, Any
         "note": getattr(model, "note", ""),
         "banner": model.banner,
     }
+
+
+class Pictured(NamedTuple):
+    """What a state frame says of the board picture, from the spectator view alone: the same
+    for every page of the table in one language at one second (built once for them all)."""
+
+    alt: str
+    """`alt_text`."""
+    picture: dict[str, Any] | None
+    """`picture_plates`."""
+
+
+def pictured(table: TableSnapshot, lang: str, now: float) -> Pictured:
+    """`alt_text` and `picture_plates` of `table` (started), its picture's model built once."""
+    model = _model(table, lang, now)
+    return Pictured(_alt(table, model, lang), _plates(model, lang))
 
 
 def move_buttons(table: TableSnapshot, view: Any, lang: str) -> list[dict[str, str]]:
@@ -241,10 +266,17 @@ def turn_text(table: TableSnapshot, seat: int | None, lang: str) -> str:
     return t("web.turn.other", lang, name=table.seats[table.to_act].name)
 
 
-def state_frame(table: TableSnapshot, seat: int | None, lang: str, now: float) -> dict[str, Any]:
+def state_frame(
+    table: TableSnapshot,
+    seat: int | None,
+    lang: str,
+    now: float,
+    shared: Pictured | None = None,
+) -> dict[str, Any]:
     """The whole table as the owner of `seat` (None: a spectator) sees it at the snapshot's
     committed turn. `table` must hold that seat's view (`TableSnapshot.view` refuses any
-    other), so no other seat's cards can get in."""
+    other), so no other seat's cards can get in. `shared`: `pictured(table, lang, now)`
+    already built (for another page of the table)."""
     renderer = get_renderer(table.game)
     public = table.view(None)
     own = table.view(seat) if seat is not None else None
@@ -274,11 +306,9 @@ def state_frame(table: TableSnapshot, seat: int | None, lang: str, now: float) -
     }
     if public is None:
         return frame
-    names = [Addressee(n) if i == seat else n for i, n in enumerate(table.names)]
-    frame["board"] = renderer.board(public, names, lang)
+    frame["board"] = renderer.board(public, addressed(table.names, seat), lang)
     frame["summary"] = frame["board"].split("\n", 1)[0]
-    frame["alt"] = alt_text(table, lang, now)
-    frame["picture"] = picture_plates(table, lang, now)
+    frame["alt"], frame["picture"] = shared or pictured(table, lang, now)
     frame["table_cards"] = [card_json(c) for c in renderer.table_cards(public)]
     if seat is None or own is None:
         return frame
@@ -294,6 +324,12 @@ def state_frame(table: TableSnapshot, seat: int | None, lang: str, now: float) -
         state = t(f"discord.autopass.{'on' if on else 'off'}", lang)
         frame["autopass"] = {"on": on, "label": t("discord.button.autopass", lang, state=state)}
     return frame
+
+
+def addressed(names: Sequence[str], seat: int | None) -> list[str]:
+    """`names` with the viewer's own as an `Addressee`, so lines about them read "You call"
+    (the catalogs' second-person forms)."""
+    return [Addressee(name) if i == seat else name for i, name in enumerate(names)]
 
 
 def _runtime_line(
@@ -329,6 +365,11 @@ def event_lines(game: str, events: Sequence[Event], names: Sequence[str], lang: 
         if fair:
             lines.append(fair)
     return lines
+
+
+def encode(frame: dict[str, Any]) -> str:
+    """`frame` as the text a page receives (compact JSON, non-ASCII letters as they are)."""
+    return json.dumps(frame, ensure_ascii=False, separators=(",", ":"))
 
 
 def log_frame(turn: int, lines: Sequence[str], *, deal_end: bool = False) -> dict[str, Any]:

@@ -5,18 +5,30 @@ in a bounded journal per place (each entry stamped with the turn it was committe
 its audience: public, or one seat), and wakes the connections watching that place. Each
 connection (`bot.web.server`) then takes the committed snapshot of its own seat and sends
 its viewer the journal's entries it has not seen (only its audience's) and the new state.
-So the front itself never touches a socket, never waits on a slow client, and holds no
-view: a connection can only read the events of its own seat and the public ones.
+So the front itself never touches a socket, never waits on a slow client, and hands no view
+out: a connection can only read the events of its own seat and the public ones, and a frame
+built for another page (`FrameCache`) only when it is the frame of its own snapshot.
 """
 
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 from collections import deque
-from collections.abc import Sequence
+from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
+from bot.web.frames import (
+    Pictured,
+    addressed,
+    encode,
+    event_lines,
+    log_frame,
+    pictured,
+    seconds_left,
+    state_frame,
+)
 from engines.base import DealSettled, DealStarted, Event
 
 if TYPE_CHECKING:
@@ -80,12 +92,107 @@ class Journal:
         seat changes hands between matches, and its earlier owner's cards stay theirs."""
         if turn < self.floor:
             return None
-        return [
-            e
-            for e in self.entries
-            if turn < e.turn <= upto
-            and (e.to is None or (seat is not None and e.to == seat and e.owner == owner))
-        ]
+        found: list[Entry] = []
+        # From the newest back: entries are in turn order, and every page of the place asks
+        # at every change for the last few, not for all `JOURNAL_SIZE`.
+        for e in reversed(self.entries):
+            if e.turn <= turn:
+                break
+            if e.turn <= upto and (
+                e.to is None or (seat is not None and e.to == seat and e.owner == owner)
+            ):
+                found.append(e)
+        found.reverse()
+        return found
+
+
+def same_view(a: Any, b: Any) -> bool:
+    """True when the views `a` and `b` hold the same values: equal, or (a view class compared
+    by identity, built afresh for every snapshot) of one dataclass with equal fields."""
+    if a is b or a == b:
+        return True
+    if type(a) is not type(b) or not dataclasses.is_dataclass(a):
+        return False
+    return all(getattr(a, f.name) == getattr(b, f.name) for f in dataclasses.fields(a))
+
+
+def same_table(a: TableSnapshot, b: TableSnapshot) -> bool:
+    """True when the snapshots `a` and `b` hold the same values (their views included), so
+    every frame built from one is the frame built from the other."""
+    return (
+        a._replace(public_view=None, seat_view=None) == b._replace(public_view=None, seat_view=None)
+        and same_view(a.public_view, b.public_view)
+        and same_view(a.seat_view, b.seat_view)
+    )
+
+
+class FrameCache:
+    """One place's frames as last built for its pages, so a turn is worded and encoded once
+    per audience and language, not once per page: the spectators' state, each seat's, the
+    picture's words they share, and each journal entry's lines.
+
+    A state is served only for a snapshot equal to the one it was built from (`same_table`:
+    the same seat, view and all), in the same language at the same second left; a log frame
+    only for the same journal entry (the object itself), seat and language. So a page gets
+    exactly the frame it would have built, and never one of another seat's view."""
+
+    SIZE = 64
+    """Frames kept of each kind (the oldest go first): a few turns of every audience."""
+
+    def __init__(self) -> None:
+        """Nothing built yet."""
+        self._pictured: dict[Hashable, tuple[TableSnapshot, Pictured]] = {}
+        self._states: dict[Hashable, tuple[TableSnapshot, dict[str, Any], str]] = {}
+        self._logs: dict[Hashable, tuple[Entry, str | None]] = {}
+
+    @staticmethod
+    def _keep(store: dict[Hashable, Any], key: Hashable, value: Any) -> None:
+        store.pop(key, None)
+        store[key] = value
+        while len(store) > FrameCache.SIZE:
+            del store[next(iter(store))]
+
+    def _shared(self, table: TableSnapshot, lang: str, now: float) -> Pictured | None:
+        """`pictured` of `table`'s spectator view (None before the first deal)."""
+        if not table.started:
+            return None
+        public = table._replace(seat=None, seat_view=None)
+        key = (table.id, table.match, table.turn, lang, seconds_left(table, now))
+        held = self._pictured.get(key)
+        if held is not None and same_table(held[0], public):
+            return held[1]
+        made = pictured(table, lang, now)
+        self._keep(self._pictured, key, (public, made))
+        return made
+
+    def state(
+        self, table: TableSnapshot, seat: int | None, lang: str, now: float, fresh: bool
+    ) -> tuple[dict[str, Any], str]:
+        """`state_frame(table, seat, lang, now)` with ``fresh`` added, and its text. The frame
+        is shared with other pages: never change it."""
+        key = (table.id, table.match, table.turn, seat, lang, seconds_left(table, now), fresh)
+        held = self._states.get(key)
+        if held is not None and same_table(held[0], table):
+            return held[1], held[2]
+        frame = state_frame(table, seat, lang, now, self._shared(table, lang, now))
+        frame["fresh"] = fresh
+        text = encode(frame)
+        self._keep(self._states, key, (table, frame, text))
+        return frame, text
+
+    def log(self, entry: Entry, seat: int | None, lang: str, fresh: bool) -> str | None:
+        """The text of the log frame of `entry` for `seat`'s pages in `lang` (names as they
+        read to that seat), None when its events say nothing."""
+        key = (id(entry), seat, lang, fresh)
+        held = self._logs.get(key)
+        if held is not None and held[0] is entry:  # held, so its id is not another's
+            return held[1]
+        lines = event_lines(entry.game, entry.events, addressed(entry.names, seat), lang)
+        text = None
+        if lines:
+            text = encode({**log_frame(entry.turn, lines, deal_end=entry.deal_end), "fresh": fresh})
+        self._keep(self._logs, key, (entry, text))
+        return text
 
 
 class WebFront:
@@ -95,6 +202,7 @@ class WebFront:
         """No place watched yet."""
         self._journals: dict[str, Journal] = {}
         self._watchers: dict[str, set[asyncio.Event]] = {}
+        self._frames: dict[str, FrameCache] = {}
 
     def watch(self, place: str) -> asyncio.Event:
         """A flag set at every delivery to `place` (a connection waits on it)."""
@@ -109,6 +217,14 @@ class WebFront:
             flags.discard(flag)
             if not flags:
                 del self._watchers[place]
+                self._frames.pop(place, None)
+
+    def frames(self, place: str) -> FrameCache:
+        """The frames built for `place`'s pages (kept while some page watches it)."""
+        cache = self._frames.get(place)
+        if cache is None:
+            cache = self._frames[place] = FrameCache()
+        return cache
 
     def watchers(self, place: str) -> int:
         """How many connections watch `place`."""

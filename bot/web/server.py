@@ -32,14 +32,14 @@ from aiohttp import WSCloseCode, WSMsgType, web
 from aiohttp.typedefs import Handler, Middleware
 
 from bot.errors import REFUSALS, Refusal
-from bot.i18n import Addressee, catalog, explain, normalise_language, t
+from bot.i18n import catalog, explain, normalise_language, t
 from bot.render import get_renderer
 from bot.render.text import move_cards
 from bot.render.words import say_move
 from bot.runtime import Table, TableManager
 from bot.runtime.errors import TableError
 from bot.runtime.shards import Shards, shard_of
-from bot.web.frames import card_json, client_strings, event_lines, log_frame, state_frame
+from bot.web.frames import card_json, client_strings, encode
 from bot.web.front import WebFront
 from bot.web.identity import Authenticator, Viewer, WebAuthError
 from bot.web.refusals import refusal_page, request_language
@@ -263,8 +263,12 @@ class Connection:
 
     async def send(self, frame: dict[str, Any]) -> None:
         """Send one frame (frames of one connection never interleave)."""
+        await self.send_text(encode(frame))
+
+    async def send_text(self, text: str) -> None:
+        """Send one frame already encoded (`encode`)."""
         async with self._sending:
-            await self.ws.send_str(json.dumps(frame, ensure_ascii=False, separators=(",", ":")))
+            await self.ws.send_str(text)
 
     def _table(self) -> Table | None:
         return self.manager.find(self.viewer.place)
@@ -318,17 +322,16 @@ class Connection:
             if entries is None:
                 entries = self.front.since(place, -1, shown.turn, seat, pid, shown.id) or []
                 entries = entries[-RECENT:]
+            # Built once per audience and language for all the place's pages (`FrameCache`).
+            frames = self.front.frames(place)
             for entry in entries:
-                names = addressed(entry.names, seat)
-                lines = event_lines(entry.game, entry.events, names, self.lang)
-                if lines:
-                    frame = log_frame(entry.turn, lines, deal_end=entry.deal_end)
-                    await self.send({**frame, "fresh": fresh})
-            state = state_frame(shown, seat, self.lang, self.clock())
-            state["fresh"] = fresh
+                text = frames.log(entry, seat, self.lang, fresh)
+                if text is not None:
+                    await self.send_text(text)
+            state, text = frames.state(shown, seat, self.lang, self.clock(), fresh)
             same = {**state, "time_left": None} == {**(last or {}), "time_left": None}
             if not same or fresh:
-                await self.send(state)
+                await self.send_text(text)
             last, sent = state, shown.turn
             await self.flag.wait()
 
@@ -414,12 +417,6 @@ class Connection:
                 "label": say_move(action, get_renderer(table.game).move_areas, self.lang),
             }
         )
-
-
-def addressed(names: Sequence[str], seat: int | None) -> list[str]:
-    """`names` with the viewer's own as an `Addressee`, so lines about them read "You call"
-    (the catalogs' second-person forms)."""
-    return [Addressee(name) if i == seat else name for i, name in enumerate(names)]
 
 
 def _text(value: object) -> str:
