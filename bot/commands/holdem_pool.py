@@ -16,8 +16,9 @@ import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from bot.commands.holdem_allin import HandTally
 from bot.commands.simulate import Interval, TimedPolicy, percentile
-from engines.base import DealSettled, Event, Policy
+from engines.base import Event, Policy
 from engines.holdem import SPEC, HoldemConfig, HoldemState, HoldemView
 from engines.play import play_out
 from engines.poker.actions import BettingAction
@@ -40,6 +41,8 @@ class Lineup:
     result: Interval
     hands: int
     p99_ms: float
+    raw: Interval | None = None
+    """The same hands without the all-in adjustment (the chips the engine paid)."""
 
 
 def duplicate(
@@ -54,6 +57,7 @@ def duplicate(
     `deals` hands each played once per button position (`deals * seats` hands in all)."""
     policy, against = _policy(player), _policy(opponent)
     per_deal = [0.0] * deals
+    raw = [0.0] * deals
     times: list[float] = []
     master = random.Random(seed)
     for button in range(seats):
@@ -64,9 +68,22 @@ def duplicate(
             SPEC.make_policy(against, random.Random(master.getrandbits(64)))
             for _ in range(seats - 1)
         ]
-        for hand, chips in enumerate(_match(agents, button, deals, seed, progress)):
-            per_deal[hand] += chips / seats
-    return Lineup(player, opponent, seats, Interval.of(per_deal), deals * seats, _p99(times))
+        # Its own generator, so the players' generators stay those of the raw measurement.
+        tally = HandTally(0, random.Random(f"holdem-allin/{seed}/{button}"))
+        _match(agents, button, deals, seed, tally, progress)
+        scale = 100.0 / HoldemConfig(seats=seats).big_blind / seats
+        for hand in range(deals):
+            per_deal[hand] += tally.adjusted[hand] * scale
+            raw[hand] += tally.raw[hand] * scale
+    return Lineup(
+        player,
+        opponent,
+        seats,
+        Interval.of(per_deal),
+        deals * seats,
+        _p99(times),
+        Interval.of(raw),
+    )
 
 
 def _policy(name: str) -> str:
@@ -79,22 +96,22 @@ def _match(
     button: int,
     deals: int,
     seed: int,
+    tally: HandTally,
     progress: Callable[[int], None] | None,
-) -> list[float]:
-    """Seat 0's result of each hand, in big blinds per 100, of one match from `seed`."""
+) -> None:
+    """Play `deals` hands of one match from `seed`, every event fed to `tally`."""
     config = HoldemConfig(seats=len(agents), reset_stacks=True, max_hands=deals, button=button)
-    results: list[float] = []
 
     def record(seat: int, action: object, events: list[Event]) -> bool:
-        for event in events:
-            if isinstance(event, DealSettled) and event.to is None and event.chips:
-                results.append(100.0 * event.chips[0] / config.big_blind)
-                if progress is not None:
-                    progress(1)
-        return len(results) >= deals
+        before = len(tally.raw)
+        tally.feed(events)
+        if progress is not None and len(tally.raw) > before:
+            progress(len(tally.raw) - before)
+        return len(tally.raw) >= deals
 
-    play_out(HoldemState(config, random.Random(seed)), agents, on_action=record)
-    return results
+    state = HoldemState(config, random.Random(seed))
+    tally.feed(state.opening_events)
+    play_out(state, agents, on_action=record)
 
 
 def _p99(times: list[float]) -> float:
@@ -143,6 +160,7 @@ def simulate_against(args: argparse.Namespace, candidate: str, pool: list[str]) 
                     "low": line.result.low,
                     "high": line.result.high,
                 },
+                "bb_per_100_raw": line.raw.to_json() if line.raw else None,
                 "decision_ms_p99": line.p99_ms,
             }
             for line in lineups

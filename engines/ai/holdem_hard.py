@@ -113,15 +113,18 @@ class HardPolicy(StrongPolicy):
     def _ranges(self, view: HoldemView) -> dict[int, Array]:
         """Class weights per opponent still in the hand, from its pre-flop actions."""
         result: dict[int, Array] = {}
+        levels = raise_levels(view)
         for seat in view.seats:
             if seat.seat == view.seat or not seat.in_hand or seat.folded:
                 continue
             stats = self.stats.get(seat.seat, SeatStats())
             pre = [r for r in view.history if r.seat == seat.seat and r.street == "preflop"]
-            raises = sum(1 for r in pre if r.verb in ("raise", "bet"))
+            raises = levels.get(seat.seat, 0)
             entered = any(r.verb in ("call", "raise", "bet") for r in pre)
             if raises:
-                # Raisers: about a third of what they enter with, narrower per re-raise.
+                # Raisers: about a third of what they enter with, narrower per raise level
+                # (a 3-bet, even a seat's first raise of the hand, comes from a narrower
+                # range than an open).
                 share = max(0.03, min(1.0, stats.vpip) * 0.55 * 0.45 ** (raises - 1))
                 result[seat.seat] = keep_top(share)
             elif entered:
@@ -339,3 +342,17 @@ def bet_fractions(view: HoldemView) -> dict[int, float]:
         if record.verb != "fold":
             totals[record.seat] = max(mine, record.total)
     return result
+
+
+def raise_levels(view: HoldemView) -> dict[int, int]:
+    """Each seat's highest raise level before the flop: 1 for an open raise, 2 for a 3-bet
+    (a raise over one raise), 3 for a 4-bet...; seats that did not raise are absent."""
+    levels: dict[int, int] = {}
+    count = 0
+    for record in view.history:
+        if record.street != "preflop":
+            break
+        if record.verb in ("raise", "bet") or (record.all_in and record.verb != "call"):
+            count += 1
+            levels[record.seat] = count
+    return levels

@@ -52,6 +52,13 @@ def test_hard_beats_the_rock_and_the_station_on_duplicate_deals() -> None:
     assert station.result.mean > 0, station.result
 
 
+def test_hard_beats_normal_on_duplicate_deals() -> None:
+    # 150 deals at 6 seats, each played from every seat (900 hands), all-in adjusted.
+    line = duplicate("hard", "normal", seats=6, deals=150, seed=1)
+    assert line.hands == 900
+    assert line.result.mean > 0, line.result
+
+
 def test_the_report_has_levels_as_rows_and_opponents_as_columns() -> None:
     lines = [
         Lineup("hard", "tag", 6, Interval(12.0, 2.0, 22.0, 10), 60, 3.0),

@@ -6,7 +6,8 @@ import random
 
 import pytest
 
-from engines.ai.holdem_hard import HardPolicy, bet_fractions
+from engines.ai.holdem_classes import WEIGHT
+from engines.ai.holdem_hard import HardPolicy, bet_fractions, raise_levels
 from engines.ai.holdem_styles import STYLES, make_style
 from engines.base import DealSettled
 from engines.cards import FULL_DECK, Card, parse_cards
@@ -163,3 +164,28 @@ def test_hard_plays_only_legal_moves_deep_and_short(seats: int) -> None:
         shoves += names[seat] == "hard" and action == AllIn()
         state.apply(seat, action)
     assert state.hand == 60 and shoves > 0
+
+
+def _three_bet_view():  # type: ignore[no-untyped-def]
+    """Six seats, button 0: seat 3 opens to 50, seat 4 re-raises to 150; seat 5 to act."""
+    state = HoldemState(HoldemConfig(seats=6), random.Random(0))
+    state.apply(3, Raise(50))
+    state.apply(4, Raise(150))
+    return state.view(5)
+
+
+def test_raise_levels_tell_an_open_from_a_three_bet() -> None:
+    view = _three_bet_view()
+    assert raise_levels(view) == {3: 1, 4: 2}
+
+
+def test_hard_reads_a_three_bet_from_a_narrower_range_than_an_open() -> None:
+    # Both seats made one raise and hard has seen nothing else of either: the re-raiser's
+    # range is the narrower (about half the combos), not the same as the opener's.
+    view = _three_bet_view()
+    hard = HardPolicy(random.Random(1))
+    hard._observe(view)
+    ranges = hard._ranges(view)
+    opener = float((ranges[3] * WEIGHT).sum())
+    three_bettor = float((ranges[4] * WEIGHT).sum())
+    assert three_bettor < 0.6 * opener
