@@ -230,6 +230,25 @@ def _controls(table: TableSnapshot, seat: int, view: Any, lang: str) -> dict[str
     return controls
 
 
+PAGE_WORDS = {"draw.hand.draw_menu": "web.hand.draw", "duel.hand.lock_menu": "web.hand.lock"}
+"""The hand's lines written for Discord's card menu, and the page's own words for them."""
+
+
+def page_hand_text(renderer: GameRenderer, view: Any, lang: str) -> str:
+    """The hand's words on the page: Discord's (buttons, not words to type), with the lines
+    that speak of Discord's card menu in the page's words (tap the cards), and the duel's
+    signals in the viewer's words (the board text keeps the game's UP and DOWN)."""
+    text = renderer.hand(view, lang, menu=True)
+    for discord, page in PAGE_WORDS.items():
+        text = text.replace(t(discord, lang), t(page, lang))
+    signals, seat = getattr(view, "signals", None), getattr(view, "seat", None)
+    if signals and seat is not None:
+        up, down = signals[seat]
+        said = t("web.hand.signal", lang, up=up, down=down)
+        text = text.replace(t("duel.signal", lang, up=up, down=down), said)
+    return text
+
+
 def turn_text(table: TableSnapshot, seat: int | None, lang: str) -> str:
     """Whose turn it is, in words (the page's live region reads it)."""
     if table.status == "finished":
@@ -284,7 +303,7 @@ def state_frame(table: TableSnapshot, seat: int | None, lang: str, now: float) -
         return frame
     locked = getattr(own, "my_lock", None)  # the duel's locked card
     frame["hand"] = [{**card_json(c), "locked": c == locked} for c in renderer.hand_cards(own)]
-    frame["hand_text"] = renderer.hand(own, lang, menu=True)
+    frame["hand_text"] = page_hand_text(renderer, own, lang)
     frame["controls"] = _controls(table, seat, own, lang)
     if table.status == "playing" and table.to_act == seat:
         frame["hint"] = t("discord.button.hint", lang)
