@@ -162,22 +162,34 @@ async def test_a_deals_result_is_named_by_its_deal(tmp_path: Path) -> None:
         assert "AI 2" in (await result.text_content() or "")
 
 
-async def test_the_duel_marks_the_card_the_player_locked(tmp_path: Path) -> None:
+async def test_the_duel_locks_the_card_tapped_once_and_marks_it(tmp_path: Path) -> None:
     async with phone(tmp_path, "duel", "--seed", "3") as page:
         turn = await my_turn(page)
         cards = page.locator("#hand").get_by_role("button")
         names = [await card.text_content() or "" for card in await cards.all()]
         assert len(names) == 2
-        # The hand's words point at the cards and the moves "below": they are below them.
+        # The hand's words say to tap a card, above the cards and the moves.
         words = page.locator("#hand-text")
-        assert t("duel.hand.lock_menu", "en") in (await words.text_content() or "")
+        assert t("web.hand.lock", "en") in (await words.text_content() or "")
         said, hand = await words.bounding_box(), await page.locator("#hand").bounding_box()
         moves = await page.locator("#moves").bounding_box()
         assert said and hand and moves
         assert said["y"] + said["height"] <= min(hand["y"], moves["y"])
-        await cards.first.click()
-        await page.locator("#moves").get_by_role("button", name=f"Lock {names[0]}").click()
+        # Each card is named as the game writes it, and described by what a tap does.
+        first = page.locator("#hand").get_by_role("button", name=names[0], exact=True)
+        assert await first.get_attribute("aria-description") == f"Lock {names[0]}"
+        assert (
+            not await page.locator("#moves").get_by_role("button", name=re.compile("^Lock")).count()
+        )
+        # A double tap locks the card once, with no refusal shown for the second tap.
+        await first.dblclick()
         await past(page, turn)
+        mine = page.locator("#log li").filter(has_text=f"You locked {names[0]}.")
+        await mine.first.wait_for(timeout=WAIT_MS)
+        await my_turn(page)  # the next decision: a second lock's answer would be in by now
+        assert await mine.count() == 1
+        assert await page.evaluate("document.body.dataset.refusals ?? '0'") == "0"
+        assert await page.locator("#notice").text_content() == ""
         locked = page.locator("#hand").get_by_role("button", name=names[0], exact=True)
         other = page.locator("#hand").get_by_role("button", name=names[1], exact=True)
         await page.wait_for_function(
