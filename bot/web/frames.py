@@ -249,6 +249,27 @@ def page_hand_text(renderer: GameRenderer, view: Any, lang: str) -> str:
     return text
 
 
+def out_choice(
+    table: TableSnapshot, seat: int | None, lang: str, *, restarts: bool
+) -> dict[str, str | None] | None:
+    """What a player out of the match (hold'em: no chips left) while the others play on is
+    offered, as the terminal's watch / new: the line saying so, with `restarts` (the local
+    table of `deucebot play --web`) Watch and New match; a table on Discord has only its
+    line (a new match is Discord's /table restart). None while the player is in."""
+    if seat is None or table.status != "playing":
+        return None
+    if not get_renderer(table.game).eliminated(table.view(seat)):
+        return None
+    if not restarts:
+        return {"line": t("web.out.discord", lang), "watch": None, "new": None}
+    return {
+        "line": t("web.out.line", lang),
+        "watching": t("web.out.watching", lang),
+        "watch": t("web.out.watch", lang),
+        "new": t("web.out.new", lang),
+    }
+
+
 def turn_text(table: TableSnapshot, seat: int | None, lang: str) -> str:
     """Whose turn it is, in words (the page's live region reads it)."""
     if table.status == "finished":

@@ -84,7 +84,7 @@ async def serve(args: argparse.Namespace, out: TextIO, err: TextIO = sys.stderr)
             name = opened.name or player_name(args, lang)  # a saved seat keeps its name
             authenticator = LocalAuthenticator(place, HUMAN_ID, name, token)
             runner = web.AppRunner(
-                build_web_app(manager, front, [authenticator]),
+                build_web_app(manager, front, [authenticator], restarts=True),
                 access_log_class=RedactingAccessLogger,
             )
             await runner.setup()

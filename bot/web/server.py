@@ -39,7 +39,14 @@ from bot.render.words import say_move
 from bot.runtime import Table, TableManager
 from bot.runtime.errors import TableError
 from bot.runtime.shards import Shards, shard_of
-from bot.web.frames import card_json, client_strings, event_lines, log_frame, state_frame
+from bot.web.frames import (
+    card_json,
+    client_strings,
+    event_lines,
+    log_frame,
+    out_choice,
+    state_frame,
+)
 from bot.web.front import WebFront
 from bot.web.identity import Authenticator, Viewer, WebAuthError
 from bot.web.refusals import refusal_page, request_language
@@ -250,14 +257,18 @@ class Connection:
         lang: str,
         ws: web.WebSocketResponse,
         clock: Callable[[], float],
+        *,
+        restarts: bool = False,
     ) -> None:
-        """Serve `viewer` in `lang` over `ws`."""
+        """Serve `viewer` in `lang` over `ws`; `restarts`: a player out of the match may
+        start a new one from the page (`deucebot play --web`)."""
         self.manager = manager
         self.front = front
         self.viewer = viewer
         self.lang = lang
         self.ws = ws
         self.clock = clock
+        self.restarts = restarts
         self.flag = front.watch(viewer.place)
         self._sending = asyncio.Lock()
 
@@ -325,6 +336,7 @@ class Connection:
                     frame = log_frame(entry.turn, lines, deal_end=entry.deal_end)
                     await self.send({**frame, "fresh": fresh})
             state = state_frame(shown, seat, self.lang, self.clock())
+            state["out"] = out_choice(shown, seat, self.lang, restarts=self.restarts)
             state["fresh"] = fresh
             same = {**state, "time_left": None} == {**(last or {}), "time_left": None}
             if not same or fresh:
@@ -360,6 +372,9 @@ class Connection:
             raise WebRefusal("watching only", code="web.watching")
         if kind == "hint":
             await self._hint(table, pid)
+            return
+        if kind == "new":
+            await self._new_match(table)
             return
         if kind == "autopass":
             table.set_autopass(pid, bool(message.get("on")))
@@ -404,6 +419,16 @@ class Connection:
             return f"rebuy {int(caves)}"
         raise WebRefusal("unknown message", code="web.bad_message")
 
+    async def _new_match(self, table: Table) -> None:
+        """A new match with fresh stacks, asked from the page by a player out of this one
+        (the terminal's `new`); refused where the page offers none (a table on Discord)."""
+        if not self.restarts:
+            raise WebRefusal("no new match from this page", code="web.bad_message")
+        seat = self._seat(table)
+        if out_choice(table.snapshot(seat), seat, self.lang, restarts=True) is None:
+            raise WebRefusal("still in the match", code="web.not_out")
+        await table.restart(seed=None)
+
     async def _hint(self, table: Table, pid: str) -> None:
         action = str(await table.hint(pid))
         await self.send(
@@ -440,6 +465,7 @@ def build_web_app(
     root: bool = True,
     heartbeat: float = HEARTBEAT,
     close_timeout: float = CLOSE_TIMEOUT,
+    restarts: bool = False,
 ) -> web.Application:
     """The web table's application over `manager`'s tables (whose front is, or includes,
     `front`): the page, its files and the WebSocket at each place's pages (`PLACE_PAGES`)
@@ -448,7 +474,8 @@ def build_web_app(
     open socket), plus `extra_routes` (another sign-in's endpoints). Addresses of a shard
     other than `shards` holds are refused (`shard_gate`). A socket is pinged every
     `heartbeat` seconds; a closing one, or one whose page stopped answering, has its
-    connection dropped `close_timeout` seconds later (`drop_once_closed`)."""
+    connection dropped `close_timeout` seconds later (`drop_once_closed`). `restarts`: a
+    player out of the match may start a new one from the page (`deucebot play --web`)."""
     files = {name: _static(name) for name in STATIC}
     page = _static("index.html")
 
@@ -483,7 +510,7 @@ def build_web_app(
         loop = asyncio.get_running_loop()
         try:
             await ws.prepare(request)
-            connection = Connection(manager, front, viewer, lang, ws, clock)
+            connection = Connection(manager, front, viewer, lang, ws, clock, restarts=restarts)
             sockets.add(ws)
             tasks.append(
                 loop.create_task(

@@ -292,3 +292,45 @@ async def test_the_seats_in_the_hand_show_their_cards_face_down(tmp_path: Path) 
         ]
         assert folded == [False, False, False, True]  # AI 4 folded before the player
         assert backs == [0 if out else 2 for out in folded]
+
+
+async def test_a_knocked_out_player_chooses_to_watch_or_start_a_new_match(tmp_path: Path) -> None:
+    async with phone(tmp_path, "holdem", "--seed", "2") as page:
+        line = page.get_by_role("status").filter(has_text=t("web.out.line", "en"))
+        for _ in range(40):  # all in at every turn until the player is out
+            turn = await my_turn_or_out(page)
+            if turn is None:
+                break
+            moves = page.locator("#moves")
+            for name in (re.compile(r"^All-in "), re.compile(r"^Call "), "Check"):
+                chosen = moves.get_by_role("button", name=name)
+                if await chosen.count():
+                    break
+            await chosen.click()
+            await past(page, turn)
+        await line.wait_for(timeout=WAIT_MS)
+        watch = page.get_by_role("button", name=t("web.out.watch", "en"), exact=True)
+        new = page.get_by_role("button", name=t("web.out.new", "en"), exact=True)
+        await watch.click()
+        watching = page.get_by_role("status").filter(has_text=t("web.out.watching", "en"))
+        await watching.wait_for(timeout=WAIT_MS)
+        assert not await watch.is_visible() and await new.is_visible()
+        await new.click()
+        # A new match at the same address: the player is dealt in again and plays.
+        await page.locator("#out").wait_for(state="hidden", timeout=WAIT_MS)
+        await my_turn(page)
+        assert await page.locator("#moves").get_by_role("button").count()
+
+
+async def my_turn_or_out(page: Any) -> int | None:
+    """Wait until it is the player's turn (its turn number) or they are out (None)."""
+    yours = t("web.turn.yours", "en")
+    await page.wait_for_function(
+        "([a]) => document.getElementById('turn').textContent === a"
+        " || !document.getElementById('out').hidden",
+        arg=[yours],
+        timeout=WAIT_MS,
+    )
+    if await page.locator("#out").is_visible():
+        return None
+    return int(await page.evaluate("Number(document.body.dataset.turn)"))

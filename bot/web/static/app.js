@@ -18,6 +18,7 @@ let retry = 500;
 let countdown = null;
 let cleared = false; // this connection's first frames were looked at for a fresh start
 let signedOut = false; // the sign-in ended (a revoked link, an expired session): no retry
+let watchingOut = false; // out of the match, the player chose to watch the rest
 let tapped = -1; // the turn a one-tap move was sent for: a second tap then sends nothing
 
 /** A string of the page in the viewer's language, with its {params}. */
@@ -283,6 +284,7 @@ function showHand(moved = false) {
   you.hidden = frame.seat === null;
   if (frame.seat === null) return;
   const key = focusedKey();
+  showOut(frame.out);
   const controls = frame.controls;
   const pick = controls.pick;
   $("pick-prompt").textContent = pick ? pick.prompt : "";
@@ -310,6 +312,28 @@ function showHand(moved = false) {
   showRebuy(controls.rebuy);
   refocus(key);
 }
+
+/** Out of the match while the others play on: the line saying so and, on the local
+ * table, Watch (the table goes on as it is) and New match (the terminal's watch / new). */
+function showOut(out) {
+  $("out").hidden = !out;
+  if (!out) {
+    watchingOut = false;
+    return;
+  }
+  $("out-line").textContent = watchingOut ? out.watching : out.line;
+  $("watch").hidden = !out.watch || watchingOut;
+  $("watch").textContent = out.watch ?? "";
+  $("new-match").hidden = !out.new;
+  $("new-match").textContent = out.new ?? "";
+}
+
+$("watch").addEventListener("click", () => {
+  watchingOut = true;
+  showOut(state.out);
+  $("new-match").focus({ preventScroll: true });
+});
+$("new-match").addEventListener("click", () => act({ t: "new" }));
 
 /** A choice of one card (the duel's lock): a tap on a card makes the move at once. */
 function oneTap(pick) {
