@@ -314,7 +314,8 @@ function showHand(moved = false) {
 }
 
 /** Out of the match while the others play on: the line saying so and, on the local
- * table, Watch (the table goes on as it is) and New match (the terminal's watch / new). */
+ * table, Watch (the table goes on as it is) and New match (the terminal's watch / new).
+ * Shown above the table, where the AI's hands going on do not move it under a finger. */
 function showOut(out) {
   $("out").hidden = !out;
   if (!out) {
