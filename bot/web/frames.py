@@ -140,6 +140,8 @@ def picture_plates(table: TableSnapshot, lang: str, now: float) -> dict[str, Any
     ]
     if isinstance(getattr(model, "pot", None), int):
         pots.append({"label": t("pictures.pot.main", lang), "amount": model.pot, "names": []})
+    if not pots:
+        pots = bets_pot(model, lang)
     return {
         "header": model.header,
         "seats": [_seat_plate(seat, lang) for seat in model.seats],
@@ -149,6 +151,13 @@ def picture_plates(table: TableSnapshot, lang: str, now: float) -> dict[str, Any
         "note": getattr(model, "note", ""),
         "banner": model.banner,
     }
+
+
+def bets_pot(model: Any, lang: str) -> list[dict[str, Any]]:
+    """Before a pot is gathered (hold'em's blinds before the flop), the chips bet so far as
+    the pot, as Poker Now shows "Pot: 30" from the first action; none while nothing is bet."""
+    bets = sum(getattr(seat, "bet", 0) or 0 for seat in model.seats)
+    return [{"label": t("pictures.pot.main", lang), "amount": bets, "names": []}] if bets else []
 
 
 def move_buttons(table: TableSnapshot, view: Any, lang: str) -> list[dict[str, str]]:

@@ -292,6 +292,8 @@ async def test_the_seats_in_the_hand_show_their_cards_face_down(tmp_path: Path) 
         ]
         assert folded == [False, False, False, True]  # AI 4 folded before the player
         assert backs == [0 if out else 2 for out in folded]
+        # The blinds are the pot before the flop, said where the screen reader hears it.
+        assert await page.locator("#live-pot").text_content() == "Pot: 30"
 
 
 async def test_a_knocked_out_player_chooses_to_watch_or_start_a_new_match(tmp_path: Path) -> None:

@@ -1,6 +1,7 @@
 """The page's own words where Discord's speak of Discord: a hand's text names no card menu
 (draw's discards, the duel's lock) and says the duel's signals in the viewer's language,
-while Discord keeps its wording. Played through the real server over its WebSocket."""
+while Discord keeps its wording; hold'em's pot is on the table from the blinds on. Played
+through the real server over its WebSocket."""
 
 from __future__ import annotations
 
@@ -60,3 +61,16 @@ async def test_draws_hand_names_the_pages_buttons_not_a_menu(tmp_path: Path, lan
     labels = [state["controls"]["pick"]["label"], *(m["label"] for m in state["controls"]["moves"])]
     assert all(label in text for label in labels), (labels, text)
     assert t("draw.hand.draw_menu", lang) in get_renderer("draw").hand(view, lang, menu=True)
+
+
+@pytest.mark.parametrize("lang", ["en", "fr", "uk"])
+async def test_holdems_pot_shows_before_the_flop(tmp_path: Path, lang: str) -> None:
+    async with web_table(tmp_path, "holdem", 3) as web:
+        page = await web.open(lang=lang)
+        state = await page.until("state")
+        view = web.table.snapshot(None).view(None)
+    assert not view.board and not view.pots  # before the flop: only the blinds are in
+    blinds = sum(seat.bet for seat in view.seats)
+    assert blinds == 30
+    pot = {"label": t("pictures.pot.main", lang), "amount": blinds, "names": []}
+    assert state["picture"]["pots"] == [pot]
