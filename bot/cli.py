@@ -124,7 +124,9 @@ def build_parser() -> argparse.ArgumentParser:
         default=None,
         help="AI level of the other seats: easy, normal (default) or hard; or a policy name",
     )
-    play.add_argument("--name", default="You", help="your name at the table")
+    play.add_argument(
+        "--name", default=None, help="your name at the table (default: You, in its language)"
+    )
     play.add_argument(
         "--web",
         action="store_true",

@@ -19,7 +19,7 @@ from pydantic import ValidationError
 from bot.history.build import HistoryError
 from bot.history.events import decode_event, event_classes
 from bot.history.model import DealHistory, HistoryFile, MatchHistory
-from bot.i18n import Addressee, t
+from bot.i18n import LANGUAGES, Addressee, t
 from bot.render import GameRenderer, get_renderer
 from bot.runtime.replay import match_state
 from engines.base import IllegalAction
@@ -76,13 +76,13 @@ def pick(
 def viewer_names(match: MatchHistory, seat: int | None, lang: str) -> list[str]:
     """The seats' names as `seat` reads them: that seat is "you" (an `Addressee`, so lines
     take their second-person forms), and another seat stored under the terminal's default
-    name "You" is called by its number, so only one seat is ever "you" (none in a replay of
-    every seat: "You sits down" would read wrong)."""
+    name ("You", "Vous", "Ви") is called by its number, so only one seat is ever "you"
+    (none in a replay of every seat: "You sits down" would read wrong)."""
     names: list[str] = []
     for index, entry in enumerate(match.seats):
         if index == seat:
             names.append(Addressee(entry.name))
-        elif entry.name == "You":
+        elif entry.name in {t("console.default_name", code) for code in LANGUAGES}:
             names.append(t("history.replay.seat", lang, seat=index + 1))
         else:
             names.append(entry.name)

@@ -49,7 +49,7 @@ from bot.runtime import (
 )
 from bot.terminal.lines import LineReader
 from bot.terminal.opening import HUMAN_ID as HUMAN_ID
-from bot.terminal.opening import open_table, play_config
+from bot.terminal.opening import open_table, play_config, player_name
 from bot.terminal.opening import place_of as place_of
 from engines.base import DealSettled, DealStarted, Event, IllegalAction
 from engines.cards import CardParseError
@@ -557,7 +557,7 @@ class Console:
     async def _loop(self, table: Table) -> int:
         seat = table.seat_of(HUMAN_ID)
         if seat is None:
-            seat = await table.join(Player(HUMAN_ID, self.args.name))
+            seat = await table.join(Player(HUMAN_ID, player_name(self.args, self.lang)))
         self.inbox.start(self.lines)
         try:
             return await self._prompts(table, seat)

@@ -27,6 +27,12 @@ def place_of(game: str) -> str:
     return f"terminal:{game}"
 
 
+def player_name(args: argparse.Namespace, lang: str) -> str:
+    """The player's name at a new table: `--name` as given, else the word for "you" in the
+    table's language `lang` (a saved match keeps the name its seat was stored with)."""
+    return str(args.name) if args.name is not None else t("console.default_name", lang)
+
+
 def play_config(args: argparse.Namespace, settings: Settings) -> RuntimeConfig:
     """The runtime's configuration for `deucebot play`: the AI delay (`--ai-delay`, else
     the setting), AI turns in a thread, turn timers only with `--turn-seconds`."""
@@ -44,6 +50,12 @@ class Opened:
     ``"finished"``: a new match follows), None for a new table."""
     kept: str | None
     """The flags asking for other settings than the saved match keeps, worded (None: none)."""
+
+    @property
+    def name(self) -> str | None:
+        """The player's name at the table (None: they have no seat there)."""
+        seat = self.table.seat_of(HUMAN_ID)
+        return None if seat is None else self.table.seats[seat].name
 
     def news(self, lang: str) -> str | None:
         """What the player is told of a saved table in `lang`: resumed at its turn, or a
@@ -85,7 +97,7 @@ async def open_table(manager: TableManager, args: argparse.Namespace, lang: str)
         game=spec.name,
         settings=settings,
         options=options,
-        owner=Player(HUMAN_ID, args.name),
+        owner=Player(HUMAN_ID, player_name(args, lang)),
     )
     await table.start(seed=args.seed)
     return Opened(table, None, None)

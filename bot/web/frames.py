@@ -149,6 +149,8 @@ def _plates(model: Any, lang: str) -> dict[str, Any] | None:
     ]
     if isinstance(getattr(model, "pot", None), int):
         pots.append({"label": t("pictures.pot.main", lang), "amount": model.pot, "names": []})
+    if not pots:
+        pots = bets_pot(model, lang)
     return {
         "header": model.header,
         "seats": [_seat_plate(seat, lang) for seat in model.seats],
@@ -174,6 +176,13 @@ def pictured(table: TableSnapshot, lang: str, now: float) -> Pictured:
     """`alt_text` and `picture_plates` of `table` (started), its picture's model built once."""
     model = _model(table, lang, now)
     return Pictured(_alt(table, model, lang), _plates(model, lang))
+
+
+def bets_pot(model: Any, lang: str) -> list[dict[str, Any]]:
+    """Before a pot is gathered (hold'em's blinds before the flop), the chips bet so far as
+    the pot, as Poker Now shows "Pot: 30" from the first action; none while nothing is bet."""
+    bets = sum(getattr(seat, "bet", 0) or 0 for seat in model.seats)
+    return [{"label": t("pictures.pot.main", lang), "amount": bets, "names": []}] if bets else []
 
 
 def move_buttons(table: TableSnapshot, view: Any, lang: str) -> list[dict[str, str]]:
@@ -255,6 +264,46 @@ def _controls(table: TableSnapshot, seat: int, view: Any, lang: str) -> dict[str
     return controls
 
 
+PAGE_WORDS = {"draw.hand.draw_menu": "web.hand.draw", "duel.hand.lock_menu": "web.hand.lock"}
+"""The hand's lines written for Discord's card menu, and the page's own words for them."""
+
+
+def page_hand_text(renderer: GameRenderer, view: Any, lang: str) -> str:
+    """The hand's words on the page: Discord's (buttons, not words to type), with the lines
+    that speak of Discord's card menu in the page's words (tap the cards), and the duel's
+    signals in the viewer's words (the board text keeps the game's UP and DOWN)."""
+    text = renderer.hand(view, lang, menu=True)
+    for discord, page in PAGE_WORDS.items():
+        text = text.replace(t(discord, lang), t(page, lang))
+    signals, seat = getattr(view, "signals", None), getattr(view, "seat", None)
+    if signals and seat is not None:
+        up, down = signals[seat]
+        said = t("web.hand.signal", lang, up=up, down=down)
+        text = text.replace(t("duel.signal", lang, up=up, down=down), said)
+    return text
+
+
+def out_choice(
+    table: TableSnapshot, seat: int | None, lang: str, *, restarts: bool
+) -> dict[str, str | None] | None:
+    """What a player out of the match (hold'em: no chips left) while the others play on is
+    offered, as the terminal's watch / new: the line saying so, with `restarts` (the local
+    table of `deucebot play --web`) Watch and New match; a table on Discord has only its
+    line (a new match is Discord's /table restart). None while the player is in."""
+    if seat is None or table.status != "playing":
+        return None
+    if not get_renderer(table.game).eliminated(table.view(seat)):
+        return None
+    if not restarts:
+        return {"line": t("web.out.discord", lang), "watch": None, "new": None}
+    return {
+        "line": t("web.out.line", lang),
+        "watching": t("web.out.watching", lang),
+        "watch": t("web.out.watch", lang),
+        "new": t("web.out.new", lang),
+    }
+
+
 def turn_text(table: TableSnapshot, seat: int | None, lang: str) -> str:
     """Whose turn it is, in words (the page's live region reads it)."""
     if table.status == "finished":
@@ -314,7 +363,7 @@ def state_frame(
         return frame
     locked = getattr(own, "my_lock", None)  # the duel's locked card
     frame["hand"] = [{**card_json(c), "locked": c == locked} for c in renderer.hand_cards(own)]
-    frame["hand_text"] = renderer.hand(own, lang, menu=True)
+    frame["hand_text"] = page_hand_text(renderer, own, lang)
     frame["controls"] = _controls(table, seat, own, lang)
     if table.status == "playing" and table.to_act == seat:
         frame["hint"] = t("discord.button.hint", lang)

@@ -25,6 +25,7 @@ from bot.web.frames import (
     encode,
     event_lines,
     log_frame,
+    out_choice,
     pictured,
     seconds_left,
     state_frame,
@@ -166,15 +167,24 @@ class FrameCache:
         return made
 
     def state(
-        self, table: TableSnapshot, seat: int | None, lang: str, now: float, fresh: bool
+        self,
+        table: TableSnapshot,
+        seat: int | None,
+        lang: str,
+        now: float,
+        fresh: bool,
+        restarts: bool = False,
     ) -> tuple[dict[str, Any], str]:
-        """`state_frame(table, seat, lang, now)` with ``fresh`` added, and its text. The frame
+        """`state_frame(table, seat, lang, now)` with ``out`` (`out_choice`, offering a new
+        match when the page's server `restarts`) and ``fresh`` added, and its text. The frame
         is shared with other pages: never change it."""
-        key = (table.id, table.match, table.turn, seat, lang, seconds_left(table, now), fresh)
+        left = seconds_left(table, now)
+        key = (table.id, table.match, table.turn, seat, lang, left, fresh, restarts)
         held = self._states.get(key)
         if held is not None and same_table(held[0], table):
             return held[1], held[2]
         frame = state_frame(table, seat, lang, now, self._shared(table, lang, now))
+        frame["out"] = out_choice(table, seat, lang, restarts=restarts)
         frame["fresh"] = fresh
         text = encode(frame)
         self._keep(self._states, key, (table, frame, text))

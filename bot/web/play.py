@@ -25,7 +25,7 @@ from aiohttp import web
 from bot.i18n import normalise_language, t
 from bot.process.settings import load_settings
 from bot.runtime import TableManager
-from bot.terminal.opening import HUMAN_ID, open_table, place_of, play_config
+from bot.terminal.opening import HUMAN_ID, open_table, place_of, play_config, player_name
 from bot.web.front import WebFront
 from bot.web.local import TOKEN_PARAM, LocalAuthenticator, kept_token, new_token
 from bot.web.redact import RedactingAccessLogger
@@ -81,9 +81,10 @@ async def serve(args: argparse.Namespace, out: TextIO, err: TextIO = sys.stderr)
                 if line:
                     print(line, file=out)
             token = token_for(args.db)
-            authenticator = LocalAuthenticator(place, HUMAN_ID, args.name, token)
+            name = opened.name or player_name(args, lang)  # a saved seat keeps its name
+            authenticator = LocalAuthenticator(place, HUMAN_ID, name, token)
             runner = web.AppRunner(
-                build_web_app(manager, front, [authenticator]),
+                build_web_app(manager, front, [authenticator], restarts=True),
                 access_log_class=RedactingAccessLogger,
             )
             await runner.setup()

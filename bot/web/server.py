@@ -39,7 +39,7 @@ from bot.render.words import say_move
 from bot.runtime import Table, TableManager
 from bot.runtime.errors import TableError
 from bot.runtime.shards import Shards, shard_of
-from bot.web.frames import card_json, client_strings, encode
+from bot.web.frames import card_json, client_strings, encode, out_choice
 from bot.web.front import WebFront
 from bot.web.identity import Authenticator, Viewer, WebAuthError
 from bot.web.refusals import refusal_page, request_language
@@ -250,14 +250,18 @@ class Connection:
         lang: str,
         ws: web.WebSocketResponse,
         clock: Callable[[], float],
+        *,
+        restarts: bool = False,
     ) -> None:
-        """Serve `viewer` in `lang` over `ws`."""
+        """Serve `viewer` in `lang` over `ws`; `restarts`: a player out of the match may
+        start a new one from the page (`deucebot play --web`)."""
         self.manager = manager
         self.front = front
         self.viewer = viewer
         self.lang = lang
         self.ws = ws
         self.clock = clock
+        self.restarts = restarts
         self.flag = front.watch(viewer.place)
         self._sending = asyncio.Lock()
 
@@ -328,7 +332,7 @@ class Connection:
                 text = frames.log(entry, seat, self.lang, fresh)
                 if text is not None:
                     await self.send_text(text)
-            state, text = frames.state(shown, seat, self.lang, self.clock(), fresh)
+            state, text = frames.state(shown, seat, self.lang, self.clock(), fresh, self.restarts)
             same = {**state, "time_left": None} == {**(last or {}), "time_left": None}
             if not same or fresh:
                 await self.send_text(text)
@@ -363,6 +367,9 @@ class Connection:
             raise WebRefusal("watching only", code="web.watching")
         if kind == "hint":
             await self._hint(table, pid)
+            return
+        if kind == "new":
+            await self._new_match(table)
             return
         if kind == "autopass":
             table.set_autopass(pid, bool(message.get("on")))
@@ -407,6 +414,16 @@ class Connection:
             return f"rebuy {int(caves)}"
         raise WebRefusal("unknown message", code="web.bad_message")
 
+    async def _new_match(self, table: Table) -> None:
+        """A new match with fresh stacks, asked from the page by a player out of this one
+        (the terminal's `new`); refused where the page offers none (a table on Discord)."""
+        if not self.restarts:
+            raise WebRefusal("no new match from this page", code="web.bad_message")
+        seat = self._seat(table)
+        if out_choice(table.snapshot(seat), seat, self.lang, restarts=True) is None:
+            raise WebRefusal("still in the match", code="web.not_out")
+        await table.restart(seed=None)
+
     async def _hint(self, table: Table, pid: str) -> None:
         action = str(await table.hint(pid))
         await self.send(
@@ -437,6 +454,7 @@ def build_web_app(
     root: bool = True,
     heartbeat: float = HEARTBEAT,
     close_timeout: float = CLOSE_TIMEOUT,
+    restarts: bool = False,
 ) -> web.Application:
     """The web table's application over `manager`'s tables (whose front is, or includes,
     `front`): the page, its files and the WebSocket at each place's pages (`PLACE_PAGES`)
@@ -445,7 +463,8 @@ def build_web_app(
     open socket), plus `extra_routes` (another sign-in's endpoints). Addresses of a shard
     other than `shards` holds are refused (`shard_gate`). A socket is pinged every
     `heartbeat` seconds; a closing one, or one whose page stopped answering, has its
-    connection dropped `close_timeout` seconds later (`drop_once_closed`)."""
+    connection dropped `close_timeout` seconds later (`drop_once_closed`). `restarts`: a
+    player out of the match may start a new one from the page (`deucebot play --web`)."""
     files = {name: _static(name) for name in STATIC}
     page = _static("index.html")
 
@@ -480,7 +499,7 @@ def build_web_app(
         loop = asyncio.get_running_loop()
         try:
             await ws.prepare(request)
-            connection = Connection(manager, front, viewer, lang, ws, clock)
+            connection = Connection(manager, front, viewer, lang, ws, clock, restarts=restarts)
             sockets.add(ws)
             tasks.append(
                 loop.create_task(

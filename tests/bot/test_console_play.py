@@ -209,3 +209,26 @@ async def test_the_ai_level_is_chosen_with_dash_dash_ai_and_shown_with_the_board
     assert policies == {"easy"}
     default = await play(tmp_path / "normal.sqlite3", "quit\n", "--ai", "normal")
     assert "AI: normal" in default
+
+
+def seat_names(db: Path) -> list[str]:
+    with sqlite3.connect(db) as conn:
+        return [row[0] for row in conn.execute("SELECT name FROM seats ORDER BY seat")]
+
+
+async def test_the_default_name_is_you_in_the_tables_language(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("DEUCEBOT_LANGUAGE", "uk")
+    db = tmp_path / "play.sqlite3"
+    await play(db, "quit\n")
+    assert seat_names(db)[0] == "Ви"
+    # Resumed in another language, the seat keeps the name it was stored with.
+    monkeypatch.setenv("DEUCEBOT_LANGUAGE", "fr")
+    await play(db, "quit\n")
+    assert seat_names(db)[0] == "Ви"
+    named = tmp_path / "named.sqlite3"
+    await play(named, "quit\n", "--name", "You")
+    assert seat_names(named)[0] == "You"
+    await play(tmp_path / "fr.sqlite3", "quit\n")
+    assert seat_names(tmp_path / "fr.sqlite3")[0] == "Vous"

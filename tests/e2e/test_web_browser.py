@@ -58,8 +58,8 @@ async def wait_for_mine_or_result(page: Any, after: int) -> bool:
 
 async def click_a_move(page: Any, game: str) -> None:
     """Make one move with the page's controls: Big Two plays the hinted cards or passes;
-    poker games check or call, else the first move offered; a choice of cards (the duel's
-    lock) takes the first card."""
+    poker games check or call, else the first move offered; a choice of one card (the
+    duel's lock) is a tap on the first card."""
     moves = page.locator("#moves")
     if game == "bigtwo":
         await page.get_by_role("button", name=t("discord.button.hint", "en")).click()
@@ -77,6 +77,7 @@ async def click_a_move(page: Any, game: str) -> None:
     pick_enabled = page.locator("#hand button:not([disabled])")
     if await pick_enabled.count() and not await moves.locator("button:not([disabled])").count():
         await pick_enabled.first.click()
+        return
     await moves.locator("button:not([disabled])").first.click()
 
 

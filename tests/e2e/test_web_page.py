@@ -162,22 +162,34 @@ async def test_a_deals_result_is_named_by_its_deal(tmp_path: Path) -> None:
         assert "AI 2" in (await result.text_content() or "")
 
 
-async def test_the_duel_marks_the_card_the_player_locked(tmp_path: Path) -> None:
+async def test_the_duel_locks_the_card_tapped_once_and_marks_it(tmp_path: Path) -> None:
     async with phone(tmp_path, "duel", "--seed", "3") as page:
         turn = await my_turn(page)
         cards = page.locator("#hand").get_by_role("button")
         names = [await card.text_content() or "" for card in await cards.all()]
         assert len(names) == 2
-        # The hand's words point at the cards and the moves "below": they are below them.
+        # The hand's words say to tap a card, above the cards and the moves.
         words = page.locator("#hand-text")
-        assert t("duel.hand.lock_menu", "en") in (await words.text_content() or "")
+        assert t("web.hand.lock", "en") in (await words.text_content() or "")
         said, hand = await words.bounding_box(), await page.locator("#hand").bounding_box()
         moves = await page.locator("#moves").bounding_box()
         assert said and hand and moves
         assert said["y"] + said["height"] <= min(hand["y"], moves["y"])
-        await cards.first.click()
-        await page.locator("#moves").get_by_role("button", name=f"Lock {names[0]}").click()
+        # Each card is named as the game writes it, and described by what a tap does.
+        first = page.locator("#hand").get_by_role("button", name=names[0], exact=True)
+        assert await first.get_attribute("aria-description") == f"Lock {names[0]}"
+        assert (
+            not await page.locator("#moves").get_by_role("button", name=re.compile("^Lock")).count()
+        )
+        # A double tap locks the card once, with no refusal shown for the second tap.
+        await first.dblclick()
         await past(page, turn)
+        mine = page.locator("#log li").filter(has_text=f"You locked {names[0]}.")
+        await mine.first.wait_for(timeout=WAIT_MS)
+        await my_turn(page)  # the next decision: a second lock's answer would be in by now
+        assert await mine.count() == 1
+        assert await page.evaluate("document.body.dataset.refusals ?? '0'") == "0"
+        assert await page.locator("#notice").text_content() == ""
         locked = page.locator("#hand").get_by_role("button", name=names[0], exact=True)
         other = page.locator("#hand").get_by_role("button", name=names[1], exact=True)
         await page.wait_for_function(
@@ -280,3 +292,47 @@ async def test_the_seats_in_the_hand_show_their_cards_face_down(tmp_path: Path) 
         ]
         assert folded == [False, False, False, True]  # AI 4 folded before the player
         assert backs == [0 if out else 2 for out in folded]
+        # The blinds are the pot before the flop, said where the screen reader hears it.
+        assert await page.locator("#live-pot").text_content() == "Pot: 30"
+
+
+async def test_a_knocked_out_player_chooses_to_watch_or_start_a_new_match(tmp_path: Path) -> None:
+    async with phone(tmp_path, "holdem", "--seed", "2") as page:
+        line = page.get_by_role("status").filter(has_text=t("web.out.line", "en"))
+        for _ in range(40):  # all in at every turn until the player is out
+            turn = await my_turn_or_out(page)
+            if turn is None:
+                break
+            moves = page.locator("#moves")
+            for name in (re.compile(r"^All-in "), re.compile(r"^Call "), "Check"):
+                chosen = moves.get_by_role("button", name=name)
+                if await chosen.count():
+                    break
+            await chosen.click()
+            await past(page, turn)
+        await line.wait_for(timeout=WAIT_MS)
+        watch = page.get_by_role("button", name=t("web.out.watch", "en"), exact=True)
+        new = page.get_by_role("button", name=t("web.out.new", "en"), exact=True)
+        await watch.click()
+        watching = page.get_by_role("status").filter(has_text=t("web.out.watching", "en"))
+        await watching.wait_for(timeout=WAIT_MS)
+        assert not await watch.is_visible() and await new.is_visible()
+        await new.click()
+        # A new match at the same address: the player is dealt in again and plays.
+        await page.locator("#out").wait_for(state="hidden", timeout=WAIT_MS)
+        await my_turn(page)
+        assert await page.locator("#moves").get_by_role("button").count()
+
+
+async def my_turn_or_out(page: Any) -> int | None:
+    """Wait until it is the player's turn (its turn number) or they are out (None)."""
+    yours = t("web.turn.yours", "en")
+    await page.wait_for_function(
+        "([a]) => document.getElementById('turn').textContent === a"
+        " || !document.getElementById('out').hidden",
+        arg=[yours],
+        timeout=WAIT_MS,
+    )
+    if await page.locator("#out").is_visible():
+        return None
+    return int(await page.evaluate("Number(document.body.dataset.turn)"))

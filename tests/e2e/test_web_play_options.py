@@ -8,6 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import pytest
 from aiohttp import ClientSession
 
 from bot.i18n import t
@@ -57,3 +58,50 @@ async def test_a_resumed_draw_match_keeps_its_deals_and_says_so(tmp_path: Path) 
     assert t("console.kept_settings", "en", settings=kept) in said, said
     assert t("console.resumed", "en", turn="@").split("@")[0] in said, said
     assert after[-1]["status"] == "finished" and after[-1]["deal"] == 2, after[-1]
+
+
+async def first_state(child: WebChild, lang: str) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The hello frame and the first state of the table's page in `lang`."""
+    url = await child.url()
+    async with ClientSession() as session:
+        ws = await session.ws_connect(url.replace("/?", "/ws?", 1) + f"&lang={lang}")
+        page = Page(ws)
+        hello = await page.until("hello")
+        state = await page.until("state")
+        await ws.close()
+    return hello, state
+
+
+@pytest.mark.parametrize(("lang", "word"), [("fr", "Vous"), ("uk", "Ви")])
+async def test_the_default_name_is_you_in_the_tables_language(
+    tmp_path: Path, lang: str, word: str
+) -> None:
+    child = await start_table(tmp_path, "holdem", "--seed", "3", lang=lang)
+    try:
+        hello, state = await first_state(child, lang)
+    finally:
+        assert await child.stop() == 0
+    assert hello["name"] == word
+    assert state["seats"][state["seat"]]["name"] == word
+    # The table in words (the picture's alt text) names the player in the page's language.
+    assert word in state["alt"] and "You" not in state["alt"], state["alt"]
+
+
+async def test_a_resumed_match_keeps_its_name_and_an_explicit_name_stays(tmp_path: Path) -> None:
+    db = tmp_path / "holdem.sqlite3"
+    first = await start_table(tmp_path, "holdem", "--seed", "3", "--db", str(db), lang="uk")
+    await first.url()
+    assert await first.stop() == 0
+    # Resumed in another language: the seat keeps the name it was stored with.
+    again = await start_table(tmp_path, "holdem", "--db", str(db), name="again", lang="fr")
+    try:
+        hello, state = await first_state(again, "fr")
+    finally:
+        assert await again.stop() == 0
+    assert (hello["name"], state["seats"][state["seat"]]["name"]) == ("Ви", "Ви")
+    named = await start_table(tmp_path, "holdem", "--name", "You", name="named", lang="fr")
+    try:
+        hello, state = await first_state(named, "fr")
+    finally:
+        assert await named.stop() == 0
+    assert state["seats"][state["seat"]]["name"] == "You"

@@ -103,10 +103,15 @@ class WebChild:
         return await asyncio.wait_for(self.proc.wait(), 30)
 
 
-async def start_table(tmp: Path, game: str, *flags: str, name: str = "web") -> WebChild:
-    """Start `deucebot play GAME --web FLAGS` (no AI delay, no browser opened)."""
+async def start_table(
+    tmp: Path, game: str, *flags: str, name: str = "web", lang: str | None = None
+) -> WebChild:
+    """Start `deucebot play GAME --web FLAGS` (no AI delay, no browser opened; `lang`: the
+    table's language, DEUCEBOT_LANGUAGE)."""
     env = {k: v for k, v in os.environ.items() if not k.startswith(("DISCORD_", "DEUCEBOT_"))}
     env.update(PYTHONPATH=str(ROOT), DEUCEBOT_NO_BROWSER="1", DEUCEBOT_AI_DELAY="0")
+    if lang is not None:
+        env["DEUCEBOT_LANGUAGE"] = lang
     out = tmp / f"{name}.out"
     with out.open("wb") as sink:
         proc = await asyncio.create_subprocess_exec(

@@ -18,6 +18,8 @@ let retry = 500;
 let countdown = null;
 let cleared = false; // this connection's first frames were looked at for a fresh start
 let signedOut = false; // the sign-in ended (a revoked link, an expired session): no retry
+let watchingOut = false; // out of the match, the player chose to watch the rest
+let tapped = -1; // the turn a one-tap move was sent for: a second tap then sends nothing
 
 /** A string of the page in the viewer's language, with its {params}. */
 function tr(key, params = {}) {
@@ -67,6 +69,7 @@ function receive(frame) {
       break;
     case "refused":
       waiting = false;
+      tapped = -1;
       notice(frame.text);
       document.body.dataset.refusals = String(Number(document.body.dataset.refusals ?? 0) + 1);
       break;
@@ -281,20 +284,24 @@ function showHand(moved = false) {
   you.hidden = frame.seat === null;
   if (frame.seat === null) return;
   const key = focusedKey();
+  showOut(frame.out);
   const controls = frame.controls;
   const pick = controls.pick;
   $("pick-prompt").textContent = pick ? pick.prompt : "";
+  const tap = oneTap(pick);
   showCards(
     $("hand"),
     order(frame.hand).map((i) => {
       const card = frame.hand[i];
-      const button = cardButton(card, { pressed: chosen.has(i), disabled: !pick });
+      const button = tap
+        ? cardButton(card, { describe: `${pick.label} ${card.name}` })
+        : cardButton(card, { pressed: chosen.has(i), disabled: !pick });
       button.dataset.key = `card:${card.code}`;
       if (card.locked) {
         button.classList.add("locked");
         button.title = tr("web.card.locked");
       }
-      button.addEventListener("click", () => toggle(i));
+      button.addEventListener("click", () => (tap ? pickNow(pick, card) : toggle(i)));
       return button;
     }),
   );
@@ -304,6 +311,41 @@ function showHand(moved = false) {
   showRaise(controls.raise, moved);
   showRebuy(controls.rebuy);
   refocus(key);
+}
+
+/** Out of the match while the others play on: the line saying so and, on the local
+ * table, Watch (the table goes on as it is) and New match (the terminal's watch / new).
+ * Shown above the table, where the AI's hands going on do not move it under a finger. */
+function showOut(out) {
+  $("out").hidden = !out;
+  if (!out) {
+    watchingOut = false;
+    return;
+  }
+  $("out-line").textContent = watchingOut ? out.watching : out.line;
+  $("watch").hidden = !out.watch || watchingOut;
+  $("watch").textContent = out.watch ?? "";
+  $("new-match").hidden = !out.new;
+  $("new-match").textContent = out.new ?? "";
+}
+
+$("watch").addEventListener("click", () => {
+  watchingOut = true;
+  showOut(state.out);
+  $("new-match").focus({ preventScroll: true });
+});
+$("new-match").addEventListener("click", () => act({ t: "new" }));
+
+/** A choice of one card (the duel's lock): a tap on a card makes the move at once. */
+function oneTap(pick) {
+  return Boolean(pick) && pick.most === 1;
+}
+
+/** The one-card move of a tap; a second tap before the answer sends nothing (`act`). */
+function pickNow(pick, card) {
+  if (tapped === state.n) return;
+  tapped = state.n;
+  act({ t: "pick", verb: pick.verb, cards: [card.code] });
 }
 
 function toggle(i) {
@@ -360,7 +402,7 @@ function showMoves(frame) {
   const controls = frame.controls;
   const buttons = [];
   const pick = controls.pick;
-  if (pick) {
+  if (pick && !oneTap(pick)) {
     const cards = [...chosen].sort((a, b) => a - b).map((i) => frame.hand[i]);
     const label = cards.length ? `${pick.label} ${cards.map((c) => c.name).join(" ")}` : pick.label;
     buttons.push(

@@ -1,14 +1,19 @@
 // Cards as the page draws them: a card is a real <button> named as the game writes it
 // (e.g. "10♠"); its colour comes from its suit letter (the four-colour deck is CSS).
 
-/** A card button for `card` ({code, name, suit}); `pressed` null: not a toggle. */
-export function cardButton(card, { pressed = null, disabled = false } = {}) {
+/** A card button for `card` ({code, name, suit}); `pressed` null: not a toggle;
+ * `describe`: what a tap does ("Lock 5♥"), its description (the name stays the card's). */
+export function cardButton(card, { pressed = null, disabled = false, describe = null } = {}) {
   const button = document.createElement("button");
   button.type = "button";
   button.className = `card suit-${card.suit}`;
   button.textContent = card.name;
   button.dataset.code = card.code;
   if (pressed !== null) button.setAttribute("aria-pressed", String(pressed));
+  if (describe) {
+    button.title = describe;
+    button.setAttribute("aria-description", describe);
+  }
   button.disabled = disabled;
   return button;
 }

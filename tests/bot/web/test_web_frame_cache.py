@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 import bot.web.frames
 from bot.runtime import RuntimeConfig, Table, TableManager
 from bot.runtime.snapshot import TableSnapshot
-from bot.web.frames import encode, state_frame
+from bot.web.frames import encode, out_choice, state_frame
 from bot.web.front import FrameCache, WebFront
 from storage import open_storage
 from tests.bot.web.harness import web_table
@@ -82,7 +82,7 @@ def variant(snapshot: TableSnapshot, kind: str) -> TableSnapshot:
     return snapshot._replace()
 
 
-Request = tuple[int, int, str, bool, str, float]
+Request = tuple[int, int, str, bool, str, float, bool]
 
 
 def requests(game: str) -> st.SearchStrategy[list[Request]]:
@@ -95,6 +95,7 @@ def requests(game: str) -> st.SearchStrategy[list[Request]]:
         st.booleans(),
         st.sampled_from(("copy", "away", "clock")),
         st.sampled_from((1000.0, 1000.9, 1001.2)),
+        st.booleans(),
     )
     return st.lists(one, min_size=1, max_size=16)
 
@@ -102,11 +103,12 @@ def requests(game: str) -> st.SearchStrategy[list[Request]]:
 def check_pages(game: str, asked: Sequence[Request]) -> None:
     turns = match_snapshots(game)
     cache = FrameCache()
-    for turn, seat_or_spectator, lang, fresh, kind, now in asked:
+    for turn, seat_or_spectator, lang, fresh, kind, now, restarts in asked:
         seat = None if seat_or_spectator < 0 else seat_or_spectator
         snapshot = variant(turns[turn][seat], kind)
-        frame, text = cache.state(snapshot, seat, lang, now, fresh)
-        own = {**state_frame(snapshot, seat, lang, now), "fresh": fresh}
+        frame, text = cache.state(snapshot, seat, lang, now, fresh, restarts)
+        out = out_choice(snapshot, seat, lang, restarts=restarts)
+        own = {**state_frame(snapshot, seat, lang, now), "out": out, "fresh": fresh}
         assert text == encode(own)
         assert frame == own
         assert json.loads(text)["seat"] == seat
