@@ -68,7 +68,7 @@ async def _load(browser: Any, url: str) -> Load:
             lambda e: finished.__setitem__(e["requestId"], int(e["encodedDataLength"])),
         )
         await page.goto(url, wait_until="load", timeout=WAIT_MS)
-        handle = await page.wait_for_function("window.__interactive", timeout=WAIT_MS)
+        handle = await page.wait_for_function("() => window.__interactive", timeout=WAIT_MS)
         interactive = float(await handle.json_value())
         for _ in range(WAIT_MS // 50):  # the last requests' events may trail the load
             if started.keys() <= finished.keys():
