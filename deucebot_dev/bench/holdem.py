@@ -227,8 +227,9 @@ its 95% interval (normal approximation over hands):
 
 Levels against the sparring pool: the level in one seat against copies of one style,
 50 big blinds restored every hand, duplicate deals (every deal played once per button
-position, `bot.commands.holdem_pool`), a hand all-in before the river counted at its
-expected share of the pot (`bot.commands.holdem_allin`); bb/100 with its 95% interval and
+position, in independent blocks of 50 deals with fresh players, `bot.commands.holdem_pool`),
+a hand all-in before the river counted at its expected share of the pot
+(`bot.commands.holdem_allin`); bb/100 with its 95% interval over the blocks and
 (hands played); p99 is the level's decision latency in that row's matches:
 
 {levels}

@@ -8,7 +8,7 @@ import random
 import pytest
 
 from bot.cli import main
-from bot.commands.holdem_pool import Lineup, duplicate, table
+from bot.commands.holdem_pool import BLOCK, Lineup, clustered, duplicate, t95, table
 from bot.commands.simulate import Interval
 from engines.base import DealSettled
 from engines.cards import Card
@@ -42,21 +42,63 @@ def test_duplicate_matches_deal_each_position_the_same_cards() -> None:
         assert _holes_by_position(button, 4, 5) == first
 
 
+def test_the_interval_is_taken_over_blocks_not_values() -> None:
+    # Four blocks whose means are 1, 3, 5, 7: the interval is that of four samples (their
+    # standard error 1.291, Student's t with 3 degrees of freedom), however many values
+    # each block holds and however alike they are inside it.
+    blocks = [[1.0] * 10, [3.0] * 10, [5.0] * 10, [7.0] * 10]
+    result = clustered(blocks)
+    assert result.n == 4
+    assert result.mean == pytest.approx(4.0)
+    half = 3.182 * (20 / 3) ** 0.5 / 2
+    assert result.low == pytest.approx(4.0 - half, abs=1e-3)
+    assert result.high == pytest.approx(4.0 + half, abs=1e-3)
+    # Over the 40 values as if independent, the interval would be far narrower.
+    assert Interval.of([v for b in blocks for v in b]).high < result.high - 1
+
+
+def test_blocks_of_different_sizes_weigh_by_their_values() -> None:
+    # The mean is that of every value (13 / 4), not of the block means ((1 + 5) / 2).
+    result = clustered([[1.0], [3.0, 4.0, 5.0]])
+    assert result.mean == pytest.approx(13 / 4)
+    assert result.n == 2
+    assert clustered([[2.0, 4.0]]).high == float("inf")
+
+
+def test_t_quantiles() -> None:
+    # Published two-sided 95% values of Student's t.
+    for df, value in ((1, 12.706), (3, 3.182), (5, 2.571), (10, 2.228), (30, 2.042)):
+        assert t95(df) == pytest.approx(value, abs=3e-3)
+    assert t95(10_000) == pytest.approx(1.96, abs=1e-3)
+
+
+def test_each_block_is_an_independent_sample_of_the_lineup() -> None:
+    # 4 seats, 30 deals in blocks of 10: three blocks, each its own cards and players.
+    line = duplicate("normal", "frozen", seats=4, deals=30, seed=3, block=10)
+    assert line.hands == 120
+    assert line.result.n == 3
+    assert line.raw is not None and line.raw.n == 3
+    assert duplicate("normal", "frozen", seats=4, deals=30, seed=3).result.n == -(-30 // BLOCK)
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_a_self_match_interval_contains_zero(seed: int) -> None:
+    # `normal` plays `strong`, as does `frozen`: every seat the same policy, so the truth is
+    # exactly 0 and a calibrated interval holds it (on these fixed seeds; 95% of seeds).
+    line = duplicate("normal", "frozen", seats=4, deals=60, seed=seed, block=10)
+    assert line.result.n == 6
+    assert line.result.low <= 0 <= line.result.high, line.result
+
+
 def test_hard_beats_the_rock_and_the_station_on_duplicate_deals() -> None:
-    # Heads-up, 150 deals each played from both seats. Against the rock the win is clear of
-    # the noise; the station's calls make every pot big, so there only the sign is asked.
-    rock = duplicate("hard", "rock", seats=2, deals=150, seed=5)
+    # Heads-up, 150 deals each played from both seats, in 10 blocks of 15 (the interval is
+    # over the blocks). Against the rock the win is clear of the noise; the station's calls
+    # make every pot big, so there only the sign is asked.
+    rock = duplicate("hard", "rock", seats=2, deals=150, seed=5, block=15)
     assert rock.hands == 300
     assert rock.result.low > 0, rock.result
-    station = duplicate("hard", "station", seats=2, deals=150, seed=5)
+    station = duplicate("hard", "station", seats=2, deals=150, seed=5, block=15)
     assert station.result.mean > 0, station.result
-
-
-def test_hard_beats_normal_on_duplicate_deals() -> None:
-    # 150 deals at 6 seats, each played from every seat (900 hands), all-in adjusted.
-    line = duplicate("hard", "normal", seats=6, deals=150, seed=1)
-    assert line.hands == 900
-    assert line.result.mean > 0, line.result
 
 
 def test_the_report_has_levels_as_rows_and_opponents_as_columns() -> None:
