@@ -8,9 +8,10 @@ position against the same boards (duplicate, mirrored deals: the luck of the car
 cancels). Stacks are restored to 50 big blinds every hand. A hand's figure is the player's
 mean over the positions, in big blinds per 100 hands.
 
-The players remember what each seat did for a whole match, so the hands of one match are
-not independent samples; the blocks are (their own seeds, their own players). The 95%
-interval is therefore taken over blocks (`clustered`), not over hands.
+The players remember what each seat did for a whole match, so the hands of one match need
+not be independent samples; the blocks are (their own seeds, their own players), whatever
+the players remember. The 95% interval is therefore taken over blocks (`clustered`), not
+over hands (docs/benchmarks.md shows it calibrated on self-matches).
 """
 
 from __future__ import annotations
