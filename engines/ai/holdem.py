@@ -326,7 +326,6 @@ class StrongPolicy:
         live = [c for c in range(52) if c not in dead]
         board_e7 = [_E7[c] for c in board]
         ranges = [self._range(o, live, board_e7) for o in opponents]
-        need = 5 - len(board)
         rng = self.rng
         mine_e7 = [_E7[c] for c in mine]
         won = 0.0
@@ -348,25 +347,7 @@ class StrongPolicy:
                 hands.append((a, b))
             if not ok:
                 continue
-            extra: list[eval7.Card] = []
-            while len(extra) < need:
-                c = live[int(rng.random() * len(live))]
-                if c not in used:
-                    used.add(c)
-                    extra.append(_E7[c])
-            full = board_e7 + extra
-            best = _evaluate(mine_e7 + full)
-            ties = 1
-            lost = False
-            for a, b in hands:
-                value = _evaluate([_E7[a], _E7[b], *full])
-                if value > best:
-                    lost = True
-                    break
-                if value == best:
-                    ties += 1
-            if not lost:
-                won += 1.0 / ties
+            won += showdown_share(mine_e7, board_e7, hands, live, used, rng)
             done += 1
         return won / done if done else 0.0
 
@@ -507,3 +488,32 @@ POLICIES: dict[str, PolicyFactory] = {
 }
 """The baseline policies: name -> factory taking the policy's own `random.Random`. The game's
 whole set, with `hard` and the sparring pool, is `engines.ai.holdem_policies.POLICIES`."""
+
+
+def showdown_share(
+    mine: list[eval7.Card],
+    board: list[eval7.Card],
+    hands: Sequence[tuple[int, int]],
+    live: Sequence[int],
+    used: set[int],
+    rng: random.Random,
+) -> float:
+    """One Monte Carlo showdown: `board` dealt out to five cards from the `live` card codes
+    not in `used` (each draw ``live[int(rng.random() * len(live))]``; the dealt ones are added
+    to `used`), then `mine`'s share of the pot against the opponents' `hands`: 0 when one
+    beats it, else 1 over the number of hands tied for best."""
+    full = list(board)
+    while len(full) < 5:
+        c = live[int(rng.random() * len(live))]
+        if c not in used:
+            used.add(c)
+            full.append(_E7[c])
+    best = _evaluate(mine + full)
+    ties = 1
+    for a, b in hands:
+        value = _evaluate([_E7[a], _E7[b], *full])
+        if value > best:
+            return 0.0
+        if value == best:
+            ties += 1
+    return 1.0 / ties

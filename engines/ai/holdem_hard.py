@@ -20,10 +20,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-import eval7
 import numpy as np
 
-from engines.ai.holdem import SeatStats, StrongPolicy, _find, _passive, _sized
+from engines.ai.holdem import SeatStats, StrongPolicy, _find, _passive, _sized, showdown_share
 from engines.ai.holdem_classes import hole_class
 from engines.ai.holdem_pushfold import Array, shipped_chart
 from engines.ai.holdem_ranges import (
@@ -40,8 +39,6 @@ from engines.poker.actions import AllIn, BettingAction, Call, Check, Fold
 
 PUSH_FOLD_DEPTH = 15.0
 """At or below this effective stack (big blinds) heads-up play is push/fold."""
-
-_evaluate = eval7.evaluate
 
 
 @dataclass
@@ -240,7 +237,6 @@ class HardPolicy(StrongPolicy):
             for combos, values in samplers
         ]
         live = [c for c in range(52) if c not in set(mine) | set(board)]
-        need = 5 - len(board)
         board_e7 = [E7[c] for c in board]
         mine_e7 = [E7[c] for c in mine]
         won = 0.0
@@ -257,23 +253,7 @@ class HardPolicy(StrongPolicy):
                 used.update((a, b))
                 hands.append((a, b))
             else:
-                extra: list[eval7.Card] = []
-                while len(extra) < need:
-                    c = live[int(rng.random() * len(live))]
-                    if c not in used:
-                        used.add(c)
-                        extra.append(E7[c])
-                full = board_e7 + extra
-                best = _evaluate(mine_e7 + full)
-                ties = 1
-                for a, b in hands:
-                    value = _evaluate([E7[a], E7[b], *full])
-                    if value > best:
-                        break
-                    if value == best:
-                        ties += 1
-                else:
-                    won += 1.0 / ties
+                won += showdown_share(mine_e7, board_e7, hands, live, used, rng)
                 done += 1
         return won / done if done else 0.5
 
