@@ -72,6 +72,24 @@ async def _runtime(tmp: Path) -> AsyncIterator[tuple[Storage, TableManager, WebF
         await storage.close()
 
 
+@contextlib.asynccontextmanager
+async def _served(app: web.Application) -> AsyncIterator[TestServer]:
+    """`app` served on a loopback port for the block."""
+    server = TestServer(app, host="127.0.0.1")
+    await server.start_server()
+    try:
+        yield server
+    finally:
+        await server.close()
+
+
+def _ann_link(signer: LinkSigner, table: Table) -> str:
+    """A signed link for the member Ann to `table`'s page."""
+    return signer.make(
+        place=PLACE, table_id=table.id, player_id=MEMBER, name="Ann", locale=None, generation=0
+    )
+
+
 async def _frame(ws: ClientWebSocketResponse, kind: str) -> dict[str, Any]:
     # The whole wait is bounded: the server's pings would restart a per-receive timeout.
     async with asyncio.timeout(RECEIVE):
@@ -256,25 +274,14 @@ async def test_an_expired_link_closes_its_open_page(tmp_path: Path) -> None:
         signer = LinkSigner(SECRET, lifetime=60, clock=lambda: now[0])
         links = LinkAuthenticator(signer, storage.link_generation, lambda place: table.id)
         app = build_web_app(manager, web_front, [links], recheck=0.05)
-        server = TestServer(app, host="127.0.0.1")
-        await server.start_server()
-        try:
-            token = signer.make(
-                place=PLACE,
-                table_id=table.id,
-                player_id=MEMBER,
-                name="Ann",
-                locale=None,
-                generation=0,
-            )
+        async with _served(app) as server:
+            token = _ann_link(signer, table)
             async with ClientSession() as session:
                 url = server.make_url(f"{table_path(PLACE, 0)}ws").with_query(link=token)
                 ws = await session.ws_connect(url)
                 await _frame(ws, "state")
                 now[0] += 61
                 assert await _signed_out(ws) == t("web.auth.expired", "en")
-        finally:
-            await server.close()
 
 
 @pytest.mark.parametrize("base", ["/activity/s/0/table/", "/activity/.proxy/s/0/table/"])
@@ -286,17 +293,8 @@ async def test_the_activitys_spellings_of_a_page_serve_the_same_table(
     async with _runtime(tmp_path) as (storage, manager, web_front, table):
         signer = LinkSigner(SECRET)
         links = LinkAuthenticator(signer, storage.link_generation, lambda place: table.id)
-        server = TestServer(build_web_app(manager, web_front, [links]), host="127.0.0.1")
-        await server.start_server()
-        try:
-            token = signer.make(
-                place=PLACE,
-                table_id=table.id,
-                player_id=MEMBER,
-                name="Ann",
-                locale=None,
-                generation=0,
-            )
+        async with _served(build_web_app(manager, web_front, [links])) as server:
+            token = _ann_link(signer, table)
             page = f"{base}{PLACE}/"
             async with ClientSession() as session:
                 html = await session.get(server.make_url(page).with_query(link=token))
@@ -305,8 +303,6 @@ async def test_the_activitys_spellings_of_a_page_serve_the_same_table(
                 ws = await session.ws_connect(server.make_url(page + "ws").with_query(link=token))
                 assert (await _frame(ws, "state"))["seat"] == table.seat_of(MEMBER)
                 await ws.close()
-        finally:
-            await server.close()
 
 
 class Flaky:
@@ -329,14 +325,10 @@ async def test_a_sign_in_that_cannot_be_checked_is_asked_again(
 ) -> None:
     async with _runtime(tmp_path) as (_, manager, web_front, table):
         flaky = Flaky()
-        server = TestServer(build_web_app(manager, web_front, [flaky], recheck=0.05))
-        await server.start_server()
-        try:
-            async with ClientSession() as session:
-                ws = await session.ws_connect(server.make_url(f"{table_path(PLACE, 0)}ws"))
-                assert (await _frame(ws, "state"))["seat"] == table.seat_of(MEMBER)
-                assert await _signed_out(ws) == t("web.auth.revoked", "en")
-                assert flaky.asked >= 3
-                assert "could not check an open page's sign-in again" in caplog.text
-        finally:
-            await server.close()
+        app = build_web_app(manager, web_front, [flaky], recheck=0.05)
+        async with _served(app) as server, ClientSession() as session:
+            ws = await session.ws_connect(server.make_url(f"{table_path(PLACE, 0)}ws"))
+            assert (await _frame(ws, "state"))["seat"] == table.seat_of(MEMBER)
+            assert await _signed_out(ws) == t("web.auth.revoked", "en")
+            assert flaky.asked >= 3
+            assert "could not check an open page's sign-in again" in caplog.text
