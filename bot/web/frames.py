@@ -178,6 +178,15 @@ def pictured(table: TableSnapshot, lang: str, now: float) -> Pictured:
     return Pictured(_alt(table, model, lang), _plates(model, lang))
 
 
+def live_pot(game: str, picture: dict[str, Any] | None) -> str:
+    """The pots as the page's live line adds them after the deal line ("Pot: 30"); empty
+    when the game's deal line (its board's first line, `<game>.board.title`) names the pot
+    already (hold'em, the duel), so the live line says it once."""
+    if picture is None or "{pot}" in catalog("en").get(f"{game}.board.title", ""):
+        return ""
+    return " · ".join(f"{pot['label']}: {pot['amount']}" for pot in picture["pots"])
+
+
 def bets_pot(model: Any, lang: str) -> list[dict[str, Any]]:
     """Before a pot is gathered (hold'em's blinds before the flop), the chips bet so far as
     the pot, as Poker Now shows "Pot: 30" from the first action; none while nothing is bet."""
@@ -344,6 +353,7 @@ def state_frame(
         "time_left": seconds_left(table, now),
         "board": "",
         "summary": "",
+        "live_pot": "",
         "alt": "",
         "picture": None,
         "table_cards": [],
@@ -358,6 +368,7 @@ def state_frame(
     frame["board"] = renderer.board(public, addressed(table.names, seat), lang)
     frame["summary"] = frame["board"].split("\n", 1)[0]
     frame["alt"], frame["picture"] = shared or pictured(table, lang, now)
+    frame["live_pot"] = live_pot(table.game, frame["picture"])
     frame["table_cards"] = [card_json(c) for c in renderer.table_cards(public)]
     if seat is None or own is None:
         return frame
