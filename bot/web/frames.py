@@ -17,11 +17,12 @@ Frames (each a JSON object with ``t`` its type, see docs/web.md):
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from collections.abc import Sequence
 from typing import Any, NamedTuple
 
-from bot.i18n import Addressee, catalog, t
+from bot.i18n import LANGUAGES, Addressee, catalog, t
 from bot.pictures import Facts, board_model
 from bot.render import GameRenderer, get_renderer
 from bot.render.betting import bet_choices
@@ -37,6 +38,7 @@ from bot.runtime.front import (
     TurnTimedOut,
 )
 from bot.runtime.snapshot import TableSnapshot
+from bot.terminal.opening import HUMAN_ID
 from engines.base import Event
 from engines.cards import Card
 
@@ -54,6 +56,22 @@ def card_json(card: Card) -> dict[str, str]:
 def client_strings(lang: str) -> dict[str, str]:
     """The page's own words in `lang` (keys ``web.*`` of the catalogs)."""
     return {k: v for k, v in catalog(lang).items() if k.startswith(CLIENT_KEYS)}
+
+
+def page_names(table: TableSnapshot, lang: str) -> TableSnapshot:
+    """`table` with the local player's default name (`deucebot play` without ``--name``:
+    "You", "Vous", "Ви", in the language the table was opened in) said in `lang`, so a page
+    a viewer asked in another language than the table's (``?lang=``) speaks only that one.
+    Any other name is a name, the same in every language."""
+    defaults = {t("console.default_name", code) for code in LANGUAGES}
+    mine = t("console.default_name", lang)
+    seats = tuple(
+        dataclasses.replace(seat, name=mine)
+        if seat.owner is not None and seat.owner.id == HUMAN_ID and seat.name in defaults
+        else seat
+        for seat in table.seats
+    )
+    return table if seats == table.seats else table._replace(seats=seats)
 
 
 def seconds_left(table: TableSnapshot, now: float) -> int | None:

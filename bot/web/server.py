@@ -114,10 +114,15 @@ SECURITY_HEADERS = {
 }
 
 
-def page_language(request: web.Request, viewer: Viewer) -> str:
-    """The language of a page: ``?lang=`` if given, else the sign-in's, else the browser's
-    first (Accept-Language), else the default."""
-    asked = request.query.get("lang") or viewer.locale
+def page_language(request: web.Request, viewer: Viewer, table: str | None = None) -> str:
+    """The language of a page: ``?lang=`` if given (the viewer's own choice), else the
+    sign-in's (a Discord member's, as the bot answers them in private), else the language
+    of the table (`table`: what its members chose, the server's language at `/table create`,
+    `DEUCEBOT_LANGUAGE` for `deucebot play`), else the browser's first (Accept-Language: no
+    table yet), else the default. The table's comes before the browser's: the table speaks
+    it already (its default player name, Vous), so a page in the browser's would mix two
+    languages."""
+    asked = request.query.get("lang") or viewer.locale or table
     if not asked:
         header = request.headers.get("Accept-Language", "")
         asked = header.split(",", 1)[0].split(";", 1)[0].strip() or None
@@ -484,7 +489,8 @@ def build_web_app(
 
     async def socket(request: web.Request) -> web.StreamResponse:
         viewer = await sign_in(request, authenticators)
-        lang = page_language(request, viewer)
+        table = manager.find(viewer.place)
+        lang = page_language(request, viewer, None if table is None else table.options.lang)
         since_text = request.query.get("since", "")
         # A turn has a few digits; int() refuses a number thousands of digits long.
         since = int(since_text) if is_number(since_text) and len(since_text) < 19 else -1
