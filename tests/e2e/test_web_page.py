@@ -381,4 +381,4 @@ async def test_the_viewers_own_choice_of_language_wins_and_names_them_in_it(
         # The player's default name is said in the page's language, not the table's.
         names = await page.locator("#seats strong").all_text_contents()
         assert "You" in names and "Vous" not in names, names
-        assert "Vous" not in (await page.locator("#table").text_content() or "")
+        assert "Vous" not in (await page.locator("main").text_content() or "")

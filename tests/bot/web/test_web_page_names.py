@@ -1,0 +1,45 @@
+"""The local player's default name on a page (`bot.web.frames.page_names`): said in the
+page's language whatever the table's, so a page asked in another language than the table's
+does not show "Vous" among English words; every other name is shown as it is."""
+
+from __future__ import annotations
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from bot.i18n import LANGUAGES, t
+from bot.runtime.options import TableOptions
+from bot.runtime.seats import Player, Seat
+from bot.runtime.snapshot import TableSnapshot
+from bot.terminal.opening import HUMAN_ID
+from bot.web.frames import page_names
+from engines.registry import get_game
+
+
+def _table(lang: str, *seats: Seat) -> TableSnapshot:
+    spec = get_game("holdem")
+    options = TableOptions(lang=lang)
+    return TableSnapshot(1, "g", "p", "holdem", spec, options, seats, "lobby", 0, 0, *[None] * 4)
+
+
+@given(st.sampled_from(LANGUAGES), st.sampled_from(LANGUAGES))
+def test_the_local_players_default_name_is_said_in_the_pages_language(
+    table: str, page: str
+) -> None:
+    default = t("console.default_name", table)
+    seats = (
+        Seat(0, Player(HUMAN_ID, default), "random", default),
+        # A Discord member whose name happens to be a default name keeps it.
+        Seat(1, Player("4242", default), "random", default),
+        Seat(2, None, "random", "AI 3"),
+    )
+    snapshot = _table(table, *seats)
+    shown = page_names(snapshot, page)
+    assert shown.names == [t("console.default_name", page), default, "AI 3"]
+    assert shown._replace(seats=snapshot.seats) == snapshot  # nothing else changes
+
+
+def test_a_name_the_player_chose_is_their_name_in_every_language() -> None:
+    table = _table("fr", Seat(0, Player(HUMAN_ID, "Amélie"), "random", "Amélie"))
+    for lang in LANGUAGES:
+        assert page_names(table, lang) is table
