@@ -22,7 +22,7 @@ import json
 from collections.abc import Sequence
 from typing import Any, NamedTuple
 
-from bot.i18n import LANGUAGES, Addressee, catalog, t
+from bot.i18n import Addressee, catalog, t
 from bot.pictures import Facts, board_model
 from bot.render import GameRenderer, get_renderer
 from bot.render.betting import bet_choices
@@ -59,15 +59,16 @@ def client_strings(lang: str) -> dict[str, str]:
 
 
 def page_names(table: TableSnapshot, lang: str) -> TableSnapshot:
-    """`table` with the local player's default name (`deucebot play` without ``--name``:
-    "You", "Vous", "Ви", in the language the table was opened in) said in `lang`, so a page
-    a viewer asked in another language than the table's (``?lang=``) speaks only that one.
-    Any other name is a name, the same in every language."""
-    defaults = {t("console.default_name", code) for code in LANGUAGES}
+    """`table` with the local player's default name in the table's language (`deucebot
+    play` without ``--name``: "You", "Vous", "Ви") said in `lang`, so a page a viewer asked
+    in another language than the table's (``?lang=``) speaks only that one. Any other name
+    is a name, the same in every language: one the player gave (``--name You`` at a French
+    table), or a saved seat's from another language."""
+    default = t("console.default_name", table.options.lang)
     mine = t("console.default_name", lang)
     seats = tuple(
         dataclasses.replace(seat, name=mine)
-        if seat.owner is not None and seat.owner.id == HUMAN_ID and seat.name in defaults
+        if seat.owner is not None and seat.owner.id == HUMAN_ID and seat.name == default
         else seat
         for seat in table.seats
     )

@@ -1,9 +1,10 @@
 """The local player's default name on a page (`bot.web.frames.page_names`): said in the
-page's language whatever the table's, so a page asked in another language than the table's
-does not show "Vous" among English words; every other name is shown as it is."""
+page's language, so a page asked in another language than the table's does not show "Vous"
+among English words; every other name is shown as it is."""
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -39,7 +40,9 @@ def test_the_local_players_default_name_is_said_in_the_pages_language(
     assert shown._replace(seats=snapshot.seats) == snapshot  # nothing else changes
 
 
-def test_a_name_the_player_chose_is_their_name_in_every_language() -> None:
-    table = _table("fr", Seat(0, Player(HUMAN_ID, "Amélie"), "random", "Amélie"))
+@pytest.mark.parametrize("name", ["Amélie", "You", "Ви"])
+def test_a_name_the_player_chose_or_saved_is_their_name_in_every_language(name: str) -> None:
+    # At a French table: `--name Amélie`, `--name You`, or a seat saved in Ukrainian.
+    table = _table("fr", Seat(0, Player(HUMAN_ID, name), "random", name))
     for lang in LANGUAGES:
         assert page_names(table, lang) is table
