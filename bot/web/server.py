@@ -117,12 +117,10 @@ SECURITY_HEADERS = {
 def page_language(request: web.Request, viewer: Viewer, table: str | None = None) -> str:
     """The language of a page: ``?lang=`` if given (the viewer's own choice), else the
     sign-in's (a Discord member's, as the bot answers them in private; the terminal's on
-    `deucebot play --web`), else the language
-    of the table (`table`: what its members chose, the server's language at `/table create`,
-    `DEUCEBOT_LANGUAGE` for `deucebot play`), else the browser's first (Accept-Language: no
-    table yet), else the default. The table's comes before the browser's: the table speaks
-    it already (its default player name, Vous), so a page in the browser's would mix two
-    languages."""
+    `deucebot play --web`), else the table's (`table`: what its members chose, the server's
+    language at `/table create`), else the browser's first (Accept-Language: no table yet),
+    else the default. The table's comes before the browser's: the table speaks it already
+    (its default player name, Vous), so a page in the browser's would mix two languages."""
     asked = request.query.get("lang") or viewer.locale or table
     if not asked:
         header = request.headers.get("Accept-Language", "")
