@@ -305,13 +305,26 @@ async def test_the_seats_in_the_hand_show_their_cards_face_down(tmp_path: Path) 
         assert "pot 30" in (await page.locator("#live").text_content() or "")
 
 
-@pytest.mark.parametrize(("game", "pots"), [("bigtwo", 0), ("holdem", 1), ("draw", 1), ("duel", 1)])
-async def test_the_live_line_says_the_pot_once(tmp_path: Path, game: str, pots: int) -> None:
-    async with phone(tmp_path, game, "--seed", "3") as page:
-        await my_turn(page)
+@pytest.mark.parametrize(
+    ("game", "lang", "pots"),
+    [
+        ("bigtwo", "en", 0),
+        ("holdem", "en", 1),
+        ("draw", "en", 1),
+        ("duel", "en", 1),
+        ("holdem", "uk", 1),
+        ("draw", "uk", 1),
+    ],
+)
+async def test_the_live_line_says_the_pot_once(
+    tmp_path: Path, game: str, lang: str, pots: int
+) -> None:
+    async with phone(tmp_path, game, "--seed", "3", lang=lang) as page:
+        await my_turn(page, lang)
         live = await page.locator("#live").text_content() or ""
         # The deal line names the pot in hold'em and the duel; the page adds it for draw.
-        assert len(re.findall(r"\bpot\b", live, re.IGNORECASE)) == pots, live
+        word = t("pictures.pot.main", lang)
+        assert len(re.findall(rf"\b{word}\b", live, re.IGNORECASE)) == pots, live
 
 
 async def test_a_knocked_out_player_chooses_to_watch_or_start_a_new_match(tmp_path: Path) -> None:
