@@ -28,16 +28,11 @@ from bot.render import GameRenderer, get_renderer
 from bot.render.betting import bet_choices
 from bot.render.fair import fair_line
 from bot.render.phrases import deal_word
+from bot.render.runtime_events import runtime_line
 from bot.render.words import say_move
-from bot.runtime.front import (
-    MatchStarted,
-    PlayerJoined,
-    PlayerLeft,
-    SeatAway,
-    SeatBack,
-    TurnTimedOut,
-)
+from bot.runtime.front import SeedsRevealed
 from bot.runtime.snapshot import TableSnapshot
+from bot.terminal.console import TERMINAL
 from bot.terminal.opening import HUMAN_ID
 from engines.base import Event
 from engines.cards import Card
@@ -411,25 +406,15 @@ def addressed(names: Sequence[str], seat: int | None) -> list[str]:
     return [Addressee(name) if i == seat else name for i, name in enumerate(names)]
 
 
-def _runtime_line(
-    event: Event, names: Sequence[str], renderer: GameRenderer, lang: str
-) -> str | None:
-    """The runtime's own events in words (the terminal's lines)."""
-    if isinstance(event, MatchStarted):
-        return t("console.event.match_started", lang, number=event.number)
-    if isinstance(event, TurnTimedOut):
-        action = say_move(event.action, renderer.move_areas, lang)
-        return t("console.event.timed_out", lang, name=names[event.seat], action=action)
-    keys = {
-        SeatAway: "console.event.away",
-        SeatBack: "console.event.back",
-        PlayerJoined: "console.event.joined",
-        PlayerLeft: "console.event.left",
-    }
-    key = keys.get(type(event))
-    if key is not None and isinstance(event, (SeatAway, SeatBack, PlayerJoined, PlayerLeft)):
-        return t(key, lang, name=event.name)
-    return None
+def _carried(names: Sequence[str], seat: int, name: str) -> str:
+    """The name a seat event carries ("Ann is away", the viewer's own seat too)."""
+    return name
+
+
+PAGE = dataclasses.replace(TERMINAL, seat_name=_carried, public=True)
+"""The runtime's events as the page says them: the terminal's words, but public (the
+journal's entries of them reach every page of the table), so a timed-out move names no
+hidden card, as the Discord channel's line does."""
 
 
 def event_lines(game: str, events: Sequence[Event], names: Sequence[str], lang: str) -> list[str]:
@@ -437,7 +422,13 @@ def event_lines(game: str, events: Sequence[Event], names: Sequence[str], lang: 
     renderer = get_renderer(game)
     lines: list[str] = []
     for event in events:
-        line = _runtime_line(event, names, renderer, lang) or renderer.event(event, names, lang)
+        # A reveal of the seeds is said by its fair line below (not verifiable here).
+        said = (
+            None
+            if isinstance(event, SeedsRevealed)
+            else runtime_line(event, names, lang, renderer, PAGE)
+        )
+        line = said or renderer.event(event, names, lang)
         if line:
             lines.append(line)
         fair = fair_line(event, lang, game, verifiable=False)
