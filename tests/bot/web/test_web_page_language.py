@@ -1,10 +1,12 @@
-"""The local player's default name on a page (`bot.web.frames.page_names`): said in the
-page's language, so a page asked in another language than the table's does not show "Vous"
-among English words; every other name is shown as it is."""
+"""A page's language (`bot.web.server.page_language`): the viewer's choice, else their own,
+else the table's, the browser's last; and the local player's default name on it
+(`bot.web.frames.page_names`), said in the page's language, so a page asked in another
+language than the table's does not show "Vous" among English words."""
 
 from __future__ import annotations
 
 import pytest
+from aiohttp.test_utils import make_mocked_request
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -14,6 +16,8 @@ from bot.runtime.seats import Player, Seat
 from bot.runtime.snapshot import TableSnapshot
 from bot.terminal.opening import HUMAN_ID
 from bot.web.frames import page_names
+from bot.web.identity import Viewer
+from bot.web.server import page_language
 from engines.registry import get_game
 
 
@@ -46,3 +50,24 @@ def test_a_name_the_player_chose_or_saved_is_their_name_in_every_language(name: 
     table = _table("fr", Seat(0, Player(HUMAN_ID, name), "random", name))
     for lang in LANGUAGES:
         assert page_names(table, lang) is table
+
+
+@pytest.mark.parametrize(
+    ("query", "locale", "table", "lang"),
+    [
+        ("", None, "fr", "fr"),  # a French table in an English browser: French
+        ("", None, "uk", "uk"),
+        ("?lang=en", None, "fr", "en"),  # the viewer asked
+        ("", "uk", "fr", "uk"),  # a Discord member's own language, or the terminal's
+        ("", None, None, "en"),  # no table yet: the browser's
+    ],
+)
+def test_a_pages_language(query: str, locale: str | None, table: str | None, lang: str) -> None:
+    request = make_mocked_request("GET", f"/ws{query}", headers={"Accept-Language": "en-US,en"})
+    viewer = Viewer("p", "terminal", "Vous", locale)
+    assert page_language(request, viewer, table) == lang
+
+
+def test_without_a_table_the_browsers_language() -> None:
+    request = make_mocked_request("GET", "/ws", headers={"Accept-Language": "uk-UA,uk;q=0.9"})
+    assert page_language(request, Viewer("p", None, "Ann"), None) == "uk"
