@@ -53,6 +53,7 @@ import asyncio
 import contextlib
 import itertools
 import json
+import math
 import re
 import time
 from collections.abc import Awaitable, Callable
@@ -650,7 +651,7 @@ class FakeDiscord:
     def storm(self, seconds: float, status: int = 429) -> None:
         """For the next `seconds`, answer every message post and edit (channels, DMs and
         interaction webhooks' follow-ups and edits; not the interaction callbacks) with
-        `status`: 429 (rate limited, retry after 0.2 s) or a 5xx (503: the bot's HTTP
+        `status`: 429 (rate limited until the storm ends) or a 5xx (503: the bot's HTTP
         library does not retry it itself), as Discord does in an outage."""
         self.storm_until = time.monotonic() + seconds
         self.storm_status = status
@@ -663,11 +664,22 @@ class FakeDiscord:
             return None
         self.storm_refused += 1
         if self.storm_status == 429:
+            # As Discord's 429s: `retry_after` says when the limit lifts (the storm's end,
+            # rounded up to the millisecond), and `Via` is there. Without `Via` discord.py
+            # reads a Cloudflare ban and gives up on an interaction's answer at once; with a
+            # shorter `retry_after` its five tries could all fall inside the storm.
+            left = math.ceil((self.storm_until - time.monotonic()) * 1000) / 1000
             refused = self._json(
-                {"message": "You are being rate limited.", "retry_after": 0.2, "global": False},
+                {"message": "You are being rate limited.", "retry_after": left, "global": False},
                 429,
             )
-            refused.headers.update({"Retry-After": "1", "X-RateLimit-Scope": "user"})
+            refused.headers.update(
+                {
+                    "Retry-After": str(math.ceil(left)),
+                    "X-RateLimit-Scope": "user",
+                    "Via": "1.1 google",
+                }
+            )
             return refused
         return self._json({"message": "Service Unavailable", "code": 0}, self.storm_status)
 

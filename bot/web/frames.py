@@ -17,6 +17,7 @@ Frames (each a JSON object with ``t`` its type, see docs/web.md):
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from collections.abc import Sequence
 from typing import Any, NamedTuple
@@ -27,16 +28,12 @@ from bot.render import GameRenderer, get_renderer
 from bot.render.betting import bet_choices
 from bot.render.fair import fair_line
 from bot.render.phrases import deal_word
+from bot.render.runtime_events import runtime_line
 from bot.render.words import say_move
-from bot.runtime.front import (
-    MatchStarted,
-    PlayerJoined,
-    PlayerLeft,
-    SeatAway,
-    SeatBack,
-    TurnTimedOut,
-)
+from bot.runtime.front import SeedsRevealed
 from bot.runtime.snapshot import TableSnapshot
+from bot.terminal.console import TERMINAL
+from bot.terminal.opening import HUMAN_ID
 from engines.base import Event
 from engines.cards import Card
 
@@ -54,6 +51,23 @@ def card_json(card: Card) -> dict[str, str]:
 def client_strings(lang: str) -> dict[str, str]:
     """The page's own words in `lang` (keys ``web.*`` of the catalogs)."""
     return {k: v for k, v in catalog(lang).items() if k.startswith(CLIENT_KEYS)}
+
+
+def page_names(table: TableSnapshot, lang: str) -> TableSnapshot:
+    """`table` with the local player's default name in the table's language (`deucebot
+    play` without ``--name``: "You", "Vous", "Ви") said in `lang`, so a page a viewer asked
+    in another language than the table's (``?lang=``) speaks only that one. Any other name
+    is a name, the same in every language: one the player gave (``--name You`` at a French
+    table), or a saved seat's from another language."""
+    default = t("console.default_name", table.options.lang)
+    mine = t("console.default_name", lang)
+    seats = tuple(
+        dataclasses.replace(seat, name=mine)
+        if seat.owner is not None and seat.owner.id == HUMAN_ID and seat.name == default
+        else seat
+        for seat in table.seats
+    )
+    return table if seats == table.seats else table._replace(seats=seats)
 
 
 def seconds_left(table: TableSnapshot, now: float) -> int | None:
@@ -176,6 +190,15 @@ def pictured(table: TableSnapshot, lang: str, now: float) -> Pictured:
     """`alt_text` and `picture_plates` of `table` (started), its picture's model built once."""
     model = _model(table, lang, now)
     return Pictured(_alt(table, model, lang), _plates(model, lang))
+
+
+def live_pot(game: str, picture: dict[str, Any] | None) -> str:
+    """The pots as the page's live line adds them after the deal line ("Pot: 30"); empty
+    when the game's deal line (its board's first line, `<game>.board.title`) names the pot
+    already (hold'em, the duel), so the live line says it once."""
+    if picture is None or "{pot}" in catalog("en").get(f"{game}.board.title", ""):
+        return ""
+    return " · ".join(f"{pot['label']}: {pot['amount']}" for pot in picture["pots"])
 
 
 def bets_pot(model: Any, lang: str) -> list[dict[str, Any]]:
@@ -344,6 +367,7 @@ def state_frame(
         "time_left": seconds_left(table, now),
         "board": "",
         "summary": "",
+        "live_pot": "",
         "alt": "",
         "picture": None,
         "table_cards": [],
@@ -358,6 +382,7 @@ def state_frame(
     frame["board"] = renderer.board(public, addressed(table.names, seat), lang)
     frame["summary"] = frame["board"].split("\n", 1)[0]
     frame["alt"], frame["picture"] = shared or pictured(table, lang, now)
+    frame["live_pot"] = live_pot(table.game, frame["picture"])
     frame["table_cards"] = [card_json(c) for c in renderer.table_cards(public)]
     if seat is None or own is None:
         return frame
@@ -381,25 +406,15 @@ def addressed(names: Sequence[str], seat: int | None) -> list[str]:
     return [Addressee(name) if i == seat else name for i, name in enumerate(names)]
 
 
-def _runtime_line(
-    event: Event, names: Sequence[str], renderer: GameRenderer, lang: str
-) -> str | None:
-    """The runtime's own events in words (the terminal's lines)."""
-    if isinstance(event, MatchStarted):
-        return t("console.event.match_started", lang, number=event.number)
-    if isinstance(event, TurnTimedOut):
-        action = say_move(event.action, renderer.move_areas, lang)
-        return t("console.event.timed_out", lang, name=names[event.seat], action=action)
-    keys = {
-        SeatAway: "console.event.away",
-        SeatBack: "console.event.back",
-        PlayerJoined: "console.event.joined",
-        PlayerLeft: "console.event.left",
-    }
-    key = keys.get(type(event))
-    if key is not None and isinstance(event, (SeatAway, SeatBack, PlayerJoined, PlayerLeft)):
-        return t(key, lang, name=event.name)
-    return None
+def _carried(names: Sequence[str], seat: int, name: str) -> str:
+    """The name a seat event carries ("Ann is away", the viewer's own seat too)."""
+    return name
+
+
+PAGE = dataclasses.replace(TERMINAL, seat_name=_carried, public=True)
+"""The runtime's events as the page says them: the terminal's words, but public (the
+journal's entries of them reach every page of the table), so a timed-out move names no
+hidden card, as the Discord channel's line does."""
 
 
 def event_lines(game: str, events: Sequence[Event], names: Sequence[str], lang: str) -> list[str]:
@@ -407,7 +422,13 @@ def event_lines(game: str, events: Sequence[Event], names: Sequence[str], lang: 
     renderer = get_renderer(game)
     lines: list[str] = []
     for event in events:
-        line = _runtime_line(event, names, renderer, lang) or renderer.event(event, names, lang)
+        # A reveal of the seeds is said by its fair line below (not verifiable here).
+        said = (
+            None
+            if isinstance(event, SeedsRevealed)
+            else runtime_line(event, names, lang, renderer, PAGE)
+        )
+        line = said or renderer.event(event, names, lang)
         if line:
             lines.append(line)
         fair = fair_line(event, lang, game, verifiable=False)

@@ -26,6 +26,7 @@ from bot.web.frames import (
     event_lines,
     log_frame,
     out_choice,
+    page_names,
     pictured,
     seconds_left,
     state_frame,
@@ -183,7 +184,8 @@ class FrameCache:
         held = self._states.get(key)
         if held is not None and same_table(held[0], table):
             return held[1], held[2]
-        frame = state_frame(table, seat, lang, now, self._shared(table, lang, now))
+        named = page_names(table, lang)
+        frame = state_frame(named, seat, lang, now, self._shared(named, lang, now))
         frame["out"] = out_choice(table, seat, lang, restarts=restarts)
         frame["fresh"] = fresh
         text = encode(frame)

@@ -18,14 +18,18 @@ TOKEN_PARAM = "token"
 
 
 class LocalAuthenticator:
-    """Signs in whoever presents `token` as `player_id` (named `name`) at `place`."""
+    """Signs in whoever presents `token` as `player_id` (named `name`, reading `locale`:
+    the terminal's language, that of a saved table included) at `place`."""
 
-    def __init__(self, place: str, player_id: str, name: str, token: str) -> None:
+    def __init__(
+        self, place: str, player_id: str, name: str, token: str, locale: str | None = None
+    ) -> None:
         """Accept `token` (compared in constant time) for `player_id`'s seat at `place`."""
         self.place = place
         self.player_id = player_id
         self.name = name
         self.token = token
+        self.locale = locale
 
     async def authenticate(self, request: web.Request) -> Viewer | None:
         """The terminal player when the request carries the token; None without one."""
@@ -34,7 +38,7 @@ class LocalAuthenticator:
             return None
         if not hmac.compare_digest(given.encode(), self.token.encode()):
             raise WebAuthError("wrong_token")
-        return Viewer(self.place, self.player_id, self.name)
+        return Viewer(self.place, self.player_id, self.name, self.locale)
 
 
 def new_token() -> str:

@@ -82,7 +82,8 @@ async def serve(args: argparse.Namespace, out: TextIO, err: TextIO = sys.stderr)
                     print(line, file=out)
             token = token_for(args.db)
             name = opened.name or player_name(args, lang)  # a saved seat keeps its name
-            authenticator = LocalAuthenticator(place, HUMAN_ID, name, token)
+            # The page speaks the terminal's language (a saved table's may be another).
+            authenticator = LocalAuthenticator(place, HUMAN_ID, name, token, lang)
             runner = web.AppRunner(
                 build_web_app(manager, front, [authenticator], restarts=True),
                 access_log_class=RedactingAccessLogger,

@@ -114,10 +114,14 @@ SECURITY_HEADERS = {
 }
 
 
-def page_language(request: web.Request, viewer: Viewer) -> str:
-    """The language of a page: ``?lang=`` if given, else the sign-in's, else the browser's
-    first (Accept-Language), else the default."""
-    asked = request.query.get("lang") or viewer.locale
+def page_language(request: web.Request, viewer: Viewer, table: str | None = None) -> str:
+    """The language of a page: ``?lang=`` if given (the viewer's own choice), else the
+    sign-in's (a Discord member's, as the bot answers them in private; the terminal's on
+    `deucebot play --web`), else the table's (`table`: what its members chose, the server's
+    language at `/table create`), else the browser's first (Accept-Language: no table yet),
+    else the default. The table's comes before the browser's: the table speaks it already
+    (its default player name, Vous), so a page in the browser's would mix two languages."""
+    asked = request.query.get("lang") or viewer.locale or table
     if not asked:
         header = request.headers.get("Accept-Language", "")
         asked = header.split(",", 1)[0].split(";", 1)[0].strip() or None
@@ -148,13 +152,15 @@ async def watch_sign_in(
     request: web.Request,
     authenticators: Sequence[Authenticator],
     viewer: Viewer,
-    ws: web.WebSocketResponse,
+    connection: Connection,
     recheck: float,
     close_timeout: float = CLOSE_TIMEOUT,
 ) -> None:
-    """Ask `request`'s sign-in again every `recheck` seconds while `ws` is open; once it is
-    refused (a revoked link, an expired session) or signs in someone else, tell the page why
-    and close the socket with `SIGNED_OUT` (`close_page`, within `close_timeout`)."""
+    """Ask `request`'s sign-in again every `recheck` seconds while `connection`'s socket is
+    open; once it is refused (a revoked link, an expired session) or signs in someone else,
+    tell the page why, as its last frame (nothing of the table follows it), and close the
+    socket with `SIGNED_OUT` (`close_page`, within `close_timeout`)."""
+    ws = connection.ws
     while not ws.closed:
         await asyncio.sleep(recheck)
         try:
@@ -170,7 +176,7 @@ async def watch_sign_in(
             text = t("web.auth.other_table", normalise_language(request.query.get("lang")))
         with contextlib.suppress(ConnectionResetError, RuntimeError, TimeoutError):
             frame = json.dumps({"t": "signed_out", "text": text}, ensure_ascii=False)
-            await asyncio.wait_for(ws.send_str(frame), close_timeout)
+            await asyncio.wait_for(connection.send_last(frame), close_timeout)
         await close_page(ws, close_timeout, SIGNED_OUT, b"signed out")
         return
 
@@ -264,13 +270,22 @@ class Connection:
         self.restarts = restarts
         self.flag = front.watch(viewer.place)
         self._sending = asyncio.Lock()
+        self._ended = False
 
     async def send(self, frame: dict[str, Any]) -> None:
         """Send one frame (frames of one connection never interleave)."""
         await self.send_text(encode(frame))
 
     async def send_text(self, text: str) -> None:
-        """Send one frame already encoded (`encode`)."""
+        """Send one frame already encoded (`encode`); nothing once `send_last` was called."""
+        async with self._sending:
+            if not self._ended:
+                await self.ws.send_str(text)
+
+    async def send_last(self, text: str) -> None:
+        """Send `text` (encoded) as the page's last frame: a frame being sent goes first, none
+        after (a page signed out sees nothing more of the table)."""
+        self._ended = True
         async with self._sending:
             await self.ws.send_str(text)
 
@@ -484,7 +499,8 @@ def build_web_app(
 
     async def socket(request: web.Request) -> web.StreamResponse:
         viewer = await sign_in(request, authenticators)
-        lang = page_language(request, viewer)
+        table = manager.find(viewer.place)
+        lang = page_language(request, viewer, None if table is None else table.options.lang)
         since_text = request.query.get("since", "")
         # A turn has a few digits; int() refuses a number thousands of digits long.
         since = int(since_text) if is_number(since_text) and len(since_text) < 19 else -1
@@ -503,7 +519,9 @@ def build_web_app(
             sockets.add(ws)
             tasks.append(
                 loop.create_task(
-                    watch_sign_in(request, authenticators, viewer, ws, recheck, close_timeout)
+                    watch_sign_in(
+                        request, authenticators, viewer, connection, recheck, close_timeout
+                    )
                 )
             )
             transport = request.transport

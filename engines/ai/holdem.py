@@ -25,12 +25,12 @@ from itertools import combinations
 
 import eval7
 
+from engines.ai.holdem_e7 import E7 as _E7
 from engines.cards import FULL_DECK, Card, Rank
 from engines.holdem import ActionRecord, HoldemView
 from engines.poker.actions import AllIn, Bet, BettingAction, Call, Check, Fold, Raise
 from engines.registry import PolicyFactory
 
-_E7: list[eval7.Card] = [eval7.Card(c.rank.char + c.suit.letter.lower()) for c in FULL_DECK]
 _evaluate = eval7.evaluate
 
 

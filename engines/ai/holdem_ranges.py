@@ -17,11 +17,8 @@ import eval7
 import numpy as np
 
 from engines.ai.holdem_classes import CLASSES, COMBOS, JOINT, WEIGHT
+from engines.ai.holdem_e7 import E7 as E7
 from engines.ai.holdem_pushfold import Array, shipped_chart
-from engines.cards import FULL_DECK
-
-E7 = [eval7.Card(c.rank.char + c.suit.letter.lower()) for c in FULL_DECK]
-"""eval7's card for each card code."""
 
 
 @cache

@@ -58,7 +58,7 @@ async def test_metrics_and_health_during_a_match(standin: FakeDiscord, tmp_path:
         status, kind, body = await get(bot, "/healthz")
         assert status == 200 and '"healthy": true' in body, body
         await standin.command(ana, "table create", game="draw", deals=2)
-        standin.storm(1.0, 429)  # a few rate-limited answers, retried
+        standin.storm(1.0, 429)  # a few rate-limited answers, retried after it
         await standin.command(ana, "table start")
         await standin.command(ana, "table leave")
         table = bot.tables.find(str(standin.channel_id))

@@ -29,14 +29,23 @@ def _chromium_present() -> None:
 
 
 @contextlib.asynccontextmanager
-async def phone(tmp: Path, game: str, *flags: str, lang: str = "en") -> AsyncIterator[Any]:
-    """`deucebot play GAME --web FLAGS` and a phone-sized page of it in `lang`."""
-    child = await start_table(tmp, game, *flags)
+async def phone(
+    tmp: Path,
+    game: str,
+    *flags: str,
+    lang: str | None = "en",
+    table: str | None = None,
+    browser_lang: str = "en-US",
+) -> AsyncIterator[Any]:
+    """`deucebot play GAME --web FLAGS` (in the language `table`, else the default) and a
+    phone-sized page of it asking for `lang` (None: the page's own choice) in a browser
+    set to `browser_lang`."""
+    child = await start_table(tmp, game, *flags, lang=table)
     try:
         url = await child.url()
         async with chromium() as browser:
-            page = await browser.new_page(viewport=PHONE)
-            await page.goto(f"{url}&lang={lang}")
+            page = await browser.new_page(viewport=PHONE, locale=browser_lang)
+            await page.goto(url if lang is None else f"{url}&lang={lang}")
             yield page
     finally:
         await child.stop()
@@ -293,7 +302,29 @@ async def test_the_seats_in_the_hand_show_their_cards_face_down(tmp_path: Path) 
         assert folded == [False, False, False, True]  # AI 4 folded before the player
         assert backs == [0 if out else 2 for out in folded]
         # The blinds are the pot before the flop, said where the screen reader hears it.
-        assert await page.locator("#live-pot").text_content() == "Pot: 30"
+        assert "pot 30" in (await page.locator("#live").text_content() or "")
+
+
+@pytest.mark.parametrize(
+    ("game", "lang", "pots"),
+    [
+        ("bigtwo", "en", 0),
+        ("holdem", "en", 1),
+        ("draw", "en", 1),
+        ("duel", "en", 1),
+        ("holdem", "uk", 1),
+        ("draw", "uk", 1),
+    ],
+)
+async def test_the_live_line_says_the_pot_once(
+    tmp_path: Path, game: str, lang: str, pots: int
+) -> None:
+    async with phone(tmp_path, game, "--seed", "3", lang=lang) as page:
+        await my_turn(page, lang)
+        live = await page.locator("#live").text_content() or ""
+        # The deal line names the pot in hold'em and the duel; the page adds it for draw.
+        word = t("pictures.pot.main", lang)
+        assert len(re.findall(rf"\b{word}\b", live, re.IGNORECASE)) == pots, live
 
 
 async def test_a_knocked_out_player_chooses_to_watch_or_start_a_new_match(tmp_path: Path) -> None:
@@ -336,3 +367,31 @@ async def my_turn_or_out(page: Any) -> int | None:
     if await page.locator("#out").is_visible():
         return None
     return int(await page.evaluate("Number(document.body.dataset.turn)"))
+
+
+@pytest.mark.parametrize("table", ["fr", "uk"])
+async def test_the_page_speaks_the_tables_language_in_an_english_browser(
+    tmp_path: Path, table: str
+) -> None:
+    async with phone(tmp_path, "holdem", "--seed", "3", lang=None, table=table) as page:
+        await my_turn(page, table)
+        assert await page.evaluate("document.documentElement.lang") == table
+        you = t("console.default_name", table)
+        assert await page.locator("#seats strong").filter(has_text=you).count() == 1
+        # Every word of the page is the table's: its headings and its moves too.
+        for key in ("web.table", "web.your_hand", "web.log"):
+            assert await page.get_by_role("heading", name=t(key, table), exact=True).count() == 1
+        fold = t("discord.bet.fold", table)
+        assert await page.locator("#moves").get_by_role("button", name=fold).count() == 1
+
+
+async def test_the_viewers_own_choice_of_language_wins_and_names_them_in_it(
+    tmp_path: Path,
+) -> None:
+    async with phone(tmp_path, "holdem", "--seed", "3", lang="en", table="fr") as page:
+        await my_turn(page, "en")
+        assert await page.evaluate("document.documentElement.lang") == "en"
+        # The player's default name is said in the page's language, not the table's.
+        names = await page.locator("#seats strong").all_text_contents()
+        assert "You" in names and "Vous" not in names, names
+        assert "Vous" not in (await page.locator("main").text_content() or "")

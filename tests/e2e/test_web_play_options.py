@@ -60,11 +60,13 @@ async def test_a_resumed_draw_match_keeps_its_deals_and_says_so(tmp_path: Path) 
     assert after[-1]["status"] == "finished" and after[-1]["deal"] == 2, after[-1]
 
 
-async def first_state(child: WebChild, lang: str) -> tuple[dict[str, Any], dict[str, Any]]:
-    """The hello frame and the first state of the table's page in `lang`."""
+async def first_state(child: WebChild, lang: str | None) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The hello frame and the first state of the table's page in `lang` (None: the page's
+    own choice)."""
     url = await child.url()
+    asked = "" if lang is None else f"&lang={lang}"
     async with ClientSession() as session:
-        ws = await session.ws_connect(url.replace("/?", "/ws?", 1) + f"&lang={lang}")
+        ws = await session.ws_connect(url.replace("/?", "/ws?", 1) + asked)
         page = Page(ws)
         hello = await page.until("hello")
         state = await page.until("state")
@@ -95,10 +97,12 @@ async def test_a_resumed_match_keeps_its_name_and_an_explicit_name_stays(tmp_pat
     # Resumed in another language: the seat keeps the name it was stored with.
     again = await start_table(tmp_path, "holdem", "--db", str(db), name="again", lang="fr")
     try:
-        hello, state = await first_state(again, "fr")
+        hello, state = await first_state(again, None)
     finally:
         assert await again.stop() == 0
-    assert (hello["name"], state["seats"][state["seat"]]["name"]) == ("Ви", "Ви")
+    # The page speaks the terminal's language, French, the saved table's default name too.
+    assert (hello["lang"], hello["name"]) == ("fr", "Ви")
+    assert state["seats"][state["seat"]]["name"] == "Vous"
     named = await start_table(tmp_path, "holdem", "--name", "You", name="named", lang="fr")
     try:
         hello, state = await first_state(named, "fr")

@@ -168,9 +168,7 @@ function showState(frame) {
   showCards($("table-cards"), frame.table_cards.map(cardFace));
   $("turn").textContent = frame.turn_text;
   $("summary").textContent = frame.summary;
-  $("live-pot").textContent = (frame.picture?.pots ?? [])
-    .map((pot) => `${pot.label}: ${pot.amount}`)
-    .join(" · ");
+  $("live-pot").textContent = frame.live_pot;
   startTimer(frame.time_left);
   if (frame.status === "finished") $("result").hidden = false;
   showHand(moved);
