@@ -1,5 +1,6 @@
 """eval7's card for each of our card codes, for the hold'em AIs' hot loops (one table for
-`engines.ai.holdem` and `engines.ai.holdem_ranges`: neither need import the other)."""
+`engines.ai.holdem`, `engines.ai.holdem_ranges` and the push/fold trainer: none need
+import another)."""
 
 from __future__ import annotations
 

@@ -21,10 +21,8 @@ import eval7.xorshift_rand
 import numpy as np
 
 from engines.ai.holdem_classes import CLASSES, COMBOS
+from engines.ai.holdem_e7 import E7 as _E7
 from engines.ai.holdem_pushfold import DEPTHS, Array, Solution, solve
-from engines.cards import FULL_DECK
-
-_E7 = [eval7.Card(c.rank.char + c.suit.letter.lower()) for c in FULL_DECK]
 
 
 def equity_table(seed: int, samples: int, log: Callable[[str], None] = lambda line: None) -> Array:

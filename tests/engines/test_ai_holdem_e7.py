@@ -12,7 +12,7 @@ import eval7
 from hypothesis import given
 from hypothesis import strategies as st
 
-from engines.ai import holdem, holdem_ranges
+from engines.ai import holdem, holdem_ranges, holdem_train
 from engines.ai.holdem_e7 import E7
 from engines.cards import FULL_DECK, Card
 from engines.poker.ranking import hand_value
@@ -20,9 +20,10 @@ from engines.poker.ranking import hand_value
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def test_strong_and_the_ranges_read_one_table() -> None:
+def test_strong_the_ranges_and_the_trainer_read_one_table() -> None:
     assert holdem._E7 is E7
     assert holdem_ranges.E7 is E7
+    assert holdem_train._E7 is E7
 
 
 @given(st.lists(st.sampled_from(FULL_DECK), min_size=5, max_size=7, unique=True))
