@@ -8,7 +8,7 @@ import random
 import pytest
 
 from bot.cli import main
-from bot.commands.holdem_pool import BLOCK, Lineup, clustered, duplicate, t95, table
+from bot.commands.holdem_pool import BLOCK, Lineup, clustered, duplicate, margin, t95, table
 from bot.commands.simulate import Interval
 from engines.base import DealSettled
 from engines.cards import Card
@@ -79,6 +79,23 @@ def test_each_block_is_an_independent_sample_of_the_lineup() -> None:
     assert line.result.n == 3
     assert line.raw is not None and line.raw.n == 3
     assert duplicate("normal", "frozen", seats=4, deals=30, seed=3).result.n == -(-30 // BLOCK)
+
+
+def test_the_margin_of_two_players_is_paired_deal_by_deal() -> None:
+    # Two line-ups on the same deals: the margin is the deal-by-deal difference with the
+    # interval over the blocks of differences. Against itself a player's margin is exactly
+    # 0 (the same cards, players and draws), however wide its own interval is.
+    first = duplicate("normal", "frozen", seats=3, deals=20, seed=4, block=10)
+    again = duplicate("normal", "frozen", seats=3, deals=20, seed=4, block=10)
+    assert first.result.high - first.result.low > 1
+    same = margin(first, again)
+    assert (same.mean, same.low, same.high, same.n) == (0.0, 0.0, 0.0, 2)
+    blocks = ((1.0, 3.0), (5.0, 7.0))
+    a = Lineup("a", "tag", 2, Interval(4.0, 0.0, 8.0, 2), 8, 1.0, blocks=blocks)
+    b = Lineup("b", "tag", 2, Interval(1.0, 0.0, 2.0, 2), 8, 1.0, blocks=((1.0, 1.0), (1.0, 1.0)))
+    assert margin(a, b) == clustered([[0.0, 2.0], [4.0, 6.0]])
+    with pytest.raises(ValueError, match="same deals"):
+        margin(a, Lineup("b", "rock", 2, Interval(1.0, 0.0, 2.0, 2), 8, 1.0, blocks=blocks))
 
 
 @pytest.mark.parametrize("seed", [1, 2, 3])
