@@ -44,18 +44,25 @@ PUSH_FOLD_DEPTH = 15.0
 @dataclass
 class Habits:
     """What this seat saw one opponent do beyond `SeatStats` (with mild priors): how often
-    it folded to a bet after the flop, and how many of its actions before the flop were
-    raises."""
+    it folded to a bet after the flop and to this seat's raises before it, and how many of
+    its actions before the flop were raises."""
 
     faced: float = 5.0
     folded: float = 2.0
     acts: float = 6.0
     raises: float = 1.2
+    raised_into: float = 5.0
+    folded_pre: float = 3.0
 
     @property
     def fold_rate(self) -> float:
         """The share of bets after the flop it folded to."""
         return self.folded / self.faced
+
+    @property
+    def pre_fold_rate(self) -> float:
+        """The share of this seat's raises before the flop it folded to."""
+        return self.folded_pre / self.raised_into
 
     @property
     def raise_rate(self) -> float:
@@ -71,8 +78,9 @@ class HardPolicy(StrongPolicy):
     iterations: int = 360
     name: str = "hard"
     habits: dict[int, Habits] = field(default_factory=dict)
-    _answering: tuple[int, tuple[int, ...]] = (-1, ())
-    """The hand and the seats that had to answer this seat's last bet after the flop."""
+    _answering: tuple[int, str, int, tuple[int, ...]] = (-1, "", 0, ())
+    """This seat's last bet or raise: its hand, street, place in the history and the seats
+    that had to answer it."""
 
     def _count(self, record: ActionRecord, facing: bool) -> None:
         super()._count(record, facing)
@@ -90,26 +98,48 @@ class HardPolicy(StrongPolicy):
         """Choose from the seat's view only: see the module docstring."""
         self._settle_answers(view)
         action = self._decide(view)
-        self._answering = (view.hand, self._must_answer(view, action))
+        self._remember(view, action)
         return action
 
+    def _remember(self, view: HoldemView, action: BettingAction) -> None:
+        """Keep `action` (this seat's choice in `view`) for `_settle_answers`."""
+        self._answering = (
+            view.hand,
+            view.street,
+            len(view.history),
+            self._must_answer(view, action),
+        )
+
     def _settle_answers(self, view: HoldemView) -> None:
-        """A bet on the flop or turn after which this seat never acted again in that hand was
-        folded to by every seat that had to answer it: a call would have brought this seat
-        another decision (the answers are counted from the history when it did)."""
-        hand, seats = self._answering
-        if hand == view.hand or not seats:
+        """Count the answers to this seat's last bet or raise. A bet after which this seat
+        never acted again in that hand was folded to by every seat that had to answer it (a
+        call would have brought this seat another decision); else the answers are in the
+        history (after the flop `_count` reads them with every other bet)."""
+        hand, street, place, seats = self._answering
+        self._answering = (-1, "", 0, ())
+        if not seats or (hand == view.hand and street != "preflop"):
             return
+        answers: dict[int, bool] = dict.fromkeys(seats, True)  # the hand ended: all folded
+        if hand == view.hand:
+            answers = {}
+            for record in view.history[place + 1 :]:
+                answers.setdefault(record.seat, record.verb == "fold")
         for seat in seats:
+            if seat not in answers:
+                continue
+            folded = answers[seat]
             seen = self.habits.setdefault(seat, Habits())
-            seen.faced += 1
-            seen.folded += 1
-        self._answering = (-1, ())
+            if street == "preflop":
+                seen.raised_into += 1
+                seen.folded_pre += folded
+            else:
+                seen.faced += 1
+                seen.folded += folded
 
     def _must_answer(self, view: HoldemView, action: BettingAction) -> tuple[int, ...]:
-        """The seats that must answer `action`, when it is a bet or raise on the flop or turn
+        """The seats that must answer `action`, when it is a bet or raise before the river
         that none of them can call all-in (so that a call always brings a next decision)."""
-        if view.street not in ("flop", "turn") or not isinstance(action, (Bet, Raise)):
+        if view.street == "river" or not isinstance(action, (Bet, Raise)):
             return ()
         seats = [
             s
@@ -211,9 +241,9 @@ class HardPolicy(StrongPolicy):
         behind = self._behind(view)
         if not raised:
             limpers = sum(1 for s in view.seats if s.bet >= big and s.seat != view.big_blind_seat)
-            steal = self._fold_rate(view)
+            steal = self._steal(view)
             width = {0: 0.65, 1: 0.58, 2: 0.55, 3: 0.36, 4: 0.27, 5: 0.22}.get(behind, 0.17)
-            width = min(0.6, width + 0.3 * steal) if limpers == 0 else 0.1 + 0.02 * limpers
+            width = min(0.6, width + 0.4 * steal) if limpers == 0 else 0.1 + 0.02 * limpers
             if view.to_call == 0:  # the big blind after limps
                 width = 0.12
             if share <= width and view.can_raise:
@@ -249,6 +279,15 @@ class HardPolicy(StrongPolicy):
         if equity * realise >= odds:
             return Call() if _find(view.legal, Call) else _passive(view)
         return Fold()
+
+    def _steal(self, view: HoldemView) -> float:
+        """The chance that everyone else still in the hand folds to an open raise, from how
+        often each was seen folding to this seat's raises before the flop."""
+        chance = 1.0
+        for seat in view.seats:
+            if seat.seat != view.seat and seat.in_hand and not seat.folded:
+                chance *= self.habits.get(seat.seat, Habits()).pre_fold_rate
+        return chance
 
     def _behind(self, view: HoldemView) -> int:
         """How many players still to act after this seat in this betting round, pre-flop."""

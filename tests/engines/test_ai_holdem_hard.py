@@ -245,7 +245,7 @@ def test_hard_counts_a_fold_that_ended_the_hand_and_a_call_it_saw() -> None:
         state.apply(1, Check())
         hard = HardPolicy(random.Random(1))
         view = state.view(1)
-        hard._answering = (view.hand, hard._must_answer(view, Bet(20)))
+        hard._remember(view, Bet(20))
         state.apply(1, Bet(20))
         state.apply(0, answer)
         assert state.to_act == 1  # the next hand (hard in the small blind) or the turn
@@ -289,3 +289,35 @@ def test_hard_calls_or_re_raises_one_open_with_ace_king_suited() -> None:
     for seed in range(20):
         action = HardPolicy(random.Random(seed)).decide(state.view(0))
         assert isinstance(action, (Call, Raise, AllIn))
+
+
+def test_hard_counts_the_answers_to_its_open_raise() -> None:
+    # Six seats, button 0: hard (seat 3) opens. Seats 4, 0 and 1 fold, 5 and 2 call: at
+    # hard's next decision (on the flop) each answer is counted once.
+    state = HoldemState(HoldemConfig(seats=6), random.Random(0))
+    hard = HardPolicy(random.Random(1))
+    hard._remember(state.view(3), Raise(50))
+    state.apply(3, Raise(50))
+    for seat, answer in ((4, Fold()), (5, Call()), (0, Fold()), (1, Fold()), (2, Call())):
+        state.apply(seat, answer)
+    assert state.street == 1
+    hard.decide(state.view(3))
+    folded = {seat: hard.habits[seat].folded_pre - 3.0 for seat in (4, 5, 0, 1, 2)}
+    assert folded == {4: 1, 5: 0, 0: 1, 1: 1, 2: 0}
+    assert all(hard.habits[seat].raised_into == 6.0 for seat in folded)
+
+
+def test_hard_counts_folds_that_ended_the_hand_after_its_open() -> None:
+    # Hard opens and everyone folds: the hand ends with no decision of hard's, and the
+    # folds are counted at its next one, in the next hand.
+    state = HoldemState(HoldemConfig(seats=6, reset_stacks=True), random.Random(0))
+    hard = HardPolicy(random.Random(1))
+    hard._remember(state.view(3), Raise(50))
+    state.apply(3, Raise(50))
+    for seat in (4, 5, 0, 1, 2):
+        state.apply(seat, Fold())
+    assert state.hand == 2
+    hard.decide(state.view(3))
+    for seat in (4, 5, 0, 1, 2):
+        assert (hard.habits[seat].raised_into, hard.habits[seat].folded_pre) == (6.0, 4.0)
+    assert 3 not in hard.habits
