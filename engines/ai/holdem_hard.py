@@ -10,9 +10,13 @@
   those ranges comes from the pre-computed class equities before the flop and from Monte
   Carlo over the weighted combos after it.
 - Choices weigh that equity against pot odds (discounted out of position and multi-way),
-  stack depth and position. Bet sizes are drawn per decision from fractions of the pot that
-  do not depend on the hand, and bluffs are mixed into each size at the frequency that size
-  makes the caller indifferent, so the sizes alone say nothing about the cards.
+  stack depth and position. What this seat saw each opponent do in the match (`Habits`,
+  folds that ended a hand included) sets how wide it opens (how often the others folded
+  to its raises) and how often, heads-up before the river, it bets again with the
+  initiative whatever its cards or raises a bet it would call (how often that opponent
+  folded to bets after the flop). Bet sizes are drawn per decision from fractions of the
+  pot that do not depend on the hand, and bluffs are mixed into each size at the frequency
+  that size makes the caller indifferent, so the sizes alone say nothing about the cards.
 """
 
 from __future__ import annotations
@@ -433,7 +437,8 @@ class HardPolicy(StrongPolicy):
 
     def _raise_back(self, view: HoldemView) -> float:
         """How often to raise, rather than call, a bet heads-up before the river with a hand
-        worth a call: the initiative's share of `_barrel`, from the bettor's observed folds."""
+        worth a call: rising with how often the bettor was seen folding to bets after the
+        flop, at most 40%, never against one that folds a fifth of the time or less."""
         if view.players_in_hand != 2:
             return 0.0
         bettor = next(s.seat for s in view.seats if s.bet == view.current_bet)

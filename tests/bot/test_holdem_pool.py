@@ -118,6 +118,14 @@ def test_hard_beats_the_rock_and_the_station_on_duplicate_deals() -> None:
     assert station.result.mean > 0, station.result
 
 
+def test_hard_beats_normal_at_six_seats_on_fixed_deals() -> None:
+    # `hard` in one seat against five of `frozen` (`strong`, which `normal` plays; `normal`
+    # there makes exactly 0), 40 deals from each of the 6 positions: only the sign is asked
+    # (240 hands are far too few for an interval; docs/benchmarks.md has 36,000).
+    line = duplicate("hard", "frozen", seats=6, deals=40, seed=1, block=10)
+    assert line.result.mean > 0, line.result
+
+
 def test_the_report_has_levels_as_rows_and_opponents_as_columns() -> None:
     lines = [
         Lineup("hard", "tag", 6, Interval(12.0, 2.0, 22.0, 10), 60, 3.0),
