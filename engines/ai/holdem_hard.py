@@ -427,23 +427,27 @@ class HardPolicy(StrongPolicy):
         before the river: more the more the opponent was seen folding to bets after the flop
         (the initiative's bet wins the pot outright that often), never against one that
         rarely folds."""
-        if view.street == "preflop" or not last_aggressor(view, view.seat):
+        other = _only_opponent(view)
+        if other is None or view.street == "preflop" or not last_aggressor(view, view.seat):
             return 0.0
-        others = [s.seat for s in view.seats if s.seat != view.seat and s.in_hand and not s.folded]
-        if len(others) != 1:
-            return 0.0
-        rate = self.habits.get(others[0], Habits()).fold_rate
+        rate = self.habits.get(other, Habits()).fold_rate
         return min(0.8, max(0.0, 2.0 * (rate - 0.2)))
 
     def _raise_back(self, view: HoldemView) -> float:
         """How often to raise, rather than call, a bet heads-up before the river with a hand
         worth a call: rising with how often the bettor was seen folding to bets after the
         flop, at most 40%, never against one that folds a fifth of the time or less."""
-        if view.players_in_hand != 2:
+        bettor = _only_opponent(view)
+        if bettor is None:
             return 0.0
-        bettor = next(s.seat for s in view.seats if s.bet == view.current_bet)
         rate = self.habits.get(bettor, Habits()).fold_rate
         return min(0.4, max(0.0, rate - 0.2))
+
+
+def _only_opponent(view: HoldemView) -> int | None:
+    """The one other seat still in the hand when the hand is heads-up, else None."""
+    others = [s.seat for s in view.seats if s.seat != view.seat and s.in_hand and not s.folded]
+    return others[0] if len(others) == 1 else None
 
 
 def last_aggressor(view: HoldemView, seat: int | None) -> bool:
