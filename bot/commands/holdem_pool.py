@@ -51,6 +51,22 @@ class Lineup:
     p99_ms: float
     raw: Interval | None = None
     """The same hands without the all-in adjustment (the chips the engine paid)."""
+    blocks: tuple[tuple[float, ...], ...] = ()
+    """The adjusted bb/100 of each deal, block by block (for `margin`)."""
+
+
+def margin(first: Lineup, second: Lineup) -> Interval:
+    """`first` minus `second` deal by deal, with the 95% interval over their blocks: two
+    line-ups of the same seed, opponent, seats and deals (the same cards), so the paired
+    difference cancels the luck both met."""
+    if (first.opponent, first.seats, first.hands) != (second.opponent, second.seats, second.hands):
+        raise ValueError("margin: the line-ups were not played on the same deals")
+    return clustered(
+        [
+            [a - b for a, b in zip(mine, theirs, strict=True)]
+            for mine, theirs in zip(first.blocks, second.blocks, strict=True)
+        ]
+    )
 
 
 def duplicate(
@@ -81,6 +97,7 @@ def duplicate(
         deals * seats,
         _p99(times),
         clustered(raw),
+        tuple(tuple(b) for b in adjusted),
     )
 
 

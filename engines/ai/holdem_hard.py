@@ -10,15 +10,19 @@
   those ranges comes from the pre-computed class equities before the flop and from Monte
   Carlo over the weighted combos after it.
 - Choices weigh that equity against pot odds (discounted out of position and multi-way),
-  stack depth and position. Bet sizes are drawn per decision from fractions of the pot that
-  do not depend on the hand, and bluffs are mixed into each size at the frequency that size
-  makes the caller indifferent, so the sizes alone say nothing about the cards.
+  stack depth and position. What this seat saw each opponent do in the match (`Habits`,
+  folds that ended a hand included) sets how wide it opens (how often the others folded
+  to its raises) and how often, heads-up before the river, it bets again with the
+  initiative whatever its cards or raises a bet it would call (how often that opponent
+  folded to bets after the flop). Bet sizes are drawn per decision from fractions of the
+  pot that do not depend on the hand, and bluffs are mixed into each size at the frequency
+  that size makes the caller indifferent, so the sizes alone say nothing about the cards.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -34,11 +38,40 @@ from engines.ai.holdem_ranges import (
     narrow,
     top_share,
 )
-from engines.holdem import HoldemView
-from engines.poker.actions import AllIn, BettingAction, Call, Check, Fold
+from engines.holdem import ActionRecord, HoldemView
+from engines.poker.actions import AllIn, Bet, BettingAction, Call, Check, Fold, Raise
 
 PUSH_FOLD_DEPTH = 15.0
 """At or below this effective stack (big blinds) heads-up play is push/fold."""
+
+
+@dataclass
+class Habits:
+    """What this seat saw one opponent do beyond `SeatStats` (with mild priors): how often
+    it folded to a bet after the flop and to this seat's raises before it, and how many of
+    its actions before the flop were raises."""
+
+    faced: float = 5.0
+    folded: float = 2.0
+    acts: float = 6.0
+    raises: float = 1.2
+    raised_into: float = 5.0
+    folded_pre: float = 3.0
+
+    @property
+    def fold_rate(self) -> float:
+        """The share of bets after the flop it folded to."""
+        return self.folded / self.faced
+
+    @property
+    def pre_fold_rate(self) -> float:
+        """The share of this seat's raises before the flop it folded to."""
+        return self.folded_pre / self.raised_into
+
+    @property
+    def raise_rate(self) -> float:
+        """The share of its actions before the flop that were raises."""
+        return self.raises / self.acts
 
 
 @dataclass
@@ -48,11 +81,80 @@ class HardPolicy(StrongPolicy):
 
     iterations: int = 360
     name: str = "hard"
+    habits: dict[int, Habits] = field(default_factory=dict)
+    _answering: tuple[int, str, int, tuple[int, ...]] = (-1, "", 0, ())
+    """This seat's last bet or raise: its hand, street, place in the history and the seats
+    that had to answer it."""
+
+    def _count(self, record: ActionRecord, facing: bool) -> None:
+        super()._count(record, facing)
+        seen = self.habits.setdefault(record.seat, Habits())
+        if record.street == "preflop":
+            seen.acts += 1
+            seen.raises += _aggressive(record)
+        elif facing and record.verb in ("fold", "call", "raise"):
+            seen.faced += 1
+            seen.folded += record.verb == "fold"
 
     # ------------------------------------------------------------ the view
 
     def decide(self, view: HoldemView) -> BettingAction:
         """Choose from the seat's view only: see the module docstring."""
+        self._settle_answers(view)
+        action = self._decide(view)
+        self._remember(view, action)
+        return action
+
+    def _remember(self, view: HoldemView, action: BettingAction) -> None:
+        """Keep `action` (this seat's choice in `view`) for `_settle_answers`."""
+        self._answering = (
+            view.hand,
+            view.street,
+            len(view.history),
+            self._must_answer(view, action),
+        )
+
+    def _settle_answers(self, view: HoldemView) -> None:
+        """Count the answers to this seat's last bet or raise. A bet after which this seat
+        never acted again in that hand was folded to by every seat that had to answer it (a
+        call would have brought this seat another decision); else the answers are in the
+        history (after the flop `_count` reads them with every other bet)."""
+        hand, street, place, seats = self._answering
+        self._answering = (-1, "", 0, ())
+        if not seats or (hand == view.hand and street != "preflop"):
+            return
+        answers: dict[int, bool] = dict.fromkeys(seats, True)  # the hand ended: all folded
+        if hand == view.hand:
+            answers = {}
+            for record in view.history[place + 1 :]:
+                answers.setdefault(record.seat, record.verb == "fold")
+        for seat in seats:
+            if seat not in answers:
+                continue
+            folded = answers[seat]
+            seen = self.habits.setdefault(seat, Habits())
+            if street == "preflop":
+                seen.raised_into += 1
+                seen.folded_pre += folded
+            else:
+                seen.faced += 1
+                seen.folded += folded
+
+    def _must_answer(self, view: HoldemView, action: BettingAction) -> tuple[int, ...]:
+        """The seats that must answer `action`, when it is a bet or raise before the river
+        that none of them can call all-in (so that a call always brings a next decision)."""
+        if view.street == "river" or not isinstance(action, (Bet, Raise)):
+            return ()
+        seats = [
+            s
+            for s in view.seats
+            if s.seat != view.seat and s.in_hand and not s.folded and not s.all_in
+        ]
+        if any(s.stack + s.bet <= action.amount for s in seats):
+            return ()
+        return tuple(s.seat for s in seats)
+
+    def _decide(self, view: HoldemView) -> BettingAction:
         self._observe(view)
         hole = view.hole
         if not hole or not view.legal or view.seat is None:
@@ -118,10 +220,12 @@ class HardPolicy(StrongPolicy):
             pre = [r for r in view.history if r.seat == seat.seat and r.street == "preflop"]
             raises = levels.get(seat.seat, 0)
             entered = any(r.verb in ("call", "raise", "bet") for r in pre)
-            if raises:
-                # Raisers: about a third of what they enter with, narrower per raise level
-                # (a 3-bet, even a seat's first raise of the hand, comes from a narrower
-                # range than an open).
+            if raises == 1:
+                # An open raise: about as wide as the share of its actions that are raises.
+                rate = self.habits.get(seat.seat, Habits()).raise_rate
+                result[seat.seat] = keep_top(max(0.05, min(1.0, 1.25 * rate)))
+            elif raises:
+                # A re-raise (even a seat's first raise of the hand): narrower per raise level.
                 share = max(0.03, min(1.0, stats.vpip) * 0.55 * 0.45 ** (raises - 1))
                 result[seat.seat] = keep_top(share)
             elif entered:
@@ -141,9 +245,9 @@ class HardPolicy(StrongPolicy):
         behind = self._behind(view)
         if not raised:
             limpers = sum(1 for s in view.seats if s.bet >= big and s.seat != view.big_blind_seat)
-            steal = self._fold_rate(view)
+            steal = self._steal(view)
             width = {0: 0.65, 1: 0.58, 2: 0.55, 3: 0.36, 4: 0.27, 5: 0.22}.get(behind, 0.17)
-            width = min(0.6, width + 0.3 * steal) if limpers == 0 else 0.1 + 0.02 * limpers
+            width = min(0.6, width + 0.4 * steal) if limpers == 0 else 0.1 + 0.02 * limpers
             if view.to_call == 0:  # the big blind after limps
                 width = 0.12
             if share <= width and view.can_raise:
@@ -153,11 +257,15 @@ class HardPolicy(StrongPolicy):
             if view.seat == view.small_blind_seat and share <= 0.6 and behind == 0:
                 return _passive(view)
             return Fold()
-        # Facing a raise: equity against the raisers' ranges, all-in equity per opponent.
+        # Facing a raise: all-in equity against the range of each player who put chips in
+        # (the players still to act mostly fold; counting them as random hands made
+        # even ace-king too weak to call an open).
+        entered = {r.seat for r in view.history if r.street == "preflop" and r.verb != "fold"}
+        facing = [weights for seat, weights in ranges.items() if seat in entered]
         equity = 1.0
-        for weights in ranges.values():
+        for weights in facing:
             equity *= equity_vs_classes(hand, weights)
-        if len(ranges) > 1:
+        if len(facing) > 1:
             equity = equity ** (1.0 / 1.4)  # opponents' hands overlap: beating all is likelier
         pot = view.pot_total
         odds = view.to_call / (pot + view.to_call)
@@ -175,6 +283,15 @@ class HardPolicy(StrongPolicy):
         if equity * realise >= odds:
             return Call() if _find(view.legal, Call) else _passive(view)
         return Fold()
+
+    def _steal(self, view: HoldemView) -> float:
+        """The chance that everyone else still in the hand folds to an open raise, from how
+        often each was seen folding to this seat's raises before the flop."""
+        chance = 1.0
+        for seat in view.seats:
+            if seat.seat != view.seat and seat.in_hand and not seat.folded:
+                chance *= self.habits.get(seat.seat, Habits()).pre_fold_rate
+        return chance
 
     def _behind(self, view: HoldemView) -> int:
         """How many players still to act after this seat in this betting round, pre-flop."""
@@ -280,6 +397,8 @@ class HardPolicy(StrongPolicy):
                 chance = bluff_share * (0.9 if not river else 0.7) + 0.4 * self._fold_rate(view)
                 if weak and rng.random() < chance:
                     return _sized(view, int(pot * size))
+                if not river and rng.random() < self._barrel(view):
+                    return _sized(view, int(pot * size))
             return Check()
         odds = to_call / (pot + to_call)
         raise_line = 0.72 + 0.06 * (opponents - 1)
@@ -289,6 +408,8 @@ class HardPolicy(StrongPolicy):
             return _sized(view, view.current_bet + int((pot + to_call) * size))
         implied = 0.04 if not river and spr > 3 and position > 0.5 else 0.0
         if equity + implied >= odds + 0.01 * opponents:
+            if not river and view.can_raise and spr > 3 and rng.random() < self._raise_back(view):
+                return _sized(view, view.current_bet + int((pot + to_call) * size))
             return Call() if _find(view.legal, Call) else _passive(view)
         if (
             view.can_raise
@@ -300,6 +421,45 @@ class HardPolicy(StrongPolicy):
         ):
             return _sized(view, view.current_bet + int((pot + to_call) * size))
         return Fold()
+
+    def _barrel(self, view: HoldemView) -> float:
+        """How often to bet again, whatever the cards, as the last street's aggressor heads-up
+        before the river: more the more the opponent was seen folding to bets after the flop
+        (the initiative's bet wins the pot outright that often), never against one that
+        rarely folds."""
+        other = _only_opponent(view)
+        if other is None or view.street == "preflop" or not last_aggressor(view, view.seat):
+            return 0.0
+        rate = self.habits.get(other, Habits()).fold_rate
+        return min(0.8, max(0.0, 2.0 * (rate - 0.2)))
+
+    def _raise_back(self, view: HoldemView) -> float:
+        """How often to raise, rather than call, a bet heads-up before the river with a hand
+        worth a call: rising with how often the bettor was seen folding to bets after the
+        flop, at most 40%, never against one that folds a fifth of the time or less."""
+        bettor = _only_opponent(view)
+        if bettor is None:
+            return 0.0
+        rate = self.habits.get(bettor, Habits()).fold_rate
+        return min(0.4, max(0.0, rate - 0.2))
+
+
+def _only_opponent(view: HoldemView) -> int | None:
+    """The one other seat still in the hand when the hand is heads-up, else None."""
+    others = [s.seat for s in view.seats if s.seat != view.seat and s.in_hand and not s.folded]
+    return others[0] if len(others) == 1 else None
+
+
+def last_aggressor(view: HoldemView, seat: int | None) -> bool:
+    """Whether `seat` made the last bet or raise of the hand before this betting round (the
+    initiative: checked streets since keep it)."""
+    last = None
+    for record in view.history:
+        if record.street == view.street:
+            break
+        if _aggressive(record):
+            last = record.seat
+    return last is not None and last == seat
 
 
 def bet_fractions(view: HoldemView) -> dict[int, float]:
@@ -332,7 +492,12 @@ def raise_levels(view: HoldemView) -> dict[int, int]:
     for record in view.history:
         if record.street != "preflop":
             break
-        if record.verb in ("raise", "bet") or (record.all_in and record.verb != "call"):
+        if _aggressive(record):
             count += 1
             levels[record.seat] = count
     return levels
+
+
+def _aggressive(record: ActionRecord) -> bool:
+    """A bet or raise (an all-in that is more than a call included)."""
+    return record.verb in ("bet", "raise") or (record.all_in and record.verb != "call")

@@ -7,7 +7,13 @@ import random
 import pytest
 
 from engines.ai.holdem_classes import WEIGHT
-from engines.ai.holdem_hard import HardPolicy, bet_fractions, raise_levels
+from engines.ai.holdem_hard import (
+    Habits,
+    HardPolicy,
+    bet_fractions,
+    last_aggressor,
+    raise_levels,
+)
 from engines.ai.holdem_styles import STYLES, make_style
 from engines.base import DealSettled
 from engines.cards import FULL_DECK, Card, parse_cards
@@ -189,3 +195,129 @@ def test_hard_reads_a_three_bet_from_a_narrower_range_than_an_open() -> None:
     opener = float((ranges[3] * WEIGHT).sum())
     three_bettor = float((ranges[4] * WEIGHT).sum())
     assert three_bettor < 0.6 * opener
+
+
+def _heads_up_flop(hole: str, raised: bool):  # type: ignore[no-untyped-def]
+    """Heads-up, hard on the button (seat 0) holding `hole` on KS 8D 3C: the big blind
+    (seat 1) checks to it on the flop. `raised`: seat 0 raised before the flop and seat 1
+    called (hard has the initiative); else seat 0 limped and seat 1 checked."""
+    mine = parse_cards(hole)
+    board = parse_cards("KS 8D 3C")
+    rest = [c for c in FULL_DECK if c not in mine and c not in board]
+    deck = [rest[0], mine[0], rest[1], mine[1], rest[2], *board, *rest[3:]]
+    state = HoldemState(HoldemConfig(seats=2), random.Random(0), first_deck=deck)
+    if raised:
+        state.apply(0, Raise(60))
+        state.apply(1, Call())
+    else:
+        state.apply(0, Call())
+        state.apply(1, Check())
+    state.apply(1, Check())
+    return state
+
+
+def test_the_initiative_is_the_last_bet_or_raise_before_this_round() -> None:
+    assert last_aggressor(_heads_up_flop("7C 2S", raised=True).view(0), 0)
+    assert not last_aggressor(_heads_up_flop("7C 2S", raised=False).view(0), 0)
+    assert not last_aggressor(_heads_up_flop("7C 2S", raised=True).view(0), 1)
+
+
+def test_hard_bets_its_initiative_more_against_a_seat_seen_folding() -> None:
+    # The same spot with air: against a seat seen folding to 16 bets of 20 after the flop
+    # hard bets far more often than against one seen folding to 2 of 20.
+    bets = {}
+    for folded in (16.0, 2.0):
+        count = 0
+        for seed in range(200):
+            hard = HardPolicy(random.Random(seed))
+            hard.habits[1] = Habits(faced=20.0, folded=folded)
+            count += isinstance(hard.decide(_heads_up_flop("7C 2S", True).view(0)), Bet)
+        bets[folded] = count / 200
+    assert bets[16.0] > bets[2.0] + 0.3
+
+
+def test_hard_counts_a_fold_that_ended_the_hand_and_a_call_it_saw() -> None:
+    # Hard (seat 1, big blind) bets the flop. A fold ends the hand before hard acts again:
+    # hard counts it at its next decision. A call it sees in the history of its next decision.
+    for answer, folded in ((Fold(), 3.0), (Call(), 2.0)):
+        state = HoldemState(HoldemConfig(seats=2), random.Random(0))
+        state.apply(0, Call())
+        state.apply(1, Check())
+        hard = HardPolicy(random.Random(1))
+        view = state.view(1)
+        hard._remember(view, Bet(20))
+        state.apply(1, Bet(20))
+        state.apply(0, answer)
+        assert state.to_act == 1  # the next hand (hard in the small blind) or the turn
+        hard.decide(state.view(1))
+        assert hard.habits[0].faced == 6.0
+        assert hard.habits[0].folded == folded
+        assert 1 not in hard.habits  # its own actions are not counted
+
+
+def test_hard_reads_an_open_by_how_often_the_opener_was_seen_raising() -> None:
+    # Seat 3 raised in each of the hands hard watched: its open is read from a wider range
+    # than the same open from a seat that hard saw raise once in many actions.
+    view = _three_bet_view()
+    wide, narrow_ = HardPolicy(random.Random(1)), HardPolicy(random.Random(1))
+    wide.habits[3] = Habits(acts=20.0, raises=16.0)
+    narrow_.habits[3] = Habits(acts=20.0, raises=1.0)
+    mass = [float((h._ranges(view)[3] * WEIGHT).sum()) for h in (wide, narrow_)]
+    assert mass[0] > 3 * mass[1]
+    # And the raise rate comes from the seat's actions before the flop only.
+    hard = HardPolicy(random.Random(1))
+    hard._observe(view)
+    assert hard.habits[3].raises == pytest.approx(2.2) and hard.habits[3].acts == 7.0
+    assert hard.habits[4].raises == pytest.approx(2.2)
+
+
+def test_hard_calls_or_re_raises_one_open_with_ace_king_suited() -> None:
+    # Six seats, button 0: seat 3 opens, seats 4 and 5 fold, the button holds AS KS with the
+    # blinds still to act. The blinds have put in no chips by choice: the open alone is
+    # what hard's equity is measured against, and ace-king never folds to it.
+    mine = parse_cards("AS KS")
+    rest = [c for c in FULL_DECK if c not in mine]
+    holes = {s: rest[2 * s : 2 * s + 2] for s in range(6)}
+    holes[0] = mine
+    state = HoldemState(
+        HoldemConfig(seats=6), random.Random(0), first_deck=_deck(holes, 6, rest[12:])
+    )
+    state.apply(3, Raise(60))
+    state.apply(4, Fold())
+    state.apply(5, Fold())
+    assert state.to_act == 0
+    for seed in range(20):
+        action = HardPolicy(random.Random(seed)).decide(state.view(0))
+        assert isinstance(action, (Call, Raise, AllIn))
+
+
+def test_hard_counts_the_answers_to_its_open_raise() -> None:
+    # Six seats, button 0: hard (seat 3) opens. Seats 4, 0 and 1 fold, 5 and 2 call: at
+    # hard's next decision (on the flop) each answer is counted once.
+    state = HoldemState(HoldemConfig(seats=6), random.Random(0))
+    hard = HardPolicy(random.Random(1))
+    hard._remember(state.view(3), Raise(50))
+    state.apply(3, Raise(50))
+    for seat, answer in ((4, Fold()), (5, Call()), (0, Fold()), (1, Fold()), (2, Call())):
+        state.apply(seat, answer)
+    assert state.street == 1
+    hard.decide(state.view(3))
+    folded = {seat: hard.habits[seat].folded_pre - 3.0 for seat in (4, 5, 0, 1, 2)}
+    assert folded == {4: 1, 5: 0, 0: 1, 1: 1, 2: 0}
+    assert all(hard.habits[seat].raised_into == 6.0 for seat in folded)
+
+
+def test_hard_counts_folds_that_ended_the_hand_after_its_open() -> None:
+    # Hard opens and everyone folds: the hand ends with no decision of hard's, and the
+    # folds are counted at its next one, in the next hand.
+    state = HoldemState(HoldemConfig(seats=6, reset_stacks=True), random.Random(0))
+    hard = HardPolicy(random.Random(1))
+    hard._remember(state.view(3), Raise(50))
+    state.apply(3, Raise(50))
+    for seat in (4, 5, 0, 1, 2):
+        state.apply(seat, Fold())
+    assert state.hand == 2
+    hard.decide(state.view(3))
+    for seat in (4, 5, 0, 1, 2):
+        assert (hard.habits[seat].raised_into, hard.habits[seat].folded_pre) == (6.0, 4.0)
+    assert 3 not in hard.habits
