@@ -193,3 +193,46 @@ def test_lowest_five_beating_agrees_with_full_enumeration() -> None:
         table = rng.choice(tables)
         higher = [c for c in combos_of_size(hand, 5) if c.power > table.power]
         assert lowest_five_beating(hand, table.power) == (higher[0].mask if higher else 0)
+
+
+def test_hard_samples_more_deals_as_the_cards_run_out() -> None:
+    # 52 cards left: as many sampled deals as `hard3`; 26 left: twice as many; 8 left: 52/8
+    # = 6.5 times, capped at 4 times. `hard3` (frozen) samples as many at every point.
+    full = [
+        "3D 4C 5H 6S 7D 9C 9H JD QS KC AD 2C 2H",
+        "3C 3H 3S 4D 4H 4S 5D 5C 5S 6D 6C 6H 7C",
+        "7H 7S 8D 8C 8H 8S 9D 9S TD TC TH TS JC",
+        "JH JS QD QC QH KD KH KS AC AH AS 2D 2S",
+    ]
+    half = [
+        "3D 4C 5H 6S 7D 9C 9H",
+        "3C 3H 3S 4D 4H 4S",
+        "7H 7S 8D 8C 8H 8S",
+        "JH JS QD QC QH KD KH",
+    ]
+    short = ["3D 4C", "3C 3H 3S", "7H", "JH JS"]
+    hard = POLICIES["hard"](random.Random(0))
+    frozen = POLICIES["hard3"](random.Random(0))
+    base = frozen.rollouts // 4
+    for hands, times in ((full, 1), (half, 2), (short, 4)):
+        view = crafted(hands, turn=0).view(0)
+        assert sum(view.cards_left) == sum(len(h.split()) for h in hands)
+        assert hard._samples(view, 4) == base * times
+        assert frozen._samples(view, 4) == base
+
+
+def test_hard_decides_from_the_view_only_late_in_a_deal() -> None:
+    # As `test_policies_decide_from_the_view_only`, with 20 cards left (`hard` samples more
+    # deals there): opponents' cards swapped between seats, the same choice.
+    mine = "4C 6S 9C 9H JD 2H"
+    rest = parse_cards("3C 5D 6D 7C 7H 8S 9S TC JS QD QH KD KS AC")
+    for seed in range(3):
+        shuffled = rest[:]
+        random.Random(seed).shuffle(shuffled)
+        others = [" ".join(str(c) for c in shuffled[i * 5 : i * 5 + 5]) for i in range(2)]
+        others.append(" ".join(str(c) for c in shuffled[10:]))
+        choices = set()
+        for variant in ([others[0], others[1], others[2]], [others[1], others[0], others[2]]):
+            state = crafted([mine, *variant], turn=0, table="5S", table_seat=3)
+            choices.add(POLICIES["hard"](random.Random(seed)).decide(state.view(0)))
+        assert len(choices) == 1
