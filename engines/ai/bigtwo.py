@@ -117,7 +117,7 @@ def _strong1(rng: random.Random) -> Any:
 def _hard(rng: random.Random) -> Any:
     from engines.ai.bigtwo_hard import HardPolicy
 
-    return HardPolicy(rng, short_deal_scale=4.0)
+    return HardPolicy(rng)
 
 
 def _hard1(rng: random.Random) -> Any:
@@ -152,14 +152,7 @@ def _hard3(rng: random.Random) -> Any:
     # Pinned to the first weights, even once `net` is retrained under a new version.
     net = shipped_net() if first == WEIGHTS_PATH else Net.load(first)
     policy = HardPolicy(
-        rng,
-        net=net,
-        top=3,
-        margin=0.5,
-        rollouts=160,
-        zero_sum=True,
-        net_play_outs=True,
-        short_deal_scale=1.0,
+        rng, net=net, top=3, margin=0.5, rollouts=160, zero_sum=True, net_play_outs=True
     )
     policy.name = "hard3"
     return policy

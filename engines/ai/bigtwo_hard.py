@@ -10,11 +10,7 @@ The play-outs are played by the network for every seat (`net_play_out`, each sea
 what it would see), not by greedy players: a table of strong players does not play the
 lowest card that beats the table, and greedy play-outs misjudged the middle of the deal
 against them. A network play-out costs some twenty greedy ones, so `hard` runs 160 of them
-per decision (`strong` 480 greedy ones) with 13 cards in every hand. A play-out costs about
-one network decision per card left, so later in the deal the same time buys more of them:
-the shipped `hard` samples 52 / (cards left) times as many deals, at most
-`short_deal_scale` (4) times, which keeps each decision's cost near that of the first ones
-(they set the p99) and cuts the noise of the late, close decisions.
+per decision (`strong` 480 greedy ones).
 
 What a play-out is worth is what the table's score counts (`zero_sum`): this seat's
 penalty minus the other three's average, so a play that leaves two opponents with ten
@@ -38,8 +34,6 @@ from engines.ai.bigtwo_strong import StrongPolicy
 from engines.bigtwo import BigTwoView, Play
 from engines.bigtwo_combos import ALL_CARDS, Combo, mask_of_cards
 
-_DEAL_CARDS = 52
-
 
 class HardPolicy(StrongPolicy):
     """Network proposals, search decisions (see the module docstring)."""
@@ -55,27 +49,15 @@ class HardPolicy(StrongPolicy):
         rollouts: int = 160,
         zero_sum: bool = True,
         net_play_outs: bool = True,
-        short_deal_scale: float = 1.0,
     ) -> None:
         """`net`: the shipped weights unless given. `net_play_outs` False (greedy play-outs)
-        with 480 `rollouts` gives `hard2`, and `zero_sum` False too `hard1`.
-        `short_deal_scale`: at most this many times the sampled deals once few cards are
-        left (see `_samples`; 1.0: as many at every point of the deal)."""
+        with 480 `rollouts` gives `hard2`, and `zero_sum` False too `hard1`."""
         super().__init__(rng, rollouts=rollouts, budget_ms=None)
         self.net = net if net is not None else shipped_net()
         self.top = top
         self.margin = margin
         self.zero_sum = zero_sum
         self.net_play_outs = net_play_outs
-        self.short_deal_scale = short_deal_scale
-
-    def _samples(self, view: BigTwoView, candidates: int) -> int:
-        """The sampled deals of `strong`, times 52 over the cards left in all hands (at most
-        `short_deal_scale` times): a play-out costs about one decision per card left, so the
-        decision's cost stays near that of the first decision of a deal, which sets the p99."""
-        base = super()._samples(view, candidates)
-        left = sum(view.cards_left)
-        return max(base, min(int(base * self.short_deal_scale), base * _DEAL_CARDS // left))
 
     def _candidates(self, view: BigTwoView, hand: int) -> list[int]:
         seat = view.seat
