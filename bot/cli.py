@@ -27,6 +27,7 @@ import argparse
 import importlib
 import os
 import sys
+import time
 from collections.abc import Callable, Sequence
 from types import ModuleType
 from typing import Annotated, Any, NoReturn
@@ -158,9 +159,19 @@ def build_parser() -> argparse.ArgumentParser:
     )
     sim.add_argument(
         "--levels",
+        nargs="?",
+        const=",".join(LEVELS),
+        default=None,
+        metavar="LEVELS",
+        help="Big Two: each AI level (easy, normal, hard; or those named, comma-separated) "
+        "against each member of the pool (--against, else greedy,net,pg,strong2,hard3), "
+        "every deal played in every seat",
+    )
+    sim.add_argument(
+        "--cpu-time",
         action="store_true",
-        help="Big Two: each AI level (easy, normal, hard) against each member of the pool "
-        "(--against, else greedy,net,pg,strong2,hard3), every deal played in every seat",
+        help="--levels: time decisions in the process's CPU time, not wall time (a shared "
+        "machine's load inflates wall time)",
     )
     sim.add_argument(
         "--json", action="store_true", help="print the JSON contract (docs/simulate.md)"
@@ -398,8 +409,13 @@ def _simulate_levels(args: argparse.Namespace, spec: GameSpec) -> int:
     pool = _policy_names(spec, args.against)
     if args.n < 1:
         raise UnknownName("-n must be at least 1")
-    deals = dict.fromkeys(LEVELS, args.n)
-    results = levels_against_pool(spec, deals, pool or BIGTWO_POOL, seed=args.seed)
+    levels = args.levels.split(",")
+    for level in levels:
+        if level not in LEVELS:
+            raise UnknownName(f"no level {level!r} (choose from {', '.join(LEVELS)})")
+    deals = dict.fromkeys(levels, args.n)
+    clock = time.process_time if args.cpu_time else time.perf_counter
+    results = levels_against_pool(spec, deals, pool or BIGTWO_POOL, seed=args.seed, clock=clock)
     if args.json:
         import json
 

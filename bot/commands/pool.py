@@ -21,7 +21,8 @@ import argparse
 import json
 import math
 import statistics
-from collections.abc import Mapping, Sequence
+import time
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
@@ -105,17 +106,23 @@ def against_pool(
 
 
 def duplicate_lineup(
-    spec: GameSpec, candidate: str, opponent: str, deals: int, seed: int = 0
+    spec: GameSpec,
+    candidate: str,
+    opponent: str,
+    deals: int,
+    seed: int = 0,
+    clock: Callable[[], float] = time.perf_counter,
 ) -> LineUp:
     """`candidate` against three `opponent` on `deals` deals, each played once with the
     candidate in each seat (the same cards every time: `simulate` draws the same deals from
-    the same seed), slot 0 the candidate; the four plays of a deal are consecutive samples."""
+    the same seed), slot 0 the candidate; the four plays of a deal are consecutive samples.
+    `clock` times the decisions (`time.process_time`: CPU time, for a shared machine)."""
     seats = spec.default_seats
     runs = []
     for at in range(seats):
         players = [opponent] * seats
         players[at] = candidate
-        runs.append((at, simulate(spec, players, deals, seed)))
+        runs.append((at, simulate(spec, players, deals, seed, clock=clock)))
     slots = [[at] + [s for s in range(seats) if s != at] for at, _ in runs]
     figures = sorted(runs[0][1].samples[0])
     samples: list[dict[str, list[float]]] = [{f: [] for f in figures} for _ in range(seats)]
@@ -150,12 +157,15 @@ def levels_against_pool(
     deals: Mapping[str, int],
     pool: Sequence[str] = BIGTWO_POOL,
     seed: int = 0,
+    clock: Callable[[], float] = time.perf_counter,
 ) -> dict[str, list[LineUp]]:
     """Each level of `deals` (level -> duplicate deals per line-up) against each member of
-    `pool`, duplicate deals on `seed` (the same deals for every line-up)."""
+    `pool`, duplicate deals on `seed` (the same deals for every line-up), decisions timed by
+    `clock`."""
     return {
         level: [
-            duplicate_lineup(spec, spec.level_policy(level), opponent, n, seed) for opponent in pool
+            duplicate_lineup(spec, spec.level_policy(level), opponent, n, seed, clock)
+            for opponent in pool
         ]
         for level, n in deals.items()
     }

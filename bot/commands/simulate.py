@@ -41,17 +41,24 @@ class TimedPolicy(Generic[V, A]):
     """A policy that appends the milliseconds each decision took to `times` (the view is
     built before the clock starts: only the policy's own work is timed)."""
 
-    def __init__(self, policy: Policy[V, A], times: list[float]) -> None:
-        """Wrap `policy`; every `decide` appends its duration in ms to `times`."""
+    def __init__(
+        self,
+        policy: Policy[V, A],
+        times: list[float],
+        clock: Callable[[], float] = time.perf_counter,
+    ) -> None:
+        """Wrap `policy`; every `decide` appends its duration in ms to `times`, by `clock`
+        in seconds (wall time unless told: `time.process_time` for CPU time)."""
         self.policy = policy
         self.name = policy.name
         self.times = times
+        self.clock = clock
 
     def decide(self, view: V) -> A:
         """The wrapped policy's decision, timed."""
-        tick = time.perf_counter()
+        tick = self.clock()
         action = self.policy.decide(view)
-        self.times.append((time.perf_counter() - tick) * 1000)
+        self.times.append((self.clock() - tick) * 1000)
         return action
 
 
@@ -185,12 +192,14 @@ def simulate(
     seed: int = 0,
     rotate: bool = False,
     progress: Callable[[int], None] | None = None,
+    clock: Callable[[], float] = time.perf_counter,
 ) -> SimulationResult:
     """Play `n` units of `spec` with one AI policy per seat and collect the figures.
 
     With `rotate`, every new match moves each policy one seat on, so position
     luck cancels out over the run. Samples are indexed by policy slot, not seat.
     `progress` is told the units played so far after each one (a progress bar).
+    `clock` times the decisions (`TimedPolicy`).
     """
     seats = len(policies)
     refusal = spec.seats_refusal(seats)
@@ -199,7 +208,7 @@ def simulate(
     master = random.Random(seed)
     decision_ms: list[list[float]] = [[] for _ in policies]
     agents = [
-        TimedPolicy(spec.make_policy(name, random.Random(master.getrandbits(64))), times)
+        TimedPolicy(spec.make_policy(name, random.Random(master.getrandbits(64))), times, clock)
         for name, times in zip(policies, decision_ms, strict=True)
     ]
     samples: list[dict[str, list[float]]] = [defaultdict(list) for _ in policies]

@@ -59,6 +59,7 @@ def test_cli_simulates_every_level_against_the_pool(capsys: pytest.CaptureFixtur
         (["simulate", "bigtwo", "--levels", "--players", "hard"], "leave out --players"),
         (["simulate", "bigtwo", "--levels", "--against", "wizard"], "no AI policy 'wizard'"),
         (["simulate", "bigtwo", "--levels", "-n", "0", "--against", "greedy"], "-n must be"),
+        (["simulate", "bigtwo", "--levels", "hard,expert", "-n", "1"], "no level 'expert'"),
     ],
 )
 def test_cli_refuses_bad_level_runs(
@@ -66,3 +67,22 @@ def test_cli_refuses_bad_level_runs(
 ) -> None:
     assert main(argv) == 2
     assert message in capsys.readouterr().err
+
+
+def test_cli_measures_the_levels_named_and_times_decisions_by_the_clock_asked(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    argv = ["simulate", "bigtwo", "--levels", "easy", "-n", "1", "--against", "greedy"]
+    assert main([*argv, "--json"]) == 0
+    assert list(json.loads(capsys.readouterr().out)["levels"]) == ["easy"]
+    assert main([*argv, "--cpu-time"]) == 0
+    table = capsys.readouterr().out.splitlines()
+    assert [row.split(" | ")[0] for row in table[2:]] == ["| easy (`easy`)"]
+
+
+def test_duplicate_deals_time_decisions_by_the_clock_given() -> None:
+    ticks = iter(range(10**6))
+    # Every reading of this clock is one second after the last: each decision takes 1,000 ms.
+    lineup = duplicate_lineup(SPEC, "greedy", "random", 2, seed=3, clock=lambda: next(ticks))
+    times = [ms for slot in lineup.result.decision_ms for ms in slot]
+    assert times and set(times) == {1000.0}
