@@ -417,12 +417,12 @@ def _simulate_levels(args: argparse.Namespace, spec: GameSpec) -> int:
     clock = time.process_time if args.cpu_time else time.perf_counter
     results = levels_against_pool(spec, deals, pool or BIGTWO_POOL, seed=args.seed, clock=clock)
     if args.json:
-        import json
+        from bot.commands.simulate import json_text
 
         data = {
             level: [lineup.to_json() for lineup in lineups] for level, lineups in results.items()
         }
-        print(json.dumps({"seed": args.seed, "n": args.n, "levels": data}, indent=2))
+        print(json_text({"seed": args.seed, "n": args.n, "levels": data}))
     else:
         print(levels_markdown(spec, results))
     return 0

@@ -13,13 +13,12 @@ their difference, group by group (`hard` minus `normal`).
 from __future__ import annotations
 
 import argparse
-import json
 import math
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from bot.commands.simulate import Interval, TimedPolicy, percentile
+from bot.commands.simulate import Interval, TimedPolicy, json_text, percentile
 from engines.base import DealSettled, Event
 from engines.draw import SPEC, DrawConfig, DrawState
 from engines.play import play_out
@@ -157,7 +156,7 @@ def print_pool(candidate: str, pool: Sequence[str], n: int, seed: int, as_json: 
                 for r in results
             ],
         }
-        print(json.dumps(data, indent=2))
+        print(json_text(data))
         return
     print(f"{candidate} against the pool (duplicate deals: each seat in turn, the same cards)")
     for r in results:

@@ -231,7 +231,7 @@ def simulate_against(args: argparse.Namespace, candidate: str, pool: list[str]) 
         raise UnknownName(f"{refusal} (--seats)")
     lineups = [duplicate(candidate, name, args.seats, args.n, seed=args.seed) for name in pool]
     if args.json:
-        import json
+        from bot.commands.simulate import json_text
 
         rows = [
             {
@@ -249,7 +249,7 @@ def simulate_against(args: argparse.Namespace, candidate: str, pool: list[str]) 
             for line in lineups
         ]
         data = {"candidate": candidate, "seed": args.seed, "n": args.n, "lineups": rows}
-        print(json.dumps(data, indent=2))
+        print(json_text(data))
     else:
         print(table(lineups))
     return 0

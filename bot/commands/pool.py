@@ -18,7 +18,6 @@ as rows and opponents as columns.
 from __future__ import annotations
 
 import argparse
-import json
 import math
 import statistics
 import time
@@ -26,7 +25,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
-from bot.commands.simulate import Z95, SimulationResult, percentile, simulate
+from bot.commands.simulate import Z95, SimulationResult, json_text, percentile, simulate
 from engines.registry import LEVELS, GameSpec, get_game
 
 BIGTWO_POOL: Final = ("greedy", "net", "pg", "strong2", "hard3")
@@ -239,7 +238,7 @@ def simulate_against(args: argparse.Namespace, candidate: str, pool: list[str]) 
     lineups = against_pool(get_game(args.game), candidate, pool, args.n, seed=args.seed)
     if args.json:
         data = {"candidate": candidate, "seed": args.seed, "n": args.n}
-        print(json.dumps({**data, "lineups": [lineup.to_json() for lineup in lineups]}, indent=2))
+        print(json_text({**data, "lineups": [lineup.to_json() for lineup in lineups]}))
     else:
         print(to_table(candidate, lineups))
     return 0

@@ -252,6 +252,24 @@ def simulate(
     )
 
 
+def finite(data: Any) -> Any:
+    """`data` (JSON-shaped: dicts, lists, numbers, text) with every infinite or NaN number
+    as None: an interval of a single sample is unbounded, and JSON has no word for that
+    but null (``Infinity`` and ``NaN`` are Python's, which strict parsers refuse)."""
+    if isinstance(data, float) and not math.isfinite(data):
+        return None
+    if isinstance(data, dict):
+        return {key: finite(value) for key, value in data.items()}
+    if isinstance(data, list | tuple):
+        return [finite(value) for value in data]
+    return data
+
+
+def json_text(data: Any) -> str:
+    """`data` as the JSON every `simulate --json` prints: indented, strict (`finite`)."""
+    return json.dumps(finite(data), indent=2, allow_nan=False)
+
+
 def dumps(result: SimulationResult) -> str:
     """The JSON contract as text."""
-    return json.dumps(result.to_json(), indent=2)
+    return json_text(result.to_json())

@@ -148,4 +148,6 @@ def test_simulate_measures_a_holdem_candidate_against_a_pool(
     for line in data["lineups"]:
         assert line["seats"] == 3 and line["hands"] == 12
         interval = line["bb_per_100"]
-        assert interval["low"] <= interval["mean"] <= interval["high"]
+        # 4 hands are one duplicate deal: its interval has no bounds, null in JSON.
+        assert interval["low"] is None and interval["high"] is None
+        assert isinstance(interval["mean"], float)
