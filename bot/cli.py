@@ -143,7 +143,14 @@ def build_parser() -> argparse.ArgumentParser:
     sim = sub.add_parser("simulate", help="all-AI play, figures with 95%% intervals")
     sim.add_argument("game")
     sim.add_argument("-n", type=int, default=1000, help="deals, hands or matches, by game")
-    sim.add_argument("--seed", type=int, default=0)
+    sim.add_argument("--seed", type=int, default=None, help="the run's seed (0 by default)")
+    sim.add_argument(
+        "--seeds",
+        default=None,
+        metavar="SEEDS",
+        help="--levels: pool several seeds' runs, e.g. 4-8 or 4,5,9 (each seed's first -n "
+        "deals; one line-up per level and opponent over all of them)",
+    )
     sim.add_argument("--players", default=None, help="comma-separated AI policies, one per seat")
     sim.add_argument("--rotate", action="store_true", help="rotate seats every match")
     sim.add_argument(
@@ -316,6 +323,12 @@ def _simulate(args: argparse.Namespace) -> int:
     from bot.commands.simulate import dumps, simulate
 
     spec = get_game(args.game)
+    if args.seeds is not None and not args.levels:
+        raise UnknownName("--seeds pools the runs of --levels: add --levels, or use --seed")
+    if args.seeds is not None and args.seed is not None:
+        raise UnknownName("--seeds names every seed of the run: leave out --seed")
+    if args.seed is None:
+        args.seed = 0
     if args.levels:
         return _simulate_levels(args, spec)
     if args.players is None:
@@ -400,7 +413,14 @@ def _trainer_name(name: str) -> str:
 
 
 def _simulate_levels(args: argparse.Namespace, spec: GameSpec) -> int:
-    from bot.commands.pool import BIGTWO_POOL, levels_against_pool, levels_markdown
+    from bot.commands.pool import (
+        BIGTWO_POOL,
+        levels_against_pool,
+        levels_markdown,
+        levels_over_seeds,
+        seed_list,
+        seeds_line,
+    )
 
     if spec.scoring != "penalty":
         raise UnknownName(f"--levels measures penalties per deal: {spec.name} scores chips")
@@ -413,17 +433,24 @@ def _simulate_levels(args: argparse.Namespace, spec: GameSpec) -> int:
     for level in levels:
         if level not in LEVELS:
             raise UnknownName(f"no level {level!r} (choose from {', '.join(LEVELS)})")
+    seeds = None if args.seeds is None else seed_list(args.seeds)
     deals = dict.fromkeys(levels, args.n)
     clock = time.process_time if args.cpu_time else time.perf_counter
-    results = levels_against_pool(spec, deals, pool or BIGTWO_POOL, seed=args.seed, clock=clock)
+    if seeds is None:
+        results = levels_against_pool(spec, deals, pool or BIGTWO_POOL, args.seed, clock)
+    else:
+        results = levels_over_seeds(spec, deals, pool or BIGTWO_POOL, seeds, clock)
     if args.json:
         from bot.commands.simulate import json_text
 
         data = {
             level: [lineup.to_json() for lineup in lineups] for level, lineups in results.items()
         }
-        print(json_text({"seed": args.seed, "n": args.n, "levels": data}))
+        run = {"seed": args.seed} if seeds is None else {"seeds": seeds}
+        print(json_text({**run, "n": args.n, "levels": data}))
     else:
+        if seeds is not None:
+            print(seeds_line(seeds, args.n))
         print(levels_markdown(spec, results))
     return 0
 

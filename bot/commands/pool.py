@@ -12,12 +12,14 @@ played once with the candidate in each seat (the same cards, seats rotated), and
 ratio's interval is taken over whole deals (the four plays of a deal summed): the luck of
 the cards cancels out. `levels_against_pool` measures each AI level so against every
 member of the pool (`BIGTWO_POOL` unless told); `levels_markdown` writes the table, levels
-as rows and opponents as columns.
+as rows and opponents as columns. `levels_over_seeds` pools several seeds' runs into one
+line-up per level and opponent (`simulate --levels --seeds 4-8`).
 """
 
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import math
 import statistics
 import time
@@ -26,7 +28,8 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from bot.commands.simulate import Z95, SimulationResult, json_text, percentile, simulate
-from engines.registry import LEVELS, GameSpec, get_game
+from engines.numbers import is_number
+from engines.registry import LEVELS, GameSpec, UnknownName, get_game
 
 BIGTWO_POOL: Final = ("greedy", "net", "pg", "strong2", "hard3")
 """Big Two's sparring pool: `greedy`, the trained `net`, the policy-gradient `pg`, and the
@@ -168,6 +171,77 @@ def levels_against_pool(
         ]
         for level, n in deals.items()
     }
+
+
+def pooled(lineups: Sequence[LineUp]) -> LineUp:
+    """One line-up of the runs `lineups` (the same players, each on its own seed): their
+    samples one after the other, so the ratio is the runs' summed penalties over each other
+    and its interval is taken over all their deals."""
+    first = lineups[0]
+    runs = [lineup.result for lineup in lineups]
+    slots = range(len(first.result.samples))
+    result = dataclasses.replace(
+        first.result,
+        n=sum(run.n for run in runs),
+        seconds=sum(run.seconds for run in runs),
+        samples=[
+            {figure: [x for run in runs for x in run.samples[slot][figure]] for figure in figures}
+            for slot, figures in zip(slots, first.result.samples, strict=True)
+        ],
+        decision_ms=[[ms for run in runs for ms in run.decision_ms[slot]] for slot in slots],
+    )
+    return LineUp(first.opponent, result, group=first.group)
+
+
+def levels_over_seeds(
+    spec: GameSpec,
+    deals: Mapping[str, int],
+    pool: Sequence[str],
+    seeds: Sequence[int],
+    clock: Callable[[], float] = time.perf_counter,
+) -> dict[str, list[LineUp]]:
+    """`levels_against_pool` on each of `seeds` (each seed's first deals), every level's
+    line-up against each opponent pooled over the seeds (`pooled`)."""
+    runs = [levels_against_pool(spec, deals, pool, seed, clock) for seed in seeds]
+    return {
+        level: [pooled([run[level][i] for run in runs]) for i in range(len(pool))]
+        for level in deals
+    }
+
+
+def seed_list(text: str) -> list[int]:
+    """`--seeds 4-8` or `--seeds 4,5,9` (or both, `4-6,9`): two seeds or more, each once,
+    every one a whole number; refused with what is wrong in `text` otherwise."""
+    seeds: list[int] = []
+    for part in text.split(","):
+        low, dash, high = (word.strip() for word in part.partition("-"))
+        if not is_number(low) or (dash and not is_number(high)):
+            raise UnknownName(
+                f"--seeds takes whole numbers or ranges such as 4-8, separated by commas, "
+                f"not {part.strip()!r}"
+            )
+        first, last = int(low), int(high) if dash else int(low)
+        if last < first:
+            raise UnknownName(
+                f"--seeds: the range {part.strip()!r} runs backwards ({last}-{first}?)"
+            )
+        for seed in range(first, last + 1):
+            if seed in seeds:
+                raise UnknownName(f"--seeds names seed {seed} twice (its deals would count twice)")
+            seeds.append(seed)
+    if len(seeds) < 2:
+        raise UnknownName(f"--seeds pools two seeds or more: for one, --seed {seeds[0]}")
+    return seeds
+
+
+def seeds_line(seeds: Sequence[int], n: int) -> str:
+    """The line above a pooled table: which seeds, how many deals of each."""
+    run = list(range(seeds[0], seeds[0] + len(seeds)))
+    named = f"{seeds[0]}-{seeds[-1]}" if list(seeds) == run else ",".join(map(str, seeds))
+    return (
+        f"Seeds {named} pooled: the first {n} duplicate deals of each, "
+        f"{n * len(seeds)} per line-up."
+    )
 
 
 def levels_markdown(spec: GameSpec, results: Mapping[str, Sequence[LineUp]]) -> str:

@@ -8,7 +8,7 @@ import json
 import pytest
 
 from bot.cli import main
-from bot.commands.pool import BIGTWO_POOL, duplicate_lineup, levels_markdown
+from bot.commands.pool import BIGTWO_POOL, LineUp, duplicate_lineup, levels_markdown, ratio_of_means
 from engines.bigtwo import SPEC
 
 
@@ -86,3 +86,92 @@ def test_duplicate_deals_time_decisions_by_the_clock_given() -> None:
     lineup = duplicate_lineup(SPEC, "greedy", "random", 2, seed=3, clock=lambda: next(ticks))
     times = [ms for slot in lineup.result.decision_ms for ms in slot]
     assert times and set(times) == {1000.0}
+
+
+def by_hand(lineups: list[LineUp]) -> dict[str, float]:
+    """The pooled line-up's ratio and penalty per deal from the single-seed runs' per-deal
+    figures: each duplicate deal's four plays summed, the deals of every run in one sample."""
+    mine: list[float] = []
+    theirs: list[float] = []
+    plays: list[float] = []
+    for lineup in lineups:
+        samples = lineup.result.samples
+        own = samples[0]["penalty_per_deal"]
+        others = [
+            sum(samples[s]["penalty_per_deal"][i] for s in (1, 2, 3)) / 3 for i in range(len(own))
+        ]
+        mine += [sum(own[i : i + 4]) for i in range(0, len(own), 4)]
+        theirs += [sum(others[i : i + 4]) for i in range(0, len(others), 4)]
+        plays += own
+    ratio = ratio_of_means(mine, theirs)
+    return {
+        "ratio": round(ratio.mean, 4),
+        "low": round(ratio.low, 4),
+        "high": round(ratio.high, 4),
+        "penalty": round(sum(plays) / len(plays), 4),
+        "plays": len(plays),
+    }
+
+
+def test_seeds_pool_each_seeds_deals_into_one_line_up(capsys: pytest.CaptureFixture[str]) -> None:
+    argv = ["simulate", "bigtwo", "--levels", "easy", "-n", "3", "--against", "greedy"]
+    assert main([*argv, "--seeds", "5-6", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["seeds"] == [5, 6] and data["n"] == 3 and "seed" not in data
+    (got,) = data["levels"]["easy"]
+    singles = [duplicate_lineup(SPEC, "easy", "greedy", 3, seed=s) for s in (5, 6)]
+    want = by_hand(singles)
+    assert got["penalty_ratio"] == {"mean": want["ratio"], "low": want["low"], "high": want["high"]}
+    assert got["penalty_per_deal"]["mean"] == want["penalty"]
+    assert got["decision_ms"]["decisions"] == sum(len(u.result.decision_ms[0]) for u in singles)
+    # Pooled, not one seed's deals twice: each seed alone reads otherwise.
+    assert all(by_hand([u])["ratio"] != want["ratio"] for u in singles)
+    # The table says which seeds and counts the deals of all of them.
+    assert main([*argv, "--seeds", "5,6"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0] == "Seeds 5-6 pooled: the first 3 duplicate deals of each, 6 per line-up."
+    assert lines[3].startswith(f"| easy (`easy`) | {want['ratio']:.3f} [{want['low']:.3f}, ")
+    assert "] (6) |" in lines[3]
+
+
+def test_a_single_seed_run_prints_as_before(capsys: pytest.CaptureFixture[str]) -> None:
+    argv = ["simulate", "bigtwo", "--levels", "easy", "-n", "1", "--against", "greedy"]
+    assert main([*argv, "--seed", "5", "--json"]) == 0
+    assert list(json.loads(capsys.readouterr().out)) == ["seed", "n", "levels"]
+    assert main([*argv, "--seed", "5"]) == 0
+    assert capsys.readouterr().out.startswith("| level (policy) |")
+
+
+@pytest.mark.parametrize(
+    ("seeds", "message"),
+    [
+        ("8-4", "--seeds: the range '8-4' runs backwards"),
+        ("4,x", "not 'x'"),
+        ("4-", "not '4-'"),
+        ("-3", "not '-3'"),
+        ("4,٣", "not '٣'"),
+        ("4-6,5", "names seed 5 twice"),
+        ("7", "--seeds pools two seeds or more: for one, --seed 7"),
+    ],
+)
+def test_cli_refuses_bad_seeds_naming_them(
+    seeds: str, message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    argv = ["simulate", "bigtwo", "--levels", "easy", "-n", "1", "--against", "greedy"]
+    assert main([*argv, "--seeds", seeds]) == 2
+    err = capsys.readouterr()
+    assert message in err.err and err.out == ""
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["--players", "greedy,greedy,greedy,greedy", "--seeds", "4-5"], "add --levels"),
+        (["--levels", "easy", "--seed", "4", "--seeds", "4-5"], "leave out --seed"),
+    ],
+)
+def test_cli_refuses_seeds_outside_a_levels_run(
+    argv: list[str], message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["simulate", "bigtwo", "-n", "1", *argv]) == 2
+    assert message in capsys.readouterr().err
