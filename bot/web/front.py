@@ -14,8 +14,8 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
-from collections import deque
-from collections.abc import Hashable, Sequence
+from collections import Counter, deque
+from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -39,6 +39,9 @@ if TYPE_CHECKING:
 
 JOURNAL_SIZE = 512
 """Entries kept per place: a page that comes back further behind gets a fresh state."""
+COUNT_LANG = "en"
+"""The language the journal counts an entry's lines in: a line is shown in every language
+or in none (`tests/bot/web/test_web_log_numbers.py`), so any would do."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,6 +63,21 @@ class Entry:
         return any(isinstance(e, DealSettled) for e in self.events)
 
 
+def line_counts(entry: Entry) -> dict[Hashable, int]:
+    """How many lines `entry` shows each audience: a public entry each seat's pages (its
+    lines said to that seat, who may see one of them in a line of their own) and the
+    spectators'; a private entry the pages of its seat's owner then."""
+    if entry.to is not None:
+        lines = event_lines(entry.game, entry.events, addressed(entry.names, entry.to), COUNT_LANG)
+        return {("private", entry.to, entry.owner): len(lines)}
+    return {
+        ("public", seat): len(
+            event_lines(entry.game, entry.events, addressed(entry.names, seat), COUNT_LANG)
+        )
+        for seat in (None, *range(len(entry.names)))
+    }
+
+
 def deals(events: Sequence[Event]) -> list[tuple[Event, ...]]:
     """`events` cut before each deal's start (every run non-empty)."""
     runs: list[list[Event]] = []
@@ -71,19 +89,38 @@ def deals(events: Sequence[Event]) -> list[tuple[Event, ...]]:
 
 
 class Journal:
-    """One place's recent entries, and the turn from which it holds every one."""
+    """One place's recent entries, and the turn from which it holds every one; and how many
+    lines each audience was shown before each entry (forgotten entries counted too), so an
+    entry's lines have the same numbers on every page of one audience, whenever it opened."""
 
     def __init__(self, floor: int, table_id: int | None = None) -> None:
         """Start empty, complete for turns after `floor`, for the table `table_id`."""
         self.entries: deque[Entry] = deque()
         self.floor = floor
         self.table_id = table_id
+        self._lines: Counter[Hashable] = Counter()
+        self._before: deque[Mapping[Hashable, int]] = deque()
 
     def add(self, entry: Entry) -> None:
         """Keep `entry`, forgetting the oldest past `JOURNAL_SIZE` (the floor rises)."""
         self.entries.append(entry)
+        self._before.append(dict(self._lines))
+        self._lines.update(line_counts(entry))
         while len(self.entries) > JOURNAL_SIZE:
             self.floor = self.entries.popleft().turn
+            self._before.popleft()
+
+    def first_line(self, entry: Entry, seat: int | None, owner: str | None) -> int | None:
+        """The number of `entry`'s first line on the pages of `seat` held by the player
+        `owner` (None: the spectators'): one more than the lines they were shown before it,
+        their seat's public lines and its private ones while `owner` held it, never another
+        audience's. None when `entry` is not held."""
+        for at in range(len(self.entries) - 1, -1, -1):
+            if self.entries[at] is entry:
+                before = self._before[at]
+                private = 0 if seat is None else before.get(("private", seat, owner), 0)
+                return 1 + before.get(("public", seat), 0) + private
+        return None
 
     def since(
         self, turn: int, upto: int, seat: int | None, owner: str | None = None
@@ -192,17 +229,21 @@ class FrameCache:
         self._keep(self._states, key, (table, frame, text))
         return frame, text
 
-    def log(self, entry: Entry, seat: int | None, lang: str, fresh: bool) -> str | None:
+    def log(
+        self, entry: Entry, seat: int | None, lang: str, fresh: bool, first: int | None = None
+    ) -> str | None:
         """The text of the log frame of `entry` for `seat`'s pages in `lang` (names as they
-        read to that seat), None when its events say nothing."""
-        key = (id(entry), seat, lang, fresh)
+        read to that seat), its first line numbered `first` (`WebFront.first_line`: the
+        same for every page of the audience), None when its events say nothing."""
+        key = (id(entry), seat, lang, fresh, first)
         held = self._logs.get(key)
         if held is not None and held[0] is entry:  # held, so its id is not another's
             return held[1]
         lines = event_lines(entry.game, entry.events, addressed(entry.names, seat), lang)
         text = None
         if lines:
-            text = encode({**log_frame(entry.turn, lines, deal_end=entry.deal_end), "fresh": fresh})
+            frame = log_frame(entry.turn, lines, deal_end=entry.deal_end)
+            text = encode({**frame, "fresh": fresh, "first": first})
         self._keep(self._logs, key, (entry, text))
         return text
 
@@ -258,6 +299,13 @@ class WebFront:
         if journal is None or (table_id is not None and journal.table_id != table_id):
             return None
         return journal.since(turn, upto, seat, owner)
+
+    def first_line(
+        self, place: str, entry: Entry, seat: int | None, owner: str | None = None
+    ) -> int | None:
+        """`Journal.first_line` of `place`'s journal (None: it holds `entry` no more)."""
+        journal = self._journals.get(place)
+        return None if journal is None else journal.first_line(entry, seat, owner)
 
     def _journal(self, table: TableSnapshot, *, events: bool) -> Journal:
         journal = self._journals.get(table.place)

@@ -344,7 +344,8 @@ class Connection:
             # Built once per audience and language for all the place's pages (`FrameCache`).
             frames = self.front.frames(place)
             for entry in entries:
-                text = frames.log(entry, seat, self.lang, fresh)
+                first = self.front.first_line(place, entry, seat, pid)
+                text = frames.log(entry, seat, self.lang, fresh, first)
                 if text is not None:
                     await self.send_text(text)
             state, text = frames.state(shown, seat, self.lang, self.clock(), fresh, self.restarts)

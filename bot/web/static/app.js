@@ -6,6 +6,7 @@ import { bySuit, cardButton, cardFace, showCards } from "./cards.js";
 const $ = (id) => document.getElementById(id);
 const page = new URL(location.href);
 const LOG_KEPT = 30;
+let nextLine = 1; // the number of the log's next line (the server numbers each frame's first)
 
 let strings = {};
 let state = null; // the last state frame
@@ -116,16 +117,23 @@ function notice(text) {
 
 /** A fresh start (the server's journal did not reach back): the old log goes, once. */
 function clearIfFresh(frame) {
-  if (frame.fresh && !cleared) $("log").replaceChildren();
+  if (frame.fresh && !cleared) {
+    $("log").replaceChildren();
+    nextLine = 1;
+  }
   cleared = true;
 }
 
 function addLog(frame, result = frame.result) {
   clearIfFresh(frame);
   const list = $("log");
+  // Each line keeps its number (the server's, the same on every page of this viewer's
+  // audience) while older lines leave the list and after a reload.
+  nextLine = frame.first ?? nextLine;
   for (const line of frame.lines) {
     const item = document.createElement("li");
     item.textContent = line;
+    item.value = nextLine++;
     list.append(item);
   }
   while (list.children.length > LOG_KEPT) list.firstElementChild.remove();
