@@ -225,10 +225,10 @@ def seed_list(text: str) -> list[int]:
             raise UnknownName(
                 f"--seeds: the range {part.strip()!r} runs backwards ({last}-{first}?)"
             )
-        for seed in range(first, last + 1):
-            if seed in seeds:
-                raise UnknownName(f"--seeds names seed {seed} twice (its deals would count twice)")
-            seeds.append(seed)
+        twice = sorted(set(seeds).intersection(range(first, last + 1)))
+        if twice:
+            raise UnknownName(f"--seeds names seed {twice[0]} twice (its deals would count twice)")
+        seeds += range(first, last + 1)
     if len(seeds) < 2:
         raise UnknownName(f"--seeds pools two seeds or more: for one, --seed {seeds[0]}")
     return seeds

@@ -6,9 +6,18 @@ from __future__ import annotations
 import json
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from bot.cli import main
-from bot.commands.pool import BIGTWO_POOL, LineUp, duplicate_lineup, levels_markdown, ratio_of_means
+from bot.commands.pool import (
+    BIGTWO_POOL,
+    LineUp,
+    duplicate_lineup,
+    levels_markdown,
+    ratio_of_means,
+    seed_list,
+)
 from engines.bigtwo import SPEC
 
 
@@ -175,3 +184,12 @@ def test_cli_refuses_seeds_outside_a_levels_run(
 ) -> None:
     assert main(["simulate", "bigtwo", "-n", "1", *argv]) == 2
     assert message in capsys.readouterr().err
+
+
+@given(st.lists(st.integers(0, 10**6), min_size=2, max_size=8, unique=True), st.data())
+def test_a_seed_list_reads_back_as_written(seeds: list[int], data: st.DataObject) -> None:
+    assert seed_list(",".join(map(str, seeds))) == seeds
+    first = data.draw(st.integers(0, 10**6))
+    more = data.draw(st.integers(1, 50))
+    assert seed_list(f"{first}-{first + more}") == list(range(first, first + more + 1))
+    assert seed_list(f" {first} - {first + more} ,{first + more + 1}")[-1] == first + more + 1
