@@ -14,8 +14,9 @@
   a sparring partner for its successors;
 - `hard2`: the second `hard`, frozen (480 greedy play-outs where `hard` runs 160 played by
   the network): a sparring partner too;
-- `hard3`, `strong2`: `hard` and `strong` (the `normal` level) as of 5 December 2026, every
-  parameter pinned, so that later changes to the levels are measured against them;
+- `hard3`, `strong2`: `hard` and `strong` (the `normal` level) as of 5 December 2026 (`hard3`
+  with the margin of 0.5 that `hard` then lowered to 0.25), every parameter pinned, so that
+  later changes to the levels are measured against them;
 - `pg`: a policy trained by policy gradient against a mixed pool, a sparring partner
   that does not think like the levels, see `engines.ai.bigtwo_pg`.
 """
@@ -123,7 +124,7 @@ def _hard(rng: random.Random) -> Any:
 def _hard1(rng: random.Random) -> Any:
     from engines.ai.bigtwo_hard import HardPolicy
 
-    policy = HardPolicy(rng, rollouts=480, zero_sum=False, net_play_outs=False)
+    policy = HardPolicy(rng, margin=0.5, rollouts=480, zero_sum=False, net_play_outs=False)
     policy.name = "hard1"
     return policy
 
@@ -131,7 +132,7 @@ def _hard1(rng: random.Random) -> Any:
 def _hard2(rng: random.Random) -> Any:
     from engines.ai.bigtwo_hard import HardPolicy
 
-    policy = HardPolicy(rng, rollouts=480, net_play_outs=False)
+    policy = HardPolicy(rng, margin=0.5, rollouts=480, net_play_outs=False)
     policy.name = "hard2"
     return policy
 

@@ -4,7 +4,10 @@ The network (`engines.ai.bigtwo_net`) proposes: its `top` best-scored moves, plu
 rule-based player's favourite, are the only candidates. `strong`'s search (sampled deals of
 the unseen cards that respect what each seat's plays and passes say, each candidate played
 out to the end of the deal) then plays the network's first choice unless another candidate
-does better by more than `margin` points per sampled deal.
+does better by more than `margin` points per sampled deal: 0.25 since 5 December 2026 (0.5
+before, a guard tuned when the play-outs were greedy and biased; with the network's
+play-outs the search's overrides were worth more than that guard let through, see
+docs/benchmarks.md, "Big Two hard: where it loses").
 
 The play-outs are played by the network for every seat (`net_play_out`, each seat from
 what it would see), not by greedy players: a table of strong players does not play the
@@ -20,7 +23,7 @@ choices never depend on the machine's speed. From the seat's view only.
 
 `hard1` is the first `hard` (its own penalty, a won deal counting as a bonus of
 `win_bonus`, as `strong` values a play-out), `hard2` the second (greedy play-outs, 480 of
-them), both frozen as sparring partners.
+them), `hard3` the third (network play-outs, `margin` 0.5), all frozen as sparring partners.
 """
 
 from __future__ import annotations
@@ -45,13 +48,14 @@ class HardPolicy(StrongPolicy):
         rng: random.Random,
         net: Net | None = None,
         top: int = 3,
-        margin: float = 0.5,
+        margin: float = 0.25,
         rollouts: int = 160,
         zero_sum: bool = True,
         net_play_outs: bool = True,
     ) -> None:
         """`net`: the shipped weights unless given. `net_play_outs` False (greedy play-outs)
-        with 480 `rollouts` gives `hard2`, and `zero_sum` False too `hard1`."""
+        with 480 `rollouts` and `margin` 0.5 gives `hard2`, and `zero_sum` False too `hard1`;
+        `margin` 0.5 alone `hard3`."""
         super().__init__(rng, rollouts=rollouts, budget_ms=None)
         self.net = net if net is not None else shipped_net()
         self.top = top
