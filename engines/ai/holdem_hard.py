@@ -14,9 +14,12 @@
   folds that ended a hand included) sets how wide it opens (how often the others folded
   to its raises) and how often, heads-up before the river, it bets again with the
   initiative whatever its cards or raises a bet it would call (how often that opponent
-  folded to bets after the flop). Bet sizes are drawn per decision from fractions of the
-  pot that do not depend on the hand, and bluffs are mixed into each size at the frequency
-  that size makes the caller indifferent, so the sizes alone say nothing about the cards.
+  folded to bets after the flop). At a table of two, a first bet after the flop is read
+  from at least the share of hands that opponent was seen betting when no one had, so a
+  player who bets whenever checked to is not credited with a strong hand for it. Bet sizes
+  are drawn per decision from fractions of the pot that do not depend on the hand, and
+  bluffs are mixed into each size at the frequency that size makes the caller
+  indifferent, so the sizes alone say nothing about the cards.
 """
 
 from __future__ import annotations
@@ -48,8 +51,9 @@ PUSH_FOLD_DEPTH = 15.0
 @dataclass
 class Habits:
     """What this seat saw one opponent do beyond `SeatStats` (with mild priors): how often
-    it folded to a bet after the flop and to this seat's raises before it, and how many of
-    its actions before the flop were raises."""
+    it folded to a bet after the flop and to this seat's raises before it, how many of its
+    actions before the flop were raises, and how often it bet after the flop when no one
+    had bet yet."""
 
     faced: float = 5.0
     folded: float = 2.0
@@ -57,6 +61,8 @@ class Habits:
     raises: float = 1.2
     raised_into: float = 5.0
     folded_pre: float = 3.0
+    checked_to: float = 4.0
+    opened: float = 2.0
 
     @property
     def fold_rate(self) -> float:
@@ -72,6 +78,11 @@ class Habits:
     def raise_rate(self) -> float:
         """The share of its actions before the flop that were raises."""
         return self.raises / self.acts
+
+    @property
+    def bet_rate(self) -> float:
+        """The share of its turns after the flop with no bet to face that it bet."""
+        return self.opened / self.checked_to
 
 
 @dataclass
@@ -92,9 +103,13 @@ class HardPolicy(StrongPolicy):
         if record.street == "preflop":
             seen.acts += 1
             seen.raises += _aggressive(record)
-        elif facing and record.verb in ("fold", "call", "raise"):
-            seen.faced += 1
-            seen.folded += record.verb == "fold"
+        elif facing:
+            if record.verb in ("fold", "call", "raise"):
+                seen.faced += 1
+                seen.folded += record.verb == "fold"
+        elif record.verb in ("bet", "check"):
+            seen.checked_to += 1
+            seen.opened += record.verb == "bet"
 
     # ------------------------------------------------------------ the view
 
@@ -333,6 +348,12 @@ class HardPolicy(StrongPolicy):
                         keep = min(0.9, max(0.15, 1.2 * aggression - 0.2))
                         size = fractions.get(id(record), 0.6)
                         keep *= min(1.3, max(0.75, (0.6 / max(size, 0.1)) ** 0.5))
+                        if record.verb == "bet" and len(view.seats) == 2:
+                            # At a table of two, a first bet comes from at least the share
+                            # of its hands this opponent was seen betting when no one had:
+                            # a player who bets almost always says almost nothing by it.
+                            opens = self.habits.get(seat, Habits()).bet_rate
+                            keep = max(keep, min(0.95, opens))
                         narrow(values, place, keep, 0.06 if aggression < 0.5 else 0.25)
                     elif record.verb == "call":
                         narrow(values, place, 0.7, 0.2)

@@ -321,3 +321,53 @@ def test_hard_counts_folds_that_ended_the_hand_after_its_open() -> None:
     for seat in (4, 5, 0, 1, 2):
         assert (hard.habits[seat].raised_into, hard.habits[seat].folded_pre) == (6.0, 4.0)
     assert 3 not in hard.habits
+
+
+def _heads_up_turn_bet(hole: str) -> HoldemState:
+    """Heads-up, hard in the big blind (seat 1) holding `hole` on KS 8D 3C 2H: the button
+    raised to 4 big blinds and hard called, then hard checked and called a pot-sized bet on
+    the flop and checked the turn, and the button bets the pot again."""
+    mine = parse_cards(hole)
+    board = parse_cards("KS 8D 3C 2H")
+    theirs = parse_cards("QD 4S")
+    rest = [c for c in FULL_DECK if c not in mine + board + theirs]
+    deck = [mine[0], theirs[0], mine[1], theirs[1], rest[0], *board[:3], rest[1], board[3]]
+    state = HoldemState(HoldemConfig(seats=2), random.Random(0), first_deck=deck + rest[2:])
+    for seat, action in (
+        (0, Raise(80)),
+        (1, Call()),
+        (1, Check()),
+        (0, Bet(160)),
+        (1, Call()),
+        (1, Check()),
+        (0, Bet(480)),
+    ):
+        state.apply(seat, action)
+    assert state.to_act == 1 and state.street == 2
+    return state
+
+
+def test_hard_counts_how_often_a_seat_bets_when_no_one_has() -> None:
+    # The button's two bets into hard's checks are counted as turns with no bet to face
+    # that it bet; its raise before the flop and hard's own checks are not.
+    hard = HardPolicy(random.Random(1))
+    hard._observe(_heads_up_turn_bet("9H 9C").view(1))
+    seen = hard.habits[0]
+    assert (seen.checked_to, seen.opened) == (6.0, 4.0)
+    assert seen.bet_rate == pytest.approx(4.0 / 6.0)
+    assert 1 not in hard.habits
+
+
+def test_hard_calls_down_a_seat_that_bets_whenever_checked_to() -> None:
+    # Issue 43: heads-up, a pot-sized turn bet from a seat hard saw bet 39 of the 40 times
+    # no one had bet says almost nothing about its cards, and a pair of nines is ahead of
+    # most of them: hard calls (or raises). From a seat seen betting 4 times in 40, the
+    # same bet is strength and hard folds.
+    state = _heads_up_turn_bet("9H 9C")
+    for opened, answers in ((39.0, (Call, Raise, AllIn)), (4.0, (Fold,))):
+        for seed in range(10):
+            hard = HardPolicy(random.Random(seed))
+            seen = Habits()
+            seen.checked_to, seen.opened = 40.0, opened
+            hard.habits[0] = seen
+            assert isinstance(hard.decide(state.view(1)), answers), (opened, seed)
