@@ -14,9 +14,10 @@
   folds that ended a hand included) sets how wide it opens (how often the others folded
   to its raises) and how often, heads-up before the river, it bets again with the
   initiative whatever its cards or raises a bet it would call (how often that opponent
-  folded to bets after the flop). At a table of two, a first bet after the flop is read
-  from at least the share of hands that opponent was seen betting when no one had, so a
-  player who bets whenever checked to is not credited with a strong hand for it. Bet sizes
+  folded to bets after the flop). At a table of two, a first bet after the flop from an
+  opponent seen betting more than half its hands when no one had is read with that
+  excess as bluffs from the worse half of its range, so a player who bets whenever
+  checked to is not credited with a strong hand for it. Bet sizes
   are drawn per decision from fractions of the pot that do not depend on the hand, and
   bluffs are mixed into each size at the frequency that size makes the caller
   indifferent, so the sizes alone say nothing about the cards.
@@ -348,13 +349,10 @@ class HardPolicy(StrongPolicy):
                         keep = min(0.9, max(0.15, 1.2 * aggression - 0.2))
                         size = fractions.get(id(record), 0.6)
                         keep *= min(1.3, max(0.75, (0.6 / max(size, 0.1)) ** 0.5))
+                        floor = 0.06 if aggression < 0.5 else 0.25
                         if record.verb == "bet" and len(view.seats) == 2:
-                            # At a table of two, a first bet comes from at least the share
-                            # of its hands this opponent was seen betting when no one had:
-                            # a player who bets almost always says almost nothing by it.
-                            opens = self.habits.get(seat, Habits()).bet_rate
-                            keep = max(keep, min(0.95, opens))
-                        narrow(values, place, keep, 0.06 if aggression < 0.5 else 0.25)
+                            floor = max(floor, _bluff_floor(self.habits.get(seat)))
+                        narrow(values, place, keep, floor)
                     elif record.verb == "call":
                         narrow(values, place, 0.7, 0.2)
                     elif record.verb == "check":
@@ -463,6 +461,15 @@ class HardPolicy(StrongPolicy):
             return 0.0
         rate = self.habits.get(bettor, Habits()).fold_rate
         return min(0.4, max(0.0, rate - 0.2))
+
+
+def _bluff_floor(seen: Habits | None) -> float:
+    """The least weight a first bet leaves below the top of a range, from the share of
+    hands this seat saw the bettor bet when no one had: its value bets are at most the
+    better half of its hands, so what it bets beyond half comes from the worse half
+    (bluffs). A player who bets almost always says almost nothing by it."""
+    rate = (seen or Habits()).bet_rate
+    return min(0.95, max(0.0, 2.0 * rate - 1.0))
 
 
 def _only_opponent(view: HoldemView) -> int | None:
