@@ -14,13 +14,9 @@
   folds that ended a hand included) sets how wide it opens (how often the others folded
   to its raises) and how often, heads-up before the river, it bets again with the
   initiative whatever its cards or raises a bet it would call (how often that opponent
-  folded to bets after the flop). At a table of two, a first bet after the flop from an
-  opponent seen betting more than half its hands when no one had is read with that
-  excess as bluffs from the worse half of its range, so a player who bets whenever
-  checked to is not credited with a strong hand for it. Bet sizes
-  are drawn per decision from fractions of the pot that do not depend on the hand, and
-  bluffs are mixed into each size at the frequency that size makes the caller
-  indifferent, so the sizes alone say nothing about the cards.
+  folded to bets after the flop). Bet sizes are drawn per decision from fractions of the
+  pot that do not depend on the hand, and bluffs are mixed into each size at the frequency
+  that size makes the caller indifferent, so the sizes alone say nothing about the cards.
 """
 
 from __future__ import annotations
@@ -52,9 +48,8 @@ PUSH_FOLD_DEPTH = 15.0
 @dataclass
 class Habits:
     """What this seat saw one opponent do beyond `SeatStats` (with mild priors): how often
-    it folded to a bet after the flop and to this seat's raises before it, how many of its
-    actions before the flop were raises, and how often it bet after the flop when no one
-    had bet yet."""
+    it folded to a bet after the flop and to this seat's raises before it, and how many of
+    its actions before the flop were raises."""
 
     faced: float = 5.0
     folded: float = 2.0
@@ -62,8 +57,6 @@ class Habits:
     raises: float = 1.2
     raised_into: float = 5.0
     folded_pre: float = 3.0
-    checked_to: float = 4.0
-    opened: float = 2.0
 
     @property
     def fold_rate(self) -> float:
@@ -79,11 +72,6 @@ class Habits:
     def raise_rate(self) -> float:
         """The share of its actions before the flop that were raises."""
         return self.raises / self.acts
-
-    @property
-    def bet_rate(self) -> float:
-        """The share of its turns after the flop with no bet to face that it bet."""
-        return self.opened / self.checked_to
 
 
 @dataclass
@@ -104,13 +92,9 @@ class HardPolicy(StrongPolicy):
         if record.street == "preflop":
             seen.acts += 1
             seen.raises += _aggressive(record)
-        elif facing:
-            if record.verb in ("fold", "call", "raise"):
-                seen.faced += 1
-                seen.folded += record.verb == "fold"
-        elif record.verb in ("bet", "check"):
-            seen.checked_to += 1
-            seen.opened += record.verb == "bet"
+        elif facing and record.verb in ("fold", "call", "raise"):
+            seen.faced += 1
+            seen.folded += record.verb == "fold"
 
     # ------------------------------------------------------------ the view
 
@@ -349,10 +333,7 @@ class HardPolicy(StrongPolicy):
                         keep = min(0.9, max(0.15, 1.2 * aggression - 0.2))
                         size = fractions.get(id(record), 0.6)
                         keep *= min(1.3, max(0.75, (0.6 / max(size, 0.1)) ** 0.5))
-                        floor = 0.06 if aggression < 0.5 else 0.25
-                        if record.verb == "bet" and len(view.seats) == 2:
-                            floor = max(floor, _bluff_floor(self.habits.get(seat)))
-                        narrow(values, place, keep, floor)
+                        narrow(values, place, keep, 0.06 if aggression < 0.5 else 0.25)
                     elif record.verb == "call":
                         narrow(values, place, 0.7, 0.2)
                     elif record.verb == "check":
@@ -461,15 +442,6 @@ class HardPolicy(StrongPolicy):
             return 0.0
         rate = self.habits.get(bettor, Habits()).fold_rate
         return min(0.4, max(0.0, rate - 0.2))
-
-
-def _bluff_floor(seen: Habits | None) -> float:
-    """The least weight a first bet leaves below the top of a range, from the share of
-    hands this seat saw the bettor bet when no one had: its value bets are at most the
-    better half of its hands, so what it bets beyond half comes from the worse half
-    (bluffs). A player who bets almost always says almost nothing by it."""
-    rate = (seen or Habits()).bet_rate
-    return min(0.95, max(0.0, 2.0 * rate - 1.0))
 
 
 def _only_opponent(view: HoldemView) -> int | None:
