@@ -99,28 +99,30 @@ class Journal:
         self.floor = floor
         self.table_id = table_id
         self._lines: Counter[Hashable] = Counter()
-        self._before: deque[Mapping[Hashable, int]] = deque()
+        self._before: dict[int, Mapping[Hashable, int]] = {}
+        """`id` of each held entry -> the lines each audience was shown before it."""
 
     def add(self, entry: Entry) -> None:
         """Keep `entry`, forgetting the oldest past `JOURNAL_SIZE` (the floor rises)."""
         self.entries.append(entry)
-        self._before.append(dict(self._lines))
+        self._before[id(entry)] = dict(self._lines)
         self._lines.update(line_counts(entry))
         while len(self.entries) > JOURNAL_SIZE:
-            self.floor = self.entries.popleft().turn
-            self._before.popleft()
+            gone = self.entries.popleft()
+            self.floor = gone.turn
+            del self._before[id(gone)]
 
     def first_line(self, entry: Entry, seat: int | None, owner: str | None) -> int | None:
         """The number of `entry`'s first line on the pages of `seat` held by the player
         `owner` (None: the spectators'): one more than the lines they were shown before it,
         their seat's public lines and its private ones while `owner` held it, never another
         audience's. None when `entry` is not held."""
-        for at in range(len(self.entries) - 1, -1, -1):
-            if self.entries[at] is entry:
-                before = self._before[at]
-                private = 0 if seat is None else before.get(("private", seat, owner), 0)
-                return 1 + before.get(("public", seat), 0) + private
-        return None
+        # Held entries are alive, so no other object has their id.
+        before = self._before.get(id(entry))
+        if before is None:
+            return None
+        private = 0 if seat is None else before.get(("private", seat, owner), 0)
+        return 1 + before.get(("public", seat), 0) + private
 
     def since(
         self, turn: int, upto: int, seat: int | None, owner: str | None = None
