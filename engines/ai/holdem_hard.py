@@ -17,6 +17,10 @@
   folded to bets after the flop). Bet sizes are drawn per decision from fractions of the
   pot that do not depend on the hand, and bluffs are mixed into each size at the frequency
   that size makes the caller indifferent, so the sizes alone say nothing about the cards.
+- Against calling stations (`loose_passive`: seats seen entering many pots and rarely
+  betting or raising after the flop) balance buys nothing, so when every opponent left
+  in the hand is one, hard bets thinner for value, reads their calls as wide as they are
+  and never bluffs, barrels or raises back without the cards.
 """
 
 from __future__ import annotations
@@ -72,6 +76,40 @@ class Habits:
     def raise_rate(self) -> float:
         """The share of its actions before the flop that were raises."""
         return self.raises / self.acts
+
+
+STATION_VPIP = 0.45
+"""A seat that puts chips in before the flop at least this often (and is passive after it,
+`STATION_AGGRESSION`) is read as a calling station: `SeatStats`' prior (0.40) is under it,
+so an unseen player is not one."""
+
+STATION_EVIDENCE = 4.0
+"""How many of a seat's actions before the flop this seat must have seen before it reads
+that seat as a calling station (one call must not make a stranger one)."""
+
+STATION_AGGRESSION = 0.30
+"""The share of a seat's actions after the flop that are bets or raises, at or under which
+a loose seat (`STATION_VPIP`) is read as a calling station."""
+
+STATION_RAISES = 0.2
+"""The share of a seat's actions before the flop that are raises, at or under which a loose,
+passive seat is read as a calling station: no more than `Habits`' prior, so a player not yet
+seen raising counts, and a maniac (who raises half its actions and more) does not."""
+
+THIN_VALUE = 0.12
+"""How much less equity hard wants to bet for value into calling stations only."""
+
+
+def loose_passive(stats: SeatStats, habits: Habits) -> bool:
+    """Whether what this seat saw of one opponent reads as a calling station: it enters many
+    pots, rarely by raising, and rarely bets or raises after the flop (a maniac is loose but
+    raises; a tight player is neither)."""
+    return (
+        stats.pre - SeatStats.pre >= STATION_EVIDENCE
+        and stats.vpip >= STATION_VPIP
+        and stats.aggression <= STATION_AGGRESSION
+        and habits.raise_rate <= STATION_RAISES
+    )
 
 
 @dataclass
@@ -318,6 +356,7 @@ class HardPolicy(StrongPolicy):
         fractions = bet_fractions(view)
         for seat, weights in ranges.items():
             combos, values = combo_weights(weights, dead)
+            station = self._station(seat)
             for street, cut in (("flop", 3), ("turn", 4), ("river", 5)):
                 if cut > len(board):
                     break
@@ -334,6 +373,8 @@ class HardPolicy(StrongPolicy):
                         size = fractions.get(id(record), 0.6)
                         keep *= min(1.3, max(0.75, (0.6 / max(size, 0.1)) ** 0.5))
                         narrow(values, place, keep, 0.06 if aggression < 0.5 else 0.25)
+                    elif record.verb == "call" and station:
+                        narrow(values, place, 0.85, 0.5)  # it calls with most of its range
                     elif record.verb == "call":
                         narrow(values, place, 0.7, 0.2)
                     elif record.verb == "check":
@@ -386,13 +427,16 @@ class HardPolicy(StrongPolicy):
         size = rng.choice((0.5, 0.75, 1.0)) if not river else rng.choice((0.6, 1.0))
         # The share of bluffs that makes a call break even against this size.
         bluff_share = size / (1.0 + 2.0 * size)
+        stations = self._stations_only(view)
         if to_call == 0:
             value_line = 0.6 + 0.08 * (opponents - 1) - 0.04 * position
+            if stations:
+                value_line -= THIN_VALUE
             if equity >= value_line and view.can_raise:
                 if spr < 1.2:
                     return AllIn()
                 return _sized(view, int(pot * size))
-            if view.can_raise and opponents == 1:
+            if view.can_raise and opponents == 1 and not stations:
                 weak = equity < 0.35 if not river else equity < 0.2
                 chance = bluff_share * (0.9 if not river else 0.7) + 0.4 * self._fold_rate(view)
                 if weak and rng.random() < chance:
@@ -408,12 +452,19 @@ class HardPolicy(StrongPolicy):
             return _sized(view, view.current_bet + int((pot + to_call) * size))
         implied = 0.04 if not river and spr > 3 and position > 0.5 else 0.0
         if equity + implied >= odds + 0.01 * opponents:
-            if not river and view.can_raise and spr > 3 and rng.random() < self._raise_back(view):
+            if (
+                not river
+                and view.can_raise
+                and spr > 3
+                and not stations
+                and rng.random() < self._raise_back(view)
+            ):
                 return _sized(view, view.current_bet + int((pot + to_call) * size))
             return Call() if _find(view.legal, Call) else _passive(view)
         if (
             view.can_raise
             and opponents == 1
+            and not stations
             and view.street == "flop"
             and 0.25 <= equity < 0.45
             and spr > 3
@@ -421,6 +472,15 @@ class HardPolicy(StrongPolicy):
         ):
             return _sized(view, view.current_bet + int((pot + to_call) * size))
         return Fold()
+
+    def _stations_only(self, view: HoldemView) -> bool:
+        """Whether every opponent still in the hand reads as a calling station."""
+        others = [s.seat for s in view.seats if s.seat != view.seat and s.in_hand and not s.folded]
+        return bool(others) and all(self._station(seat) for seat in others)
+
+    def _station(self, seat: int) -> bool:
+        """Whether `seat` reads as a calling station (`loose_passive`) from what was seen."""
+        return loose_passive(self.stats.get(seat, SeatStats()), self.habits.get(seat, Habits()))
 
     def _barrel(self, view: HoldemView) -> float:
         """How often to bet again, whatever the cards, as the last street's aggressor heads-up

@@ -2,22 +2,26 @@
 
 from __future__ import annotations
 
+import dataclasses
 import random
 
 import pytest
 
+from engines.ai.holdem import SeatStats
 from engines.ai.holdem_classes import WEIGHT
 from engines.ai.holdem_hard import (
     Habits,
     HardPolicy,
     bet_fractions,
     last_aggressor,
+    loose_passive,
     raise_levels,
 )
 from engines.ai.holdem_styles import STYLES, make_style
 from engines.base import DealSettled
 from engines.cards import FULL_DECK, Card, parse_cards
 from engines.holdem import SPEC, HoldemConfig, HoldemState
+from engines.play import play_out
 from engines.poker.actions import AllIn, Bet, BettingAction, Call, Check, Fold, Raise
 
 
@@ -321,3 +325,69 @@ def test_hard_counts_folds_that_ended_the_hand_after_its_open() -> None:
     for seat in (4, 5, 0, 1, 2):
         assert (hard.habits[seat].raised_into, hard.habits[seat].folded_pre) == (6.0, 4.0)
     assert 3 not in hard.habits
+
+
+# What a calling station looks like from a seat: 40 actions before the flop, 26 of them
+# entering the pot, 2 raises; 30 after it, 3 bets or raises.
+STATION_STATS = SeatStats(pre=40.0, pre_in=26.0, post=30.0, post_aggr=3.0)
+STATION_HABITS = Habits(acts=40.0, raises=2.0)
+
+
+def test_loose_passive_reads_a_station_and_not_a_maniac_a_tight_player_or_a_stranger() -> None:
+    assert loose_passive(STATION_STATS, STATION_HABITS)
+    assert not loose_passive(SeatStats(), Habits())  # nothing seen yet
+    # Loose and passive after the flop but raising half its actions before it: a maniac.
+    assert not loose_passive(STATION_STATS, Habits(acts=40.0, raises=20.0))
+    # Passive and raising little, but entering a fifth of the pots: a tight player.
+    assert not loose_passive(
+        SeatStats(pre=40.0, pre_in=8.0, post=30.0, post_aggr=3.0), STATION_HABITS
+    )
+    # Loose, raising little before the flop, but betting half its actions after it.
+    assert not loose_passive(SeatStats(pre=40.0, pre_in=26.0, post=30.0, post_aggr=15.0), Habits())
+
+
+@pytest.mark.parametrize("style", ["station", "tag", "lag", "maniac", "rock", "frozen"])
+def test_hard_reads_only_the_pools_calling_stations_as_such(style: str) -> None:
+    # Fifty hands at six seats against five of one style: hard's own memory of the table
+    # reads most stations as stations, and no player of another style as one.
+    hard = HardPolicy(random.Random(1))
+    agents = [hard, *(SPEC.make_policy(style, random.Random(10 + k)) for k in range(5))]
+    state = HoldemState(HoldemConfig(seats=6, reset_stacks=True, max_hands=50), random.Random(1))
+    play_out(state, agents)
+    read = [hard._station(seat) for seat in range(1, 6)]
+    if style == "station":
+        assert sum(read) >= 4
+    else:
+        assert not any(read)
+
+
+def _station_flop(hole: str, raised: bool, station: bool):  # type: ignore[no-untyped-def]
+    """Hard's decision in `_heads_up_flop` with seat 1 read as a calling station or not."""
+    hard = HardPolicy(random.Random(0))
+    if station:
+        hard.stats[1] = dataclasses.replace(STATION_STATS)
+        hard.habits[1] = dataclasses.replace(STATION_HABITS)
+    return hard, _heads_up_flop(hole, raised).view(0)
+
+
+def _bet_share(hole: str, raised: bool, station: bool, trials: int = 200) -> float:
+    count = 0
+    for seed in range(trials):
+        hard, view = _station_flop(hole, raised, station)
+        hard.rng = random.Random(seed)
+        count += isinstance(hard.decide(view), Bet)
+    return count / trials
+
+
+def test_hard_never_bluffs_a_calling_station() -> None:
+    # Seven-deuce on KS 8D 3C, checked to: hard bets it as a bluff some of the time against
+    # a stranger, never against a seat it reads as a calling station.
+    assert _bet_share("7C 2S", raised=False, station=False) > 0.2
+    assert _bet_share("7C 2S", raised=False, station=True) == 0.0
+
+
+def test_hard_bets_thinner_for_value_into_a_calling_station() -> None:
+    # Ace-high on KS 8D 3C, checked to: against a stranger hard checks it; a station calls
+    # with worse (any pair or better, most of nothing), so hard bets it for value.
+    assert _bet_share("AD 5C", raised=False, station=False) < 0.05
+    assert _bet_share("AD 5C", raised=False, station=True) > 0.15
