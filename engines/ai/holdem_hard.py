@@ -19,8 +19,9 @@
   that size makes the caller indifferent, so the sizes alone say nothing about the cards.
 - Against calling stations (`loose_passive`: seats seen entering many pots and rarely
   betting or raising after the flop) balance buys nothing, so when every opponent left
-  in the hand is one, hard bets thinner for value, reads their calls as wide as they are
-  and never bluffs, barrels or raises back without the cards.
+  in the hand is one, hard bets thinner and bigger (the pot) for value, reads their calls
+  as wide as they are and never bluffs, barrels or raises back without the cards: its
+  sizes say nothing about its cards except to a seat that does not fold to them.
 """
 
 from __future__ import annotations
@@ -98,6 +99,10 @@ seen raising counts, and a maniac (who raises half its actions and more) does no
 
 THIN_VALUE = 0.12
 """How much less equity hard wants to bet for value into calling stations only."""
+
+STATION_SIZE = 1.0
+"""Hard's value bets into calling stations only, as a share of the pot (elsewhere the size is
+drawn without looking at the cards)."""
 
 
 def loose_passive(stats: SeatStats, habits: Habits) -> bool:
@@ -435,7 +440,8 @@ class HardPolicy(StrongPolicy):
             if equity >= value_line and view.can_raise:
                 if spr < 1.2:
                     return AllIn()
-                return _sized(view, int(pot * size))
+                # A station calls any size, and hard bluffs none into it: bet the pot.
+                return _sized(view, int(pot * (STATION_SIZE if stations else size)))
             if view.can_raise and opponents == 1 and not stations:
                 weak = equity < 0.35 if not river else equity < 0.2
                 chance = bluff_share * (0.9 if not river else 0.7) + 0.4 * self._fold_rate(view)

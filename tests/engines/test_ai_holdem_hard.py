@@ -391,3 +391,19 @@ def test_hard_bets_thinner_for_value_into_a_calling_station() -> None:
     # with worse (any pair or better, most of nothing), so hard bets it for value.
     assert _bet_share("AD 5C", raised=False, station=False) < 0.05
     assert _bet_share("AD 5C", raised=False, station=True) > 0.15
+
+
+def test_hard_bets_the_pot_for_value_into_a_calling_station() -> None:
+    # Two pair on KS 8D 3C, checked to: against a stranger hard's sizes are drawn from half,
+    # three quarters and the whole pot whatever it holds; into a station it bets the pot.
+    sizes: dict[bool, set[int]] = {False: set(), True: set()}
+    for station in (False, True):
+        for seed in range(40):
+            hard, view = _station_flop("KD 8C", raised=False, station=station)
+            hard.rng = random.Random(seed)
+            action = hard.decide(view)
+            assert isinstance(action, Bet)
+            sizes[station].add(action.amount)
+    pot = _heads_up_flop("KD 8C", raised=False).view(0).pot_total
+    assert sizes[True] == {pot}
+    assert len(sizes[False]) == 3
