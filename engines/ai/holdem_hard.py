@@ -225,7 +225,7 @@ class HardPolicy(StrongPolicy):
         """The equilibrium move when the spot is the push/fold game, else None."""
         if view.street != "preflop":
             return None
-        others = [s.seat for s in view.seats if s.seat != view.seat and s.in_hand and not s.folded]
+        others = opponents_in_hand(view)
         if len(others) != 1:
             return None
         other = others[0]
@@ -481,7 +481,7 @@ class HardPolicy(StrongPolicy):
 
     def _stations_only(self, view: HoldemView) -> bool:
         """Whether every opponent still in the hand reads as a calling station."""
-        others = [s.seat for s in view.seats if s.seat != view.seat and s.in_hand and not s.folded]
+        others = opponents_in_hand(view)
         return bool(others) and all(self._station(seat) for seat in others)
 
     def _station(self, seat: int) -> bool:
@@ -510,9 +510,14 @@ class HardPolicy(StrongPolicy):
         return min(0.4, max(0.0, rate - 0.2))
 
 
+def opponents_in_hand(view: HoldemView) -> list[int]:
+    """The other seats still in the hand (not folded), all-in ones included."""
+    return [s.seat for s in view.seats if s.seat != view.seat and s.in_hand and not s.folded]
+
+
 def _only_opponent(view: HoldemView) -> int | None:
     """The one other seat still in the hand when the hand is heads-up, else None."""
-    others = [s.seat for s in view.seats if s.seat != view.seat and s.in_hand and not s.folded]
+    others = opponents_in_hand(view)
     return others[0] if len(others) == 1 else None
 
 
