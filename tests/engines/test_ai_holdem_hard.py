@@ -16,6 +16,7 @@ from engines.ai.holdem_hard import (
     last_aggressor,
     loose_passive,
     raise_levels,
+    relentless,
 )
 from engines.ai.holdem_styles import STYLES, make_style
 from engines.base import DealSettled
@@ -407,3 +408,73 @@ def test_hard_bets_the_pot_for_value_into_a_calling_station() -> None:
     pot = _heads_up_flop("KD 8C", raised=False).view(0).pot_total
     assert sizes[True] == {pot}
     assert len(sizes[False]) == 3
+
+
+def _led_turn(hole: str) -> HoldemState:
+    """Heads-up, hard on the button (seat 0) holding `hole` on KS 8D 3C 2H: seat 1 checked
+    behind hard's limp, bet the pot into hard on the flop (hard called) and bets the pot
+    again on the turn."""
+    mine = parse_cards(hole)
+    board = parse_cards("KS 8D 3C 2H")
+    rest = [c for c in FULL_DECK if c not in mine and c not in board]
+    deck = [rest[0], mine[0], rest[1], mine[1], rest[2], *board[:3], rest[3], board[3], *rest[4:]]
+    state = HoldemState(HoldemConfig(seats=2), random.Random(0), first_deck=deck)
+    state.apply(0, Call())
+    state.apply(1, Check())
+    state.apply(1, Bet(state.view(1).pot_total))
+    state.apply(0, Call())
+    state.apply(1, Bet(state.view(1).pot_total))
+    return state
+
+
+def test_hard_counts_each_lead_after_the_flop_and_not_a_raise() -> None:
+    # Seat 1 led the flop and the turn: two chances to open the betting, two bets, counted
+    # over `Habits`' prior (2 bets in 4 chances) at hard's decision.
+    hard = HardPolicy(random.Random(0))
+    hard.decide(_led_turn("AH 4C").view(0))
+    assert (hard.habits[1].could_lead, hard.habits[1].led) == (6.0, 4.0)
+    # A check where it could have bet is a chance not taken; a raise is not a lead.
+    state = _heads_up_flop("AH 4C", raised=False)  # seat 1 checked the flop to hard
+    hard = HardPolicy(random.Random(0))
+    hard.decide(state.view(0))
+    assert (hard.habits[1].could_lead, hard.habits[1].led) == (5.0, 2.0)
+    state.apply(0, Bet(20))
+    state.apply(1, Raise(80))
+    hard.decide(state.view(0))
+    assert (hard.habits[1].could_lead, hard.habits[1].led) == (5.0, 2.0)
+
+
+def test_relentless_reads_a_seat_that_bets_whenever_it_may_open() -> None:
+    assert not relentless(Habits())  # nothing seen: the prior is half
+    assert relentless(Habits(could_lead=16.0, led=14.0))  # 12 leads in 12 chances
+    assert not relentless(Habits(could_lead=24.0, led=17.0))  # about a lag's 0.7
+
+
+@pytest.mark.parametrize("style", ["maniac", "tag", "lag", "station", "rock", "frozen"])
+def test_hard_reads_only_a_maniac_as_relentless(style: str) -> None:
+    # A hundred hands heads-up against each style of the pool: only the maniac, who bets
+    # every time the betting after the flop is its to open, reads as relentless.
+    hard = HardPolicy(random.Random(1))
+    agents = [hard, SPEC.make_policy(style, random.Random(10))]
+    state = HoldemState(HoldemConfig(seats=2, reset_stacks=True, max_hands=100), random.Random(1))
+    play_out(state, agents)
+    assert relentless(hard.habits[1]) == (style == "maniac")
+
+
+@pytest.mark.parametrize("hole", ["AH 4C", "QD JD"])
+def test_hard_calls_down_a_relentless_bettor_wider(hole: str) -> None:
+    # Ace-high or queen-high facing pot-sized bets on the flop and turn: hard folds to a
+    # seat seen leading 10 of 16 times (its bets come from the top of its range), calls a
+    # seat seen leading 16 of 16 (its bets say little about its hand). Both seats bet or
+    # raise four fifths of their actions after the flop: only the read of leads differs.
+    calls = {}
+    for led in (12.0, 18.0):
+        count = 0
+        for seed in range(40):
+            hard = HardPolicy(random.Random(seed))
+            hard.stats[1] = SeatStats(pre=20.0, pre_in=17.0, post=20.0, post_aggr=16.0)
+            hard.habits[1] = Habits(could_lead=20.0, led=led)
+            count += isinstance(hard.decide(_led_turn(hole).view(0)), (Call, Raise, AllIn))
+        calls[led] = count / 40
+    assert calls[12.0] < 0.1
+    assert calls[18.0] > 0.9
