@@ -120,7 +120,7 @@ RELENTLESS = 0.85
 """A seat seen betting at least this share of the times the betting after the flop was its
 to open is read as betting whatever it holds (`relentless`). With `Habits`' prior (2 bets
 in 4) that takes about ten leads in a row; a loose-aggressive seat, betting any pair and
-half its misses (about 0.7), stays under it."""
+45% of its misses (some 0.7 of its chances), stays under it."""
 
 RELENTLESS_FLOOR = 0.5
 """The weight a relentless seat's bet leaves on the hands outside the share it reads as."""
