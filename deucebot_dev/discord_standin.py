@@ -328,6 +328,11 @@ class Response:
         """The message the user finally sees: the last followup, else the response message."""
         return self.followups[-1] if self.followups else self.message
 
+    def beyond_answer(self) -> list[Message]:
+        """The follow-ups sent after the answer: every one, but the first of a deferred answer
+        (kind 5), which is the answer itself (its "thinking..." message, filled in)."""
+        return self.followups[1:] if self.kind == 5 else list(self.followups)
+
 
 def _check_modal(data: dict[str, Any]) -> None:
     """Discord's limits on a form: a title of 1-45 characters, 1-5 rows of text inputs with
