@@ -612,6 +612,9 @@ class FakeDiscord:
         self.storm_until = 0.0
         """Until this `time.monotonic()`, every message post and edit is refused (`storm`)."""
         self.storm_status = 429
+        self._storm_armed: float | None = None
+        """A storm's length in seconds while it waits for its first post or edit (`storm`
+        with `from_first`)."""
         self.storm_refused = 0
         """How many posts and edits a storm refused."""
         self.nonce_window = 180.0
@@ -653,19 +656,29 @@ class FakeDiscord:
         born = self._token_born.get(token)
         return born is not None and time.monotonic() - born < self.token_lifetime
 
-    def storm(self, seconds: float, status: int = 429) -> None:
+    def storm(self, seconds: float, status: int = 429, *, from_first: bool = False) -> None:
         """For the next `seconds`, answer every message post and edit (channels, DMs and
         interaction webhooks' follow-ups and edits; not the interaction callbacks) with
         `status`: 429 (rate limited until the storm ends) or a 5xx (503: the bot's HTTP
-        library does not retry it itself), as Discord does in an outage."""
-        self.storm_until = time.monotonic() + seconds
+        library does not retry it itself), as Discord does in an outage. `from_first`: the
+        `seconds` begin at the next post or edit (the storm is sure to meet one, even on a
+        loaded machine where none may come within `seconds` of this call)."""
         self.storm_status = status
+        if from_first:
+            self._storm_armed = seconds
+            self.storm_until = math.inf
+        else:
+            self._storm_armed = None
+            self.storm_until = time.monotonic() + seconds
 
     def _stormy(self, method: str, path: str) -> web.Response | None:
         """The refusal of a post or edit during a storm, or None."""
-        if time.monotonic() >= self.storm_until or method not in ("POST", "PATCH"):
+        if method not in ("POST", "PATCH") or not _MESSAGE_PATH.match(path):
             return None
-        if not _MESSAGE_PATH.match(path):
+        if self._storm_armed is not None:
+            self.storm_until = time.monotonic() + self._storm_armed
+            self._storm_armed = None
+        if time.monotonic() >= self.storm_until:
             return None
         self.storm_refused += 1
         if self.storm_status == 429:

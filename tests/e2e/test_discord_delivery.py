@@ -103,7 +103,7 @@ async def test_a_storm_on_every_post_and_edit_loses_nothing_and_the_board_conver
         await standin.command(ana, "table leave")
         table = bot.tables.find(str(standin.channel_id))
         assert table is not None and table.match is not None
-        standin.storm(3.0, status)
+        standin.storm(3.0, status, from_first=True)  # from the next post or edit
         await standin.wait_for(lambda: table.status == "finished", 60)
         await standin.wait_for(lambda: standin.storm_until < time.monotonic(), 5)
         async with asyncio.timeout(10):  # within a few seconds of the storm

@@ -30,3 +30,19 @@ async def test_a_storms_429_says_when_it_ends_as_discords_do() -> None:
         async with http.post(url, json={"content": "board"}, headers=AUTH) as answer:
             assert answer.status == 200
         assert fake.storm_refused == 1
+
+
+async def test_a_storm_from_the_first_post_meets_one_however_late_it_comes() -> None:
+    async with running_standin() as fake, aiohttp.ClientSession() as http:
+        url = f"{fake.api_base}/channels/{fake.channel_id}/messages"
+        fake.storm(0.3, 503, from_first=True)
+        async with http.get(url, headers=AUTH) as answer:  # a read does not start it
+            assert answer.status == 200
+        await asyncio.sleep(0.4)  # longer than the storm, which has not begun
+        async with http.post(url, json={"content": "board"}, headers=AUTH) as answer:
+            assert answer.status == 503  # the first post starts it
+        assert fake.storm_until <= time.monotonic() + 0.3
+        await asyncio.sleep(max(0.0, fake.storm_until - time.monotonic()))
+        async with http.post(url, json={"content": "board"}, headers=AUTH) as answer:
+            assert answer.status == 200
+        assert fake.storm_refused == 1
