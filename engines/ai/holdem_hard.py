@@ -361,9 +361,8 @@ class HardPolicy(StrongPolicy):
         """The chance that everyone else still in the hand folds to an open raise, from how
         often each was seen folding to this seat's raises before the flop."""
         chance = 1.0
-        for seat in view.seats:
-            if seat.seat != view.seat and seat.in_hand and not seat.folded:
-                chance *= self.habits.get(seat.seat, Habits()).pre_fold_rate
+        for seat in opponents_in_hand(view):
+            chance *= self.habits.get(seat, Habits()).pre_fold_rate
         return chance
 
     def _behind(self, view: HoldemView) -> int:
@@ -391,8 +390,9 @@ class HardPolicy(StrongPolicy):
         fractions = bet_fractions(view)
         for seat, weights in ranges.items():
             combos, values = combo_weights(weights, dead)
-            station = self._station(seat)
+            stats = self.stats.get(seat, SeatStats())
             habits = self.habits.get(seat, Habits())
+            station = loose_passive(stats, habits)
             for street, cut in (("flop", 3), ("turn", 4), ("river", 5)):
                 if cut > len(board):
                     break
@@ -404,7 +404,7 @@ class HardPolicy(StrongPolicy):
                     if record.verb in ("bet", "raise") or (record.all_in and record.verb != "call"):
                         # Bets and raises come mostly from the top of a range (more so the
                         # larger they are), with a few bluffs; looser for aggressive seats.
-                        aggression = self.stats.get(seat, SeatStats()).aggression
+                        aggression = stats.aggression
                         keep = min(0.9, max(0.15, 1.2 * aggression - 0.2))
                         size = fractions.get(id(record), 0.6)
                         keep *= min(1.3, max(0.75, (0.6 / max(size, 0.1)) ** 0.5))

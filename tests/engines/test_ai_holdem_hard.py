@@ -202,14 +202,24 @@ def test_hard_reads_a_three_bet_from_a_narrower_range_than_an_open() -> None:
     assert three_bettor < 0.6 * opener
 
 
+def _heads_up_deck(hole: str, board: str) -> list[Card]:
+    """A heads-up deck that deals `hole` to seat 0 and `board` (three to five cards, a burn
+    before each street), the rest in the deck's order."""
+    mine = parse_cards(hole)
+    cards = parse_cards(board)
+    rest = [c for c in FULL_DECK if c not in mine and c not in cards]
+    deck = [rest[0], mine[0], rest[1], mine[1], rest[2], *cards[:3]]
+    later = rest[3:]
+    for card in cards[3:]:
+        deck += [later.pop(0), card]
+    return deck + later
+
+
 def _heads_up_flop(hole: str, raised: bool):  # type: ignore[no-untyped-def]
     """Heads-up, hard on the button (seat 0) holding `hole` on KS 8D 3C: the big blind
     (seat 1) checks to it on the flop. `raised`: seat 0 raised before the flop and seat 1
     called (hard has the initiative); else seat 0 limped and seat 1 checked."""
-    mine = parse_cards(hole)
-    board = parse_cards("KS 8D 3C")
-    rest = [c for c in FULL_DECK if c not in mine and c not in board]
-    deck = [rest[0], mine[0], rest[1], mine[1], rest[2], *board, *rest[3:]]
+    deck = _heads_up_deck(hole, "KS 8D 3C")
     state = HoldemState(HoldemConfig(seats=2), random.Random(0), first_deck=deck)
     if raised:
         state.apply(0, Raise(60))
@@ -414,10 +424,7 @@ def _led_turn(hole: str) -> HoldemState:
     """Heads-up, hard on the button (seat 0) holding `hole` on KS 8D 3C 2H: seat 1 checked
     behind hard's limp, bet the pot into hard on the flop (hard called) and bets the pot
     again on the turn."""
-    mine = parse_cards(hole)
-    board = parse_cards("KS 8D 3C 2H")
-    rest = [c for c in FULL_DECK if c not in mine and c not in board]
-    deck = [rest[0], mine[0], rest[1], mine[1], rest[2], *board[:3], rest[3], board[3], *rest[4:]]
+    deck = _heads_up_deck(hole, "KS 8D 3C 2H")
     state = HoldemState(HoldemConfig(seats=2), random.Random(0), first_deck=deck)
     state.apply(0, Call())
     state.apply(1, Check())
