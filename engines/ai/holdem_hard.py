@@ -24,7 +24,12 @@
   sizes say nothing about its cards except to a seat that does not fold to them.
 - A seat seen betting nearly every time the betting after the flop was its to open
   (`relentless`: a maniac) says little with such a bet, so hard reads that bet as coming
-  from about as wide a share of its range as it bets, not from its top.
+  from about as wide a share of its range as it bets, not from its top. Heads-up, hard
+  lets such a seat do the betting: first to act with a hand worth a bet it checks to it
+  (checked to, it bets every time), and on the turn it calls its bet with a hand worth a
+  raise (it will bet the river too). With nothing worth a bet hard bets the smallest
+  amount into it rather than checking and folding: that gives up less when it raises, and
+  wins the pot whenever it folds.
 """
 
 from __future__ import annotations
@@ -469,10 +474,14 @@ class HardPolicy(StrongPolicy):
         # The share of bluffs that makes a call break even against this size.
         bluff_share = size / (1.0 + 2.0 * size)
         stations = self._stations_only(view)
+        relentless_alone = self._relentless_alone(view)
         if to_call == 0:
             value_line = 0.6 + 0.08 * (opponents - 1) - 0.04 * position
             if stations:
                 value_line -= THIN_VALUE
+            first = not any(r.street == view.street for r in view.history)
+            if equity >= value_line and first and relentless_alone:
+                return Check()  # checked to, it bets: hard answers its bet
             if equity >= value_line and view.can_raise:
                 if spr < 1.2:
                     return AllIn()
@@ -480,6 +489,8 @@ class HardPolicy(StrongPolicy):
                 return _sized(view, int(pot * (STATION_SIZE if stations else size)))
             if view.can_raise and opponents == 1 and not stations:
                 weak = equity < 0.35 if not river else equity < 0.2
+                if weak and relentless_alone:
+                    return _sized(view, view.min_to)
                 chance = bluff_share * (0.9 if not river else 0.7) + 0.4 * self._fold_rate(view)
                 if weak and rng.random() < chance:
                     return _sized(view, int(pot * size))
@@ -488,7 +499,9 @@ class HardPolicy(StrongPolicy):
             return Check()
         odds = to_call / (pot + to_call)
         raise_line = 0.72 + 0.06 * (opponents - 1)
-        if equity >= raise_line and view.can_raise:
+        # On the turn a relentless seat's bet is called, not raised: it bets the river too.
+        slow = relentless_alone and view.street == "turn"
+        if equity >= raise_line and view.can_raise and not slow:
             if spr < 2.5:
                 return AllIn()
             return _sized(view, view.current_bet + int((pot + to_call) * size))
@@ -523,6 +536,12 @@ class HardPolicy(StrongPolicy):
     def _station(self, seat: int) -> bool:
         """Whether `seat` reads as a calling station (`loose_passive`) from what was seen."""
         return loose_passive(self.stats.get(seat, SeatStats()), self.habits.get(seat, Habits()))
+
+    def _relentless_alone(self, view: HoldemView) -> bool:
+        """Whether the one opponent left in the hand reads as `relentless`: checked to, it
+        would bet (so hard lets it bet its good hands and probes with its bad ones)."""
+        other = _only_opponent(view)
+        return other is not None and relentless(self.habits.get(other, Habits()))
 
     def _barrel(self, view: HoldemView) -> float:
         """How often to bet again, whatever the cards, as the last street's aggressor heads-up

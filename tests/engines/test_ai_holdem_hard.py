@@ -485,3 +485,77 @@ def test_hard_calls_down_a_relentless_bettor_wider(hole: str) -> None:
         calls[led] = count / 40
     assert calls[12.0] < 0.1
     assert calls[18.0] > 0.9
+
+
+def test_hard_probes_a_relentless_bettor_with_the_smallest_bet() -> None:
+    # Seven-deuce on KS 8D 3C, checked to heads-up after hard's open: against a stranger
+    # hard checks a third of the time and bets at its drawn sizes; against a seat seen leading
+    # 18 of 20 times it bets the smallest amount every time (checked to, that seat would
+    # bet and hard fold). With two pair it still bets for value at its usual sizes.
+    view = _heads_up_flop("7C 2S", raised=True).view(0)
+    stranger: list[BettingAction] = []
+    relentless_seat: list[BettingAction] = []
+    for seed in range(100):
+        hard = HardPolicy(random.Random(seed))
+        stranger.append(hard.decide(view))
+        hard = HardPolicy(random.Random(seed))
+        hard.habits[1] = Habits(could_lead=20.0, led=18.0)
+        relentless_seat.append(hard.decide(view))
+    assert sum(isinstance(a, Check) for a in stranger) > 20
+    assert {a.amount for a in stranger if isinstance(a, Bet)} == {60, 90, 120}  # the pot is 120
+    assert relentless_seat == [Bet(view.min_to)] * 100
+    value = _heads_up_flop("KD 8C", raised=True).view(0)
+    sizes = set()
+    for seed in range(40):
+        hard = HardPolicy(random.Random(seed))
+        hard.habits[1] = Habits(could_lead=20.0, led=18.0)
+        action = hard.decide(value)
+        assert isinstance(action, Bet)
+        sizes.add(action.amount)
+    assert sizes == {60, 90, 120}
+
+
+def _big_blind_flop(hole: str) -> HoldemState:
+    """Heads-up, hard in the big blind (seat 1) holding `hole` on KS 8D 3C after the button
+    limped and hard checked: hard is first to act on the flop."""
+    mine = parse_cards(hole)
+    board = parse_cards("KS 8D 3C")
+    rest = [c for c in FULL_DECK if c not in mine and c not in board]
+    deck = [mine[0], rest[0], mine[1], rest[1], rest[2], *board, *rest[3:]]
+    state = HoldemState(HoldemConfig(seats=2), random.Random(0), first_deck=deck)
+    state.apply(0, Call())
+    state.apply(1, Check())
+    return state
+
+
+def test_hard_checks_a_hand_worth_a_bet_to_a_relentless_bettor_then_raises() -> None:
+    # Two pair first to act on the flop: against a stranger hard bets it; against a seat
+    # seen leading 18 of 20 times it checks (that seat bets whenever checked to), and
+    # raises the bet that comes.
+    assert _big_blind_flop("KD 8C").view(1).hole == tuple(parse_cards("KD 8C"))
+    for seed in range(40):
+        hard = HardPolicy(random.Random(seed))
+        assert isinstance(hard.decide(_big_blind_flop("KD 8C").view(1)), Bet)
+        hard = HardPolicy(random.Random(seed))
+        hard.habits[0] = Habits(could_lead=20.0, led=18.0)
+        state = _big_blind_flop("KD 8C")
+        assert hard.decide(state.view(1)) == Check()
+        state.apply(1, Check())
+        state.apply(0, Bet(state.view(0).pot_total))
+        assert isinstance(hard.decide(state.view(1)), (Raise, AllIn))
+
+
+def test_hard_calls_a_relentless_bettors_turn_bet_with_a_hand_worth_a_raise() -> None:
+    # Two pair facing pot-sized bets on the flop and the turn: hard raises a seat seen
+    # leading 12 of 20 times (both seats bet or raise four fifths of their actions after
+    # the flop), and calls one seen leading 18 of 20 (it will bet the river as well).
+    answers: dict[float, set[type]] = {12.0: set(), 18.0: set()}
+    for led in answers:
+        for seed in range(40):
+            hard = HardPolicy(random.Random(seed))
+            hard.stats[1] = SeatStats(pre=20.0, pre_in=17.0, post=20.0, post_aggr=16.0)
+            # Seen folding to 2 bets of 20: hard would not raise it back with a mere call.
+            hard.habits[1] = Habits(could_lead=20.0, led=led, faced=20.0, folded=2.0)
+            answers[led].add(type(hard.decide(_led_turn("KD 8C").view(0))))
+    assert answers[12.0] <= {Raise, AllIn}
+    assert answers[18.0] == {Call}
