@@ -4,18 +4,20 @@
 - `greedy`: plays the lowest combination that beats the table and never passes
   when it can play; when leading, plays its lowest card in the largest
   combination that contains it (five cards, then triple, pair, single);
-- `strong`: see `engines.ai.bigtwo_strong`;
+- `strong`: see `engines.ai.bigtwo_strong` (the `normal` level: its play-outs valued as the
+  table's score counts them, `zero_sum`, since 6 December 2026);
 - `easy`: the rule-based player with human-looking slips (`EasyPolicy`);
 - `strong1`: the first `strong`, frozen (as shipped before the levels, without its time
   cut-off): a sparring partner for its successors;
 - `net`: the trained sparring partner, see `engines.ai.bigtwo_net`;
 - `hard`: the network's proposals checked by a search, see `engines.ai.bigtwo_hard`;
-- `hard1`: the first `hard`, frozen (a play-out is worth its own penalty, as for `strong`):
+- `hard1`: the first `hard`, frozen (a play-out is worth its own penalty, as for `strong2`):
   a sparring partner for its successors;
 - `hard2`: the second `hard`, frozen (480 greedy play-outs where `hard` runs 160 played by
   the network): a sparring partner too;
 - `hard3`, `strong2`: `hard` and `strong` (the `normal` level) as of 5 December 2026 (`hard3`
-  with the margin of 0.5 that `hard` then lowered to 0.25), every parameter pinned, so that
+  with the margin of 0.5 that `hard` then lowered to 0.25; `strong2` valuing a play-out by its
+  own penalty and a bonus for a win, as `strong` then did), every parameter pinned, so that
   later changes to the levels are measured against them;
 - `pg`: a policy trained by policy gradient against a mixed pool, a sparring partner
   that does not think like the levels, see `engines.ai.bigtwo_pg`.
@@ -106,7 +108,7 @@ _TWOS = 0xF << 48
 def _strong(rng: random.Random) -> Any:
     from engines.ai.bigtwo_strong import StrongPolicy
 
-    return StrongPolicy(rng)
+    return StrongPolicy(rng, zero_sum=True)
 
 
 def _strong1(rng: random.Random) -> Any:

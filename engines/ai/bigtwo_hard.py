@@ -56,11 +56,10 @@ class HardPolicy(StrongPolicy):
         """`net`: the shipped weights unless given. `net_play_outs` False (greedy play-outs)
         with 480 `rollouts` and `margin` 0.5 gives `hard2`, and `zero_sum` False too `hard1`;
         `margin` 0.5 alone `hard3`."""
-        super().__init__(rng, rollouts=rollouts, budget_ms=None)
+        super().__init__(rng, rollouts=rollouts, budget_ms=None, zero_sum=zero_sum)
         self.net = net if net is not None else shipped_net()
         self.top = top
         self.margin = margin
-        self.zero_sum = zero_sum
         self.net_play_outs = net_play_outs
 
     def _candidates(self, view: BigTwoView, hand: int) -> list[int]:
@@ -85,11 +84,6 @@ class HardPolicy(StrongPolicy):
         if not self.net_play_outs:
             return super()._finish(hands, turn, table, table_seat, passes)
         return net_play_out(self.net, hands, turn, table, table_seat, passes)
-
-    def _value(self, penalties: list[int], seat: int) -> float:
-        if not self.zero_sum:
-            return super()._value(penalties, seat)
-        return penalties[seat] - (sum(penalties) - penalties[seat]) / 3
 
     def _pick(self, candidates: list[int], totals: list[float], samples: int) -> int:
         best = min(range(len(candidates)), key=lambda i: (totals[i], i))

@@ -473,6 +473,8 @@ class StrongPolicy:
     average penalty for this seat wins (a won deal counts as `-win_bonus`). The
     same sampled deals serve every candidate, so their comparison is fair. The
     number of samples is fixed, so the choice never depends on the machine's speed;
+    with `zero_sum` a play-out is worth what the table's score counts instead: this seat's
+    penalty minus the other three's average (the `normal` level since 6 December 2026);
     with a `budget_ms`, sampling stops after that time (at least 6 samples), which
     bounds the decision time but makes the choice depend on the machine's load.
     """
@@ -486,12 +488,15 @@ class StrongPolicy:
         max_candidates: int = 10,
         win_bonus: float = 8.0,
         budget_ms: float | None = None,
+        zero_sum: bool = False,
     ) -> None:
         """`rollouts` play-outs per decision in total, spread over the candidates; a won deal
-        counts as a penalty of `-win_bonus` (winning matters beyond the penalty it saves).
-        `budget_ms` None: no time cut-off (the choice never depends on the machine's speed)."""
+        counts as a penalty of `-win_bonus` (winning matters beyond the penalty it saves),
+        unless `zero_sum` (see the class docstring). `budget_ms` None: no time cut-off (the
+        choice never depends on the machine's speed)."""
         self.rng = rng
         self.win_bonus = win_bonus
+        self.zero_sum = zero_sum
         self.budget = budget_ms / 1000 if budget_ms is not None else None
         self.rollouts = rollouts
         self.max_candidates = max_candidates
@@ -530,9 +535,12 @@ class StrongPolicy:
         return min(range(len(candidates)), key=lambda i: (totals[i], i))
 
     def _value(self, penalties: list[int], seat: int) -> float:
-        """What one play-out's `penalties` are worth to `seat` (lower is better): its
-        penalty, a won deal counting as `-win_bonus`."""
+        """What one play-out's `penalties` are worth to `seat` (lower is better): with
+        `zero_sum` its penalty minus the other three's average, else its penalty, a won deal
+        counting as `-win_bonus`."""
         mine = penalties[seat]
+        if self.zero_sum:
+            return mine - (sum(penalties) - mine) / 3
         return mine if mine else -self.win_bonus
 
     def values(

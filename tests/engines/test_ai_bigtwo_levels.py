@@ -130,14 +130,17 @@ def test_penalty_ratio_interval() -> None:
     assert same.mean == pytest.approx(1.0) and same.high - same.low == pytest.approx(0.0)
 
 
-def test_hard_values_a_play_out_as_the_score_does() -> None:
-    hard = POLICIES["hard"](random.Random(0))
-    first = POLICIES["hard1"](random.Random(0))
+@pytest.mark.parametrize(("level", "frozen"), [("hard", "hard1"), ("strong", "strong2")])
+def test_hard_and_normal_value_a_play_out_as_the_score_does(level: str, frozen: str) -> None:
+    # `hard` and, since 6 December 2026, `normal` (`strong`) value a play-out as the table's
+    # score counts it; their frozen predecessors by their own penalty and a bonus for a win.
+    now = POLICIES[level](random.Random(0))
+    first = POLICIES[frozen](random.Random(0))
     # Out first, the others left with 5, 6 and 10 cards (penalties 5, 6, 20).
-    assert hard._value([0, 5, 6, 20], 0) == pytest.approx(-31 / 3)
+    assert now._value([0, 5, 6, 20], 0) == pytest.approx(-31 / 3)
     assert first._value([0, 5, 6, 20], 0) == -first.win_bonus
     # Not out: two other losers with many cards make a loss cheaper than with few.
-    assert hard._value([3, 0, 20, 18], 0) < hard._value([3, 0, 1, 2], 0)
+    assert now._value([3, 0, 20, 18], 0) < now._value([3, 0, 1, 2], 0)
     assert first._value([3, 0, 20, 18], 0) == first._value([3, 0, 1, 2], 0) == 3
 
 

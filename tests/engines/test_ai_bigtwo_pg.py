@@ -48,6 +48,7 @@ def test_the_frozen_levels_pin_todays_parameters() -> None:
         None,
         8.0,
     )
+    assert not strong2.zero_sum and POLICIES["strong"](random.Random(0)).zero_sum
     assert (hard3.name, hard3.rollouts, hard3.top, hard3.margin, hard3.zero_sum) == (
         "hard3",
         160,
