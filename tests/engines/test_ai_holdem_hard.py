@@ -202,13 +202,16 @@ def test_hard_reads_a_three_bet_from_a_narrower_range_than_an_open() -> None:
     assert three_bettor < 0.6 * opener
 
 
-def _heads_up_deck(hole: str, board: str) -> list[Card]:
-    """A heads-up deck that deals `hole` to seat 0 and `board` (three to five cards, a burn
-    before each street), the rest in the deck's order."""
+def _heads_up_deck(hole: str, board: str, seat: int = 0) -> list[Card]:
+    """A heads-up deck that deals `hole` to `seat` (0, the button, or 1) and `board` (three
+    to five cards, a burn before each street), the rest in the deck's order."""
     mine = parse_cards(hole)
     cards = parse_cards(board)
     rest = [c for c in FULL_DECK if c not in mine and c not in cards]
-    deck = [rest[0], mine[0], rest[1], mine[1], rest[2], *cards[:3]]
+    holes = (
+        [rest[0], mine[0], rest[1], mine[1]] if seat == 0 else [mine[0], rest[0], mine[1], rest[1]]
+    )
+    deck = [*holes, rest[2], *cards[:3]]
     later = rest[3:]
     for card in cards[3:]:
         deck += [later.pop(0), card]
@@ -518,10 +521,7 @@ def test_hard_probes_a_relentless_bettor_with_the_smallest_bet() -> None:
 def _big_blind_flop(hole: str) -> HoldemState:
     """Heads-up, hard in the big blind (seat 1) holding `hole` on KS 8D 3C after the button
     limped and hard checked: hard is first to act on the flop."""
-    mine = parse_cards(hole)
-    board = parse_cards("KS 8D 3C")
-    rest = [c for c in FULL_DECK if c not in mine and c not in board]
-    deck = [mine[0], rest[0], mine[1], rest[1], rest[2], *board, *rest[3:]]
+    deck = _heads_up_deck(hole, "KS 8D 3C", seat=1)
     state = HoldemState(HoldemConfig(seats=2), random.Random(0), first_deck=deck)
     state.apply(0, Call())
     state.apply(1, Check())
