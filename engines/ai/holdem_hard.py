@@ -479,8 +479,8 @@ class HardPolicy(StrongPolicy):
             value_line = 0.6 + 0.08 * (opponents - 1) - 0.04 * position
             if stations:
                 value_line -= THIN_VALUE
-            first = not any(r.street == view.street for r in view.history)
-            if equity >= value_line and first and relentless_alone:
+            first = relentless_alone and not any(r.street == view.street for r in view.history)
+            if first and equity >= value_line:
                 return Check()  # checked to, it bets: hard answers its bet
             if equity >= value_line and view.can_raise:
                 if spr < 1.2:
