@@ -4,8 +4,9 @@
 - `greedy`: plays the lowest combination that beats the table and never passes
   when it can play; when leading, plays its lowest card in the largest
   combination that contains it (five cards, then triple, pair, single);
-- `strong`: see `engines.ai.bigtwo_strong` (the `normal` level: its play-outs valued as the
-  table's score counts them, `zero_sum`, since 6 December 2026);
+- `strong`: the `normal` level. Since 6 December 2026 (10:00 UTC) `hard`'s player (the
+  network's proposals checked by a search, `engines.ai.bigtwo_hard`) with 480 greedy
+  play-outs where `hard` runs 160 played by the network; `strong3` is the `normal` it replaced;
 - `easy`: the rule-based player with human-looking slips (`EasyPolicy`);
 - `strong1`: the first `strong`, frozen (as shipped before the levels, without its time
   cut-off): a sparring partner for its successors;
@@ -19,6 +20,9 @@
   with the margin of 0.5 that `hard` then lowered to 0.25; `strong2` valuing a play-out by its
   own penalty and a bonus for a win, as `strong` then did), every parameter pinned, so that
   later changes to the levels are measured against them;
+- `strong3`: the `normal` level of 6 December 2026 08:00-10:00 UTC, pinned: the search of
+  `engines.ai.bigtwo_strong` (the heuristic's candidates, 480 greedy play-outs), its
+  play-outs valued as the table's score counts them;
 - `pg`: a policy trained by policy gradient against a mixed pool, a sparring partner
   that does not think like the levels, see `engines.ai.bigtwo_pg`.
 """
@@ -106,9 +110,19 @@ _TWOS = 0xF << 48
 
 
 def _strong(rng: random.Random) -> Any:
+    from engines.ai.bigtwo_hard import HardPolicy
+
+    policy = HardPolicy(rng, top=3, margin=0.25, rollouts=480, zero_sum=True, net_play_outs=False)
+    policy.name = "strong"
+    return policy
+
+
+def _strong3(rng: random.Random) -> Any:
     from engines.ai.bigtwo_strong import StrongPolicy
 
-    return StrongPolicy(rng, zero_sum=True)
+    policy = StrongPolicy(rng, rollouts=480, max_candidates=10, budget_ms=None, zero_sum=True)
+    policy.name = "strong3"
+    return policy
 
 
 def _strong1(rng: random.Random) -> Any:
@@ -192,6 +206,7 @@ POLICIES: Mapping[str, Callable[[random.Random], Any]] = {
     "hard2": _hard2,
     "hard3": _hard3,
     "strong2": _strong2,
+    "strong3": _strong3,
     "pg": _pg,
 }
 """Policy name -> factory taking the policy's own `random.Random`."""

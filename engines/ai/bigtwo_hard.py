@@ -21,6 +21,11 @@ cards each is worth something even when this seat does not go out, and a won dea
 what the others pay rather than a fixed bonus. Fixed sample counts, no time cut-off: its
 choices never depend on the machine's speed. From the seat's view only.
 
+The `normal` level (the policy named `strong`) is this player with greedy play-outs, 480
+of them, which cost what the search of `StrongPolicy` alone costs: the network's proposals
+are one scoring of the legal moves per decision (since 6 December 2026, 10:00 UTC; 0.899x
+`net`'s penalty where that search scored 0.948x, docs/benchmarks.md).
+
 `hard1` is the first `hard` (its own penalty, a won deal counting as a bonus of
 `win_bonus`, as `strong` values a play-out), `hard2` the second (greedy play-outs, 480 of
 them), `hard3` the third (network play-outs, `margin` 0.5), all frozen as sparring partners.

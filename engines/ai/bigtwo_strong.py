@@ -474,7 +474,8 @@ class StrongPolicy:
     same sampled deals serve every candidate, so their comparison is fair. The
     number of samples is fixed, so the choice never depends on the machine's speed;
     with `zero_sum` a play-out is worth what the table's score counts instead: this seat's
-    penalty minus the other three's average (the `normal` level since 6 December 2026);
+    penalty minus the other three's average (`strong3`, the `normal` level on 6 December 2026
+    from 08:00 to 10:00 UTC, and `HardPolicy`, which both levels now are);
     with a `budget_ms`, sampling stops after that time (at least 6 samples), which
     bounds the decision time but makes the choice depend on the machine's load.
     """

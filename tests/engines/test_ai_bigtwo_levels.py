@@ -144,9 +144,10 @@ def test_hard_and_normal_value_a_play_out_as_the_score_does(level: str, frozen: 
     assert first._value([3, 0, 20, 18], 0) == first._value([3, 0, 1, 2], 0) == 3
 
 
-def test_hard_plays_its_sampled_deals_out_with_the_network_and_hard2_greedily() -> None:
+def test_hard_plays_its_sampled_deals_out_with_the_network_normal_and_hard2_greedily() -> None:
     hard = POLICIES["hard"](random.Random(0))
     second = POLICIES["hard2"](random.Random(0))
+    normal = POLICIES[get_game("bigtwo").level_policy("normal")](random.Random(0))
     net = shipped_net()
     rng = random.Random(8)
     differ = 0
@@ -159,9 +160,40 @@ def test_hard_plays_its_sampled_deals_out_with_the_network_and_hard2_greedily() 
         by_greedy = greedy_play_out(list(hands), first, None, first, 0)
         assert hard._finish(list(hands), first, None, first, 0) == by_net
         assert second._finish(list(hands), first, None, first, 0) == by_greedy
+        assert normal._finish(list(hands), first, None, first, 0) == by_greedy
         differ += by_net != by_greedy
     assert differ >= 5
-    assert (hard.rollouts, second.rollouts) == (160, 480)
+    assert (hard.rollouts, second.rollouts, normal.rollouts) == (160, 480, 480)
+
+
+def test_normal_weighs_the_networks_proposals_where_strong3_weighed_the_heuristics() -> None:
+    """Since 6 December 2026 `normal` (`strong`) searches among `hard`'s candidates (the
+    network's three best-scored moves and the heuristic's favourite, the network's first
+    choice first) and keeps that first choice unless another wins by more than 0.25 points
+    per sampled deal; `strong3`, the `normal` before it, searched the heuristic's candidates
+    and kept none by default. Same view, same random numbers: they part on some decisions."""
+    normal = POLICIES["strong"](random.Random(0))
+    hard = POLICIES["hard"](random.Random(0))
+    assert (normal.name, normal.top, normal.margin, normal.zero_sum) == ("strong", 3, 0.25, True)
+    assert normal.net is hard.net and normal.budget is None
+    differ = decisions = 0
+    for deal in range(6):
+        state = BigTwoState(BigTwoConfig(deals=1), random.Random(700 + deal))
+        players = [POLICIES["pg"](random.Random(0)) for _ in range(4)]
+        while not state.finished:
+            seat = state.to_act
+            assert seat is not None
+            view = state.view(seat)
+            if len(view.legal) > 1:
+                hand = view.hand_mask
+                assert normal._candidates(view, hand) == hard._candidates(view, hand)
+                mine = POLICIES["strong"](random.Random(deal)).decide(view)
+                old = POLICIES["strong3"](random.Random(deal)).decide(view)
+                assert mine in view.legal and old in view.legal
+                differ += mine != old
+                decisions += 1
+            state.apply(seat, players[seat].decide(view))
+    assert decisions > 60 and differ >= 3, (differ, decisions)
 
 
 def test_hard_leaves_the_networks_choice_for_a_quarter_point_per_sample() -> None:

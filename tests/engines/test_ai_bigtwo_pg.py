@@ -49,6 +49,14 @@ def test_the_frozen_levels_pin_todays_parameters() -> None:
         8.0,
     )
     assert not strong2.zero_sum and POLICIES["strong"](random.Random(0)).zero_sum
+    strong3 = POLICIES["strong3"](random.Random(0))
+    assert (strong3.name, strong3.rollouts, strong3.max_candidates, strong3.budget) == (
+        "strong3",
+        480,
+        10,
+        None,
+    )
+    assert strong3.zero_sum and not hasattr(strong3, "net")
     assert (hard3.name, hard3.rollouts, hard3.top, hard3.margin, hard3.zero_sum) == (
         "hard3",
         160,
