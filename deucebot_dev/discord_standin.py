@@ -328,6 +328,12 @@ class Response:
         """The message the user finally sees: the last followup, else the response message."""
         return self.followups[-1] if self.followups else self.message
 
+    def answer(self) -> Message | None:
+        """The interaction's own answer: the response message (a deferred one as its first
+        follow-up or an edit filled it in), whatever follow-ups came after it (a board or a
+        deal's result riding on the interaction, as `final` would return)."""
+        return self.message
+
     def beyond_answer(self) -> list[Message]:
         """The follow-ups sent after the answer: every one, but the first of a deferred answer
         (kind 5), which is the answer itself (its "thinking..." message, filled in)."""
