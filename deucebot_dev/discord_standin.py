@@ -311,6 +311,9 @@ class Response:
     """4 message, 5 deferred message, 6 deferred update, 7 update message, 8 autocomplete,
     9 modal, 12 launch the Activity."""
     message: Message | None = None
+    """The interaction's own answer (a deferred one as its first follow-up or an edit filled
+    it in), whatever follow-ups came after it: a board or a deal's result riding on the
+    interaction is in `followups`, and `final` returns the last of those."""
     choices: list[dict[str, Any]] | None = None
     modal: dict[str, Any] | None = None
     """The form shown (kind 9): its custom id, title and components."""
@@ -327,12 +330,6 @@ class Response:
     def final(self) -> Message | None:
         """The message the user finally sees: the last followup, else the response message."""
         return self.followups[-1] if self.followups else self.message
-
-    def answer(self) -> Message | None:
-        """The interaction's own answer: the response message (a deferred one as its first
-        follow-up or an edit filled it in), whatever follow-ups came after it (a board or a
-        deal's result riding on the interaction, as `final` would return)."""
-        return self.message
 
     def beyond_answer(self) -> list[Message]:
         """The follow-ups sent after the answer: every one, but the first of a deferred answer

@@ -32,7 +32,7 @@ async def bet_or_speak(
 async def refused(fake: FakeDiscord, bot: Deucebot, table: Table, who: User, typed: str) -> str:
     """Type `typed` with /act; it must be refused privately with nothing applied."""
     turn, log = table.turn, len(await bot.storage.actions(table.match.id))
-    answer = (await fake.command(who, "act", action=typed)).answer()
+    answer = (await fake.command(who, "act", action=typed)).message
     assert answer is not None and answer.ephemeral and answer.content.startswith("⛔"), answer
     assert table.turn == turn and len(await bot.storage.actions(table.match.id)) == log
     return answer.content

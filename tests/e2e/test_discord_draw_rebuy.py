@@ -158,7 +158,7 @@ async def test_a_broke_member_rebuys_two_caves_through_the_control(
         theirs = forged(standin, shared, mine, f"db:rebuy:{table.id}:{turn}:{other}")
         answer = await standin.click_copy(broke, theirs, "db:rebuy:", channel_id=shared.channel_id)
         await refused_click(standin, bot, table, answer, words["other_seat"], str(other + 1))
-        typed = (await standin.command(broke, "act", action=f"{words['typed'][0]} 99")).answer()
+        typed = (await standin.command(broke, "act", action=f"{words['typed'][0]} 99")).message
         assert typed is not None and typed.ephemeral and words["most"] in typed.content, typed
         assert table.turn == turn
         assert len(await bot.storage.actions(table.match.id)) == logged
@@ -199,7 +199,7 @@ async def test_a_broke_member_rebuys_two_caves_through_the_control(
         # During a deal, a typed rebuy is refused with the rule.
         while (who := await wait_turn(standin, bot, table, [ana, bo])) is not None:
             if table.view(None).phase in ("bet1", "bet2", "draw", "surblind"):
-                typed = (await standin.command(who, "act", action="rebuy 1")).answer()
+                typed = (await standin.command(who, "act", action="rebuy 1")).message
                 assert typed is not None and typed.ephemeral and words["during"] in typed.content
                 break
             await play_aggressively(standin, who, await open_hand(standin, who))

@@ -217,7 +217,7 @@ async def test_a_french_and_a_ukrainian_member_play_in_their_words(
                 assert hand.content.startswith("✅ " + done), hand.content
             else:  # typed in their own language
                 typed = check_word if view.to_call == 0 else call_word
-                answer = (await standin.command(who, "act", action=typed)).answer()
+                answer = (await standin.command(who, "act", action=typed)).message
                 assert answer is not None and answer.content.startswith("✅ " + done), answer
                 assert typed in answer.content, answer.content
             assert table.turn > turn

@@ -65,7 +65,7 @@ async def typed_move(fake: FakeDiscord, user: User, legal: list[str]) -> bool:
     if verb is None:
         return False
     word = words["typed"][verb]  # type: ignore[index]
-    answer = (await fake.command(user, "act", action=word)).answer()
+    answer = (await fake.command(user, "act", action=word)).message
     assert answer is not None and answer.ephemeral, answer
     assert answer.content.startswith(f"{words['done']}{word}"), answer.content
     return True
@@ -99,13 +99,13 @@ async def test_a_duel_in_french_and_ukrainian(standin: FakeDiscord, tmp_path: Pa
                 assert hand.content.startswith(said), hand.content
                 locked[who.id] += 1
             elif view.phase == "lock":  # typed, in their words
-                answer = (await standin.command(who, "act", action=f"{words['lock']} 1")).answer()
+                answer = (await standin.command(who, "act", action=f"{words['lock']} 1")).message
                 assert answer is not None, answer
                 said = f"{words['done']}{words['lock']} {view.hand[0].pretty}"
                 assert answer.content.startswith(said), answer.content
                 locked[who.id] += 1
             else:
-                again = (await standin.command(who, "act", action=f"{words['lock']} 1")).answer()
+                again = (await standin.command(who, "act", action=f"{words['lock']} 1")).message
                 assert again is not None and again.content.startswith("⛔"), again
                 assert words["locked"] in again.content, again.content
                 assert await typed_move(standin, who, [str(a) for a in view.legal])

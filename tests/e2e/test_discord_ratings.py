@@ -156,7 +156,7 @@ async def act_as_to_act(standin: FakeDiscord, table: Table, members: dict[str, U
     owner = table.seats[index].owner
     assert owner is not None
     move = str(table.state.legal_actions(index)[-1])
-    answer = (await standin.command(members[owner.id], "act", action=move)).answer()
+    answer = (await standin.command(members[owner.id], "act", action=move)).message
     assert answer is not None and not answer.content.startswith("⛔"), answer.content
 
 

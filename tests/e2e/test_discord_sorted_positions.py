@@ -42,7 +42,7 @@ async def bet(fake: FakeDiscord, user: User, legal: list[str]) -> None:
     """Stay in the deal cheaply: no surblind, check, call or the smallest raise (typed in
     English, which every language also reads)."""
     move = next(a for v in ("no", "check", "call", "raise") for a in legal if a.split()[0] == v)
-    answer = (await fake.command(user, "act", action=move)).answer()
+    answer = (await fake.command(user, "act", action=move)).message
     assert answer is not None and answer.content.startswith("✅"), (move, answer)
 
 
@@ -66,7 +66,7 @@ async def sort_then_type_positions(
     chosen = listed[-2:]
     words = WORDS[user.locale[:2]]
     typed = f"{words['draw']} {chosen[0][0]} {chosen[1][0]}"
-    answer = (await fake.command(user, "act", action=typed)).answer()
+    answer = (await fake.command(user, "act", action=typed)).message
     assert answer is not None and answer.content.startswith(words["done"]), answer
     kept = [card for _, card in listed[:-2]]
     after = table.view(seat).hand

@@ -38,7 +38,7 @@ async def test_odd_digits_in_the_raise_form_and_act_are_refused_and_nothing_is_p
                 answer.content
             )
         for typed in ("call ²", "call ٣", "raise ３", "raise ²"):
-            answer = (await standin.command(ana, "act", action=typed)).answer()
+            answer = (await standin.command(ana, "act", action=typed)).message
             assert answer is not None and answer.ephemeral, typed
             assert answer.content.startswith("⛔") and "n'est pas" in answer.content, (
                 typed,
