@@ -123,12 +123,12 @@ async def play_turn(fake: FakeDiscord, bot: Deucebot, user: User, style: str) ->
         choices = await fake.autocomplete(user, "play", "cards", cards="")
         assert choices, "autocomplete offered nothing"
         response = await fake.command(user, "play", cards=choices[0]["value"])
-        final = response.final()
+        final = response.message  # its own answer: a board or result may ride after it
         assert final is not None and final.ephemeral
         if final.content.startswith("⛔"):
             assert not leading, final.content
             response = await fake.command(user, "pass")
-            assert response.final() is not None and response.final().content.startswith("✅")
+            assert response.message is not None and response.message.content.startswith("✅")
         return
     if leading:
         lowest = select["options"][0]["value"]
@@ -148,7 +148,12 @@ async def play_turn(fake: FakeDiscord, bot: Deucebot, user: User, style: str) ->
             assert result.message is not None and result.message.id == shown.id
             assert shown.edits > edits and shown.via == "interaction", result
             return
-        final = result.final()
+        # The private "done", not a board or a deal's result that rode on the click after it.
+        final = (
+            result.message
+            if result.kind == 4
+            else next((m for m in result.followups if m.ephemeral), None)
+        )
         assert final is not None and final.ephemeral and final.content.startswith("✅"), final
         return
     hinted = await fake.click(user, hand, "db:hint:")

@@ -39,7 +39,7 @@ async def play_own_turn(
         answer = await fake.command(
             user, "play", channel_id=channel, cards=move.removeprefix("play ")
         )
-    final = answer.final()
+    final = answer.message
     assert final is not None and final.ephemeral
     if final.content.startswith("⛔"):  # the table moved on meanwhile (stale): try again
         await asyncio.sleep(0.05)
@@ -73,11 +73,11 @@ async def take_turn(fake: FakeDiscord, user: User, channel: int) -> str | None:
     choices = await fake.autocomplete(user, "play", "cards", channel_id=channel, cards="")
     if choices:
         answer = await fake.command(user, "play", channel_id=channel, cards=choices[0]["value"])
-        final = answer.final()
+        final = answer.message
         if final is not None and final.content.startswith("✅"):
             return f"play {choices[0]['value']}"
     answer = await fake.command(user, "pass", channel_id=channel)
-    final = answer.final()
+    final = answer.message
     if final is not None and final.content.startswith("✅"):
         return "pass"
     return None

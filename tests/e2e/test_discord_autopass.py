@@ -37,7 +37,7 @@ async def test_the_hand_toggles_auto_pass_and_passes_only_when_nothing_beats(
             assert legal != ["pass"], legal
             # She always plays (never passes herself): every pass of hers is auto-pass's.
             response = await standin.command(ana, "play", cards=legal[0].removeprefix("play "))
-            final = response.final()
+            final = response.message
             assert final is not None and final.content.startswith("✅"), final.content
             await settle(bot)
         auto = [

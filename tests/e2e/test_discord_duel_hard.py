@@ -43,7 +43,7 @@ async def test_a_duel_against_the_hard_ai_is_played_by_the_solved_tables(
                 labels = buttons(hand)
                 label = next(lab for lab in labels if lab.startswith(("Check", "Call")))
                 answer = await standin.command(ana, "act", action=label.split()[0].lower())
-            final = answer.final()
+            final = answer.message
             assert final is not None and not final.content.startswith("⛔"), final.content
             assert table.turn > turn
         assert table.status == "finished"

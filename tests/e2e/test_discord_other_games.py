@@ -54,7 +54,7 @@ async def test_a_member_plays_turns_with_the_action_buttons(
             turn = table.turn
             if played == 1:  # once by typing it, the rest by clicking
                 typed = await standin.command(ana, "act", action=buttons[0].split(":", 5)[5])
-                final = typed.final()
+                final = typed.message
                 assert final is not None and final.ephemeral and final.content.startswith("✅")
             else:
                 clicked = await standin.click(ana, hand, buttons[0])
