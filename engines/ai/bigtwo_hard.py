@@ -91,5 +91,5 @@ class HardPolicy(StrongPolicy):
         return net_play_out(self.net, hands, turn, table, table_seat, passes)
 
     def _pick(self, candidates: list[int], totals: list[float], samples: int) -> int:
-        best = min(range(len(candidates)), key=lambda i: (totals[i], i))
+        best = super()._pick(candidates, totals, samples)
         return best if totals[0] - totals[best] > self.margin * samples else 0
