@@ -147,7 +147,7 @@ async def test_costly_commands_have_a_per_member_cooldown(
         _, who = await start_with(standin, bot, bo)
         asked = await standin.command(who, "hint")
         await standin.wait_for(lambda: asked.followups)  # deferred while the AI thinks
-        hinted = asked.final()
+        hinted = asked.message  # the deferred answer, filled in (a board may ride after it)
         assert hinted is not None and "💡" in hinted.text()
         hand = await open_hand(standin, who)
         clicked = (await standin.click(who, hand, "db:hint:")).final()
