@@ -8,7 +8,7 @@ from pathlib import Path
 from deucebot_dev.discord_standin import FakeDiscord
 from engines.duel import parse_action
 from engines.poker.actions import Bet, Raise
-from tests.e2e.conftest import bot_running
+from tests.e2e.conftest import bot_running, settle
 from tests.e2e.helpers import board, open_hand
 from tests.e2e.poker_helpers import buttons, wait_turn
 
@@ -23,6 +23,7 @@ async def test_a_duel_against_the_hard_ai_is_played_by_the_solved_tables(
         table = bot.tables.find(str(standin.channel_id))
         assert table is not None and table.match is not None
         assert [seat.policy for seat in table.seats[1:]] == ["cfr"]
+        await settle(bot)  # the board is posted after the command's answer, not before it
         assert "AI: hard" in board(standin).text()
         odd = 0
         while await wait_turn(standin, bot, table, [ana]) is not None:
