@@ -219,7 +219,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--deals",
         type=int,
         default=None,
-        help="self-play deals (150,000 for bigtwo, 30,000 for bigtwo-pg)",
+        help="self-play deals (150,000 for bigtwo, 30,000 for bigtwo-pg, 110,000 for bigtwo-hands)",
     )
     train.add_argument(
         "--samples",

@@ -62,6 +62,7 @@ AI_RATINGS: Mapping[str, tuple[float, float]] = {
     "hard1": (34.0, 1.0),
     "hard2": (34.0, 1.0),
     "hard3": (34.0, 1.0),
+    "hard4": (34.0, 1.0),
     "cfr": (35.0, 1.0),
 }
 """The fixed (mu, sigma) an AI seat plays with, by the policy it plays (the seat's credit

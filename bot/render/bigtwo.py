@@ -247,6 +247,7 @@ FACE = GameFace(
     trainers={
         "bigtwo": "bot.commands.train_bigtwo",
         "bigtwo-pg": "bot.commands.train_bigtwo_pg",
+        "bigtwo-hands": "bot.commands.train_bigtwo_hands",
     },
     sparring="bot.commands.pool",
     gallery=Gallery(

@@ -11,7 +11,8 @@
 - `strong1`: the first `strong`, frozen (as shipped before the levels, without its time
   cut-off): a sparring partner for its successors;
 - `net`: the trained sparring partner, see `engines.ai.bigtwo_net`;
-- `hard`: the network's proposals checked by a search, see `engines.ai.bigtwo_hard`;
+- `hard`: the network's proposals checked by a search on deals dealt by the hand model
+  (`engines.ai.bigtwo_hands`), see `engines.ai.bigtwo_hard`;
 - `hard1`: the first `hard`, frozen (a play-out is worth its own penalty, as for `strong2`):
   a sparring partner for its successors;
 - `hard2`: the second `hard`, frozen (480 greedy play-outs where `hard` runs 160 played by
@@ -20,6 +21,8 @@
   with the margin of 0.5 that `hard` then lowered to 0.25; `strong2` valuing a play-out by its
   own penalty and a bonus for a win, as `strong` then did), every parameter pinned, so that
   later changes to the levels are measured against them;
+- `hard4`: `hard` as of 6 December 2026 before it read hands (deals dealt at random within
+  the greedy reads), every parameter pinned;
 - `strong3`: the `normal` level of 6 December 2026 08:00-10:00 UTC, pinned: the search of
   `engines.ai.bigtwo_strong` (the heuristic's candidates, 480 greedy play-outs), its
   play-outs valued as the table's score counts them;
@@ -132,9 +135,18 @@ def _strong1(rng: random.Random) -> Any:
 
 
 def _hard(rng: random.Random) -> Any:
+    from engines.ai.bigtwo_hands import shipped_hand_model
     from engines.ai.bigtwo_hard import HardPolicy
 
-    return HardPolicy(rng)
+    return HardPolicy(rng, hands=shipped_hand_model())
+
+
+def _hard4(rng: random.Random) -> Any:
+    from engines.ai.bigtwo_hard import HardPolicy
+
+    policy = HardPolicy(rng, top=3, margin=0.25, rollouts=160, zero_sum=True, net_play_outs=True)
+    policy.name = "hard4"
+    return policy
 
 
 def _hard1(rng: random.Random) -> Any:
@@ -205,6 +217,7 @@ POLICIES: Mapping[str, Callable[[random.Random], Any]] = {
     "hard1": _hard1,
     "hard2": _hard2,
     "hard3": _hard3,
+    "hard4": _hard4,
     "strong2": _strong2,
     "strong3": _strong3,
     "pg": _pg,

@@ -26,9 +26,15 @@ of them, which cost what the search of `StrongPolicy` alone costs: the network's
 are one scoring of the legal moves per decision (since 6 December 2026, 10:00 UTC; 0.899x
 `net`'s penalty where that search scored 0.948x, docs/benchmarks.md).
 
+Since 6 December 2026 (evening) `hard` also reads the opponents' hands: given a hand model
+(`engines.ai.bigtwo_hands`), its sampled deals are dealt by the model's probabilities of who
+holds each unseen card, read from the deal's public history, instead of at random within
+the greedy reads. It falls back on those reads when the history could not be followed.
+
 `hard1` is the first `hard` (its own penalty, a won deal counting as a bonus of
 `win_bonus`, as `strong` values a play-out), `hard2` the second (greedy play-outs, 480 of
-them), `hard3` the third (network play-outs, `margin` 0.5), all frozen as sparring partners.
+them), `hard3` the third (network play-outs, `margin` 0.5), `hard4` the fourth (no hand
+model), all frozen as sparring partners.
 """
 
 from __future__ import annotations
@@ -37,10 +43,11 @@ import random
 
 import numpy as np
 
+from engines.ai.bigtwo_hands import DealHistory, HandModel, sample_deals
 from engines.ai.bigtwo_net import Net, action_features, net_play_out, shipped_net
-from engines.ai.bigtwo_strong import StrongPolicy
-from engines.bigtwo import BigTwoView, Play
-from engines.bigtwo_combos import ALL_CARDS, Combo, mask_of_cards
+from engines.ai.bigtwo_strong import StrongPolicy, _after
+from engines.bigtwo import Action, BigTwoView, Play
+from engines.bigtwo_combos import ALL_CARDS, Combo, keys_of_mask, mask_of_cards
 
 
 class HardPolicy(StrongPolicy):
@@ -57,15 +64,58 @@ class HardPolicy(StrongPolicy):
         rollouts: int = 160,
         zero_sum: bool = True,
         net_play_outs: bool = True,
+        hands: HandModel | None = None,
     ) -> None:
-        """`net`: the shipped weights unless given. `net_play_outs` False (greedy play-outs)
-        with 480 `rollouts` and `margin` 0.5 gives `hard2`, and `zero_sum` False too `hard1`;
-        `margin` 0.5 alone `hard3`."""
+        """`net`: the shipped weights unless given. `hands`: the hand model that deals the
+        sampled deals (None: dealt at random within the greedy reads, as `hard4` and the
+        `normal` level do). `net_play_outs` False (greedy play-outs) with 480 `rollouts` and
+        `margin` 0.5 gives `hard2`, and `zero_sum` False too `hard1`; `margin` 0.5 alone
+        `hard3`."""
         super().__init__(rng, rollouts=rollouts, budget_ms=None, zero_sum=zero_sum)
         self.net = net if net is not None else shipped_net()
         self.top = top
         self.margin = margin
         self.net_play_outs = net_play_outs
+        self.hands = hands
+        self.history = DealHistory()
+
+    def decide(self, view: BigTwoView) -> Action:
+        """Choose a legal action for the seat of `view`, keeping the deal's history."""
+        if self.hands is None:
+            return super().decide(view)
+        self.history.see(view)
+        action = super().decide(view)
+        self.history.acted(view, action)
+        return action
+
+    def values(
+        self, view: BigTwoView, seat: int, candidates: list[int], samples: int
+    ) -> list[float]:
+        """As `StrongPolicy.values`, on deals dealt by the hand model when there is one and
+        the deal's history is known."""
+        record = self.history.record
+        if self.hands is None or record is None:
+            return super().values(view, seat, candidates, samples)
+        hand = view.hand_mask
+        unseen = ALL_CARDS & ~hand & ~mask_of_cards(view.played)
+        counts = list(view.cards_left)
+        probs = self.hands.probabilities(record.features(seat, hand, unseen, counts))
+        others = [(seat + k) % 4 for k in (1, 2, 3)]
+        gen = np.random.default_rng(self.rng.getrandbits(64))
+        deals = sample_deals(probs, keys_of_mask(unseen), [counts[s] for s in others], samples, gen)
+        totals = [0.0] * len(candidates)
+        table_seat = view.table_seat if view.table_seat is not None else seat
+        for dealt in deals:
+            table_hands = [0, 0, 0, 0]
+            table_hands[seat] = hand
+            for s, mask in zip(others, dealt, strict=True):
+                table_hands[s] = mask
+            for i, move in enumerate(candidates):
+                penalties = _after(
+                    table_hands, seat, move, view.table, table_seat, view.passes, self._finish
+                )
+                totals[i] += self._value(penalties, seat)
+        return totals
 
     def _candidates(self, view: BigTwoView, hand: int) -> list[int]:
         seat = view.seat

@@ -32,8 +32,14 @@ Agent = Callable[[int, int, list[int], Combo | None, tuple[int, int, int, int], 
 """(seat, hand, moves, table, counts from the seat on, unseen) -> index of the chosen move."""
 
 
-def play_deal(rng: random.Random, agents: list[Agent]) -> list[int]:
-    """One deal of freshly shuffled cards, seat `s` played by `agents[s]`; the penalties."""
+Watcher = Callable[[int, list[int], list[int], int, Combo | None, bool], None]
+"""(seat, every seat's hand, its legal moves, the move it chose, the table, the opening
+play?) -> None: called before each move is played (`engines.ai.bigtwo_hands_train`)."""
+
+
+def play_deal(rng: random.Random, agents: list[Agent], watch: Watcher | None = None) -> list[int]:
+    """One deal of freshly shuffled cards, seat `s` played by `agents[s]`; the penalties.
+    `watch`, if given, sees each move before it is played."""
     deck = list(range(52))
     rng.shuffle(deck)
     hands = [sum(1 << k for k in deck[s::4]) for s in range(4)]
@@ -54,6 +60,8 @@ def play_deal(rng: random.Random, agents: list[Agent]) -> list[int]:
         )
         unseen = ALL_CARDS & ~hand & ~played
         move = moves[agents[turn](turn, hand, moves, table, counts, unseen)]
+        if watch is not None:
+            watch(turn, hands, moves, move, table, opening)
         if move:
             opening = False
             hands[turn] = hand & ~move

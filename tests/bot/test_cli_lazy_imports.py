@@ -77,10 +77,12 @@ def test_train_still_lists_and_checks_its_trainers() -> None:
     assert build_parser().parse_args(["train", "bigtwo-pg"]).game == "bigtwo-pg"
     shown = _deucebot("train", "--help")
     assert shown.returncode == 0
-    assert "Trainers the games declare: bigtwo, bigtwo-pg, duel, holdem." in shown.stdout
+    assert "Trainers the games declare: bigtwo, bigtwo-hands, bigtwo-pg, duel, holdem." in (
+        shown.stdout
+    )
     refused = _deucebot("train", "nope")
     assert refused.returncode == 2 and refused.stdout == ""
     assert refused.stderr.splitlines() == [
         "deucebot train: argument game: invalid choice: 'nope' (choose from 'bigtwo', "
-        "'bigtwo-pg', 'duel', 'holdem') (see deucebot train --help)"
+        "'bigtwo-hands', 'bigtwo-pg', 'duel', 'holdem') (see deucebot train --help)"
     ]

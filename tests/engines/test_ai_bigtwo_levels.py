@@ -197,9 +197,10 @@ def test_normal_weighs_the_networks_proposals_where_strong3_weighed_the_heuristi
 
 
 def test_hard_leaves_the_networks_choice_for_a_quarter_point_per_sample() -> None:
-    """`hard` and the frozen `hard3` draw the same sampled deals from the same random numbers:
-    they decide alike except where another candidate beats the network's first choice by more
-    than 0.25 and at most 0.5 points per sampled deal, and there `hard` plays it."""
+    """`hard4` (`hard` before it read hands) and the frozen `hard3` draw the same sampled deals
+    from the same random numbers: they decide alike except where another candidate beats the
+    network's first choice by more than 0.25 and at most 0.5 points per sampled deal, and there
+    `hard4` plays it."""
     assert [POLICIES[n](random.Random(0)).margin for n in ("hard1", "hard2", "hard3")] == [0.5] * 3
     differ = checked = 0
     for deal in range(12):
@@ -213,14 +214,14 @@ def test_hard_leaves_the_networks_choice_for_a_quarter_point_per_sample() -> Non
             whole = any(isinstance(a, Play) and len(a.cards) == len(view.hand) for a in view.legal)
             if seat == 0 and len(view.legal) > 1 and not whole:
                 key = deal * 100 + checked
-                probe = POLICIES["hard"](random.Random(key))
+                probe = POLICIES["hard4"](random.Random(key))
                 probe.reads.update(view, 0)
                 candidates = probe._candidates(view, view.hand_mask)
                 samples = probe._samples(view, len(candidates))
                 totals = probe.values(view, 0, candidates, samples)
                 best = min(range(len(candidates)), key=lambda i: (totals[i], i))
                 gap = (totals[0] - totals[best]) / samples
-                for name, margin in (("hard", 0.25), ("hard3", 0.5)):
+                for name, margin in (("hard4", 0.25), ("hard3", 0.5)):
                     action = POLICIES[name](random.Random(key)).decide(view)
                     mask = mask_of_cards(action.cards) if isinstance(action, Play) else 0
                     assert mask == candidates[best if gap > margin else 0], (name, gap)
