@@ -45,7 +45,7 @@ import numpy as np
 
 from engines.ai.bigtwo_hands import DealHistory, HandModel, sample_deals
 from engines.ai.bigtwo_net import Net, action_features, net_play_out, shipped_net
-from engines.ai.bigtwo_strong import StrongPolicy, _after
+from engines.ai.bigtwo_strong import StrongPolicy
 from engines.bigtwo import Action, BigTwoView, Play
 from engines.bigtwo_combos import ALL_CARDS, Combo, keys_of_mask, mask_of_cards
 
@@ -104,17 +104,12 @@ class HardPolicy(StrongPolicy):
         gen = np.random.default_rng(self.rng.getrandbits(64))
         deals = sample_deals(probs, keys_of_mask(unseen), [counts[s] for s in others], samples, gen)
         totals = [0.0] * len(candidates)
-        table_seat = view.table_seat if view.table_seat is not None else seat
         for dealt in deals:
             table_hands = [0, 0, 0, 0]
             table_hands[seat] = hand
             for s, mask in zip(others, dealt, strict=True):
                 table_hands[s] = mask
-            for i, move in enumerate(candidates):
-                penalties = _after(
-                    table_hands, seat, move, view.table, table_seat, view.passes, self._finish
-                )
-                totals[i] += self._value(penalties, seat)
+            self._play_out(table_hands, view, seat, candidates, totals)
         return totals
 
     def _candidates(self, view: BigTwoView, hand: int) -> list[int]:

@@ -564,8 +564,6 @@ class StrongPolicy:
         dealer = _Dealer(unseen, counts, hands, seat, forbid) if any(forbid) else None
         reading = dealer is not None and dealer.ok
         totals = [0.0] * len(candidates)
-        table = view.table
-        table_seat = view.table_seat if view.table_seat is not None else seat
         deadline = time.perf_counter() + self.budget if self.budget is not None else None
         dead_ends = 0
         for done in range(samples):
@@ -595,10 +593,22 @@ class StrongPolicy:
                     again_wrong = _misreads(again, checks)
                     if again_wrong < wrong:
                         dealt, wrong = again, again_wrong
-            for i, move in enumerate(candidates):
-                penalties = _after(dealt, seat, move, table, table_seat, view.passes, self._finish)
-                totals[i] += self._value(penalties, seat)
+            self._play_out(dealt, view, seat, candidates, totals)
         return totals
+
+    def _play_out(
+        self,
+        dealt: list[int],
+        view: BigTwoView,
+        seat: int,
+        candidates: list[int],
+        totals: list[float],
+    ) -> None:
+        """Add to `totals` each candidate's value (`_value`) on the sampled deal `dealt`."""
+        table_seat = view.table_seat if view.table_seat is not None else seat
+        for i, move in enumerate(candidates):
+            penalties = _after(dealt, seat, move, view.table, table_seat, view.passes, self._finish)
+            totals[i] += self._value(penalties, seat)
 
     def _finish(
         self, hands: list[int], turn: int, table: Combo | None, table_seat: int, passes: int
