@@ -16,7 +16,7 @@ import bot.discord.board_pictures as board_pictures
 from deucebot_dev.discord_standin import FakeDiscord
 from tests.e2e.conftest import bot_running, settle
 from tests.e2e.deliveries import check_match
-from tests.e2e.helpers import board
+from tests.e2e.helpers import board, board_image
 
 PICTURE_LATE = 0.6
 """Seconds each board picture takes here (a busy worker)."""
@@ -49,7 +49,7 @@ async def test_a_late_picture_does_not_hold_the_board_and_follows_it(
         await standin.command(ana, "table start")
         table = bot.tables.find(str(standin.channel_id))
         assert table is not None and table.match is not None
-        await standin.wait_for(lambda: "table-" in _image(board(standin).history[-1]), 10)
+        await standin.wait_for(lambda: "table-" in board_image(standin), 10)
         monkeypatch.setattr(board_pictures, "PICTURE_WAIT", 0.1)
         monkeypatch.setattr(board_pictures, "draw_ahead", slow_draw_ahead)
         await standin.command(ana, "table leave")  # the AI plays every seat from now on
