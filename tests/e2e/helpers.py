@@ -56,8 +56,12 @@ def board_image(fake: FakeDiscord) -> str:
 
 
 def mentioned(fake: FakeDiscord) -> int | None:
-    """Whose turn the newest board announces (a user id), if a human's."""
-    match = MENTION.search(board(fake).content)
+    """Whose turn the newest board announces (a user id), if a human's; None before any
+    board is posted (`wait_for` predicates must not raise while the front catches up)."""
+    found = boards(fake)
+    if not found:
+        return None
+    match = MENTION.search(found[-1].content)
     return int(match.group(1)) if match else None
 
 
