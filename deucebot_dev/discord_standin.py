@@ -2175,15 +2175,26 @@ class FakeDiscord:
         return out
 
     async def wait_for(self, predicate: Callable[[], Any], timeout: float = 10.0) -> Any:
-        """Wait until `predicate()` is truthy (checked after every REST call); return its value."""
-        async with asyncio.timeout(timeout):
-            while True:
-                value = predicate()
-                if value:
-                    return value
-                self.changed.clear()
-                try:
-                    async with asyncio.timeout(0.2):
-                        await self.changed.wait()
-                except TimeoutError:
-                    pass
+        """Wait until `predicate()` is truthy (checked after every REST call); return its value.
+
+        A predicate that fails an assertion ("no board was posted") is not true *yet*:
+        the bot may simply not have sent that message. If the wait times out, the last
+        such assertion is the `TimeoutError`'s cause. Any other exception ends the wait."""
+        failed: AssertionError | None = None
+        try:
+            async with asyncio.timeout(timeout):
+                while True:
+                    try:
+                        value = predicate()
+                    except AssertionError as error:
+                        failed, value = error, None
+                    if value:
+                        return value
+                    self.changed.clear()
+                    try:
+                        async with asyncio.timeout(0.2):
+                            await self.changed.wait()
+                    except TimeoutError:
+                        pass
+        except TimeoutError as timeout_error:
+            raise timeout_error from failed

@@ -40,24 +40,14 @@ def board(fake: FakeDiscord) -> Message:
     return found[-1]
 
 
-def board_text(fake: FakeDiscord) -> str:
-    """The newest board's text, or "" before any board is posted (for `wait_for`
-    predicates, which must not raise while the front has not posted yet)."""
-    found = boards(fake)
-    return found[-1].text() if found else ""
-
-
-def board_image(fake: FakeDiscord) -> str:
-    """The newest board version's picture URL, or "" before any board is posted."""
-    found = boards(fake)
-    if not found or not found[-1].history or not found[-1].history[-1]["embeds"]:
-        return ""
-    return str(found[-1].history[-1]["embeds"][0].get("image", {}).get("url", ""))
+def version_image(version: dict[str, Any]) -> str:
+    """The picture URL of one version of a message's first embed ("" without one)."""
+    return str(version["embeds"][0].get("image", {}).get("url", "")) if version["embeds"] else ""
 
 
 def mentioned(fake: FakeDiscord) -> int | None:
     """Whose turn the newest board announces (a user id), if a human's; None before any
-    board is posted (`wait_for` predicates must not raise while the front catches up)."""
+    board is posted."""
     found = boards(fake)
     if not found:
         return None

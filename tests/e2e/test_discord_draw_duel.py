@@ -14,7 +14,7 @@ from deucebot_dev.discord_standin import FakeDiscord, Message, User
 from engines.cards import parse_card
 from engines.draw.events import NewCards
 from tests.e2e.conftest import bot_running
-from tests.e2e.helpers import board, board_text, open_hand
+from tests.e2e.helpers import board, open_hand
 from tests.e2e.poker_helpers import buttons, form_input, wait_turn
 from tests.e2e.process_play import DUEL_SEAT
 
@@ -65,7 +65,7 @@ async def test_draw_discards_are_chosen_by_card_even_sorted_by_suit(
         table = bot.tables.find(str(standin.channel_id))
         assert table is not None
         # The outbox posts the deal's board on its own time (after recording its intent).
-        await standin.wait_for(lambda: "Blind 2" in board_text(standin))
+        await standin.wait_for(lambda: "Blind 2" in board(standin).text())
         # The board text's stakes as they stand before the surblind is settled: the blind
         # only (no unposted surblind, no "entry 0").
         text = str(board(standin).embeds[0].get("description", ""))

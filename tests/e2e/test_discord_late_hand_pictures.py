@@ -18,7 +18,7 @@ from bot.discord.client import Deucebot
 from bot.pictures import clear_cache
 from deucebot_dev.discord_standin import INTERACTION, FakeDiscord, Message
 from tests.e2e.conftest import bot_running
-from tests.e2e.helpers import board, cards_in_text, open_hand
+from tests.e2e.helpers import board, cards_in_text, open_hand, version_image
 
 LATE = 0.4
 """Seconds a hand's first drawing takes here (a picture worker busy elsewhere)."""
@@ -54,10 +54,6 @@ async def _dealt(standin: FakeDiscord, tmp_path: Path) -> AsyncIterator[Deucebot
         yield bot
 
 
-def _image(version: dict[str, Any]) -> str:
-    return str(version["embeds"][0].get("image", {}).get("url", ""))
-
-
 def _pictured(hand: Message) -> bool:
     return bool(hand.attachments) and hand.attachments[0].startswith("hand-")
 
@@ -71,7 +67,7 @@ async def test_a_late_hand_picture_follows_the_answer_through_the_interaction(
         hand = await open_hand(standin, ana)
         # At once: the whole hand as text and its controls, no picture yet.
         first = hand.history[0]
-        assert not first["attachments"] and not _image(first), first
+        assert not first["attachments"] and not version_image(first), first
         written = {str(card) for card in cards_in_text(first["embeds"][0]["description"])}
         assert hand.component("db:sel:")
         assert len(held) == 1 and len(held[0]) == 13 and set(held[0]) <= written
@@ -82,7 +78,7 @@ async def test_a_late_hand_picture_follows_the_answer_through_the_interaction(
         name = hand.attachments[0]
         assert name == "hand-two-" + "".join(held[0]) + ".png"
         last = hand.history[-1]
-        assert _image(last) == f"attachment://{name}" and hand.descriptions[0]
+        assert version_image(last) == f"attachment://{name}" and hand.descriptions[0]
         assert last["embeds"][0]["description"] == first["embeds"][0]["description"]
         assert len(hand.history) == 2
         assert not standin.errors, standin.errors
@@ -122,11 +118,11 @@ async def test_a_hand_updated_by_a_click_gets_its_late_picture_by_a_later_edit(
         response = await standin.click(ana, hand, "db:sort:")
         assert response.kind == 7 and response.message is hand
         sorted_now = hand.history[-1]
-        assert not sorted_now["attachments"] and not _image(sorted_now)
+        assert not sorted_now["attachments"] and not version_image(sorted_now)
         assert len(held) == 1
         # ... and the picture of the sorted hand follows by an edit through that click.
         await standin.wait_for(lambda: _pictured(hand), 5)
         name = hand.attachments[0]
         assert name != first and name == "hand-two-" + "".join(held[0]) + ".png"
-        assert hand.via == INTERACTION and _image(hand.history[-1]) == f"attachment://{name}"
+        assert hand.via == INTERACTION and version_image(hand.history[-1]) == f"attachment://{name}"
         assert not standin.errors, standin.errors

@@ -16,7 +16,7 @@ import bot.discord.board_pictures as board_pictures
 from deucebot_dev.discord_standin import FakeDiscord
 from tests.e2e.conftest import bot_running, settle
 from tests.e2e.deliveries import check_match
-from tests.e2e.helpers import board, board_image
+from tests.e2e.helpers import board, version_image
 
 PICTURE_LATE = 0.6
 """Seconds each board picture takes here (a busy worker)."""
@@ -24,10 +24,6 @@ PICTURE_LATE = 0.6
 
 def _turn(version: dict[str, Any]) -> int:
     return int(re.findall(r"\d+", version["embeds"][0]["footer"]["text"])[2])
-
-
-def _image(version: dict[str, Any]) -> str:
-    return str(version["embeds"][0].get("image", {}).get("url", ""))
 
 
 async def test_a_late_picture_does_not_hold_the_board_and_follows_it(
@@ -49,7 +45,7 @@ async def test_a_late_picture_does_not_hold_the_board_and_follows_it(
         await standin.command(ana, "table start")
         table = bot.tables.find(str(standin.channel_id))
         assert table is not None and table.match is not None
-        await standin.wait_for(lambda: "table-" in board_image(standin), 10)
+        await standin.wait_for(lambda: "table-" in version_image(board(standin).history[-1]), 10)
         monkeypatch.setattr(board_pictures, "PICTURE_WAIT", 0.1)
         monkeypatch.setattr(board_pictures, "draw_ahead", slow_draw_ahead)
         await standin.command(ana, "table leave")  # the AI plays every seat from now on
@@ -65,11 +61,11 @@ async def test_a_late_picture_does_not_hold_the_board_and_follows_it(
             before = [v for v in first.history if v["embeds"] and _turn(v) < turn][-1]
             # Each move went out at once with the last picture; when the move changed the
             # picture, its own followed, and only then did the next AI move.
-            assert _image(at_turn[0]) == _image(before), turn
+            assert version_image(at_turn[0]) == version_image(before), turn
             if len(at_turn) > 1:
                 late += 1
-                assert _image(at_turn[-1]) != _image(before), turn
-                name = _image(at_turn[-1]).removeprefix("attachment://")
+                assert version_image(at_turn[-1]) != version_image(before), turn
+                name = version_image(at_turn[-1]).removeprefix("attachment://")
                 assert at_turn[-1]["attachments"] == [name], turn
         assert late >= 2, turns
         monkeypatch.setattr(board_pictures, "draw_ahead", drawn_ahead)
@@ -78,4 +74,4 @@ async def test_a_late_picture_does_not_hold_the_board_and_follows_it(
         await check_match(standin, bot.storage, table.match.id, table.names)
         assert not standin.errors, standin.errors
         final = board(standin).history[-1]
-        assert "table-" in _image(final)
+        assert "table-" in version_image(final)

@@ -184,7 +184,7 @@ async def test_a_paced_ai_plays_on_only_once_the_board_showed_its_last_move(
     async with bot_running(standin, tmp_path / "db.sqlite3", ai_delay=0.02) as bot:
         await standin.command(ana, "table create", game="bigtwo", deals=1)
         await standin.command(ana, "table start")
-        await standin.wait_for(lambda: _deal_one_shown(standin), 10)
+        await standin.wait_for(lambda: _footer(board(standin))[1] == 1, 10)
         standin.slow.append(("PATCH", r"/webhooks/", 0.25))
         await standin.command(ana, "table leave")  # the AI plays every seat from now on
         first = board(standin)
@@ -195,11 +195,6 @@ async def test_a_paced_ai_plays_on_only_once_the_board_showed_its_last_move(
         assert shown == list(range(start, shown[-1] + 1)), shown  # every move, in turn
         standin.slow.clear()
         await _ends_in_order(standin, bot)
-
-
-def _deal_one_shown(standin: FakeDiscord) -> bool:
-    """Whether a board is posted and shows deal 1 (False, not an error, before the first)."""
-    return bool(boards(standin)) and _footer(board(standin))[1] == 1
 
 
 def _to_act_following(bot: object, table: object, user: int) -> bool:
@@ -308,7 +303,7 @@ async def test_a_deferred_command_lends_its_token_once_its_thinking_message_is_a
         created = await standin.command(ana, "table create", game="bigtwo", deals=1)
         started = await standin.command(ana, "table start")
         assert created.kind == started.kind == 5
-        await standin.wait_for(lambda: _deal_one_shown(standin), 10)
+        await standin.wait_for(lambda: _footer(board(standin))[1] == 1, 10)
         await settle(bot)
         deal = board(standin)
         assert deal.via == INTERACTION and not deal.ephemeral
