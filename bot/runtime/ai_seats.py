@@ -104,6 +104,11 @@ class AiSeats:
         policy = spec.make_policy(name, random.Random(seed))
         return await asyncio.to_thread(policy.decide, view)
 
+    def policies_of(self, table_id: int) -> dict[int, Policy[Any, Any]]:
+        """Seat -> the policy living in this process for `table_id` (a copy; empty with a
+        worker pool, whose policies live in the workers). For diagnostics and tests."""
+        return {seat: p for (table, seat), p in self._policies.items() if table == table_id}
+
     def forget(self, table_id: int) -> None:
         """Drop the policies of `table_id` (here and in the workers): its match finished, it
         stopped, or a new match begins."""

@@ -9,17 +9,10 @@ next deal's history again.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
-from bot.discord.client import Deucebot
 from deucebot_dev.discord_standin import FakeDiscord
 from tests.e2e.conftest import bot_running, settle
 from tests.e2e.helpers import board, play_until, privacy_hook
-
-
-def _ai_policies(bot: Deucebot, table_id: int) -> dict[int, Any]:
-    """The AI policies living in this process for `table_id`, by seat."""
-    return {seat: p for (tid, seat), p in bot.tables.ai._policies.items() if tid == table_id}
 
 
 async def test_a_match_against_three_hard_ai_goes_on_mid_deal_after_a_restart(
@@ -45,7 +38,7 @@ async def test_a_match_against_three_hard_ai_goes_on_mid_deal_after_a_restart(
         await settle(bot)
         before = table.state.view(None)
         assert before.deal == 1 and not before.finished
-        policies = _ai_policies(bot, table.id)
+        policies = bot.tables.ai.policies_of(table.id)
         assert sorted(policies) == [1, 2, 3]
         for policy in policies.values():
             # Each seat followed the deal from its views alone (the history checks itself
@@ -75,7 +68,7 @@ async def test_a_match_against_three_hard_ai_goes_on_mid_deal_after_a_restart(
         if not view.finished:
             # The players rebuilt after the restart joined deal 1 in its middle; deal 2 they
             # followed from its start, so each reads the opponents' hands again.
-            policies = _ai_policies(bot, table.id)
+            policies = bot.tables.ai.policies_of(table.id)
             assert sorted(policies) == [1, 2, 3]
             assert all(p.history.record is not None for p in policies.values())
 

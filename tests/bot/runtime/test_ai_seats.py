@@ -45,6 +45,7 @@ async def test_hints_and_turns_in_a_pool_build_no_policy_here_and_match_a_thread
         pooled.new_match(1, seats, seed=77)
         in_pool = await pooled.hint(1, spec, seat, view, turn=3)
         turn_in_pool = await pooled.decide(1, spec, seats[seat], view)
+        assert pooled.policies_of(1) == {}  # they live in the worker
     finally:
         await pooled.aclose()
     assert built == []  # decided in the worker, never built in this process
@@ -55,6 +56,9 @@ async def test_hints_and_turns_in_a_pool_build_no_policy_here_and_match_a_thread
     assert await local.hint(1, spec, seat, view, turn=3) == in_pool  # same position, same hint
     assert await local.decide(1, spec, seats[seat], view) == turn_in_pool
     assert built == ["random", "random", "random"]
+    assert list(local.policies_of(1)) == [seat] and local.policies_of(2) == {}  # hints keep none
+    local.forget(1)
+    assert local.policies_of(1) == {}
 
 
 async def test_a_failing_policy_plays_the_safe_default(monkeypatch: pytest.MonkeyPatch) -> None:
