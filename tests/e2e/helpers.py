@@ -42,7 +42,8 @@ def board(fake: FakeDiscord) -> Message:
 
 def version_image(version: dict[str, Any]) -> str:
     """The picture URL of one version of a message's first embed ("" without one)."""
-    return str(version["embeds"][0].get("image", {}).get("url", "")) if version["embeds"] else ""
+    embed = (version.get("embeds") or [{}])[0] or {}
+    return str((embed.get("image") or {}).get("url") or "")
 
 
 def mentioned(fake: FakeDiscord) -> int | None:
