@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from deucebot_dev.discord_standin import FakeDiscord, Message
-from tests.e2e.helpers import BOARD_COLOUR
+from tests.e2e.helpers import BOARD_COLOUR, first_embed
 
 _FOOTER = re.compile(r"Table #(\d+) · (?:deal|hand) (\d+) · turn (\d+)")  # hand: hold'em
 _RESULT = re.compile(r" · (?:deal|hand) (\d+): result$")
@@ -52,7 +52,7 @@ def shown(fake: FakeDiscord) -> Shown:
             footer = _FOOTER.search(str((embed.get("footer") or {}).get("text", "")))
             deal = int(footer.group(2)) if footer else 0
             if message.history and "waiting for players" in str(
-                (message.history[0].get("embeds") or [{}])[0].get("title", "")
+                first_embed(message.history[0]).get("title", "")
             ):
                 deal = 0
             order.append(("board", deal, message))

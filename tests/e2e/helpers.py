@@ -40,10 +40,15 @@ def board(fake: FakeDiscord) -> Message:
     return found[-1]
 
 
+def first_embed(version: dict[str, Any]) -> dict[str, Any]:
+    """The first embed of one version of a message ({} without one)."""
+    embed: dict[str, Any] = (version.get("embeds") or [{}])[0] or {}
+    return embed
+
+
 def version_image(version: dict[str, Any]) -> str:
     """The picture URL of one version of a message's first embed ("" without one)."""
-    embed = (version.get("embeds") or [{}])[0] or {}
-    return str((embed.get("image") or {}).get("url") or "")
+    return str((first_embed(version).get("image") or {}).get("url") or "")
 
 
 def mentioned(fake: FakeDiscord) -> int | None:

@@ -20,7 +20,7 @@ from bot.pictures.cards import DECKS, FACE, FACE_EDGE, HAND, SMALL, TABLE, CardS
 from bot.pictures.kit import BACKGROUND, _palette
 from deucebot_dev.discord_standin import FakeDiscord
 from engines.cards import Card
-from tests.e2e.helpers import BOARD_COLOUR, version_image
+from tests.e2e.helpers import BOARD_COLOUR, first_embed, version_image
 
 SIZES = (HAND, TABLE, SMALL)
 DEALT = re.compile(r"(?:deal|hand) (\d+) · turn")
@@ -117,7 +117,7 @@ def check_pictures(fake: FakeDiscord) -> int:
             about = version.get("descriptions") or []
             assert len(about) == len(names)
             assert all(0 < len(text) <= 1024 for text in about), about
-            embed = (version.get("embeds") or [{}])[0] or {}
+            embed = first_embed(version)
             url = version_image(version)
             if url:
                 assert url.removeprefix("attachment://") in names, (url, names)

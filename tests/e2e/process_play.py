@@ -23,7 +23,7 @@ from engines.registry import get_game
 from storage.sqlite import SqliteStorage
 from tests.e2e.bot_process import BotProcess, bot_env
 from tests.e2e.deliveries import Shown, check_match
-from tests.e2e.helpers import MENTION, boards, cards_in_text
+from tests.e2e.helpers import MENTION, boards, cards_in_text, first_embed
 from tests.e2e.poker_helpers import buttons, form_input
 
 FOOTER = re.compile(r"Table #(\d+) · (?:deal|hand) (\d+) · turn (\d+)")
@@ -317,7 +317,7 @@ def scan_public(fake: FakeDiscord, match: Replayed) -> Scanned:
             text = version_text(version)
             scanned.versions += 1
             stamp = FOOTER.search(text)
-            title = str(((version.get("embeds") or [{}])[0] or {}).get("title") or "")
+            title = str(first_embed(version).get("title") or "")
             if stamp and int(stamp.group(2)) > 0:
                 deal, turn = int(stamp.group(2)), int(stamp.group(3))
                 allowed = match.public_by(deal, turn)

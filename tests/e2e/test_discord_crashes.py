@@ -20,6 +20,7 @@ from deucebot_dev.discord_standin import FakeDiscord, Message
 from storage.sqlite import SqliteStorage
 from tests.e2e.bot_process import BotProcess, bot_env, ready_or_ended, spawn_bot
 from tests.e2e.deliveries import check_match, shown
+from tests.e2e.helpers import first_embed
 
 KILLED = -signal.SIGKILL
 ANSWER_GRACE = 2.0
@@ -180,7 +181,7 @@ def _turns(message: Message) -> list[int]:
     """The turn in the footer of each version of a board, oldest first."""
     found = []
     for version in message.history:
-        footer = str(((version.get("embeds") or [{}])[0].get("footer") or {}).get("text", ""))
+        footer = str((first_embed(version).get("footer") or {}).get("text", ""))
         numbers = [int(n) for n in re.findall(r"\d+", footer)]
         if len(numbers) == 3:
             found.append(numbers[2])
