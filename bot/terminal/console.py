@@ -23,7 +23,6 @@ import math
 import random
 import signal
 import sys
-import tempfile
 import time
 from collections.abc import Sequence
 from pathlib import Path
@@ -49,7 +48,7 @@ from bot.runtime import (
 )
 from bot.terminal.lines import LineReader
 from bot.terminal.opening import HUMAN_ID as HUMAN_ID
-from bot.terminal.opening import open_table, play_config, player_name
+from bot.terminal.opening import open_table, play_config, play_database, player_name
 from bot.terminal.opening import place_of as place_of
 from engines.base import DealSettled, DealStarted, Event, IllegalAction
 from engines.cards import CardParseError
@@ -311,8 +310,7 @@ class Console:
                 loop.remove_signal_handler(signal.SIGINT)
 
     async def _open_and_play(self) -> int:
-        with tempfile.TemporaryDirectory(prefix="deucebot-") as tmp:
-            path = self.args.db or str(Path(tmp) / "play.sqlite3")
+        with play_database(self.args.db) as path:
             storage = await open_storage(path, synchronous=self.settings.db_synchronous)
             try:
                 return await self._run(storage)

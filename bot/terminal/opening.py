@@ -10,7 +10,11 @@ sets each game's own field: hold'em's `max_hands`).
 from __future__ import annotations
 
 import argparse
+import contextlib
+import tempfile
+from collections.abc import Iterator
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from bot.i18n import t
@@ -31,6 +35,18 @@ def player_name(args: argparse.Namespace, lang: str) -> str:
     """The player's name at a new table: `--name` as given, else the word for "you" in the
     table's language `lang` (a saved match keeps the name its seat was stored with)."""
     return str(args.name) if args.name is not None else t("console.default_name", lang)
+
+
+@contextlib.contextmanager
+def play_database(db: str | None) -> Iterator[str]:
+    """Where `deucebot play` keeps its table: `--db` as given, else a file in a temporary
+    directory, removed on leaving. None is made when `--db` names the database (a process
+    killed there would leave an empty one behind)."""
+    if db:
+        yield db
+        return
+    with tempfile.TemporaryDirectory(prefix="deucebot-") as tmp:
+        yield str(Path(tmp) / "play.sqlite3")
 
 
 def play_config(args: argparse.Namespace, settings: Settings) -> RuntimeConfig:

@@ -15,7 +15,6 @@ import contextlib
 import os
 import signal
 import sys
-import tempfile
 import webbrowser
 from pathlib import Path
 from typing import TextIO
@@ -25,7 +24,14 @@ from aiohttp import web
 from bot.i18n import normalise_language, t
 from bot.process.settings import load_settings
 from bot.runtime import TableManager
-from bot.terminal.opening import HUMAN_ID, open_table, place_of, play_config, player_name
+from bot.terminal.opening import (
+    HUMAN_ID,
+    open_table,
+    place_of,
+    play_config,
+    play_database,
+    player_name,
+)
 from bot.web.front import WebFront
 from bot.web.local import TOKEN_PARAM, LocalAuthenticator, kept_token, new_token
 from bot.web.redact import RedactingAccessLogger
@@ -67,8 +73,7 @@ async def serve(args: argparse.Namespace, out: TextIO, err: TextIO = sys.stderr)
     for number in (signal.SIGINT, signal.SIGTERM):
         with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
             loop.add_signal_handler(number, stop.set)
-    with tempfile.TemporaryDirectory(prefix="deucebot-") as tmp:
-        path = args.db or str(Path(tmp) / "play.sqlite3")
+    with play_database(args.db) as path:
         storage = await open_storage(path, synchronous=settings.db_synchronous)
         front = WebFront()
         manager = TableManager(storage, front, config=play_config(args, settings))

@@ -10,6 +10,7 @@ import signal
 import sqlite3
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -232,3 +233,39 @@ async def test_the_default_name_is_you_in_the_tables_language(
     assert seat_names(named)[0] == "You"
     await play(tmp_path / "fr.sqlite3", "quit\n")
     assert seat_names(tmp_path / "fr.sqlite3")[0] == "Vous"
+
+
+class Peek(io.StringIO):
+    """A script that notes what the temporary directory holds whenever a line is read."""
+
+    def __init__(self, text: str, temp: Path) -> None:
+        super().__init__(text)
+        self.temp = temp
+        self.seen: list[list[str]] = []
+
+    def readline(self, size: int = -1, /) -> str:  # type: ignore[override]  # as typeshed
+        self.seen.append(sorted(os.listdir(self.temp)))
+        return super().readline(size)
+
+
+async def test_a_named_database_makes_no_temporary_directory(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`--db` names where the table lives: nothing is made in the temporary directory while
+    `play` runs (a process killed there used to leave an empty ``deucebot-*`` behind);
+    without it the table lives in a temporary directory that is gone once `play` returns."""
+    temp = tmp_path / "temp"
+    temp.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(temp))
+    db = tmp_path / "named.sqlite3"
+    named = Peek("quit\n", temp)
+    console = Console(args_for(db), named, io.StringIO())  # type: ignore[arg-type]
+    assert await console.run() == 0
+    assert named.seen and all(listing == [] for listing in named.seen) and db.exists()
+    unnamed = Peek("quit\n", temp)
+    args = build_parser().parse_args(["play", "bigtwo", "--ai-delay", "0", "--ai", "greedy"])
+    assert await Console(args, unnamed, io.StringIO()).run() == 0
+    assert unnamed.seen and all(
+        len(listing) == 1 and listing[0].startswith("deucebot-") for listing in unnamed.seen
+    )
+    assert list(temp.iterdir()) == []
