@@ -164,6 +164,8 @@ class Secrets:
     """Table id -> its channel."""
     deal: dict[int, int] = field(default_factory=dict)
     """Table id -> its latest deal."""
+    dealing: dict[int, int] = field(default_factory=dict)
+    """Table id -> the deal the next public event belongs to, followed event by event."""
     checked: int = 0
     pictures: int = 0
     named: set[str] = field(default_factory=set)
@@ -180,14 +182,18 @@ def watch_secrets(bot: Deucebot) -> Secrets:
         key = (table.id, table.deal)
         secrets.place[table.id] = int(table.place)
         secrets.deal[table.id] = table.deal
-        # The events of one action may settle a deal and deal the next (or several):
-        # what they reveal belongs to the deal they happen in.
-        deal = table.deal - sum(isinstance(e, DealStarted) for e in events)
+        # The events of one action may settle a deal and deal the next, or several (a
+        # hold'em hand with everyone all-in on the blinds runs out at once), and they come
+        # in batches split by private ones: what they reveal belongs to the deal they
+        # happen in, followed from one batch to the next, not counted back from the
+        # snapshot's deal.
+        if table.id not in secrets.dealing and events:
+            secrets.dealing[table.id] = table.deal - sum(isinstance(e, DealStarted) for e in events)
         for event in events:
             if isinstance(event, DealStarted):
-                deal = event.deal
+                secrets.dealing[table.id] = event.deal
             shown = set(event.cards) if isinstance(event, Played) else revealed_cards(event)
-            secrets.revealed[(table.id, deal)] |= shown
+            secrets.revealed[(table.id, secrets.dealing[table.id])] |= shown
         live = bot.tables.by_id(table.id)
         if live is None or live.match is None:
             return
