@@ -30,11 +30,6 @@
   raise (it will bet the river too). With nothing worth a bet hard bets the smallest
   amount into it rather than checking and folding: that gives up less when it raises, and
   wins the pot whenever it folds.
-- A seat seen betting most of the times it was checked to or first to act after the flop
-  (`leads_often`: frozen `strong` and loose-aggressive players, not a tight one) folds its
-  weak hands to a bet and bets them when checked to. Heads-up on the flop and turn hard
-  checks its hands worth a bet to such a seat, first to act or checked to, and answers the
-  bet that comes; on the river it bets them as before.
 """
 
 from __future__ import annotations
@@ -132,14 +127,6 @@ to open is read as betting whatever it holds (`relentless`). With `Habits`' prio
 in 4) that takes about ten leads in a row; a loose-aggressive seat, betting any pair and
 45% of its misses (some 0.7 of its chances), stays under it."""
 
-LEADER = 0.6
-"""A seat seen betting at least this share of the times the betting after the flop was its
-to open is read as one that bets when checked to (`leads_often`): heads-up on the flop and
-turn hard checks its hands worth a bet to it rather than betting them (a `relentless` one
-keeps its own reading). Above `Habits`' prior (2 bets in 4), so a stranger is not one;
-the sparring pool's `lag` and frozen `strong` lead some 0.65-0.8 of their chances, a `tag`
-about half, a `rock` a third."""
-
 RELENTLESS_FLOOR = 0.5
 """The weight a relentless seat's bet leaves on the hands outside the share it reads as."""
 
@@ -148,13 +135,6 @@ def relentless(habits: Habits) -> bool:
     """Whether what this seat saw of one opponent reads as betting whenever it may open the
     betting after the flop, whatever it holds (a maniac)."""
     return habits.lead_rate >= RELENTLESS
-
-
-def leads_often(habits: Habits) -> bool:
-    """Whether what this seat saw of one opponent reads as betting when checked to after the
-    flop often enough that checking a good hand to it wins more than betting it (`LEADER`):
-    a bet into such a seat folds its weak hands, a check lets it bet them."""
-    return habits.lead_rate >= LEADER
 
 
 def loose_passive(stats: SeatStats, habits: Habits) -> bool:
@@ -500,10 +480,7 @@ class HardPolicy(StrongPolicy):
             if stations:
                 value_line -= THIN_VALUE
             first = relentless_alone and not any(r.street == view.street for r in view.history)
-            # Heads-up before the river, a seat that bets when checked to is let bet, first
-            # to act or checked to (a relentless seat that checked is bet into, as before).
-            trap = not (river or stations or relentless_alone) and self._leader_alone(view)
-            if (first or trap) and equity >= value_line:
+            if first and equity >= value_line:
                 return Check()  # checked to, it bets: hard answers its bet
             if equity >= value_line and view.can_raise:
                 if spr < 1.2:
@@ -565,11 +542,6 @@ class HardPolicy(StrongPolicy):
         would bet (so hard lets it bet its good hands and probes with its bad ones)."""
         other = _only_opponent(view)
         return other is not None and relentless(self.habits.get(other, Habits()))
-
-    def _leader_alone(self, view: HoldemView) -> bool:
-        """Whether the one opponent left in the hand reads as `leads_often`."""
-        other = _only_opponent(view)
-        return other is not None and leads_often(self.habits.get(other, Habits()))
 
     def _barrel(self, view: HoldemView) -> float:
         """How often to bet again, whatever the cards, as the last street's aggressor heads-up

@@ -14,7 +14,6 @@ from engines.ai.holdem_hard import (
     HardPolicy,
     bet_fractions,
     last_aggressor,
-    leads_often,
     loose_passive,
     raise_levels,
     relentless,
@@ -560,40 +559,3 @@ def test_hard_calls_a_relentless_bettors_turn_bet_with_a_hand_worth_a_raise() ->
             answers[led].add(type(hard.decide(_led_turn("KD 8C").view(0))))
     assert answers[12.0] <= {Raise, AllIn}
     assert answers[18.0] == {Call}
-
-
-def test_leads_often_reads_a_seat_that_bets_when_checked_to_and_not_a_stranger() -> None:
-    assert leads_often(Habits(could_lead=20.0, led=13.0))
-    assert not leads_often(Habits(could_lead=20.0, led=10.0))
-    assert not leads_often(Habits())  # the prior: a stranger is not one
-
-
-def test_hard_checks_a_hand_worth_a_bet_to_a_seat_that_leads_often() -> None:
-    # Two pair heads-up on the flop: against a seat seen leading 10 of 20 times hard bets
-    # it, first to act or checked to; against one seen leading 13 of 20 (not relentless) it
-    # checks it either way, and raises the bet that comes. On the river, where a check ends
-    # the betting, it bets it.
-    for seed in range(40):
-        for led, checks in ((10.0, False), (13.0, True)):
-            first = _big_blind_flop("KD 8C")
-            behind = _heads_up_flop("KD 8C", raised=True)
-            for state, seat in ((first, 1), (behind, 0)):
-                hard = HardPolicy(random.Random(seed))
-                hard.habits[1 - seat] = Habits(could_lead=20.0, led=led)
-                action = hard.decide(state.view(seat))
-                assert (action == Check()) == checks, (led, seat, action)
-        hard = HardPolicy(random.Random(seed))
-        hard.habits[0] = Habits(could_lead=20.0, led=13.0)
-        state = _big_blind_flop("KD 8C")
-        assert hard.decide(state.view(1)) == Check()
-        state.apply(1, Check())
-        state.apply(0, Bet(state.view(0).pot_total))
-        assert isinstance(hard.decide(state.view(1)), (Raise, AllIn))
-        river = _big_blind_flop("KD 8C")
-        for _street in ("flop", "turn"):
-            river.apply(1, Check())
-            river.apply(0, Check())
-        assert river.view(1).street == "river"
-        hard = HardPolicy(random.Random(seed))
-        hard.habits[0] = Habits(could_lead=20.0, led=13.0)
-        assert isinstance(hard.decide(river.view(1)), Bet)
