@@ -80,6 +80,18 @@ CAUGHT_UP_WITHIN = 5.0
 plays on (`Front.caught_up`)."""
 
 
+def audience_runs(events: Sequence[Event]) -> list[tuple[int | None, list[Event]]]:
+    """`events` in order, consecutive ones for the same audience (`Event.to`: None for
+    everyone, else a seat) in one run: the batches the front is given."""
+    runs: list[tuple[int | None, list[Event]]] = []
+    for event in events:
+        if runs and runs[-1][0] == event.to:
+            runs[-1][1].append(event)
+        else:
+            runs.append((event.to, [event]))
+    return runs
+
+
 class Table:
     """One match of one game in one place (see the module docstring).
 
@@ -620,15 +632,9 @@ class Table:
         table now: consecutive events for the same audience in one call (public ones to the
         place, private ones to the seat's owner, with that seat's view), then ask for a
         board refresh."""
-        runs: list[tuple[int | None, list[Event]]] = []
-        for event in events:
-            if runs and runs[-1][0] == event.to:
-                runs[-1][1].append(event)
-            else:
-                runs.append((event.to, [event]))
         try:
             shown = self.snapshot()
-            for to, batch in runs:
+            for to, batch in audience_runs(events):
                 if to is None:
                     await self._front.public(shown, batch)
                     continue

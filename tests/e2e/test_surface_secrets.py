@@ -4,13 +4,13 @@ card it files under the wrong deal is a leak reported where there is none."""
 
 from __future__ import annotations
 
-import itertools
 import random
 from collections import defaultdict
 from types import SimpleNamespace
 from typing import Any
 
 from bot.runtime.replay import new_match_state, opening_events
+from bot.runtime.table import audience_runs
 from engines.base import DealStarted, Event
 from engines.cards import Card
 from engines.holdem import Showdown
@@ -59,11 +59,11 @@ async def test_a_showdown_is_filed_under_its_deal_when_one_action_deals_twice() 
         # As the runtime delivers them: runs for one audience, each with the table as it
         # is after the whole action.
         snapshot = SimpleNamespace(id=7, place=70, deal=deal)
-        for to, run in itertools.groupby(events, key=lambda e: e.to):
+        for to, run in audience_runs(events):
             if to is None:
-                await bot.front.public(snapshot, list(run))
+                await bot.front.public(snapshot, run)
             else:
-                await bot.front.private(snapshot, to, object(), list(run))
+                await bot.front.private(snapshot, to, object(), run)
     assert delivered == [e for events in actions for e in events]
     last = actions[-1]
     dealt = [e.deal for e in last if isinstance(e, DealStarted)]
