@@ -131,3 +131,12 @@ async def settle(bot: Deucebot) -> None:
         await bot.tables.idle()
         await bot.front.settle()
         await asyncio.sleep(0.01)
+
+
+async def ai_warm(bot: Deucebot) -> None:
+    """Wait until the bot's AI workers have started and loaded every game's AI: on a loaded
+    machine that takes seconds (a lowered priority), which a test timing AI moves must not
+    count as theirs."""
+    pool = bot.tables.ai.pool
+    if pool is not None:
+        await pool.pids()
