@@ -8,7 +8,7 @@ from pathlib import Path
 from bot.discord.client import Deucebot
 from bot.runtime import Table
 from deucebot_dev.discord_standin import FakeDiscord, User
-from tests.e2e.conftest import bot_running, settle
+from tests.e2e.conftest import ai_warm, bot_running, settle
 from tests.e2e.helpers import board, mentioned, open_hand
 
 
@@ -33,6 +33,7 @@ async def test_joining_an_ai_seat_while_it_thinks_arms_the_turn_timer(
     ana = standin.owner
     bo = standin.add_user("Bo")
     async with bot_running(standin, tmp_path / "db.sqlite3", ai_delay=0.7) as bot:
+        await ai_warm(bot)  # AI moves come before seat 1's turn: not the workers' start-up
         await standin.command(ana, "table create", game="bigtwo", turn_seconds=1)
         await standin.command(ana, "table start")
         table = bot.tables.find(str(standin.channel_id))

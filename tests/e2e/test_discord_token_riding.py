@@ -12,7 +12,7 @@ from pathlib import Path
 
 from bot.discord.tokens import LIFETIME
 from deucebot_dev.discord_standin import FakeDiscord, Message
-from tests.e2e.conftest import bot_running, running_standin, settle
+from tests.e2e.conftest import ai_warm, bot_running, running_standin, settle
 from tests.e2e.helpers import boards
 from tests.e2e.poker_helpers import started_table
 
@@ -72,6 +72,7 @@ async def test_no_board_rides_on_an_unseated_members_command_or_refused_click(
         ana, carl = fake.owner, fake.add_user("Carl")
         channel = fake.channel_id
         async with bot_running(fake, tmp_path / "db.sqlite3", ai_delay=0.05) as bot:
+            await ai_warm(bot)  # the AI moves before Ana's are timed, not the workers' start
             table = await started_table(fake, bot, ana, game="bigtwo", deals=2)
             ana_seat = table.seat_of(str(ana.id))
             await fake.wait_for(lambda: table.deal == 1 and table.to_act == ana_seat, 10)
