@@ -13,7 +13,9 @@ ratio's interval is taken over whole deals (the four plays of a deal summed): th
 the cards cancels out. `levels_against_pool` measures each AI level so against every
 member of the pool (`BIGTWO_POOL` unless told); `levels_markdown` writes the table, levels
 as rows and opponents as columns. `levels_over_seeds` pools several seeds' runs into one
-line-up per level and opponent (`simulate --levels --seeds 4-8`).
+line-up per level and opponent (`simulate --levels --seeds 4-8`). Both run their line-ups
+`jobs` at a time in worker processes when asked (`simulate --levels --jobs 2`): a line-up's
+figures come from its seed alone, so they are the same either way (`duplicate_lineups`).
 """
 
 from __future__ import annotations
@@ -21,9 +23,11 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import math
+import multiprocessing
 import statistics
 import time
 from collections.abc import Callable, Mapping, Sequence
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from typing import Any, Final
 
@@ -154,23 +158,46 @@ def duplicate_lineup(
     return LineUp(opponent, result, group=seats)
 
 
+Task = tuple[str, str, int, int]
+"""One duplicate line-up to run: candidate policy, opponent, deals, seed."""
+
+
+def _lineup_in_worker(game: str, task: Task, clock: Callable[[], float]) -> LineUp:
+    """`duplicate_lineup` of `task` for the game named `game` (in a worker process)."""
+    candidate, opponent, deals, seed = task
+    return duplicate_lineup(get_game(game), candidate, opponent, deals, seed, clock)
+
+
+def duplicate_lineups(
+    spec: GameSpec,
+    tasks: Sequence[Task],
+    clock: Callable[[], float] = time.perf_counter,
+    jobs: int = 1,
+) -> list[LineUp]:
+    """`duplicate_lineup` of each task, in order. With `jobs` > 1, that many at a time, each
+    in a worker process of its own ("spawn"; `clock` must pickle: `time.perf_counter` or
+    `time.process_time`, which then counts the worker's CPU). A line-up's deals and seats'
+    seeds come from its own seed, so every figure but the timings is the same either way."""
+    if jobs <= 1 or len(tasks) <= 1:
+        return [duplicate_lineup(spec, c, o, n, seed, clock) for c, o, n, seed in tasks]
+    context = multiprocessing.get_context("spawn")
+    with ProcessPoolExecutor(min(jobs, len(tasks)), mp_context=context) as workers:
+        running = [workers.submit(_lineup_in_worker, spec.name, task, clock) for task in tasks]
+        return [future.result() for future in running]
+
+
 def levels_against_pool(
     spec: GameSpec,
     deals: Mapping[str, int],
     pool: Sequence[str] = BIGTWO_POOL,
     seed: int = 0,
     clock: Callable[[], float] = time.perf_counter,
+    jobs: int = 1,
 ) -> dict[str, list[LineUp]]:
     """Each level of `deals` (level -> duplicate deals per line-up) against each member of
     `pool`, duplicate deals on `seed` (the same deals for every line-up), decisions timed by
-    `clock`."""
-    return {
-        level: [
-            duplicate_lineup(spec, spec.level_policy(level), opponent, n, seed, clock)
-            for opponent in pool
-        ]
-        for level, n in deals.items()
-    }
+    `clock`; `jobs` line-ups at a time (`duplicate_lineups`)."""
+    return levels_over_seeds(spec, deals, pool, [seed], clock, jobs)
 
 
 def pooled(lineups: Sequence[LineUp]) -> LineUp:
@@ -199,12 +226,16 @@ def levels_over_seeds(
     pool: Sequence[str],
     seeds: Sequence[int],
     clock: Callable[[], float] = time.perf_counter,
+    jobs: int = 1,
 ) -> dict[str, list[LineUp]]:
     """`levels_against_pool` on each of `seeds` (each seed's first deals), every level's
-    line-up against each opponent pooled over the seeds (`pooled`)."""
-    runs = [levels_against_pool(spec, deals, pool, seed, clock) for seed in seeds]
+    line-up against each opponent pooled over the seeds (`pooled`); `jobs` line-ups at a
+    time (`duplicate_lineups`)."""
+    keys = [(level, opponent, seed) for level in deals for opponent in pool for seed in seeds]
+    tasks = [(spec.level_policy(lv), opp, deals[lv], seed) for lv, opp, seed in keys]
+    runs = dict(zip(keys, duplicate_lineups(spec, tasks, clock, jobs), strict=True))
     return {
-        level: [pooled([run[level][i] for run in runs]) for i in range(len(pool))]
+        level: [pooled([runs[level, opponent, seed] for seed in seeds]) for opponent in pool]
         for level in deals
     }
 

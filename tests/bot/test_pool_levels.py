@@ -10,6 +10,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from bot.cli import main
+from bot.commands import pool as pool_module
 from bot.commands.pool import (
     BIGTWO_POOL,
     LineUp,
@@ -193,3 +194,56 @@ def test_a_seed_list_reads_back_as_written(seeds: list[int], data: st.DataObject
     more = data.draw(st.integers(1, 50))
     assert seed_list(f"{first}-{first + more}") == list(range(first, first + more + 1))
     assert seed_list(f" {first} - {first + more} ,{first + more + 1}")[-1] == first + more + 1
+
+
+def _without_timings(data: dict[str, object]) -> dict[str, object]:
+    """A `--levels --json` output with its decision times left out (they vary run to run)."""
+    levels = data["levels"]
+    assert isinstance(levels, dict)
+    return {
+        **data,
+        "levels": {
+            level: [{k: v for k, v in u.items() if k != "decision_ms"} for u in lineups]
+            for level, lineups in levels.items()
+        },
+    }
+
+
+def test_jobs_run_the_line_ups_side_by_side_with_the_same_figures(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    argv = ["simulate", "bigtwo", "--levels", "easy,normal", "-n", "2", "--seeds", "5-6"]
+    argv += ["--against", "greedy,random", "--cpu-time", "--json"]
+    assert main(argv) == 0
+    alone = json.loads(capsys.readouterr().out)
+
+    def not_here(*args: object, **kwargs: object) -> None:
+        raise AssertionError("with --jobs 2 no line-up runs in this process")
+
+    monkeypatch.setattr(pool_module, "duplicate_lineup", not_here)
+    assert main([*argv, "--jobs", "2"]) == 0
+    side_by_side = json.loads(capsys.readouterr().out)
+    assert _without_timings(side_by_side) == _without_timings(alone)
+    # Every line-up was run (two levels, two opponents), its decisions all counted.
+    assert [[u["opponent"] for u in side_by_side["levels"][lv]] for lv in ("easy", "normal")] == [
+        ["greedy", "random"]
+    ] * 2
+    counts = [u["decision_ms"]["decisions"] for lv in alone["levels"].values() for u in lv]
+    assert counts == [
+        u["decision_ms"]["decisions"] for lv in side_by_side["levels"].values() for u in lv
+    ]
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["--levels", "easy", "--jobs", "0"], "--jobs must be at least 1, not 0"),
+        (["--players", "greedy,greedy,greedy,greedy", "--jobs", "2"], "add --levels"),
+    ],
+)
+def test_cli_refuses_jobs_it_cannot_run(
+    argv: list[str], message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["simulate", "bigtwo", "-n", "1", "--against", "greedy", *argv]) == 2
+    err = capsys.readouterr()
+    assert message in err.err and err.out == ""
