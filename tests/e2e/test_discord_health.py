@@ -14,7 +14,7 @@ from prometheus_client.parser import text_string_to_metric_families
 
 from bot.discord.client import Deucebot
 from deucebot_dev.discord_standin import FakeDiscord
-from tests.e2e.conftest import bot_running, settle
+from tests.e2e.conftest import ai_warm, bot_running, settle
 
 Samples = dict[tuple[str, tuple[tuple[str, str], ...]], float]
 
@@ -111,12 +111,13 @@ async def test_a_paused_table_is_not_a_sick_bot(standin: FakeDiscord, tmp_path: 
     async with bot_running(
         standin, tmp_path / "db.sqlite3", DEUCEBOT_HTTP_PORT=0, DEUCEBOT_HEALTH_MAX_LAG=1
     ) as bot:
+        await ai_warm(bot)  # the AI's move meets the refusal: not the workers' start-up
         await standin.command(ana, "table create", game="duel")
         await standin.command(ana, "table start")
         await settle(bot)
         standin.deny_bot(standin.channel_id, "embed_links")
         await standin.command(ana, "table leave")  # the AI plays on, unseen
-        await standin.wait_for(lambda: bot.front.paused(), 5)
+        await standin.wait_for(lambda: bot.front.paused(), 15)
         await standin.wait_for(lambda: max(bot.front.lag().values()) > 1.2, 5)
         status, _, body = await get(bot, "/healthz")
         assert status == 200, body
