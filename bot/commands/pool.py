@@ -228,9 +228,10 @@ def levels_over_seeds(
     clock: Callable[[], float] = time.perf_counter,
     jobs: int = 1,
 ) -> dict[str, list[LineUp]]:
-    """`levels_against_pool` on each of `seeds` (each seed's first deals), every level's
-    line-up against each opponent pooled over the seeds (`pooled`); `jobs` line-ups at a
-    time (`duplicate_lineups`)."""
+    """Each level of `deals` against each member of `pool` on each of `seeds` (each seed's
+    first deals), every level's line-up against an opponent pooled over the seeds
+    (`pooled`; one seed's is that seed's line-up), decisions timed by `clock`; `jobs`
+    line-ups at a time (`duplicate_lineups`)."""
     keys = [(level, opponent, seed) for level in deals for opponent in pool for seed in seeds]
     tasks = [(spec.level_policy(lv), opp, deals[lv], seed) for lv, opp, seed in keys]
     runs = dict(zip(keys, duplicate_lineups(spec, tasks, clock, jobs), strict=True))
