@@ -8,6 +8,7 @@ refusals are ephemeral and localised. Handlers read the table through `TableSnap
 from __future__ import annotations
 
 import asyncio
+import logging
 import time
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -44,10 +45,13 @@ from bot.render.phrases import deal_word
 from bot.render.text import move_cards
 from bot.render.words import say_move
 from bot.runtime import Player, Table, TableSnapshot, errors
+from bot.runtime.ai_pool import AiPoolClosed, AiWorkerLost
 from bot.runtime.errors import TableError
 from engines.cards import Card, CardParseError, parse_card
 from engines.numbers import is_number
 from engines.registry import challenge_game
+
+log = logging.getLogger("deucebot.discord")
 
 HINT_SECONDS = 2.0
 CHALLENGE_SECONDS = 120
@@ -185,6 +189,11 @@ async def _hint(
         action = await asyncio.wait_for(decision, HINT_SECONDS)
     except TimeoutError:
         return "💡 " + t("discord.hint.slow", lang), []
+    except (AiPoolClosed, AiWorkerLost) as error:
+        # The bot is shutting down, or the worker died (it is restarted): the member still
+        # gets their hand, without a suggestion.
+        log.info("no hint for table %s: %s", table.id, error)
+        return "💡 " + t("discord.hint.unavailable", lang), []
     text = str(action)
     cards = move_cards(text)
     if cards and get_renderer(table.game).plays_cards:

@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import asyncio
 from pathlib import Path
+from typing import Any
+
+import pytest
 
 from bot.discord.client import Deucebot
 from bot.runtime import Table
@@ -155,3 +158,33 @@ async def test_costly_commands_have_a_per_member_cooldown(
         assert clicked is not None and clicked.ephemeral and clicked.content.startswith("⏳")
         assert ("réessayez" if who is bo else "try that again") in clicked.content
         assert "💡" not in hand.text()
+
+
+async def test_a_hint_asked_as_the_ai_workers_stop_still_shows_the_hand(
+    standin: FakeDiscord, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A member clicks Hint just as the bot shuts down (a restart, a deploy): the AI workers
+    # stop under the hint. The member still gets their hand, told in their language that
+    # there is no hint this time; nothing is logged as an error (the stand-in fails the
+    # test on one).
+    bo = standin.add_user("Bo", locale="fr")
+    async with bot_running(standin, tmp_path / "db.sqlite3") as bot:
+        await standin.command(standin.owner, "table create", game="bigtwo")
+        _, who = await start_with(standin, bot, bo)
+        seats = bot.tables.ai
+        assert seats.pool is not None
+        pool, asked = seats.pool, seats.hint
+
+        async def once_the_workers_stop(*args: Any) -> Any:
+            while not pool.closed:
+                await asyncio.sleep(0.01)
+            return await asked(*args)
+
+        monkeypatch.setattr(seats, "hint", once_the_workers_stop)
+        hand = await open_hand(standin, who)
+        clicked = await standin.click(who, hand, "db:hint:")
+        assert clicked.kind == 6  # deferred while the AI thinks
+        await bot.tables.close()  # what the bot's shutdown stops first
+        await standin.wait_for(lambda: "💡" in hand.content)
+        assert ("Pas de conseil" if who is bo else "No hint this time") in hand.content
+        assert hand.component("db:play:") is not None  # the hand, playable after the restart
