@@ -7,12 +7,14 @@ from __future__ import annotations
 import asyncio
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 from aiohttp import WSServerHandshakeError
 
 from bot.i18n import explain, t
 from bot.runtime import errors
+from bot.runtime.ai_pool import AiPoolClosed
 from bot.web.frames import alt_text
 from tests.bot.web.harness import TOKEN, frame_cards, play_deal, web_table
 
@@ -241,3 +243,24 @@ async def test_the_match_end_shows_its_result_and_says_it_is_over(tmp_path: Path
         assert not any(line.startswith("Deal 2") for line in results[0]["lines"])
         assert len(results[0]["lines"]) >= 2
         assert state["picture"]["banner"]  # the match summary, as the picture's banner
+
+
+async def test_a_hint_the_ai_cannot_give_now_is_refused_in_the_viewers_words(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The AI workers are stopping for a restart (or one died) as the page asks for a hint:
+    # the viewer is told there is none this time, in their language, and nothing changes.
+    async with web_table(tmp_path, "duel", 2) as web:
+        page = await web.open(lang="fr")
+        state = await page.until("state")
+        while state["to_act"] != state["seat"]:
+            state = await page.until("state")
+
+        async def stopping(*args: Any) -> Any:
+            raise AiPoolClosed("the AI pool is shut down")
+
+        monkeypatch.setattr(web.manager.ai, "hint", stopping)
+        turn = web.table.turn
+        await page.ws.send_json({"t": "hint"})
+        assert (await page.until("refused"))["text"] == "⛔ " + t("error.web.no_hint", "fr")
+        assert web.table.turn == turn
