@@ -38,14 +38,13 @@ from bot.discord.replies import (
 )
 from bot.discord.safe_text import safe_name
 from bot.discord.views import AmountModal
-from bot.i18n import t
+from bot.i18n import explain, t
 from bot.render import get_renderer
 from bot.render.betting import BetSpot, RebuyOffer
 from bot.render.phrases import deal_word
 from bot.render.text import move_cards
 from bot.render.words import say_move
 from bot.runtime import Player, Table, TableSnapshot, errors
-from bot.runtime.ai_pool import AiPoolClosed, AiWorkerLost
 from bot.runtime.errors import TableError
 from engines.cards import Card, CardParseError, parse_card
 from engines.numbers import is_number
@@ -189,11 +188,9 @@ async def _hint(
         action = await asyncio.wait_for(decision, HINT_SECONDS)
     except TimeoutError:
         return "💡 " + t("discord.hint.slow", lang), []
-    except (AiPoolClosed, AiWorkerLost) as error:
-        # The bot is shutting down, or the worker died (it is restarted): the member still
-        # gets their hand, without a suggestion.
-        log.info("no hint for table %s: %s", table.id, error)
-        return "💡 " + t("discord.hint.unavailable", lang), []
+    except TableError as error:  # `hint_unavailable` (a restart): the hand, no suggestion
+        log.info("no hint for table %s: %s", table.id, error.__cause__)
+        return "💡 " + explain(error, lang), []
     text = str(action)
     cards = move_cards(text)
     if cards and get_renderer(table.game).plays_cards:

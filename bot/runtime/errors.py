@@ -101,6 +101,11 @@ def match_running() -> TableError:
     return TableError("a match is already being played at this table", code="match_running")
 
 
+def hint_unavailable() -> TableError:
+    """No hint now: the AI workers are stopping (a restart) or the one asked died."""
+    return TableError("no hint now: the AI is not available", code="hint_unavailable")
+
+
 def table_stopped() -> TableError:
     """The table was stopped."""
     return TableError("this table was stopped", code="table_stopped")

@@ -23,13 +23,13 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import replace
 from typing import Any
 
 from bot.errors import REFUSALS
 from bot.runtime import errors
-from bot.runtime.ai_pool import AiPoolClosed
+from bot.runtime.ai_pool import AiPoolClosed, AiWorkerLost
 from bot.runtime.ai_seats import AiSeats
 from bot.runtime.clock import Clock
 from bot.runtime.front import (
@@ -368,7 +368,7 @@ class Table:
             raise errors.not_your_turn(index, self.to_act)
         view = self.state.view(index)
         decision = self._ai.hint(self.id, self.spec, index, view, self.turn)
-        return asyncio.get_running_loop().create_task(decision)
+        return asyncio.get_running_loop().create_task(_hint_or_refusal(decision))
 
     async def expire(self) -> bool:
         """If the turn deadline passed, play the game's safe default for the seat to act and
@@ -758,3 +758,12 @@ class Table:
         self._autopass_task = None
         self._timer.cancel()
         self._ai.forget(self.id)  # stopped, closing, or a new match with new seeds
+
+
+async def _hint_or_refusal(decision: Awaitable[Any]) -> Any:
+    """`decision`; the AI's absence (its workers stopping for a restart, or the worker asked
+    died) raised as the refusal `hint_unavailable`, which every front words for the member."""
+    try:
+        return await decision
+    except (AiPoolClosed, AiWorkerLost) as error:
+        raise errors.hint_unavailable() from error

@@ -37,7 +37,6 @@ from bot.render import get_renderer
 from bot.render.text import move_cards
 from bot.render.words import say_move
 from bot.runtime import Table, TableManager
-from bot.runtime.ai_pool import AiPoolClosed, AiWorkerLost
 from bot.runtime.errors import TableError
 from bot.runtime.shards import Shards, shard_of
 from bot.web.frames import card_json, client_strings, encode, out_choice
@@ -442,11 +441,7 @@ class Connection:
         await table.restart(seed=None)
 
     async def _hint(self, table: Table, pid: str) -> None:
-        try:
-            action = str(await table.hint(pid))
-        except (AiPoolClosed, AiWorkerLost) as error:
-            # Shutting down, or the worker died (it is restarted): no suggestion this time.
-            raise WebRefusal(str(error), code="web.no_hint") from error
+        action = str(await table.hint(pid))
         await self.send(
             {
                 "t": "hint",

@@ -262,5 +262,5 @@ async def test_a_hint_the_ai_cannot_give_now_is_refused_in_the_viewers_words(
         monkeypatch.setattr(web.manager.ai, "hint", stopping)
         turn = web.table.turn
         await page.ws.send_json({"t": "hint"})
-        assert (await page.until("refused"))["text"] == "⛔ " + t("error.web.no_hint", "fr")
+        assert (await page.until("refused"))["text"] == "⛔ " + t("error.hint_unavailable", "fr")
         assert web.table.turn == turn
