@@ -23,7 +23,7 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -367,8 +367,17 @@ class Table:
         if self.to_act != index or self.state is None:
             raise errors.not_your_turn(index, self.to_act)
         view = self.state.view(index)
-        decision = self._ai.hint(self.id, self.spec, index, view, self.turn)
-        return asyncio.get_running_loop().create_task(_hint_or_refusal(decision))
+        return asyncio.get_running_loop().create_task(self._hint_of(index, view, self.turn))
+
+    async def _hint_of(self, index: int, view: Any, turn: int) -> Any:
+        """The AI's suggestion for seat `index` from `view`; its absence (the workers stopping
+        for a restart, or the worker asked died) raised as the refusal `hint_unavailable`,
+        which every front words for the member. The decision is started here, in the task,
+        so a task cancelled before it runs leaves no decision behind."""
+        try:
+            return await self._ai.hint(self.id, self.spec, index, view, turn)
+        except (AiPoolClosed, AiWorkerLost) as error:
+            raise errors.hint_unavailable() from error
 
     async def expire(self) -> bool:
         """If the turn deadline passed, play the game's safe default for the seat to act and
@@ -758,12 +767,3 @@ class Table:
         self._autopass_task = None
         self._timer.cancel()
         self._ai.forget(self.id)  # stopped, closing, or a new match with new seeds
-
-
-async def _hint_or_refusal(decision: Awaitable[Any]) -> Any:
-    """`decision`; the AI's absence (its workers stopping for a restart, or the worker asked
-    died) raised as the refusal `hint_unavailable`, which every front words for the member."""
-    try:
-        return await decision
-    except (AiPoolClosed, AiWorkerLost) as error:
-        raise errors.hint_unavailable() from error
