@@ -38,6 +38,7 @@ from bot.discord.replies import reply_error
 from bot.discord.rest_budget import RequestBudget, budget_trace
 from bot.discord.safe_text import NO_PINGS
 from bot.discord.server_config import COOLDOWN_MAX, ServerConfig
+from bot.discord.shutdown_gate import ShutdownGate
 from bot.discord.table_limits import TableLimits
 from bot.discord.translator import CatalogTranslator
 from bot.discord.views import DYNAMIC_ITEMS
@@ -61,6 +62,9 @@ DELIVERY_RECORDS = True
 reference run that measures the records' cost."""
 DRAIN_SECONDS = 5.0
 """At shutdown, how long the outboxes may take to send what was committed."""
+IN_FLIGHT_SECONDS = 5.0
+"""At shutdown, how long the interactions already let in may take to finish (a click's
+handler answers within Discord's 3 s, a deferred one a little later)."""
 
 log = logging.getLogger("deucebot.discord")
 
@@ -151,6 +155,9 @@ class Deucebot(commands.Bot):
         self._decks = MemberDecks(lambda: self.storage)
         self._pictures: PictureDrawer | None = None
         self.tree.on_error = self._on_tree_error  # type: ignore[method-assign]
+        self.gate = ShutdownGate(self.language)
+        """The door every interaction passes; `close` shuts it first."""
+        self.tree.interaction_check = self.gate.admit  # type: ignore[method-assign]
 
     @property
     def storage(self) -> AnyStorage:
@@ -381,6 +388,10 @@ class Deucebot(commands.Bot):
             return
         started = time.perf_counter()
         log.info("shutting down")
+        # No new interaction from here on; the ones already let in finish while the tables,
+        # the pictures and the database are still open (bounded: one stuck handler must
+        # not keep the process from stopping).
+        await self.gate.close(IN_FLIGHT_SECONDS)
         if self.health is not None:
             await self.health.close()
         if self.web is not None:

@@ -14,6 +14,7 @@ import discord
 
 from bot.discord.cooldowns import Cooldowns
 from bot.discord.decks import MemberDecks
+from bot.discord.shutdown_gate import ShutdownGate
 from bot.pictures.worker import PictureDrawer
 from bot.process.settings import Settings
 from bot.runtime import TableManager
@@ -199,6 +200,11 @@ class Host(Protocol):
     @property
     def pictures(self) -> PictureDrawer:
         """What draws the pictures off the event loop (a worker process)."""
+        ...
+
+    @property
+    def gate(self) -> ShutdownGate:
+        """The door every interaction passes (shut while the bot shuts down)."""
         ...
 
     @property

@@ -48,7 +48,17 @@ def _doors(interaction: discord.Interaction) -> WebDoors:
     return cast(Host, interaction.client).doors
 
 
-class _Control(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"(?!)"):
+class _Admitted:
+    """What every component and form shares: the bot's shutdown gate lets the interaction
+    in first (`bot.discord.shutdown_gate`; refused, with a word to the member, while the
+    bot shuts down)."""
+
+    async def interaction_check(self, interaction: discord.Interaction, /) -> bool:
+        """Whether the handler runs: the shutdown gate's answer."""
+        return await cast(Host, interaction.client).gate.admit(interaction)
+
+
+class _Control(_Admitted, discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"(?!)"):
     """What the buttons below share: the custom id is ``db:<kind>:`` followed by the
     template's groups in order, and a click rebuilds the button from those groups (passed
     by name to the constructor). Never registered itself (its template matches nothing)."""
@@ -146,6 +156,7 @@ class RevokeLinksButton(_Control, template=r"db:revoke:(?P<table>\d+):(?P<turn>\
 
 
 class CardSelect(
+    _Admitted,
     discord.ui.DynamicItem[discord.ui.Select[Any]],
     template=r"db:sel:(?P<table>\d+):(?P<turn>\d+):(?P<sort>[rs])",
 ):
@@ -426,6 +437,7 @@ class RebuyButton(_Control, template=r"db:rebuy:(?P<table>\d+):(?P<turn>\d+):(?P
 
 
 class CaveSelect(
+    _Admitted,
     discord.ui.DynamicItem[discord.ui.Select[Any]],
     template=r"db:caves:(?P<table>\d+):(?P<turn>\d+):(?P<seat>\d+)",
 ):
@@ -468,7 +480,7 @@ class CaveSelect(
         )
 
 
-class AmountModal(discord.ui.Modal):
+class AmountModal(_Admitted, discord.ui.Modal):
     """The form behind "Raise...": one amount, the legal range in its label. Submitting it
     plays ``<verb> <amount>`` through the handlers (the engine checks the amount)."""
 

@@ -1,0 +1,85 @@
+"""The shutdown gate on its own: whom it waits for, and for how long."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from typing import Any
+
+import discord
+
+from bot.discord.shutdown_gate import ShutdownGate
+
+
+class _Interaction:
+    """What the gate reads and calls of an interaction, recording the answer."""
+
+    id = 1
+
+    def __init__(self, kind: discord.InteractionType = discord.InteractionType.component):
+        self.type = kind
+        self.answers: list[Any] = []
+        self.response = self
+
+    async def autocomplete(self, choices: list[Any]) -> None:
+        self.answers.append(("choices", choices))
+
+
+def _gate() -> ShutdownGate:
+    return ShutdownGate(lambda interaction: "en")
+
+
+async def test_the_shutdown_waits_for_each_handler_let_in_and_only_until_it_ends() -> None:
+    gate = _gate()
+    release = asyncio.Event()
+    ended: list[str] = []
+
+    async def handler(name: str) -> None:
+        assert await gate.admit(_Interaction())  # type: ignore[arg-type]
+        await gate.admit(_Interaction())  # type: ignore[arg-type]  # kept once
+        await release.wait()
+        ended.append(name)
+
+    tasks = [asyncio.create_task(handler(n)) for n in "ab"]
+    await asyncio.sleep(0)
+    assert gate.in_flight == 2
+    closing = asyncio.create_task(gate.close(5.0))
+    await asyncio.sleep(0.05)
+    assert not closing.done() and gate.shut
+    release.set()
+    assert await closing is True
+    assert sorted(ended) == ["a", "b"] and gate.in_flight == 0
+    await asyncio.gather(*tasks)
+
+
+async def test_a_stuck_handler_holds_the_shutdown_no_longer_than_its_bound() -> None:
+    gate = _gate()
+
+    async def stuck() -> None:
+        await gate.admit(_Interaction())  # type: ignore[arg-type]
+        await asyncio.Event().wait()
+
+    task = asyncio.create_task(stuck())
+    await asyncio.sleep(0)
+    started = time.monotonic()
+    assert await gate.close(0.2) is False
+    assert time.monotonic() - started < 2.0
+    task.cancel()
+
+
+async def test_a_handler_that_shuts_the_bot_down_does_not_wait_for_itself() -> None:
+    gate = _gate()
+
+    async def shutdown_command() -> bool:
+        await gate.admit(_Interaction())  # type: ignore[arg-type]
+        return await gate.close(5.0)
+
+    assert await asyncio.wait_for(shutdown_command(), 1.0) is True
+
+
+async def test_once_shut_an_autocomplete_gets_no_choices_and_nothing_runs() -> None:
+    gate = _gate()
+    assert await gate.close(0.1) is True
+    asked = _Interaction(discord.InteractionType.autocomplete)
+    assert await gate.admit(asked) is False  # type: ignore[arg-type]
+    assert asked.answers == [("choices", [])] and gate.in_flight == 0
