@@ -172,14 +172,19 @@ async def _edit_hand(interaction: discord.Interaction, message: dict[str, Any]) 
 
 
 async def _hint(
-    interaction: discord.Interaction, table: Table, lang: str, charge: Callable[[], None]
+    interaction: discord.Interaction,
+    table: Table,
+    lang: str,
+    charge: Callable[[], Callable[[], None]],
 ) -> tuple[str, list[str]]:
     """The AI's suggestion for the clicker's turn, as a note and cards to preselect. Decided
     by the runtime's AI service (`Table.hint`), off the event loop. `charge` counts the use
-    against the member's hint cooldown (after the turn checks, before any work is awaited)."""
+    against the member's hint cooldown (after the turn checks, before any work is awaited)
+    and returns what gives it back: a hint the AI was not there to give costs nothing (a
+    slow one does: the AI worked on it)."""
     decision = table.hint(str(interaction.user.id))  # refusals are raised before deferring
     try:
-        charge()
+        give_back = charge()
         await defer(interaction)  # private, for /hint as for the Hint button
     except BaseException:
         decision.cancel()
@@ -190,6 +195,7 @@ async def _hint(
         return "💡 " + t("discord.hint.slow", lang), []
     except TableError as error:  # `hint_unavailable` (a restart): the hand, no suggestion
         log.info("no hint for table %s: %s", table.id, error.__cause__)
+        give_back()
         return "💡 " + explain(error, lang), []
     text = str(action)
     cards = move_cards(text)
@@ -322,8 +328,9 @@ class Controls(host.Controls):
         """Turn the clicker's auto-pass `on` or off and redraw their hand."""
         await self.show_hand(interaction, table_id, sort, edit=True, autopass=on)
 
-    def _charge_hint(self, interaction: discord.Interaction) -> Callable[[], None]:
-        """/hint and the Hint button share one cooldown."""
+    def _charge_hint(self, interaction: discord.Interaction) -> Callable[[], Callable[[], None]]:
+        """/hint and the Hint button share one cooldown (counting a use returns what gives
+        it back)."""
         return lambda: self._bot.cooldowns.hit("hint", interaction)
 
     async def act_from_hand(

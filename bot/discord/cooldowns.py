@@ -58,16 +58,18 @@ class Cooldowns:
             }
         )
 
-    def hit(self, kind: Costly, interaction: discord.Interaction) -> None:
+    def hit(self, kind: Costly, interaction: discord.Interaction) -> Callable[[], None]:
         """Count one use of `kind` by the interaction's user, at the interaction's time;
         raises `app_commands.CommandOnCooldown` (nothing counted) if it comes too soon after
-        their last use of `kind` in any server, by this server's seconds."""
+        their last use of `kind` in any server, by this server's seconds. Returns what gives
+        the use back (a use that did none of the costly work: a hint the AI could not
+        give), as if it had not been counted; nothing once a later use was counted."""
         per = self.seconds.get(kind, 0.0)
         if self.guild_seconds is not None and interaction.guild_id is not None:
             own = self.guild_seconds(str(interaction.guild_id), kind)
             per = per if own is None else own
         if per <= 0:
-            return
+            return _nothing
         now = interaction.created_at.timestamp()
         self.longest = max(self.longest, per)
         self._forget(now)
@@ -78,6 +80,16 @@ class Cooldowns:
         self._last[key] = now
         self._last.move_to_end(key)
 
+        def give_back() -> None:
+            if self._last.get(key) != now:
+                return
+            if last is None:
+                del self._last[key]
+            else:
+                self._last[key] = last
+
+        return give_back
+
     def _forget(self, now: float) -> None:
         """Drop the uses no server's cooldown can reach any more (oldest first)."""
         while self._last:
@@ -85,6 +97,10 @@ class Cooldowns:
             if now - at < self.longest:
                 break
             del self._last[key]
+
+
+def _nothing() -> None:
+    """Give back a use that was not counted."""
 
 
 def cooldown(kind: Costly) -> Callable[[T], T]:

@@ -62,7 +62,7 @@ class TableLimits:
         return cls(settings.table_commands_per_minute)
 
     def hit(
-        self, kind: Kind, interaction: discord.Interaction, then: Callable[[], None] | None = None
+        self, kind: Kind, interaction: discord.Interaction, then: Callable[[], object] | None = None
     ) -> None:
         """Count one use of `kind` by the interaction's user at its table (channel). Raises
         `CommandOnCooldown` (or `TableBusy`) when over a limit; `then` (another check,

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import asyncio
+import os
+import signal
 from pathlib import Path
 from typing import Any
 
@@ -188,3 +190,43 @@ async def test_a_hint_asked_as_the_ai_workers_stop_still_shows_the_hand(
         await standin.wait_for(lambda: "💡" in hand.content)
         assert ("Pas de conseil" if who is bo else "No hint this time") in hand.content
         assert hand.component("db:play:") is not None  # the hand, playable after the restart
+
+
+async def test_a_hint_whose_ai_worker_dies_shows_the_hand_and_costs_no_hint(
+    standin: FakeDiscord, tmp_path: Path
+) -> None:
+    # The AI worker deciding a member's hint dies (killed: out of memory, a crash) while
+    # the hint waits for it. The member gets their hand back, told in their language that
+    # there is no hint this time, and the hint is not counted against their 30-second
+    # cooldown: Hint is taken again at once, by the worker started in its place.
+    bo = standin.add_user("Bo", locale="fr")
+    async with bot_running(standin, tmp_path / "db.sqlite3", hint_cooldown=30) as bot:
+        await standin.command(standin.owner, "table create", game="bigtwo")
+        _, who = await start_with(standin, bot, bo)
+        pool = bot.tables.ai.pool
+        assert pool is not None
+        pids = await pool.pids()
+        for pid in pids:
+            os.kill(pid, signal.SIGSTOP)  # the hint is sure to wait on its worker
+        try:
+            hand = await open_hand(standin, who)
+            clicked = await standin.click(who, hand, "db:hint:")
+            assert clicked.kind == 6  # deferred while the AI thinks
+            async with asyncio.timeout(5):
+                while pool.waiting == 0:
+                    await asyncio.sleep(0.01)
+        finally:
+            for pid in pids:
+                os.kill(pid, signal.SIGKILL)
+        await standin.wait_for(lambda: "💡" in hand.content)
+        assert ("Pas de conseil" if who is bo else "No hint this time") in hand.content
+        assert hand.component("db:play:") is not None
+        # The worker's death is an error of its own, logged once per worker; nothing else.
+        died = [e for e in standin.errors if "AI worker" in e and "died" in e]
+        assert died and len(died) == len(standin.errors) <= len(pids), standin.errors
+        standin.errors.clear()
+        edits = hand.edits
+        again = await standin.click(who, hand, "db:hint:")
+        assert again.kind == 6, again  # taken, not refused as too soon
+        await standin.wait_for(lambda: hand.edits > edits, 10)
+        assert "💡" in hand.content and "⏳" not in hand.content, hand.content

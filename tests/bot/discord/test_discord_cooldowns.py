@@ -49,6 +49,27 @@ def test_one_use_per_period_per_member_and_kind() -> None:
     assert refused(cooldowns, "stats", 1, 31) == pytest.approx(29.5)
 
 
+def test_a_use_given_back_is_as_if_it_had_not_been_counted() -> None:
+    cooldowns = Cooldowns({"hint": 5})
+    give_back = cooldowns.hit("hint", use(1, 0))
+    give_back()
+    assert refused(cooldowns, "hint", 1, 0.5) is None  # a first use given back: no record
+    # The use before comes back: 60 s in the strict server run from it, not from the
+    # use given back.
+    servers = two_servers()
+    servers.hit("stats", use(1, 0, LENIENT))
+    servers.hit("stats", use(1, 15, LENIENT))()
+    assert refused(servers, "stats", 1, 20, STRICT) == pytest.approx(40)
+
+
+def test_a_use_given_back_after_a_later_one_was_counted_changes_nothing() -> None:
+    cooldowns = Cooldowns({"hint": 5})
+    give_back = cooldowns.hit("hint", use(1, 0))
+    cooldowns.hit("hint", use(1, 10))
+    give_back()
+    assert refused(cooldowns, "hint", 1, 12) == pytest.approx(3)
+
+
 def test_zero_or_unknown_means_no_cooldown() -> None:
     cooldowns = Cooldowns({"stats": 0})
     for at in range(5):
