@@ -20,7 +20,7 @@ from collections.abc import Callable
 
 import discord
 
-from bot.discord.replies import say
+from bot.discord.replies import REFUSED, say
 from bot.i18n import t
 
 log = logging.getLogger(__name__)
@@ -54,6 +54,7 @@ class ShutdownGate:
                 self._in_flight.add(task)
                 task.add_done_callback(self._in_flight.discard)
             return True
+        interaction.extras[REFUSED] = True  # no board rides on it (`tokens.rides_for`)
         try:
             if interaction.type == discord.InteractionType.autocomplete:
                 await interaction.response.autocomplete([])

@@ -111,3 +111,6 @@ async def test_what_comes_while_the_bot_shuts_down_is_turned_away_in_the_members
             assert await standin.autocomplete(other, "play", "cards", cards="") == []
             assert list(table.seats) == seats
         await shutdown
+        # The play let in before went on and its board went out, but not on a refusal's
+        # token: a turned-away member is not sent the table as if they had moved.
+        assert clicked.followups == [] and joined.followups == [], (clicked, joined)

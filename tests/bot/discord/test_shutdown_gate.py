@@ -8,6 +8,7 @@ from typing import Any
 
 import discord
 
+from bot.discord.replies import REFUSED
 from bot.discord.shutdown_gate import ShutdownGate
 
 
@@ -18,6 +19,7 @@ class _Interaction:
 
     def __init__(self, kind: discord.InteractionType = discord.InteractionType.component):
         self.type = kind
+        self.extras: dict[str, Any] = {}
         self.answers: list[Any] = []
         self.response = self
 
@@ -83,3 +85,4 @@ async def test_once_shut_an_autocomplete_gets_no_choices_and_nothing_runs() -> N
     asked = _Interaction(discord.InteractionType.autocomplete)
     assert await gate.admit(asked) is False  # type: ignore[arg-type]
     assert asked.answers == [("choices", [])] and gate.in_flight == 0
+    assert asked.extras[REFUSED]  # no board rides on a refused interaction's token
