@@ -3,7 +3,7 @@
 Each handler (a slash command, an autocomplete, a component, a form) is let in by `admit`
 first, from the `interaction_check` of the command tree and of the components. While the
 bot runs, `admit` keeps the handler's task, so a shutdown can wait for the clicks already in
-flight (`shut`) before the tables, the pictures and the database close under them: a play
+flight (`close`) before the tables, the pictures and the database close under them: a play
 accepted just before a restart is committed and answered, not lost half-way with an error.
 
 Once the shutdown began, a new interaction is not let in: the member is told privately, in
@@ -72,7 +72,7 @@ class ShutdownGate:
         started = time.monotonic()
         current = asyncio.current_task()
         while True:
-            waiting = [task for task in self._in_flight if task is not current]
+            waiting = [t for t in self._in_flight if t is not current and not t.done()]
             if not waiting:
                 return True
             left = timeout - (time.monotonic() - started)

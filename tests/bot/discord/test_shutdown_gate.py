@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import asyncio
 import time
-from typing import Any
+from types import SimpleNamespace
+from typing import Any, cast
 
 import discord
 
 from bot.discord.replies import REFUSED
 from bot.discord.shutdown_gate import ShutdownGate
+from bot.discord.views import DYNAMIC_ITEMS, AmountModal
 
 
 class _Interaction:
@@ -25,6 +27,12 @@ class _Interaction:
 
     async def autocomplete(self, choices: list[Any]) -> None:
         self.answers.append(("choices", choices))
+
+    def is_done(self) -> bool:
+        return bool(self.answers)
+
+    async def send_message(self, **kwargs: Any) -> None:
+        self.answers.append(("message", kwargs))
 
 
 def _gate() -> ShutdownGate:
@@ -86,3 +94,17 @@ async def test_once_shut_an_autocomplete_gets_no_choices_and_nothing_runs() -> N
     assert await gate.admit(asked) is False  # type: ignore[arg-type]
     assert asked.answers == [("choices", [])] and gate.in_flight == 0
     assert asked.extras[REFUSED]  # no board rides on a refused interaction's token
+
+
+async def test_every_component_and_the_amount_form_ask_the_gate_first() -> None:
+    # A component class added later without the gate would run its handler during a
+    # shutdown, against a closing database.
+    gate = _gate()
+    await gate.close(0.1)
+    for kind in (*DYNAMIC_ITEMS, AmountModal):
+        asked = _Interaction()
+        asked.client = SimpleNamespace(gate=gate)  # type: ignore[attr-defined]
+        check = kind.interaction_check
+        assert await check(cast(Any, None), cast(Any, asked)) is False, kind.__name__
+        [(what, sent)] = asked.answers
+        assert what == "message" and sent["ephemeral"] and "restarting" in sent["content"]
