@@ -104,7 +104,7 @@ async def test_every_component_and_the_amount_form_ask_the_gate_first() -> None:
     for kind in (*DYNAMIC_ITEMS, AmountModal):
         asked = _Interaction()
         asked.client = SimpleNamespace(gate=gate)  # type: ignore[attr-defined]
-        check = kind.interaction_check
+        check = cast(Any, kind).interaction_check
         assert await check(cast(Any, None), cast(Any, asked)) is False, kind.__name__
         [(what, sent)] = asked.answers
         assert what == "message" and sent["ephemeral"] and "restarting" in sent["content"]
