@@ -60,10 +60,12 @@ async def a_play_held_at_shutdown(
 async def test_a_play_in_flight_when_the_bot_shuts_down_is_committed_and_answered(
     standin: FakeDiscord, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    # A member's Play is still being applied when the bot is told to stop. The shutdown
-    # waits for it: the play is committed and confirmed on the member's hand, nothing is
-    # logged as an error (the stand-in fails the test on one), and after the restart the
-    # table holds the play. Before the gate, the database closed under the play.
+    # A member's move (their lead, or a pass) is still being applied when the bot is told
+    # to stop. The shutdown waits for it: the move is committed and confirmed on the
+    # member's hand, in their language, nothing is logged as an error (the stand-in fails
+    # the test on one), and after the restart the table holds the move. Before the gate,
+    # the database closed under the move ("storage is not open") and the answer found
+    # discord.py's session closed.
     db = tmp_path / "db.sqlite3"
     bo = standin.add_user("Bo", locale="fr")
     async with bot_running(standin, db) as bot:
