@@ -151,9 +151,18 @@ async def test_draw_poker_in_french_and_ukrainian(standin: FakeDiscord, tmp_path
             else:
                 labels = buttons(hand)
                 prefer = [words["typed"][v] for v in ("check", "call", "no")]  # type: ignore[index]
+                # With no check or call to make (after the blind: raise or fold), raise the
+                # least: a member who folded there every deal might never reach a draw.
+                raises = sorted(
+                    (str(a) for a in view.legal if str(a).startswith("raise ")),
+                    key=lambda text: int(text.split()[1]),
+                )
+                least = next(
+                    (x for x in labels if raises and labels[x].endswith(":" + raises[0])), None
+                )
                 label = next(
                     (x for w in prefer for x in labels if x.lower().startswith(w)),
-                    next(iter(labels)),
+                    least or next(iter(labels)),
                 )
                 await standin.click(who, hand, labels[label])
                 assert hand.content.startswith(words["done"]), hand.content
