@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import time
 from collections.abc import Callable
 
 import discord
@@ -67,16 +66,14 @@ class ShutdownGate:
 
     async def close(self, timeout: float) -> bool:
         """Shut the door, then wait up to `timeout` seconds for the handlers let in before
-        (never for the calling task); True when all of them ended."""
+        (never for the calling task); True when all of them ended. Once shut, nothing more
+        is let in, so the handlers to wait for are known at once."""
         self._shut = True
-        started = time.monotonic()
         current = asyncio.current_task()
-        while True:
-            waiting = [t for t in self._in_flight if t is not current and not t.done()]
-            if not waiting:
-                return True
-            left = timeout - (time.monotonic() - started)
-            if left <= 0:
-                log.warning("%s interaction handlers still running at shutdown", len(waiting))
-                return False
-            await asyncio.wait(waiting, timeout=left)
+        waiting = [t for t in self._in_flight if t is not current and not t.done()]
+        if not waiting:
+            return True
+        _, pending = await asyncio.wait(waiting, timeout=timeout)
+        if pending:
+            log.warning("%s interaction handlers still running at shutdown", len(pending))
+        return not pending
