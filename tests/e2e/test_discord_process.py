@@ -1,5 +1,6 @@
 """The real entry point (`python -m bot`) as a process: token errors, a restart mid-deal,
-and a board posted through an interaction token kept by the next process."""
+a board posted through an interaction token kept by the next process, and a click still
+being answered when the process is told to stop."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ import signal
 from pathlib import Path
 
 from deucebot_dev.discord_standin import INTERACTION, REST, FakeDiscord, Message, User
+from storage.backend import open_storage
 from tests.e2e.bot_process import BotProcess, bot_env, spawn_bot
 from tests.e2e.helpers import board, boards, mentioned
 
@@ -75,6 +77,60 @@ async def test_a_new_process_on_the_same_database_goes_on_with_the_old_board_but
     assert "Traceback" not in text and " ERROR " not in text, text[-3000:]
     assert "SIGTERM received: shutting down" in text and "database closed" in text
     assert "standin-token" not in text + first.err()
+
+
+async def test_a_click_still_being_answered_at_sigterm_is_answered_before_the_process_ends(
+    standin: FakeDiscord, tmp_path: Path
+) -> None:
+    # Ana moves from her hand; the bot commits the move and is answering the click (Discord
+    # is slow to take the answer: 1 s) when SIGTERM arrives, as on a deploy. The process
+    # waits for the answer before it closes its connections: Ana sees her move confirmed,
+    # nothing is logged as an error, the process ends cleanly and the log holds the move.
+    # Without the shutdown gate (`Deucebot.close` not waiting) the click is never answered.
+    ana = standin.owner
+    db = tmp_path / "bot.sqlite3"
+    bot = await spawn_bot(bot_env(standin.env(), tmp_path), tmp_path)
+    try:
+        await _deal_one(standin, ana)
+        hand = (await standin.click(ana, board(standin), "db:hand:")).message
+        assert hand is not None and hand.ephemeral
+        # Her first turn: she opens the deal (her lowest card, the 3♦, opens it) or an AI
+        # opened and she passes; either move is always legal.
+        leading = "contains 3♦" in hand.embeds[0]["description"]
+        if leading:
+            lowest = hand.component("db:sel:")["options"][0]["value"]
+            assert lowest == "3D", lowest
+            await standin.select(ana, hand, "db:sel:", [lowest])
+        callbacks = len(_callbacks(standin))
+        standin.slow.append(("POST", r"/interactions/\d+/[^/]+/callback$", 1.0))
+        click = asyncio.create_task(standin.click(ana, hand, "db:play:" if leading else "db:pass:"))
+        await standin.wait_for(lambda: len(_callbacks(standin)) > callbacks, 10)
+        bot.proc.send_signal(signal.SIGTERM)
+        answered = await asyncio.wait_for(click, 15)
+        assert answered.kind == 7, answered
+        final = answered.final()
+        assert final is not None and final.content.startswith("✅"), final
+        assert await bot.wait(30) == 0
+    finally:
+        if bot.proc.returncode is None:
+            bot.proc.kill()
+            await bot.wait(15)
+    text = bot.err()
+    assert "Traceback" not in text and " ERROR " not in text, text[-3000:]
+    assert "SIGTERM received: shutting down" in text and "database closed" in text
+    storage = await open_storage(str(db), read_only=True)
+    try:
+        (match,) = await storage.matches()
+        moves = [a for a in await storage.actions(match.id) if a.actor == "human"]
+    finally:
+        await storage.close()
+    assert len(moves) == 1, moves
+    assert (moves[0].action == "pass") is not leading, moves
+
+
+def _callbacks(standin: FakeDiscord) -> list[tuple[str, str]]:
+    """The interaction callbacks the bot has posted so far (answered or not yet)."""
+    return [call for call in standin.rest_calls if call[1].endswith("/callback$")]
 
 
 async def _killed_and_restarted(
