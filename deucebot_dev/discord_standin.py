@@ -569,6 +569,7 @@ class FakeDiscord:
             )
         self.identify: dict[str, Any] | None = None
         self.rest_calls: list[tuple[str, str]] = []
+        """(method, route pattern) of every REST call the bot made, in order (`calls`)."""
         self.errors: list[str] = []
         self.locale = "en-US"
         self._sockets: list[web.WebSocketResponse] = []
@@ -880,6 +881,11 @@ class FakeDiscord:
             await self._ready.wait()
             while not self.commands or any(i not in self.shard_sockets for i in shards or ()):
                 await asyncio.sleep(0.01)
+
+    def calls(self, method: str, fragment: str) -> int:
+        """How many REST calls so far were `method` on a route whose pattern contains
+        `fragment` (e.g. ``calls("POST", "/callback")``: interaction answers)."""
+        return sum(1 for m, route in self.rest_calls if m == method and fragment in route)
 
     def reset_ready(self, *, shards: list[int] | None = None) -> None:
         """Forget the last connection (before starting a new bot process); with `shards`,

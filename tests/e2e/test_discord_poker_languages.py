@@ -153,12 +153,13 @@ async def test_draw_poker_in_french_and_ukrainian(standin: FakeDiscord, tmp_path
                 prefer = [words["typed"][v] for v in ("check", "call", "no")]  # type: ignore[index]
                 # With no check or call to make (after the blind: raise or fold), raise the
                 # least: a member who folded there every deal might never reach a draw.
-                raises = sorted(
+                lowest = min(
                     (str(a) for a in view.legal if str(a).startswith("raise ")),
                     key=lambda text: int(text.split()[1]),
+                    default=None,
                 )
                 least = next(
-                    (x for x in labels if raises and labels[x].endswith(":" + raises[0])), None
+                    (x for x in labels if lowest and labels[x].endswith(":" + lowest)), None
                 )
                 label = next(
                     (x for w in prefer for x in labels if x.lower().startswith(w)),

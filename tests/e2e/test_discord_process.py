@@ -101,10 +101,10 @@ async def test_a_click_still_being_answered_at_sigterm_is_answered_before_the_pr
             lowest = hand.component("db:sel:")["options"][0]["value"]
             assert lowest == "3D", lowest
             await standin.select(ana, hand, "db:sel:", [lowest])
-        callbacks = len(_callbacks(standin))
+        callbacks = standin.calls("POST", "/callback")
         standin.slow.append(("POST", r"/interactions/\d+/[^/]+/callback$", 1.0))
         click = asyncio.create_task(standin.click(ana, hand, "db:play:" if leading else "db:pass:"))
-        await standin.wait_for(lambda: len(_callbacks(standin)) > callbacks, 10)
+        await standin.wait_for(lambda: standin.calls("POST", "/callback") > callbacks, 10)
         bot.proc.send_signal(signal.SIGTERM)
         answered = await asyncio.wait_for(click, 15)
         assert answered.kind == 7, answered
@@ -126,11 +126,6 @@ async def test_a_click_still_being_answered_at_sigterm_is_answered_before_the_pr
         await storage.close()
     assert len(moves) == 1, moves
     assert (moves[0].action == "pass") is not leading, moves
-
-
-def _callbacks(standin: FakeDiscord) -> list[tuple[str, str]]:
-    """The interaction callbacks the bot has posted so far (answered or not yet)."""
-    return [call for call in standin.rest_calls if call[1].endswith("/callback$")]
 
 
 async def _killed_and_restarted(

@@ -39,10 +39,6 @@ async def _ends_in_order(standin: FakeDiscord, bot: Any) -> None:
     assert not standin.errors, standin.errors
 
 
-def _calls(fake: FakeDiscord, method: str, fragment: str) -> int:
-    return sum(1 for m, path in fake.rest_calls if m == method and fragment in path)
-
-
 async def test_boards_go_through_tokens_and_through_rest_once_they_expire(
     standin: FakeDiscord, tmp_path: Path
 ) -> None:
@@ -59,23 +55,23 @@ async def test_boards_go_through_tokens_and_through_rest_once_they_expire(
         assert _footer(second)[1] == 2  # the second deal's board
         # Posted as a follow-up of Ana's click, its edits through her token too.
         assert second.via == INTERACTION, second.via
-        hooked_edits = _calls(standin, "PATCH", "/webhooks/")
+        hooked_edits = standin.calls("PATCH", "/webhooks/")
         turn = table.turn
         await play_until(standin, bot, styles, done=lambda: table.turn > turn + 2)
         await settle(bot)
-        assert _calls(standin, "PATCH", "/webhooks/") > hooked_edits
+        assert standin.calls("PATCH", "/webhooks/") > hooked_edits
         assert board(standin).id == second.id and board(standin).via == INTERACTION
 
         # Every token expires mid-deal (as 15 minutes would): the board stays the same
         # message, edited through the bot's REST from now on; nothing refused, lost or twice.
         standin.expire_tokens()
-        rest_edits = _calls(standin, "PATCH", "/channels/(?P<channel>")
+        rest_edits = standin.calls("PATCH", "/channels/(?P<channel>")
         turn = table.turn
         await play_until(standin, bot, styles, done=lambda: table.turn > turn + 1)
         await settle(bot)
         assert board(standin).id == second.id
         assert board(standin).via == REST
-        assert _calls(standin, "PATCH", "/channels/(?P<channel>") > rest_edits
+        assert standin.calls("PATCH", "/channels/(?P<channel>") > rest_edits
         assert _footer(board(standin))[1:] == [table.deal, table.turn]
         assert not standin.errors, standin.errors
 
@@ -236,7 +232,7 @@ async def test_a_pass_on_the_board_is_answered_with_the_board_itself(
     async with bot_running(standin, tmp_path / "db.sqlite3", ai_delay=0.05) as bot:
         table = await _until_ana_may_pass(standin, bot, deals=1)
         shown = board(standin)
-        rest_edits = _calls(standin, "PATCH", "/channels/(?P<channel>")
+        rest_edits = standin.calls("PATCH", "/channels/(?P<channel>")
         turn = table.turn
         clicked = await standin.click(ana, shown, "db:pass:")
         # The click's own answer is the board brought up to date (UPDATE_MESSAGE): Ana's
@@ -253,7 +249,7 @@ async def test_a_pass_on_the_board_is_answered_with_the_board_itself(
         # The outbox does not edit the board again to show the same turn.
         at_pass = [v for v in shown.history if _turn_of(v) == turn + 1]
         assert len(at_pass) == 1, [_turn_of(v) for v in shown.history]
-        assert _calls(standin, "PATCH", "/channels/(?P<channel>") == rest_edits
+        assert standin.calls("PATCH", "/channels/(?P<channel>") == rest_edits
         await play_until(standin, bot, styles, done=lambda: table.status != "playing")
         await settle(bot)
         await check_match(standin, bot.storage, table.match.id, table.names)
